@@ -1,0 +1,79 @@
+"""Checks shared by every public entry point: what a user passes in is validated here, at the
+boundary, and a bad value raises :class:`~stratagem.errors.InvalidParameter` naming it."""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from stratagem.errors import InvalidParameter
+
+U64_MAX = (1 << 64) - 1
+
+
+def integer(name: str, value: object, low: int | None = None, high: int | None = None) -> int:
+    """``value`` as a Python int within ``[low, high]``; bools and floats are refused."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise InvalidParameter(f"{name} must be an integer, got {value!r}")
+    result = int(value)
+    if low is not None and result < low:
+        raise InvalidParameter(f"{name} must be at least {low}, got {result}")
+    if high is not None and result > high:
+        raise InvalidParameter(f"{name} must be at most {high}, got {result}")
+    return result
+
+
+def seed(value: object) -> int:
+    """A seed: an integer in [0, 2**64)."""
+    return integer("seed", value, 0, U64_MAX)
+
+
+def u64(name: str, value: object) -> int:
+    return integer(name, value, 0, U64_MAX)
+
+
+def threads(value: object) -> int | None:
+    """``None`` (let the core decide) or a thread count from 1 to ``MAX_THREADS``."""
+    from stratagem._core import MAX_THREADS
+
+    if value is None:
+        return None
+    return integer("threads", value, 1, MAX_THREADS)
+
+
+def ids(value: Sequence[object], max_ids: int) -> list[int]:
+    """Stream ids: at most ``max_ids`` integers in [0, 2**64)."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+        raise InvalidParameter(f"ids must be a sequence of integers, got {value!r}")
+    if len(value) > max_ids:
+        raise InvalidParameter(f"a stream takes at most {max_ids} ids, got {len(value)}")
+    return [u64(f"ids[{i}]", v) for i, v in enumerate(value)]
+
+
+def u64_array(name: str, value: Any, ndim: int, columns: int | None = None) -> NDArray[np.uint64]:
+    """``value`` as a C-contiguous uint64 array of ``ndim`` dimensions, refusing negative,
+    fractional or non-numeric entries instead of letting numpy wrap or truncate them."""
+    array = np.asarray(value)
+    if array.dtype == np.uint64:
+        pass
+    elif array.size == 0:
+        array = array.astype(np.uint64)
+    elif np.issubdtype(array.dtype, np.integer):
+        if array.min() < 0:
+            bad = tuple(int(i) for i in np.argwhere(array < 0)[0])
+            raise InvalidParameter(f"{name} must be non-negative; {name}{list(bad)} is negative")
+        array = array.astype(np.uint64)
+    elif array.dtype == object:
+        flat = [u64(f"{name} entry", v) for v in array.ravel()]
+        array = np.array(flat, dtype=np.uint64).reshape(array.shape)
+    else:
+        raise InvalidParameter(f"{name} must hold unsigned 64-bit integers, got dtype {array.dtype}")
+    if array.ndim != ndim:
+        raise InvalidParameter(f"{name} must have {ndim} dimension(s), got shape {array.shape}")
+    if columns is not None and array.shape[-1] != columns:
+        raise InvalidParameter(f"{name} must have {columns} columns, got shape {array.shape}")
+    return np.ascontiguousarray(array)

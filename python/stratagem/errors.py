@@ -1,0 +1,37 @@
+"""The exceptions stratagem raises for bad input.
+
+Every error a user can cause is a :class:`StratagemError`, itself a ``ValueError``, so
+``except ValueError`` keeps working for callers that do not know this package. The Rust core
+raises the same classes (the binding layer maps its error kinds onto them) with the message
+intact, so a message always names the offending item: a line, a cell, a territory, a unit.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "InconsistentInput",
+    "InvalidBoard",
+    "InvalidMove",
+    "InvalidParameter",
+    "StratagemError",
+]
+
+
+class StratagemError(ValueError):
+    """Base class of every error caused by what a user passed in."""
+
+
+class InvalidBoard(StratagemError):
+    """A board, map or graph is malformed (bad file line, self-loop, id out of range...)."""
+
+
+class InvalidMove(StratagemError):
+    """A move, placement or order breaks the rules of the game."""
+
+
+class InvalidParameter(StratagemError):
+    """A parameter is out of range or of the wrong type, shape or dtype."""
+
+
+class InconsistentInput(StratagemError):
+    """Pieces of input contradict each other (impossible position, contradictory feedback)."""

@@ -1,0 +1,95 @@
+//! Thread pools sized per call.
+//!
+//! Every parallel entry point takes a thread count; results never depend on it because work is
+//! split into items whose outputs are collected in item order. Pools are cached by size so a
+//! call does not pay for spawning threads each time.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use rayon::ThreadPool;
+
+use crate::error::{Result, param};
+
+/// The most threads one call may ask for; far above any sensible machine, it only stops
+/// absurd requests before they spawn threads.
+pub const MAX_THREADS: usize = 1024;
+
+/// The number of threads to use when the caller does not say: every available core.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The environment variable that sets the thread count when a call does not.
+pub const THREADS_ENV: &str = "STRATAGEM_NUM_THREADS";
+
+/// The thread count for a call: the argument if given, else `STRATAGEM_NUM_THREADS`, else
+/// every available core.
+pub fn resolve_threads(requested: Option<usize>) -> Result<usize> {
+    if let Some(threads) = requested {
+        return validate_threads(threads);
+    }
+    match std::env::var(THREADS_ENV) {
+        Ok(text) => text
+            .trim()
+            .parse::<usize>()
+            .ok()
+            .and_then(|threads| validate_threads(threads).ok())
+            .ok_or_else(|| {
+                param(format!(
+                    "{THREADS_ENV} must be a whole number from 1 to {MAX_THREADS}, got {text:?}"
+                ))
+            }),
+        Err(_) => Ok(default_threads()),
+    }
+}
+
+/// Checks a user-supplied thread count.
+pub fn validate_threads(threads: usize) -> Result<usize> {
+    if threads == 0 || threads > MAX_THREADS {
+        return Err(param(format!(
+            "threads must be between 1 and {MAX_THREADS}, got {threads}"
+        )));
+    }
+    Ok(threads)
+}
+
+/// A rayon pool with exactly `threads` workers, shared by every call that asks for that size.
+pub fn pool(threads: usize) -> Result<Arc<ThreadPool>> {
+    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<ThreadPool>>>> = OnceLock::new();
+    let threads = validate_threads(threads)?;
+    let pools = POOLS.get_or_init(|| Mutex::new(HashMap::new()));
+    // A poisoned lock only means another thread panicked while inserting; the map is intact.
+    let mut pools = pools.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(existing) = pools.get(&threads) {
+        return Ok(Arc::clone(existing));
+    }
+    let built = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(move |i| format!("stratagem-{threads}-{i}"))
+        .build()
+        .map_err(|e| param(format!("cannot start {threads} threads: {e}")))?;
+    let built = Arc::new(built);
+    pools.insert(threads, Arc::clone(&built));
+    Ok(built)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pools_have_the_requested_size_and_are_reused() -> Result<()> {
+        let two = pool(2)?;
+        assert_eq!(two.current_num_threads(), 2);
+        assert!(Arc::ptr_eq(&two, &pool(2)?));
+        assert_eq!(pool(3)?.current_num_threads(), 3);
+        Ok(())
+    }
+
+    #[test]
+    fn absurd_thread_counts_are_refused() {
+        assert!(validate_threads(0).is_err());
+        assert!(validate_threads(MAX_THREADS + 1).is_err());
+    }
+}

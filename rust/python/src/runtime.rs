@@ -1,0 +1,83 @@
+//! Running long work from Python: a rayon pool sized per call, the GIL released, and Ctrl-C
+//! honoured within about a tenth of a second.
+//!
+//! The calling thread lends the work to a scoped worker thread, then waits on a channel with
+//! the GIL released, waking every [`SIGNAL_POLL`] to let Python run its signal handlers. When
+//! a handler raises (KeyboardInterrupt), the [`Cancel`] token is set, the worker stops at its
+//! next check, and the handler's exception is returned.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::mpsc::{RecvTimeoutError, channel};
+use std::time::Duration;
+
+use pyo3::prelude::*;
+use stratagem_core::{Cancel, parallel};
+
+use crate::errors::{internal, to_py};
+
+/// How often a waiting call checks for Ctrl-C.
+const SIGNAL_POLL: Duration = Duration::from_millis(20);
+
+/// The thread count for a call: `threads` if given, else `STRATAGEM_NUM_THREADS`, else all
+/// cores; an invalid value raises `InvalidParameter`.
+pub fn thread_count(requested: Option<usize>) -> PyResult<usize> {
+    parallel::resolve_threads(requested).map_err(to_py)
+}
+
+/// Runs `work` with the GIL released and Ctrl-C forwarded to its [`Cancel`] token. Inputs
+/// must already be owned Rust data: nothing Python-owned may be touched inside `work`.
+pub fn interruptible<T, F>(py: Python<'_>, work: F) -> PyResult<T>
+where
+    T: Send,
+    F: FnOnce(&Cancel) -> stratagem_core::Result<T> + Send,
+{
+    let cancel = Cancel::new();
+    py.detach(|| {
+        std::thread::scope(|scope| {
+            let (done, finished) = channel();
+            let worker_cancel = cancel.clone();
+            scope.spawn(move || {
+                let outcome = catch_unwind(AssertUnwindSafe(|| work(&worker_cancel)));
+                // The receiver outlives the scope, so this send cannot fail.
+                let _ = done.send(outcome);
+            });
+            loop {
+                match finished.recv_timeout(SIGNAL_POLL) {
+                    Ok(Ok(result)) => return result.map_err(to_py),
+                    Ok(Err(_panic)) => return Err(internal("a worker thread panicked")),
+                    Err(RecvTimeoutError::Timeout) => {
+                        if let Err(signal_error) = Python::attach(|py| py.check_signals()) {
+                            cancel.cancel();
+                            // Wait for the worker to notice, so no thread outlives the call.
+                            let _ = finished.recv();
+                            return Err(signal_error);
+                        }
+                    }
+                    Err(RecvTimeoutError::Disconnected) => {
+                        return Err(internal("a worker thread vanished"));
+                    }
+                }
+            }
+        })
+    })
+}
+
+/// `resolve_threads(threads=None)`: the thread count a call would use.
+#[pyfunction]
+#[pyo3(signature = (threads=None))]
+fn resolve_threads(threads: Option<usize>) -> PyResult<usize> {
+    thread_count(threads)
+}
+
+/// `default_threads()`: the number of cores rayon sees.
+#[pyfunction]
+fn default_threads() -> usize {
+    parallel::default_threads()
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(resolve_threads, m)?)?;
+    m.add_function(wrap_pyfunction!(default_threads, m)?)?;
+    m.add("MAX_THREADS", parallel::MAX_THREADS)?;
+    Ok(())
+}
