@@ -58,6 +58,10 @@ def u64_array(name: str, value: Any, ndim: int, columns: int | None = None) -> N
     """``value`` as a C-contiguous uint64 array of ``ndim`` dimensions, refusing negative,
     fractional or non-numeric entries instead of letting numpy wrap or truncate them."""
     array = np.asarray(value)
+    if not isinstance(value, np.ndarray) and array.dtype.kind in "fO":
+        # A Python list mixing ints of more than 63 bits becomes float64 (or object) in
+        # numpy: check the entries one by one instead of losing precision.
+        array = np.asarray(value, dtype=object)
     if array.dtype == np.uint64:
         pass
     elif array.size == 0:
@@ -68,7 +72,7 @@ def u64_array(name: str, value: Any, ndim: int, columns: int | None = None) -> N
             raise InvalidParameter(f"{name} must be non-negative; {name}{list(bad)} is negative")
         array = array.astype(np.uint64)
     elif array.dtype == object:
-        flat = [u64(f"{name} entry", v) for v in array.ravel()]
+        flat = [u64(f"{name}[{i}]", v) for i, v in enumerate(array.ravel())]
         array = np.array(flat, dtype=np.uint64).reshape(array.shape)
     else:
         raise InvalidParameter(f"{name} must hold unsigned 64-bit integers, got dtype {array.dtype}")

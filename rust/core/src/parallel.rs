@@ -60,7 +60,9 @@ pub fn pool(threads: usize) -> Result<Arc<ThreadPool>> {
     let threads = validate_threads(threads)?;
     let pools = POOLS.get_or_init(|| Mutex::new(HashMap::new()));
     // A poisoned lock only means another thread panicked while inserting; the map is intact.
-    let mut pools = pools.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut pools = pools
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     if let Some(existing) = pools.get(&threads) {
         return Ok(Arc::clone(existing));
     }

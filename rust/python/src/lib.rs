@@ -12,7 +12,14 @@ mod runtime;
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    m.add("BUILD_PROFILE", if cfg!(debug_assertions) { "debug" } else { "release" })?;
+    m.add(
+        "BUILD_PROFILE",
+        if cfg!(debug_assertions) {
+            "debug"
+        } else {
+            "release"
+        },
+    )?;
     runtime::register(m)?;
     rng::register(m)?;
     Ok(())

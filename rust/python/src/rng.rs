@@ -33,9 +33,16 @@ fn philox4x64_10<'py>(
         )));
     }
     let mut out = Array2::<u64>::zeros((counters.nrows(), 4));
-    for ((mut row, c), k) in out.rows_mut().into_iter().zip(counters.rows()).zip(keys.rows()) {
+    for ((mut row, c), k) in out
+        .rows_mut()
+        .into_iter()
+        .zip(counters.rows())
+        .zip(keys.rows())
+    {
         let block = rng::philox4x64_10([c[0], c[1], c[2], c[3]], [k[0], k[1]]);
-        row.iter_mut().zip(block).for_each(|(slot, word)| *slot = word);
+        row.iter_mut()
+            .zip(block)
+            .for_each(|(slot, word)| *slot = word);
     }
     Ok(out.into_pyarray(py))
 }
@@ -130,7 +137,9 @@ fn stream_draws<'py>(
     if let DrawKind::UniformBelow = kind
         && let Some(i) = params.iter().position(|&n| n == 0)
     {
-        return Err(param(format!("uniform_below needs n >= 1; params[{i}] is 0")));
+        return Err(param(format!(
+            "uniform_below needs n >= 1; params[{i}] is 0"
+        )));
     }
     let values = interruptible(py, |cancel| {
         let mut cursor = stream.cursor();
@@ -179,7 +188,10 @@ fn binomial_half_streams<'py>(
         .zip(n.iter())
         .map(|(row, &trials)| {
             let mut padded = [0u64; rng::MAX_IDS];
-            padded.iter_mut().zip(row.iter()).for_each(|(slot, &id)| *slot = id);
+            padded
+                .iter_mut()
+                .zip(row.iter())
+                .for_each(|(slot, &id)| *slot = id);
             (padded, trials)
         })
         .collect();
@@ -193,7 +205,9 @@ fn binomial_half_streams<'py>(
                     Ok(chunk
                         .iter()
                         .map(|&(ids, trials)| {
-                            Stream::with_ids(seed, tag, ids).cursor().binomial_half(trials)
+                            Stream::with_ids(seed, tag, ids)
+                                .cursor()
+                                .binomial_half(trials)
                         })
                         .collect::<Vec<u64>>())
                 })

@@ -163,7 +163,12 @@ impl Cursor {
 
 /// Heads among `k` coins read from the start of `stream`, counted in parallel over blocks;
 /// equal to `stream.cursor().coin_flips(k)`. Polls `cancel` between chunks.
-pub fn heads_in_coin_flips(stream: &Stream, k: u64, threads: usize, cancel: &Cancel) -> Result<u64> {
+pub fn heads_in_coin_flips(
+    stream: &Stream,
+    k: u64,
+    threads: usize,
+    cancel: &Cancel,
+) -> Result<u64> {
     const BLOCKS_PER_CHUNK: u64 = 1 << 16;
     let whole_words = k / 64;
     let whole_blocks = whole_words / 4;
@@ -177,7 +182,13 @@ pub fn heads_in_coin_flips(stream: &Stream, k: u64, threads: usize, cancel: &Can
                 let first = chunk * BLOCKS_PER_CHUNK;
                 let last = (first + BLOCKS_PER_CHUNK).min(whole_blocks);
                 Ok((first..last)
-                    .map(|b| stream.block(b).iter().map(|w| u64::from(w.count_ones())).sum::<u64>())
+                    .map(|b| {
+                        stream
+                            .block(b)
+                            .iter()
+                            .map(|w| u64::from(w.count_ones()))
+                            .sum::<u64>()
+                    })
                     .sum::<u64>())
             })
             .sum::<Result<u64>>()
@@ -201,7 +212,10 @@ mod tests {
     #[test]
     fn stream_layout() -> Result<()> {
         let s = Stream::new(7, "demo", &[1, 2])?;
-        assert_eq!(s.block(5), philox4x64_10([5, 1, 2, 0], [7, purpose_tag("demo")]));
+        assert_eq!(
+            s.block(5),
+            philox4x64_10([5, 1, 2, 0], [7, purpose_tag("demo")])
+        );
         assert!(Stream::new(7, "demo", &[1, 2, 3, 4]).is_err());
         Ok(())
     }
@@ -235,7 +249,11 @@ mod tests {
         for k in [0, 1, 63, 64, 65, 255, 256, 257, 1000, 300_000, 17_000_001] {
             let sequential = s.cursor().coin_flips(k);
             for threads in [1, 2, 3] {
-                assert_eq!(heads_in_coin_flips(&s, k, threads, &Cancel::new())?, sequential, "k={k}");
+                assert_eq!(
+                    heads_in_coin_flips(&s, k, threads, &Cancel::new())?,
+                    sequential,
+                    "k={k}"
+                );
             }
         }
         Ok(())

@@ -1,0 +1,223 @@
+"""The ``stratagem`` command line.
+
+``stratagem <command> [options]``; every command takes ``--seed``, ``--threads`` and
+``--json`` (one JSON object on stdout and nothing else). Under ``mpiexec`` every rank runs
+the command and rank 0 alone prints. Bad input exits with status 2 and a message naming it;
+Ctrl-C exits with status 130.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import socket
+import sys
+from collections.abc import Callable, Sequence
+from importlib import metadata
+from typing import Any
+
+import numpy as np
+
+from stratagem import _core, _validate, distributed, rng
+from stratagem.errors import StratagemError
+
+__all__ = ["build_parser", "collect_info", "main"]
+
+Command = Callable[[argparse.Namespace], dict[str, Any]]
+
+_OPTIONAL_PACKAGES = ("mpi4py", "matplotlib", "networkx", "scipy", "hypothesis")
+
+
+def _seed(text: str) -> int:
+    try:
+        return _validate.seed(int(text, 0))
+    except (ValueError, StratagemError) as error:
+        raise argparse.ArgumentTypeError(f"seed must be an integer in [0, 2**64): {text!r}") from error
+
+
+def _threads(text: str) -> int:
+    try:
+        value = _validate.threads(int(text))
+    except (ValueError, StratagemError) as error:
+        raise argparse.ArgumentTypeError(
+            f"threads must be an integer from 1 to {_core.MAX_THREADS}: {text!r}"
+        ) from error
+    assert value is not None
+    return value
+
+
+def _common_options() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--seed", type=_seed, default=0, help="seed of every random draw (default 0)")
+    common.add_argument(
+        "--threads",
+        type=_threads,
+        default=None,
+        help="worker threads (default: STRATAGEM_NUM_THREADS, else every core)",
+    )
+    common.add_argument("--json", action="store_true", help="print one JSON object on stdout, nothing else")
+    return common
+
+
+def _package_version(name: str) -> str | None:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def collect_info(threads: int | None = None) -> dict[str, Any]:
+    """What ``stratagem info`` reports: versions, build, threads and the MPI world.
+
+    Every rank contributes its own entry to ``ranks``; the world-wide fields are the same on
+    every rank.
+    """
+    world = distributed.world()
+    here = {
+        "rank": world.rank,
+        "host": socket.gethostname(),
+        "pid": os.getpid(),
+        "threads": _core.resolve_threads(threads),
+    }
+    mpi = distributed.mpi_info()
+    return {
+        "version": _core.__version__,
+        "build_profile": _core.BUILD_PROFILE,
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "platform": platform.platform(),
+        "cores": _core.default_threads(),
+        "threads": here["threads"],
+        "threads_env": os.environ.get("STRATAGEM_NUM_THREADS"),
+        "mpi_available": mpi["mpi_available"],
+        "mpi_library": mpi["library_version"],
+        "world_size": world.size,
+        "ranks": world.allgather_object(here),
+        "optional_packages": {name: _package_version(name) for name in _OPTIONAL_PACKAGES},
+    }
+
+
+def _info(args: argparse.Namespace) -> dict[str, Any]:
+    return collect_info(args.threads)
+
+
+def _print_info(report: dict[str, Any]) -> None:
+    print(f"stratagem {report['version']} ({report['build_profile']} build)")
+    print(f"python {report['python']}, numpy {report['numpy']}, {report['platform']}")
+    print(f"threads per call: {report['threads']} (cores: {report['cores']})")
+    mpi = "available" if report["mpi_available"] else "not installed (pip install 'stratagem[mpi]')"
+    print(f"MPI: {mpi}; world size {report['world_size']}")
+    for entry in report["ranks"]:
+        print(f"  rank {entry['rank']}: {entry['host']} pid {entry['pid']}, {entry['threads']} threads")
+    extras = ", ".join(f"{k} {v or '-'}" for k, v in report["optional_packages"].items())
+    print(f"optional packages: {extras}")
+
+
+def _rng_blocks(args: argparse.Namespace) -> dict[str, Any]:
+    blocks = rng.blocks(args.seed, args.purpose, args.ids, args.start, args.count, threads=args.threads)
+    return {
+        "seed": args.seed,
+        "purpose": args.purpose,
+        "purpose_tag": rng.purpose_tag(args.purpose),
+        "ids": args.ids,
+        "start": args.start,
+        "blocks": [[f"{int(w):016x}" for w in row] for row in blocks],
+    }
+
+
+def _print_rng_blocks(report: dict[str, Any]) -> None:
+    print(f"stream (seed={report['seed']}, purpose={report['purpose']!r}, ids={report['ids']})")
+    print(f"key = [{report['seed']:#018x}, {report['purpose_tag']:#018x}]")
+    for offset, row in enumerate(report["blocks"]):
+        print(f"block {report['start'] + offset}: {' '.join(row)}")
+
+
+def _rng_binomial(args: argparse.Namespace) -> dict[str, Any]:
+    n = _validate.u64("--n", args.n)
+    count = _validate.integer("--count", args.count, 1, 10**8)
+    ids = np.arange(count, dtype=np.uint64).reshape(-1, 1)
+    values = rng.binomial_half(args.seed, "cli.binomial", ids, np.full(count, n, np.uint64), threads=args.threads)
+    as_float = values.astype(np.float64)
+    return {
+        "n": n,
+        "count": count,
+        "mean": float(as_float.mean()),
+        "expected_mean": n / 2,
+        "std": float(as_float.std()),
+        "expected_std": (n / 4) ** 0.5,
+        "first": [int(v) for v in values[:10]],
+    }
+
+
+def _print_rng_binomial(report: dict[str, Any]) -> None:
+    print(f"{report['count']} draws of Binomial({report['n']}, 1/2)")
+    print(f"mean {report['mean']:.6g} (expected {report['expected_mean']:.6g})")
+    print(f"std  {report['std']:.6g} (expected {report['expected_std']:.6g})")
+    print(f"first draws: {report['first']}")
+
+
+def _demo(args: argparse.Namespace) -> dict[str, Any]:
+    from stratagem.demo import run_demo
+
+    return run_demo(seed=args.seed, threads=args.threads, echo=not args.json)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="stratagem",
+        description="Fast, reproducible simulation and search for five turn-based territory games.",
+    )
+    parser.add_argument("--version", action="version", version=f"stratagem {_core.__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="<command>", required=True)
+    common = _common_options()
+
+    info = commands.add_parser("info", parents=[common], help="build, threads, MPI world and versions")
+    info.set_defaults(run=_info, show=_print_info)
+
+    demo = commands.add_parser("demo", parents=[common], help="a short tour of what stratagem does")
+    demo.set_defaults(run=_demo, show=None)
+
+    rng_parser = commands.add_parser("rng", help="inspect the reproducible random streams")
+    rng_commands = rng_parser.add_subparsers(dest="rng_command", metavar="<rng command>", required=True)
+    blocks = rng_commands.add_parser("blocks", parents=[common], help="print blocks of a stream")
+    blocks.add_argument("--purpose", default="cli", help="purpose string of the stream")
+    blocks.add_argument(
+        "--ids", type=lambda s: [int(x, 0) for x in s.split(",") if x], default=[],
+        help="comma-separated stream ids (at most 3)",
+    )
+    blocks.add_argument("--start", type=int, default=0, help="first block index")
+    blocks.add_argument("--count", type=int, default=4, help="number of blocks")
+    blocks.set_defaults(run=_rng_blocks, show=_print_rng_blocks)
+    binomial = rng_commands.add_parser("binomial", parents=[common], help="draw Binomial(n, 1/2) samples")
+    binomial.add_argument("--n", type=int, required=True, help="number of trials (any size up to 2**64-1)")
+    binomial.add_argument("--count", type=int, default=1_000_000, help="number of draws")
+    binomial.set_defaults(run=_rng_binomial, show=_print_rng_binomial)
+    return parser
+
+
+def _emit(args: argparse.Namespace, report: dict[str, Any]) -> None:
+    if distributed.world().rank != 0:
+        return
+    if args.json:
+        print(json.dumps(report, sort_keys=True))
+    elif args.show is not None:
+        args.show(report)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        report = args.run(args)
+    except StratagemError as error:
+        if args.json:
+            print(json.dumps({"error": {"type": type(error).__name__, "message": str(error)}}))
+        print(f"stratagem: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("stratagem: interrupted", file=sys.stderr)
+        return 130
+    _emit(args, report)
+    return 0

@@ -1,0 +1,133 @@
+"""``stratagem demo``: a short tour of what the package does, on the default settings.
+
+Each part prints a few lines (unless asked for JSON) and returns the figures it measured.
+Under ``mpiexec`` every rank takes part and rank 0 alone prints.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from stratagem import _core, distributed, rng
+from stratagem.progress import Progress
+from stratagem.rng import oracle
+
+__all__ = ["run_demo"]
+
+Say = Callable[[str], None]
+
+
+def _streams(seed: int, threads: int, say: Say) -> dict[str, Any]:
+    """Rust, the Python oracle and numpy compute the same Philox4x64-10 block."""
+    rust = [int(w) for w in rng.blocks(seed, "demo", [1], 0, 1, threads=threads)[0]]
+    python = list(oracle.Stream(seed, "demo", 1).block(0))
+    # Block 0 of ids (1,) has counter [0, 1, 0, 0]; numpy adds one before drawing, so it
+    # starts from the counter just below: [2**64 - 1, 0, 0, 0].
+    generator = np.random.Philox(
+        key=np.array([seed, rng.purpose_tag("demo")], dtype=np.uint64),
+        counter=np.array([2**64 - 1, 0, 0, 0], dtype=np.uint64),
+    )
+    from_numpy = [int(w) for w in generator.random_raw(4)]
+    agree = rust == python == from_numpy
+    say(f"Philox4x64-10 stream (seed {seed}, purpose 'demo', id 1), block 0:")
+    for name, words in (("rust", rust), ("python", python), ("numpy", from_numpy)):
+        say(f"  {name:<7}" + " ".join(f"{w:016x}" for w in words))
+    say(f"  all three agree: {agree}")
+    return {"block0": [f"{w:016x}" for w in rust], "rust_python_numpy_agree": agree}
+
+
+def _coins(seed: int, threads: int, say: Say) -> dict[str, Any]:
+    """Exact coin flips by popcount, in parallel and interruptible, with a progress bar."""
+    chunks, coins_per_chunk = 20, 10**9
+    heads = 0
+    started = time.perf_counter()
+    with Progress(chunks, "  flipping coins") as bar:
+        for chunk in range(chunks):
+            heads += rng.coin_flip_heads(seed, "demo.coins", [chunk], coins_per_chunk, threads=threads)
+            bar.advance()
+    seconds = time.perf_counter() - started
+    total = chunks * coins_per_chunk
+    z = (heads - total / 2) / (total / 4) ** 0.5
+    say(f"{total:.0e} fair coins on {threads} threads: {heads} heads (z = {z:+.2f}), {total / seconds:.3g} coins/s")
+    return {"coins": total, "heads": heads, "z": z, "coins_per_second": total / seconds}
+
+
+def _binomial(seed: int, threads: int, say: Say) -> dict[str, Any]:
+    """Binomial(n, 1/2) for huge n, Rust against the oracle, and the same draws for any
+    thread count."""
+    n, draws = 10**12, 1_000_000
+    ids = np.arange(draws, dtype=np.uint64).reshape(-1, 1)
+    trials = np.full(draws, n, dtype=np.uint64)
+    started = time.perf_counter()
+    values = rng.binomial_half(seed, "demo.binomial", ids, trials, threads=threads)
+    rust_rate = draws / (time.perf_counter() - started)
+    oracle_draws = 5_000
+    started = time.perf_counter()
+    python = [oracle.Stream(seed, "demo.binomial", i).cursor().binomial_half(n) for i in range(oracle_draws)]
+    oracle_rate = oracle_draws / (time.perf_counter() - started)
+    identical = python == values[:oracle_draws].tolist()
+    one_thread = rng.binomial_half(seed, "demo.binomial", ids, trials, threads=1)
+    same_for_threads = bool(np.array_equal(one_thread, values))
+    centred = values.astype(np.float64) - n / 2
+    say(f"{draws:,} draws of Binomial(10^12, 1/2): mean - n/2 = {centred.mean():+.1f}, "
+        f"std {centred.std():.0f} (expected {(n / 4) ** 0.5:.0f})")
+    say(f"  rust {rust_rate:,.0f} draws/s, python oracle {oracle_rate:,.0f} draws/s: "
+        f"{rust_rate / oracle_rate:,.0f}x; first {oracle_draws} identical: {identical}")
+    say(f"  1 thread and {threads} threads give identical draws: {same_for_threads}")
+    return {
+        "n": n,
+        "draws": draws,
+        "mean_minus_half_n": float(centred.mean()),
+        "std": float(centred.std()),
+        "rust_draws_per_second": rust_rate,
+        "oracle_draws_per_second": oracle_rate,
+        "rust_equals_oracle": identical,
+        "independent_of_threads": same_for_threads,
+    }
+
+
+def _mpi(seed: int, threads: int, say: Say) -> dict[str, Any]:
+    """Each rank draws its block of rows; the gathered result equals one process's."""
+    world = distributed.world()
+    rows = 200_000
+    start, stop = distributed.block_range(rows, world.rank, world.size)
+    ids = np.arange(start, stop, dtype=np.uint64).reshape(-1, 1)
+    mine = rng.binomial_half(seed, "demo.mpi", ids, np.full(stop - start, 10**6, np.uint64), threads=threads)
+    gathered = distributed.allgather_blocks(mine, comm=world)
+    single = rng.binomial_half(
+        seed, "demo.mpi", np.arange(rows, dtype=np.uint64).reshape(-1, 1), np.full(rows, 10**6, np.uint64),
+        threads=threads,
+    )
+    identical = bool(np.array_equal(gathered, single))
+    mode = f"{world.size} MPI ranks" if world.is_distributed else "one process (run under mpiexec -n N to spread it)"
+    say(f"{rows:,} draws split over {mode}: gathered result equals one process's: {identical}")
+    return {"world_size": world.size, "rows": rows, "identical_to_single_process": identical}
+
+
+_PARTS: tuple[tuple[str, Callable[[int, int, Say], dict[str, Any]]], ...] = (
+    ("streams", _streams),
+    ("coins", _coins),
+    ("binomial", _binomial),
+    ("mpi", _mpi),
+)
+
+
+def run_demo(seed: int = 0, threads: int | None = None, *, echo: bool = True) -> dict[str, Any]:
+    """Runs every part of the tour; prints its lines when ``echo`` (rank 0 only)."""
+    world = distributed.world()
+    resolved = _core.resolve_threads(threads)
+
+    def say(line: str) -> None:
+        if echo and world.rank == 0:
+            print(line, flush=True)
+
+    say(f"stratagem {_core.__version__}: seed {seed}, {resolved} threads, {world.size} rank(s)")
+    report: dict[str, Any] = {"seed": seed, "threads": resolved}
+    for name, part in _PARTS:
+        say("")
+        report[name] = part(seed, resolved, say)
+    return report

@@ -1,0 +1,11 @@
+"""Print this rank's ``mpi_info()`` as one JSON line, plus whether mpi4py.MPI was imported."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from stratagem.distributed import mpi_info
+
+info = mpi_info()
+print(json.dumps({"info": info, "mpi_imported": "mpi4py.MPI" in sys.modules}), flush=True)
