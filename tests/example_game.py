@@ -20,7 +20,7 @@ numbered from 0 and one turn is played from the state at its start:
 4. **Recruitment.** Every territory gains one troop.
 
 :class:`RingSkirmish` plays these rules twice: :func:`fast_turn` with numpy and
-:func:`stratagem.rng.binomial_half` (Rust, parallel over battles), and :func:`oracle_turn` in
+`stratagem.rng.binomial_half` (Rust, parallel over battles), and :func:`oracle_turn` in
 plain Python with :class:`stratagem.rng.oracle.Stream`. Input is validated before any state
 changes. :class:`RingSkirmishAdapter` plugs the game into the harness.
 """
@@ -36,8 +36,9 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from stratagem import _validate, rng
+from stratagem import _validate
 from stratagem.errors import InvalidBoard, InvalidMove, InvalidParameter
+from stratagem.rng import binomial_half
 from stratagem.rng.oracle import Stream
 from stratagem.testing import BadInput, Snapshot
 
@@ -70,7 +71,7 @@ def fast_turn(
     ids[:, 1] = np.tile(attackers, 2)
     ids[battles:, 2] = 1
     trials = np.concatenate((party[attackers], garrison[targets]))
-    heads = rng.binomial_half(seed, BATTLE, ids, trials, threads=threads).astype(np.int64)
+    heads = binomial_half(seed, BATTLE, ids, trials, threads=threads).astype(np.int64)
 
     defenders_killed = np.minimum(heads[:battles], garrison[targets])
     survivors = party[attackers] - np.minimum(heads[battles:], party[attackers])
@@ -211,10 +212,6 @@ class RingSkirmish:
     def turn(self) -> int:
         """Turns played so far; the next turn draws from streams ``(seed, BATTLE, turn, ...)``."""
         return self._turn
-
-    @property
-    def threads(self) -> int | None:
-        return self._threads
 
     def advance(self, turns: int = 1) -> None:
         """Play ``turns`` turns."""

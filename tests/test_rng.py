@@ -20,7 +20,11 @@ IDS = st.lists(U64, max_size=rng.MAX_IDS)
 
 # Random123's kat_vectors for philox4x64_10: (counter, key, expected block).
 RANDOM123_VECTORS = [
-    ((0, 0, 0, 0), (0, 0), (0x16554D9ECA36314C, 0xDB20FE9D672D0FDC, 0xD7E772CEE186176B, 0x7E68B68AEC7BA23B)),
+    (
+        (0, 0, 0, 0),
+        (0, 0),
+        (0x16554D9ECA36314C, 0xDB20FE9D672D0FDC, 0xD7E772CEE186176B, 0x7E68B68AEC7BA23B),
+    ),
     (
         (2**64 - 1,) * 4,
         (2**64 - 1,) * 2,
@@ -62,13 +66,17 @@ def test_equals_numpy_philox_for_1000_random_keys_and_counters():
     ours_counters, ours_keys, theirs = [], [], []
     for key, counter in zip(keys, counters, strict=True):
         start = _words_to_int(counter)
-        generator = np.random.Philox(key=key, counter=np.array(_int_to_words(start - 1), dtype=np.uint64))
+        generator = np.random.Philox(
+            key=key, counter=np.array(_int_to_words(start - 1), dtype=np.uint64)
+        )
         theirs.append(generator.random_raw(12).reshape(3, 4))
         for step in range(3):
             ours_counters.append(_int_to_words(start + step))
             ours_keys.append(key)
     expected = np.concatenate(theirs)
-    rust = rng.philox4x64_10(np.array(ours_counters, dtype=np.uint64), np.array(ours_keys, dtype=np.uint64))
+    rust = rng.philox4x64_10(
+        np.array(ours_counters, dtype=np.uint64), np.array(ours_keys, dtype=np.uint64)
+    )
     np.testing.assert_array_equal(rust, expected)
     python = [
         oracle.philox4x64_10(tuple(c), (int(k[0]), int(k[1])))
@@ -82,11 +90,15 @@ def test_purpose_tags_agree_and_follow_fnv1a():
     assert rng.purpose_tag("conquest.battle") == oracle.purpose_tag("conquest.battle")
 
 
-@given(seed=U64, purpose=PURPOSES, ids=IDS, start=st.integers(0, 2**64 - 8), count=st.integers(0, 7))
+@given(
+    seed=U64, purpose=PURPOSES, ids=IDS, start=st.integers(0, 2**64 - 8), count=st.integers(0, 7)
+)
 def test_stream_blocks_rust_equals_oracle(seed, purpose, ids, start, count):
     assert rng.purpose_tag(purpose) == oracle.purpose_tag(purpose)
     stream = oracle.Stream(seed, purpose, *ids)
-    expected = np.array([stream.block(start + i) for i in range(count)], dtype=np.uint64).reshape(count, 4)
+    expected = np.array([stream.block(start + i) for i in range(count)], dtype=np.uint64).reshape(
+        count, 4
+    )
     np.testing.assert_array_equal(rng.blocks(seed, purpose, ids, start, count), expected)
 
 
@@ -151,7 +163,9 @@ def test_parallel_coin_count_equals_sequential_flips(seed, ids, k):
 def test_blocks_do_not_depend_on_thread_count():
     one = rng.blocks(99, "threads", [3], start=2**40, count=200_000, threads=1)
     for threads in (2, 3, 5):
-        np.testing.assert_array_equal(rng.blocks(99, "threads", [3], start=2**40, count=200_000, threads=threads), one)
+        np.testing.assert_array_equal(
+            rng.blocks(99, "threads", [3], start=2**40, count=200_000, threads=threads), one
+        )
 
 
 def test_streams_with_different_names_differ():
@@ -179,7 +193,9 @@ def _chi_square_p_value(samples: np.ndarray, n: int, p: float = 0.5, bins: int =
 
 @pytest.mark.parametrize("n", [7, 64, 256, 257, 1000, 100_003, 10**9, 10**15])
 def test_binomial_sampler_passes_chi_square(n):
-    samples = rng.binomial_half(2026, "chi-square", np.arange(200_000).reshape(-1, 1), np.full(200_000, n))
+    samples = rng.binomial_half(
+        2026, "chi-square", np.arange(200_000).reshape(-1, 1), np.full(200_000, n)
+    )
     assert _chi_square_p_value(samples.astype(np.int64), n) > 1e-4
 
 
@@ -201,6 +217,7 @@ def test_chi_square_check_detects_a_biased_sampler():
         (lambda: rng.blocks(1, "p", [1, -2]), "ids[1] must be at least 0"),
         (lambda: rng.blocks(1, "p", start=2**64 - 2, count=5), "count must be at most 1"),
         (lambda: rng.blocks(1, "p", threads=0), "threads must be at least 1"),
+        (lambda: rng.blocks(1, "p", count=2**40), "blocks do not fit in memory"),
         (lambda: rng.draws(1, "p", [], "gaussian", [1]), "kind must be one of"),
         (lambda: rng.draws(1, "p", [], "uniform_below", [3, 0]), "params[1] is 0"),
         (lambda: rng.draws(1, "p", [], "coin_flips", [3, -1]), "params[1] is negative"),
@@ -211,7 +228,10 @@ def test_chi_square_check_detects_a_biased_sampler():
         (lambda: rng.binomial_half(1, "p", np.zeros((3, 4), np.uint64), [1, 2, 3]), "j <= 3"),
         (lambda: rng.binomial_half(1, "p", np.zeros((2, 1), np.uint64), [1, 2, 3]), "for 3 values"),
         (lambda: rng.philox4x64_10(np.zeros((2, 3)), np.zeros((2, 2))), "dtype float64"),
-        (lambda: rng.philox4x64_10(np.zeros((2, 3), np.uint64), np.zeros((2, 2), np.uint64)), "4 columns"),
+        (
+            lambda: rng.philox4x64_10(np.zeros((2, 3), np.uint64), np.zeros((2, 2), np.uint64)),
+            "4 columns",
+        ),
         (lambda: rng.coin_flip_heads(1, "p", [], -5), "k must be at least 0"),
     ],
 )

@@ -35,7 +35,9 @@ def test_environment_variable_sets_threads(monkeypatch):
 @pytest.mark.parametrize("text", ["0", "-2", "many", "2.5", "100000"])
 def test_bad_environment_thread_count_is_named(monkeypatch, text):
     monkeypatch.setenv("STRATAGEM_NUM_THREADS", text)
-    with pytest.raises(stratagem.InvalidParameter, match="STRATAGEM_NUM_THREADS must be a whole number"):
+    with pytest.raises(
+        stratagem.InvalidParameter, match="STRATAGEM_NUM_THREADS must be a whole number"
+    ):
         rng.coin_flip_heads(1, "p", [], 10)
 
 
@@ -78,7 +80,10 @@ def test_ctrl_c_interrupts_a_long_rust_call_within_0_2_s():
     presser.join()
     assert stopped_at - sent_at[0] < 0.2
     # The pool is intact afterwards: the next call works and gives the usual answer.
-    assert rng.coin_flip_heads(1, "after", [], 1000, threads=2) == rng.draws(1, "after", [], "coin_flips", [1000])[0]
+    assert (
+        rng.coin_flip_heads(1, "after", [], 1000, threads=2)
+        == rng.draws(1, "after", [], "coin_flips", [1000])[0]
+    )
 
 
 def test_sigint_to_a_process_in_a_long_call_ends_it_with_keyboard_interrupt():
@@ -94,9 +99,7 @@ def test_sigint_to_a_process_in_a_long_call_ends_it_with_keyboard_interrupt():
             sys.exit(130)
         """
     )
-    process = subprocess.Popen(
-        [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True
-    )
+    process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
     assert process.stdout is not None
     assert process.stdout.readline().strip() == "started"
     time.sleep(0.3)

@@ -75,7 +75,9 @@ def u64_array(name: str, value: Any, ndim: int, columns: int | None = None) -> N
         flat = [u64(f"{name}[{i}]", v) for i, v in enumerate(array.ravel())]
         array = np.array(flat, dtype=np.uint64).reshape(array.shape)
     else:
-        raise InvalidParameter(f"{name} must hold unsigned 64-bit integers, got dtype {array.dtype}")
+        raise InvalidParameter(
+            f"{name} must hold unsigned 64-bit integers, got dtype {array.dtype}"
+        )
     if array.ndim != ndim:
         raise InvalidParameter(f"{name} must have {ndim} dimension(s), got shape {array.shape}")
     if columns is not None and array.shape[-1] != columns:

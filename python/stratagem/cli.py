@@ -34,7 +34,9 @@ def _seed(text: str) -> int:
     try:
         return _validate.seed(int(text, 0))
     except (ValueError, StratagemError) as error:
-        raise argparse.ArgumentTypeError(f"seed must be an integer in [0, 2**64): {text!r}") from error
+        raise argparse.ArgumentTypeError(
+            f"seed must be an integer in [0, 2**64): {text!r}"
+        ) from error
 
 
 def _threads(text: str) -> int:
@@ -50,14 +52,18 @@ def _threads(text: str) -> int:
 
 def _common_options() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--seed", type=_seed, default=0, help="seed of every random draw (default 0)")
+    common.add_argument(
+        "--seed", type=_seed, default=0, help="seed of every random draw (default 0)"
+    )
     common.add_argument(
         "--threads",
         type=_threads,
         default=None,
         help="worker threads (default: STRATAGEM_NUM_THREADS, else every core)",
     )
-    common.add_argument("--json", action="store_true", help="print one JSON object on stdout, nothing else")
+    common.add_argument(
+        "--json", action="store_true", help="print one JSON object on stdout, nothing else"
+    )
     return common
 
 
@@ -110,13 +116,18 @@ def _print_info(report: dict[str, Any]) -> None:
     mpi = "available" if report["mpi_available"] else "not installed (pip install 'stratagem[mpi]')"
     print(f"MPI: {mpi}; world size {report['world_size']}")
     for entry in report["ranks"]:
-        print(f"  rank {entry['rank']}: {entry['host']} pid {entry['pid']}, {entry['threads']} threads")
+        print(
+            f"  rank {entry['rank']}: {entry['host']} pid {entry['pid']}, "
+            f"{entry['threads']} threads"
+        )
     extras = ", ".join(f"{k} {v or '-'}" for k, v in report["optional_packages"].items())
     print(f"optional packages: {extras}")
 
 
 def _rng_blocks(args: argparse.Namespace) -> dict[str, Any]:
-    blocks = rng.blocks(args.seed, args.purpose, args.ids, args.start, args.count, threads=args.threads)
+    blocks = rng.blocks(
+        args.seed, args.purpose, args.ids, args.start, args.count, threads=args.threads
+    )
     return {
         "seed": args.seed,
         "purpose": args.purpose,
@@ -138,7 +149,9 @@ def _rng_binomial(args: argparse.Namespace) -> dict[str, Any]:
     n = _validate.u64("--n", args.n)
     count = _validate.integer("--count", args.count, 1, 10**8)
     ids = np.arange(count, dtype=np.uint64).reshape(-1, 1)
-    values = rng.binomial_half(args.seed, "cli.binomial", ids, np.full(count, n, np.uint64), threads=args.threads)
+    values = rng.binomial_half(
+        args.seed, "cli.binomial", ids, np.full(count, n, np.uint64), threads=args.threads
+    )
     as_float = values.astype(np.float64)
     return {
         "n": n,
@@ -173,25 +186,35 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="<command>", required=True)
     common = _common_options()
 
-    info = commands.add_parser("info", parents=[common], help="build, threads, MPI world and versions")
+    info = commands.add_parser(
+        "info", parents=[common], help="build, threads, MPI world and versions"
+    )
     info.set_defaults(run=_info, show=_print_info)
 
     demo = commands.add_parser("demo", parents=[common], help="a short tour of what stratagem does")
     demo.set_defaults(run=_demo, show=None)
 
     rng_parser = commands.add_parser("rng", help="inspect the reproducible random streams")
-    rng_commands = rng_parser.add_subparsers(dest="rng_command", metavar="<rng command>", required=True)
+    rng_commands = rng_parser.add_subparsers(
+        dest="rng_command", metavar="<rng command>", required=True
+    )
     blocks = rng_commands.add_parser("blocks", parents=[common], help="print blocks of a stream")
     blocks.add_argument("--purpose", default="cli", help="purpose string of the stream")
     blocks.add_argument(
-        "--ids", type=lambda s: [int(x, 0) for x in s.split(",") if x], default=[],
+        "--ids",
+        type=lambda s: [int(x, 0) for x in s.split(",") if x],
+        default=[],
         help="comma-separated stream ids (at most 3)",
     )
     blocks.add_argument("--start", type=int, default=0, help="first block index")
     blocks.add_argument("--count", type=int, default=4, help="number of blocks")
     blocks.set_defaults(run=_rng_blocks, show=_print_rng_blocks)
-    binomial = rng_commands.add_parser("binomial", parents=[common], help="draw Binomial(n, 1/2) samples")
-    binomial.add_argument("--n", type=int, required=True, help="number of trials (any size up to 2**64-1)")
+    binomial = rng_commands.add_parser(
+        "binomial", parents=[common], help="draw Binomial(n, 1/2) samples"
+    )
+    binomial.add_argument(
+        "--n", type=int, required=True, help="number of trials (any size up to 2**64-1)"
+    )
     binomial.add_argument("--count", type=int, default=1_000_000, help="number of draws")
     binomial.set_defaults(run=_rng_binomial, show=_print_rng_binomial)
     return parser

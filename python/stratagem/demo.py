@@ -47,12 +47,17 @@ def _coins(seed: int, threads: int, say: Say) -> dict[str, Any]:
     started = time.perf_counter()
     with Progress(chunks, "  flipping coins") as bar:
         for chunk in range(chunks):
-            heads += rng.coin_flip_heads(seed, "demo.coins", [chunk], coins_per_chunk, threads=threads)
+            heads += rng.coin_flip_heads(
+                seed, "demo.coins", [chunk], coins_per_chunk, threads=threads
+            )
             bar.advance()
     seconds = time.perf_counter() - started
     total = chunks * coins_per_chunk
     z = (heads - total / 2) / (total / 4) ** 0.5
-    say(f"{total:.0e} fair coins on {threads} threads: {heads} heads (z = {z:+.2f}), {total / seconds:.3g} coins/s")
+    say(
+        f"{total:.0e} fair coins on {threads} threads: {heads} heads (z = {z:+.2f}), "
+        f"{total / seconds:.3g} coins/s"
+    )
     return {"coins": total, "heads": heads, "z": z, "coins_per_second": total / seconds}
 
 
@@ -67,16 +72,23 @@ def _binomial(seed: int, threads: int, say: Say) -> dict[str, Any]:
     rust_rate = draws / (time.perf_counter() - started)
     oracle_draws = 5_000
     started = time.perf_counter()
-    python = [oracle.Stream(seed, "demo.binomial", i).cursor().binomial_half(n) for i in range(oracle_draws)]
+    python = [
+        oracle.Stream(seed, "demo.binomial", i).cursor().binomial_half(n)
+        for i in range(oracle_draws)
+    ]
     oracle_rate = oracle_draws / (time.perf_counter() - started)
     identical = python == values[:oracle_draws].tolist()
     one_thread = rng.binomial_half(seed, "demo.binomial", ids, trials, threads=1)
     same_for_threads = bool(np.array_equal(one_thread, values))
     centred = values.astype(np.float64) - n / 2
-    say(f"{draws:,} draws of Binomial(10^12, 1/2): mean - n/2 = {centred.mean():+.1f}, "
-        f"std {centred.std():.0f} (expected {(n / 4) ** 0.5:.0f})")
-    say(f"  rust {rust_rate:,.0f} draws/s, python oracle {oracle_rate:,.0f} draws/s: "
-        f"{rust_rate / oracle_rate:,.0f}x; first {oracle_draws} identical: {identical}")
+    say(
+        f"{draws:,} draws of Binomial(10^12, 1/2): mean - n/2 = {centred.mean():+.1f}, "
+        f"std {centred.std():.0f} (expected {(n / 4) ** 0.5:.0f})"
+    )
+    say(
+        f"  rust {rust_rate:,.0f} draws/s, python oracle {oracle_rate:,.0f} draws/s: "
+        f"{rust_rate / oracle_rate:,.0f}x; first {oracle_draws} identical: {identical}"
+    )
     say(f"  1 thread and {threads} threads give identical draws: {same_for_threads}")
     return {
         "n": n,
@@ -96,14 +108,23 @@ def _mpi(seed: int, threads: int, say: Say) -> dict[str, Any]:
     rows = 200_000
     start, stop = distributed.block_range(rows, world.rank, world.size)
     ids = np.arange(start, stop, dtype=np.uint64).reshape(-1, 1)
-    mine = rng.binomial_half(seed, "demo.mpi", ids, np.full(stop - start, 10**6, np.uint64), threads=threads)
+    mine = rng.binomial_half(
+        seed, "demo.mpi", ids, np.full(stop - start, 10**6, np.uint64), threads=threads
+    )
     gathered = distributed.allgather_blocks(mine, comm=world)
     single = rng.binomial_half(
-        seed, "demo.mpi", np.arange(rows, dtype=np.uint64).reshape(-1, 1), np.full(rows, 10**6, np.uint64),
+        seed,
+        "demo.mpi",
+        np.arange(rows, dtype=np.uint64).reshape(-1, 1),
+        np.full(rows, 10**6, np.uint64),
         threads=threads,
     )
     identical = bool(np.array_equal(gathered, single))
-    mode = f"{world.size} MPI ranks" if world.is_distributed else "one process (run under mpiexec -n N to spread it)"
+    mode = (
+        f"{world.size} MPI ranks"
+        if world.is_distributed
+        else "one process (run under mpiexec -n N to spread it)"
+    )
     say(f"{rows:,} draws split over {mode}: gathered result equals one process's: {identical}")
     return {"world_size": world.size, "rows": rows, "identical_to_single_process": identical}
 

@@ -571,8 +571,7 @@ def _report_and_abort(
 ) -> NoReturn:
     text = "".join(traceback.format_exception(exc_type, exc, tb))
     sys.stderr.write(
-        f"stratagem: uncaught error on MPI rank {comm.rank} of {comm.size}; "
-        f"aborting all ranks\n{text}"
+        f"stratagem: error on MPI rank {comm.rank} of {comm.size}; aborting all ranks\n{text}"
     )
     sys.stderr.flush()
     comm.abort(1)
@@ -833,9 +832,10 @@ class _BlockLayout(NamedTuple):
 def _block_layout(name: str, block: ArrayLike, comm: Communicator) -> _BlockLayout:
     """Validate a per-rank block and check that all ranks agree on dtype and row shape."""
     try:
-        local = np.ascontiguousarray(_plain_array(name, block))
+        local = _plain_array(name, block)
         if local.ndim == 0:
             raise InvalidParameter(f"{name} must have at least one dimension (rows), got a scalar")
+        local = np.ascontiguousarray(local)
     except InvalidParameter as exc:
         failed = comm.allgather_object((str(exc), None))
         if len(failed) == 1:

@@ -1,8 +1,9 @@
 """Collective tests, run on every rank at once:
 
-    HYDRA_LAUNCHER=fork MPIEXEC_TIMEOUT=300 mpiexec -n 2 python -m pytest tests/mpi -q -p no:cacheprovider
+    mpiexec -n 2 python -m pytest tests/mpi -q -p no:cacheprovider
 
-(and the same with an oversubscribed ``-n 4``). In a plain ``pytest`` run (one process) every
+with ``HYDRA_LAUNCHER=fork MPIEXEC_TIMEOUT=300`` in the environment (the PyPI MPICH), and the
+same with an oversubscribed ``-n 4``. In a plain ``pytest`` run (one process) every
 test here is skipped, so the full tree does not run them twice.
 
 Ranks stay in lock-step: after each test the ranks share whether it failed, and a test that

@@ -97,8 +97,8 @@ CASES = [
 def test_exchange_delivers_neighbour_values(comm: Communicator, name: str, partition: str) -> None:
     graph = GRAPHS[name]
     n = len(graph[0]) - 1
-    offsets = block_partition(n, comm.size) if partition == "balanced" else uneven_offsets(
-        n, comm.size
+    offsets = (
+        block_partition(n, comm.size) if partition == "balanced" else uneven_offsets(n, comm.size)
     )
     start, stop = int(offsets[comm.rank]), int(offsets[comm.rank + 1])
     local_indptr, local_indices = csr_rows(*graph, start, stop)
@@ -121,9 +121,10 @@ def test_exchange_delivers_neighbour_values(comm: Communicator, name: str, parti
         assert ghosts.shape == (plan.n_ghosts, width)
         assert ghosts.tobytes() == values_of(plan.ghost_ids, dtype, width).tobytes()
         extended = np.concatenate([owned, ghosts])
-        assert extended[plan.column_slots].tobytes() == values_of(
-            local_indices, dtype, width
-        ).tobytes()
+        assert (
+            extended[plan.column_slots].tobytes()
+            == values_of(local_indices, dtype, width).tobytes()
+        )
         row_bytes = dtype.itemsize * width
         assert bytes_sent == expected_bytes_sent(graph, offsets, comm.rank, row_bytes)
         sent += bytes_sent

@@ -73,9 +73,14 @@ fn stream_blocks<'py>(
         )));
     }
     let threads = thread_count(threads)?;
-    let words = interruptible(py, |cancel| {
+    let mut words = Vec::new();
+    count
+        .checked_mul(4)
+        .and_then(|len| words.try_reserve_exact(len).ok())
+        .ok_or_else(|| param(format!("count={count} blocks do not fit in memory")))?;
+    words.resize(count * 4, 0u64);
+    let words = interruptible(py, move |cancel| {
         let pool = parallel::pool(threads)?;
-        let mut words = vec![0u64; count * 4];
         pool.install(|| {
             words
                 .par_chunks_mut(4 * CHECK_EVERY)

@@ -7,5 +7,11 @@ import sys
 
 from stratagem.distributed import mpi_info
 
-info = mpi_info()
-print(json.dumps({"info": info, "mpi_imported": "mpi4py.MPI" in sys.modules}), flush=True)
+
+def main() -> None:
+    info = mpi_info()
+    print(json.dumps({"info": info, "mpi_imported": "mpi4py.MPI" in sys.modules}), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -13,30 +13,32 @@ import numpy as np
 
 from stratagem.distributed import abort_on_error, allreduce, run_queue, world
 
-mode = sys.argv[1]
-comm = world()
-comm.barrier()
-
 
 def step() -> None:
-    if comm.rank == 1:
+    if world().rank == 1:
         raise RuntimeError("deliberate failure on rank 1")
     allreduce(np.ones(1))  # the other ranks would wait here for rank 1 forever
 
 
 def task(index: int) -> int:
     time.sleep(0.001)
-    if comm.rank == 1:
+    if world().rank == 1:
         raise RuntimeError(f"deliberate failure on rank 1 in task {index}")
     return index
 
 
-if mode == "hook":
-    step()
-elif mode == "context":
-    with abort_on_error():
+def main(mode: str) -> None:
+    world().barrier()
+    if mode == "hook":
         step()
-elif mode == "queue":
-    run_queue(range(1000), task)
-else:
-    raise SystemExit(f"unknown mode {mode!r}")
+    elif mode == "context":
+        with abort_on_error():
+            step()
+    elif mode == "queue":
+        run_queue(range(1000), task)
+    else:
+        raise SystemExit(f"unknown mode {mode!r}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

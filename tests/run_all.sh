@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Every test of stratagem, in the order that fails fastest. Run after installing the test
+# extra (the README's test command and .ci/run do both):
+#   pip install -e '.[test]' && bash tests/run_all.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+export HYPOTHESIS_PROFILE="${HYPOTHESIS_PROFILE:-ci}"
+# The PyPI MPICH: fork-launched ranks, and a job that outlives this limit is killed, never hung.
+export HYDRA_LAUNCHER=fork
+export MPIEXEC_TIMEOUT="${MPIEXEC_TIMEOUT:-300}"
+export STRATAGEM_SOAK_SECONDS="${STRATAGEM_SOAK_SECONDS:-20}"
+scripts="$(python -c 'import sysconfig; print(sysconfig.get_path("scripts"))')"
+mpiexec="$scripts/mpiexec"
+[ -x "$mpiexec" ] || mpiexec="$(command -v mpiexec)"
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "rust: format, lints, tests"
+cargo fmt --all --check
+cargo clippy --workspace --all-targets --locked -- -D warnings
+cargo test --workspace --locked
+
+step "python: ruff, mypy, stubs"
+python -m ruff check python tests benches
+python -m ruff format --check python tests benches
+python -m mypy
+python -m mypy.stubtest stratagem._core
+
+step "benchmarks run (smoke test, figures not checked)"
+python benches/run.py --quick --min-seconds 0.05 > /dev/null
+
+step "MPI: collective tests under mpiexec -n 2 and oversubscribed -n 4"
+"$mpiexec" -n 2 python -m pytest tests/mpi -q -p no:cacheprovider
+"$mpiexec" -n 4 python -m pytest tests/mpi -q -p no:cacheprovider
+
+step "soak tests (slow marker, ${STRATAGEM_SOAK_SECONDS} s each)"
+python -m pytest -m slow -q -p no:cacheprovider
+
+step "pytest: unit, property (hypothesis profile $HYPOTHESIS_PROFILE), doc examples"
+python -m pytest -q -p no:cacheprovider

@@ -1,0 +1,130 @@
+"""The command line: --version, info, demo, rng, the shared options and error exits."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+import stratagem
+from stratagem.cli import main
+from stratagem.progress import Progress
+from stratagem.rng import oracle
+
+
+def run_json(capsys, *argv: str) -> dict:
+    assert main(list(argv)) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1, "--json must print exactly one line"
+    return json.loads(out)
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as caught:
+        main(["--version"])
+    assert caught.value.code == 0
+    assert capsys.readouterr().out.strip() == f"stratagem {stratagem.__version__}"
+
+
+def test_info_json_reports_threads_and_mpi(capsys):
+    report = run_json(capsys, "info", "--json", "--threads", "3")
+    assert report["threads"] == 3
+    assert isinstance(report["mpi_available"], bool)
+    assert report["world_size"] == 1
+    assert [entry["rank"] for entry in report["ranks"]] == [0]
+    assert report["version"] == stratagem.__version__
+
+
+def test_info_text(capsys):
+    assert main(["info"]) == 0
+    out = capsys.readouterr().out
+    assert "world size 1" in out
+    assert "threads per call" in out
+
+
+def test_rng_blocks_match_the_oracle(capsys):
+    report = run_json(
+        capsys,
+        "rng",
+        "blocks",
+        "--seed",
+        "9",
+        "--purpose",
+        "cli-test",
+        "--ids",
+        "4,5",
+        "--count",
+        "2",
+        "--json",
+    )
+    stream = oracle.Stream(9, "cli-test", 4, 5)
+    assert report["blocks"] == [[f"{w:016x}" for w in stream.block(i)] for i in range(2)]
+
+
+def test_rng_binomial_summary(capsys):
+    report = run_json(capsys, "rng", "binomial", "--n", str(10**12), "--count", "20000", "--json")
+    assert abs(report["mean"] - 5e11) < 5 * report["expected_std"] / 20000**0.5
+    assert report["std"] == pytest.approx(report["expected_std"], rel=0.05)
+
+
+def test_demo_json_shows_every_part_working(capsys):
+    report = run_json(capsys, "demo", "--json", "--seed", "3")
+    assert report["streams"]["rust_python_numpy_agree"] is True
+    assert report["binomial"]["rust_equals_oracle"] is True
+    assert report["binomial"]["independent_of_threads"] is True
+    assert report["mpi"]["identical_to_single_process"] is True
+    assert abs(report["coins"]["z"]) < 6
+
+
+def test_bad_input_exits_2_with_the_error_named(capsys):
+    assert main(["rng", "blocks", "--ids", "1,2,3,4", "--json"]) == 2
+    captured = capsys.readouterr()
+    error = json.loads(captured.out)["error"]
+    assert error == {"type": "InvalidParameter", "message": "a stream takes at most 3 ids, got 4"}
+    assert "at most 3 ids" in captured.err
+
+
+@pytest.mark.parametrize(
+    "argv", [["info", "--threads", "0"], ["info", "--seed", "-1"], ["info", "--seed", "x"]]
+)
+def test_bad_shared_options_are_refused_by_the_parser(argv, capsys):
+    with pytest.raises(SystemExit) as caught:
+        main(argv)
+    assert caught.value.code == 2
+    assert "must be an integer" in capsys.readouterr().err
+
+
+def test_console_script_and_module_entry_point():
+    script = shutil.which("stratagem")
+    assert script is not None, "the console script is installed with the package"
+    for command in ([script], [sys.executable, "-m", "stratagem"]):
+        done = subprocess.run(
+            [*command, "info", "--json"], capture_output=True, text=True, timeout=60, check=True
+        )
+        assert json.loads(done.stdout)["version"] == stratagem.__version__
+
+
+def test_progress_bar_is_silent_for_short_work_and_draws_for_long_work():
+    quiet = io.StringIO()
+    with Progress(10, "short", enabled=True, stream=quiet) as bar:
+        bar.advance(10)
+    assert quiet.getvalue() == ""
+
+    shown = io.StringIO()
+    with Progress(4, "long", enabled=True, stream=shown) as bar:
+        bar._started -= 2.0  # as if the work had already run for two seconds
+        bar.advance(2)
+    assert "long [" in shown.getvalue()
+    assert "50%" in shown.getvalue()
+    assert shown.getvalue().endswith("\n")
+
+
+def test_progress_bar_respects_the_environment(monkeypatch):
+    monkeypatch.setenv("STRATAGEM_PROGRESS", "0")
+    assert Progress(1, "x").enabled is False
+    monkeypatch.setenv("STRATAGEM_PROGRESS", "1")
+    assert Progress(1, "x", stream=io.StringIO()).enabled is True
