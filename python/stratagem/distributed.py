@@ -108,6 +108,8 @@ _TAG_REQUEST: Final = 0x5301
 _TAG_TASK: Final = 0x5302
 _TAG_HALO: Final = 0x5303
 
+_ABORT_GRACE: Final = 0.2  # seconds between printing a failing rank's error and aborting
+
 _STOP: Final = -1  # the task index that tells a worker the queue is empty
 
 # Reductions MPI defines for these dtypes (bool is reduced as uint8: MPI has no MAX on C_BOOL).
@@ -574,6 +576,9 @@ def _report_and_abort(
         f"stratagem: error on MPI rank {comm.rank} of {comm.size}; aborting all ranks\n{text}"
     )
     sys.stderr.flush()
+    # Abort makes the launcher kill every rank at once; give it a moment to forward the
+    # text above first (MPICH's Hydra otherwise loses it now and then).
+    time.sleep(_ABORT_GRACE)
     comm.abort(1)
 
 
@@ -661,10 +666,8 @@ def _check_offsets(offsets: ArrayLike, size: int | None = None) -> NDArray[np.in
 
 
 def _combined_error(messages: Sequence[str | None]) -> InvalidParameter:
-    """One error naming every rank whose message is not ``None`` (at least one is not)."""
+    """One error naming every rank whose message is not ``None``."""
     failed = [(rank, text) for rank, text in enumerate(messages) if text is not None]
-    if len(messages) == 1:
-        return InvalidParameter(failed[0][1])
     return InvalidParameter("; ".join(f"rank {rank}: {text}" for rank, text in failed))
 
 
@@ -1032,8 +1035,8 @@ class HaloPlan:
 
     Each rank owns rows ``start:stop`` (block ``rank`` of ``offsets``) of a CSR graph whose
     column ids are global. A column outside the block is a *ghost*: a vertex owned by another
-    rank whose value this rank needs. Build the plan once (collective), then
-    :meth:`exchange` each step: every rank sends each neighbour rank exactly the values of its
+    rank whose value this rank needs. Build the plan once with :meth:`build` (collective),
+    then :meth:`exchange` each step: every rank sends each neighbour rank exactly the values of its
     own vertices that the neighbour needs, O(cut edges) bytes in total.
 
     Slots: values of owned vertices sit at slots ``0..n_local-1`` and ghosts at
