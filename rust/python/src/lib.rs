@@ -5,6 +5,7 @@
 
 use pyo3::prelude::*;
 
+mod conquest;
 mod errors;
 mod rng;
 mod runtime;
@@ -22,5 +23,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     runtime::register(m)?;
     rng::register(m)?;
+    conquest::register(m)?;
     Ok(())
 }

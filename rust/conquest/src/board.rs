@@ -1,0 +1,222 @@
+//! The board: an undirected simple graph in CSR form, checked once, with the reverse of every
+//! directed edge and the list of borders (each undirected edge once, `x < y`).
+
+use rayon::prelude::*;
+use stratagem_core::{Error, Result};
+
+use crate::MAX_TERRITORIES;
+
+/// One undirected border `{x, y}` with `x < y` and the positions of both directions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Border {
+    pub x: u32,
+    pub y: u32,
+    /// Position of `x -> y` in `indices` (this is the border id of the rules).
+    pub xy: usize,
+    /// Position of `y -> x`.
+    pub yx: usize,
+}
+
+#[derive(Clone, Debug)]
+pub struct Board {
+    indptr: Vec<usize>,
+    indices: Vec<u32>,
+    reverse: Vec<usize>,
+    /// Index into `borders` of each directed edge.
+    edge_border: Vec<u32>,
+    borders: Vec<Border>,
+}
+
+fn invalid(message: String) -> Error {
+    Error::InvalidBoard(message)
+}
+
+impl Board {
+    /// Checks a CSR graph (rows sorted ascending, symmetric, no self-loops, no repeats) and
+    /// builds the reverse-edge and border tables. Errors name the offending territory.
+    pub fn from_csr(indptr: &[i64], indices: &[i64]) -> Result<Self> {
+        if indptr.is_empty() {
+            return Err(invalid("indptr must have n + 1 >= 2 entries, got 0".into()));
+        }
+        let n = indptr.len() - 1;
+        if n == 0 || n > MAX_TERRITORIES {
+            return Err(invalid(format!(
+                "a board has 1 to {MAX_TERRITORIES} territories, got {n}"
+            )));
+        }
+        if indptr[0] != 0 || indptr[n] != indices.len() as i64 {
+            return Err(invalid(format!(
+                "indptr must start at 0 and end at len(indices) = {}, got {} and {}",
+                indices.len(),
+                indptr[0],
+                indptr[n]
+            )));
+        }
+        if indices.len() > u32::MAX as usize {
+            return Err(invalid(format!("too many borders: {}", indices.len() / 2)));
+        }
+        let mut starts = Vec::with_capacity(n + 1);
+        for (x, pair) in indptr.windows(2).enumerate() {
+            if pair[1] < pair[0] {
+                return Err(invalid(format!(
+                    "indptr decreases at territory {x}: {} then {}",
+                    pair[0], pair[1]
+                )));
+            }
+            starts.push(pair[0] as usize);
+        }
+        starts.push(indices.len());
+        let indptr = starts;
+        // Rows: ids in range, strictly increasing (sorted, no repeats), no self-loops.
+        (0..n).into_par_iter().try_for_each(|x| {
+            let row = &indices[indptr[x]..indptr[x + 1]];
+            for (k, &y) in row.iter().enumerate() {
+                if y < 0 || y as usize >= n {
+                    return Err(invalid(format!(
+                        "territory {x} has neighbour {y}, outside 0..{}",
+                        n - 1
+                    )));
+                }
+                if y as usize == x {
+                    return Err(invalid(format!("territory {x} borders itself (self-loop)")));
+                }
+                if k > 0 && row[k - 1] >= y {
+                    return Err(invalid(format!(
+                        "neighbours of territory {x} must be sorted without repeats, got {} then {y}",
+                        row[k - 1]
+                    )));
+                }
+            }
+            Ok(())
+        })?;
+        let indices: Vec<u32> = indices.iter().map(|&y| y as u32).collect();
+        // Reverse edges by binary search in the (sorted) neighbour's row.
+        let reverse: Vec<usize> = (0..n)
+            .into_par_iter()
+            .flat_map_iter(|x| {
+                let (indptr, indices) = (&indptr, &indices);
+                (indptr[x]..indptr[x + 1]).map(move |e| {
+                    let y = indices[e] as usize;
+                    let row = &indices[indptr[y]..indptr[y + 1]];
+                    row.binary_search(&(x as u32))
+                        .map(|k| indptr[y] + k)
+                        .map_err(|_| {
+                            invalid(format!(
+                                "border {x} -> {y} has no reverse {y} -> {x} (the graph must be undirected)"
+                            ))
+                        })
+                })
+            })
+            .collect::<Result<Vec<usize>>>()?;
+        let mut borders = Vec::with_capacity(indices.len() / 2);
+        let mut edge_border = vec![0u32; indices.len()];
+        for x in 0..n {
+            for e in indptr[x]..indptr[x + 1] {
+                let y = indices[e];
+                if (x as u32) < y {
+                    let id = borders.len() as u32;
+                    edge_border[e] = id;
+                    edge_border[reverse[e]] = id;
+                    borders.push(Border {
+                        x: x as u32,
+                        y,
+                        xy: e,
+                        yx: reverse[e],
+                    });
+                }
+            }
+        }
+        Ok(Self {
+            indptr,
+            indices,
+            reverse,
+            edge_border,
+            borders,
+        })
+    }
+
+    pub fn n(&self) -> usize {
+        self.indptr.len() - 1
+    }
+
+    /// Number of directed edges (twice the number of borders).
+    pub fn n_edges(&self) -> usize {
+        self.indices.len()
+    }
+
+    pub fn borders(&self) -> &[Border] {
+        &self.borders
+    }
+
+    /// Directed edge positions of territory `x`'s row.
+    #[inline]
+    pub fn row(&self, x: usize) -> std::ops::Range<usize> {
+        self.indptr[x]..self.indptr[x + 1]
+    }
+
+    #[inline]
+    pub fn target(&self, e: usize) -> usize {
+        self.indices[e] as usize
+    }
+
+    #[inline]
+    pub fn reverse(&self, e: usize) -> usize {
+        self.reverse[e]
+    }
+
+    #[inline]
+    pub fn border_of(&self, e: usize) -> usize {
+        self.edge_border[e] as usize
+    }
+
+    pub fn indptr(&self) -> &[usize] {
+        &self.indptr
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn path3() -> Result<Board> {
+        // 0 - 1 - 2
+        Board::from_csr(&[0, 1, 3, 4], &[1, 0, 2, 1])
+    }
+
+    #[test]
+    fn builds_reverse_and_borders() -> Result<()> {
+        let b = path3()?;
+        assert_eq!(b.n(), 3);
+        assert_eq!(b.borders().len(), 2);
+        assert_eq!(b.reverse(0), 1);
+        assert_eq!(b.reverse(2), 3);
+        assert_eq!(b.border_of(0), b.border_of(1));
+        assert_eq!(
+            b.borders()[1],
+            Border {
+                x: 1,
+                y: 2,
+                xy: 2,
+                yx: 3
+            }
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn refuses_malformed_graphs() {
+        let cases: [(&[i64], &[i64], &str); 5] = [
+            (&[0, 1, 1], &[1], "no reverse"),
+            (&[0, 1, 2], &[0, 0], "borders itself"),
+            (&[0, 2, 3], &[1, 1, 0], "sorted without repeats"),
+            (&[0, 1, 2], &[5, 0], "outside 0..1"),
+            (&[0, 2, 1], &[1, 0], "indptr"),
+        ];
+        for (indptr, indices, fragment) in cases {
+            match Board::from_csr(indptr, indices) {
+                Err(Error::InvalidBoard(m)) => assert!(m.contains(fragment), "{m}"),
+                other => panic!("expected InvalidBoard({fragment}), got {other:?}"),
+            }
+        }
+    }
+}

@@ -1,0 +1,311 @@
+//! A game: board, policies, parameters and state, played one turn at a time.
+
+use std::sync::Arc;
+
+use stratagem_core::{Error, Result};
+
+use crate::board::Board;
+use crate::policy::{self, Policy, View};
+use crate::turn;
+use crate::{MAX_TEAMS, TROOP_LIMIT};
+
+/// Fixed parameters of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Params {
+    pub seed: u64,
+    /// Recruitment rate in parts per million.
+    pub rate_ppm: u64,
+    /// Per-territory troop cap (at most [`TROOP_LIMIT`]).
+    pub cap: u64,
+    /// The turn after which an undecided game ends as unfinished.
+    pub max_turns: Option<u64>,
+}
+
+/// The largest recruitment rate accepted: 10 (1000% per turn).
+pub const MAX_RATE_PPM: u64 = 10_000_000;
+
+impl Params {
+    pub fn validate(&self) -> Result<()> {
+        if self.rate_ppm > MAX_RATE_PPM {
+            return Err(Error::InvalidParameter(format!(
+                "rate must be between 0 and 10, got {} ppm",
+                self.rate_ppm
+            )));
+        }
+        if self.cap == 0 || self.cap > TROOP_LIMIT {
+            return Err(Error::InvalidParameter(format!(
+                "cap must be between 1 and {TROOP_LIMIT}, got {}",
+                self.cap
+            )));
+        }
+        Ok(())
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Running,
+    Won(u8),
+    Draw,
+    Unfinished,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Running => "running",
+            Self::Won(_) => "won",
+            Self::Draw => "draw",
+            Self::Unfinished => "unfinished",
+        }
+    }
+
+    pub fn winner(self) -> Option<u8> {
+        match self {
+            Self::Won(team) => Some(team),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Game {
+    board: Arc<Board>,
+    policies: Vec<Policy>,
+    params: Params,
+    team: Vec<u8>,
+    troops: Vec<u64>,
+    turn: u64,
+    status: Status,
+}
+
+impl Game {
+    /// A game at turn `turn` with the given state. Errors name the offending territory.
+    pub fn new(
+        board: Arc<Board>,
+        team: &[i64],
+        troops: &[i64],
+        policies: Vec<Policy>,
+        params: Params,
+    ) -> Result<Self> {
+        let n = board.n();
+        let k = policies.len();
+        if !(2..=MAX_TEAMS).contains(&k) {
+            return Err(Error::InvalidParameter(format!(
+                "a game has 2 to {MAX_TEAMS} teams (one policy each), got {k}"
+            )));
+        }
+        params.validate()?;
+        if team.len() != n || troops.len() != n {
+            return Err(Error::InvalidParameter(format!(
+                "team and troops need one entry per territory ({n}), got {} and {}",
+                team.len(),
+                troops.len()
+            )));
+        }
+        if let Some(x) = team.iter().position(|&t| t < 0 || t as usize >= k) {
+            return Err(Error::InvalidParameter(format!(
+                "territory {x} has team {}, outside 0..{}",
+                team[x],
+                k - 1
+            )));
+        }
+        if let Some(x) = troops.iter().position(|&t| t < 0 || t as u64 > TROOP_LIMIT) {
+            return Err(Error::InvalidParameter(format!(
+                "territory {x} has {} troops, outside 0..{TROOP_LIMIT}",
+                troops[x]
+            )));
+        }
+        Ok(Self {
+            board,
+            policies,
+            params,
+            team: team.iter().map(|&t| t as u8).collect(),
+            troops: troops.iter().map(|&t| t as u64).collect(),
+            turn: 0,
+            status: Status::Running,
+        })
+    }
+
+    /// The same game with other parameters (used to give each game of a batch its seed).
+    pub fn with_params(&self, params: Params) -> Self {
+        Self {
+            params,
+            ..self.clone()
+        }
+    }
+
+    /// Restores the turn counter and status of a saved game.
+    pub fn resume(mut self, turn: u64, status: Status) -> Self {
+        self.turn = turn;
+        self.status = status;
+        self
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+    pub fn team(&self) -> &[u8] {
+        &self.team
+    }
+    pub fn troops(&self) -> &[u64] {
+        &self.troops
+    }
+    pub fn turn(&self) -> u64 {
+        self.turn
+    }
+    pub fn status(&self) -> Status {
+        self.status
+    }
+    pub fn params(&self) -> Params {
+        self.params
+    }
+    pub fn policies(&self) -> &[Policy] {
+        &self.policies
+    }
+
+    /// Whether some team's placement must come from the caller.
+    pub fn has_custom(&self) -> bool {
+        self.policies.contains(&Policy::Custom)
+    }
+
+    /// Checks a caller's placement: one entry per directed edge, nonzero only on rows of
+    /// territories of custom teams, never committing more troops than a territory holds.
+    pub fn check_custom(&self, placement: &[i64]) -> Result<()> {
+        let board = &*self.board;
+        if placement.len() != board.n_edges() {
+            return Err(Error::InvalidParameter(format!(
+                "a placement has one entry per directed border ({}), got {}",
+                board.n_edges(),
+                placement.len()
+            )));
+        }
+        for x in 0..board.n() {
+            let team = self.team[x];
+            let row = &placement[board.row(x)];
+            if self.policies[usize::from(team)] != Policy::Custom {
+                if let Some(k) = row.iter().position(|&p| p != 0) {
+                    return Err(Error::InvalidMove(format!(
+                        "placement on border {x} -> {} but territory {x} belongs to team {team}, \
+                         which does not play a custom policy",
+                        board.target(board.row(x).start + k)
+                    )));
+                }
+                continue;
+            }
+            let committed: u128 = row.iter().map(|p| u128::from(p.unsigned_abs())).sum();
+            if committed > u128::from(self.troops[x]) {
+                return Err(Error::InvalidMove(format!(
+                    "territory {x} places {committed} troops but holds {}",
+                    self.troops[x]
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The placement of this turn: built-in policies computed here, custom rows taken from
+    /// `custom` (validated first).
+    pub fn placement(&self, custom: Option<&[i64]>) -> Result<Vec<i64>> {
+        let mut placement = match custom {
+            Some(given) => {
+                self.check_custom(given)?;
+                given.to_vec()
+            }
+            None if self.has_custom() => {
+                return Err(Error::InvalidParameter(
+                    "a team plays a custom policy: its placement must be given".into(),
+                ));
+            }
+            None => vec![0; self.board.n_edges()],
+        };
+        let dist = if policy::needs_distance(&self.policies) {
+            policy::frontier_distance(&self.board, &self.team)
+        } else {
+            Vec::new()
+        };
+        let view = View {
+            board: &self.board,
+            team: &self.team,
+            troops: &self.troops,
+            dist: &dist,
+            seed: self.params.seed,
+            turn: self.turn,
+        };
+        policy::place(&view, &self.policies, &mut placement);
+        Ok(placement)
+    }
+
+    /// Plays one turn unless the game is over; returns whether a turn was played.
+    pub fn step(&mut self, custom: Option<&[i64]>) -> Result<bool> {
+        if self.status != Status::Running {
+            return Ok(false);
+        }
+        if self
+            .params
+            .max_turns
+            .is_some_and(|limit| self.turn >= limit)
+        {
+            self.status = Status::Unfinished;
+            return Ok(false);
+        }
+        let placement = self.placement(custom)?;
+        self.play(&placement);
+        Ok(true)
+    }
+
+    /// Phases 2-5 for a complete, valid placement.
+    fn play(&mut self, placement: &[i64]) {
+        let p = self.params;
+        let survivors = turn::battles(&self.board, &self.team, placement, p.seed, self.turn);
+        let (team, troops) = turn::occupy_and_recruit(
+            &self.board,
+            &self.team,
+            &self.troops,
+            placement,
+            &survivors,
+            p.seed,
+            self.turn,
+            p.rate_ppm,
+            p.cap,
+        );
+        self.team = team;
+        self.troops = troops;
+        self.turn += 1;
+        self.status = self.end_status();
+    }
+
+    /// Territories and troops per team.
+    pub fn counts(&self) -> (Vec<u64>, Vec<u64>) {
+        let k = self.policies.len();
+        let mut territories = vec![0u64; k];
+        let mut troops = vec![0u64; k];
+        for (&t, &n) in self.team.iter().zip(&self.troops) {
+            territories[usize::from(t)] += 1;
+            troops[usize::from(t)] += n;
+        }
+        (territories, troops)
+    }
+
+    fn end_status(&self) -> Status {
+        let first = self.team[0];
+        if self.team.iter().all(|&t| t == first) {
+            return Status::Won(first);
+        }
+        let (_, troops) = self.counts();
+        let mut armed = troops.iter().enumerate().filter(|&(_, &n)| n > 0);
+        match (armed.next(), armed.next()) {
+            (Some((team, _)), None) => return Status::Won(team as u8),
+            (None, _) => return Status::Draw,
+            _ => {}
+        }
+        if self
+            .params
+            .max_turns
+            .is_some_and(|limit| self.turn >= limit)
+        {
+            return Status::Unfinished;
+        }
+        Status::Running
+    }
+}

@@ -1,0 +1,33 @@
+//! conquest: the RISK-like war on a graph, as `docs/conquest-rules.md` states it.
+//!
+//! [`Board`] holds the CSR graph with the reverse of every directed edge and the list of
+//! borders; [`Game`] holds the state and plays turns: placement ([`policy`]), battles,
+//! occupation and recruitment ([`turn`]). [`odds`] computes exact battle odds; [`many`] plays
+//! independent games in parallel. `python/stratagem/conquest/oracle.py` is the same rules in
+//! plain Python.
+
+pub mod board;
+pub mod game;
+pub mod many;
+pub mod odds;
+pub mod policy;
+pub mod turn;
+
+pub use board::Board;
+pub use game::{Game, Params, Status};
+pub use policy::Policy;
+
+/// The most troops a territory holds; recruitment and occupation clamp here.
+pub const TROOP_LIMIT: u64 = 1 << 40;
+/// The most territories a board may have, so per-team totals stay below 2^63.
+pub const MAX_TERRITORIES: usize = (1 << 23) - 1;
+/// The most teams a game may have.
+pub const MAX_TEAMS: usize = 64;
+
+/// Purposes of the random streams (docs/conquest-rules.md).
+pub mod purpose {
+    pub const BATTLE: &str = "conquest.battle";
+    pub const TIE: &str = "conquest.tie";
+    pub const RANDOM_POLICY: &str = "conquest.random";
+    pub const GAMES: &str = "conquest.games";
+}

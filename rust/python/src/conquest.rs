@@ -1,0 +1,349 @@
+//! Bindings of the conquest engine: a board, a game, battle odds and batches of games.
+
+use std::sync::Arc;
+
+use numpy::ndarray::Array2;
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1};
+use pyo3::prelude::*;
+use stratagem_conquest::game::{Game, Params, Status};
+use stratagem_conquest::many::simulate_many;
+use stratagem_conquest::{Board, Policy, odds};
+use stratagem_core::parallel;
+
+use crate::errors::{param, to_py};
+use crate::runtime::{interruptible, thread_count};
+
+/// A checked board (CSR with reverse edges and borders), shared by every game on it.
+#[pyclass(module = "stratagem._core", name = "ConquestBoard", frozen)]
+pub struct PyBoard {
+    inner: Arc<Board>,
+}
+
+#[pymethods]
+impl PyBoard {
+    #[new]
+    fn new(
+        py: Python<'_>,
+        indptr: PyReadonlyArray1<'_, i64>,
+        indices: PyReadonlyArray1<'_, i64>,
+    ) -> PyResult<Self> {
+        let (indptr, indices) = (indptr.as_array().to_vec(), indices.as_array().to_vec());
+        let board = py
+            .detach(|| Board::from_csr(&indptr, &indices))
+            .map_err(to_py)?;
+        Ok(Self {
+            inner: Arc::new(board),
+        })
+    }
+
+    #[getter]
+    fn n(&self) -> usize {
+        self.inner.n()
+    }
+
+    #[getter]
+    fn n_borders(&self) -> usize {
+        self.inner.borders().len()
+    }
+}
+
+fn status_from(name: &str, winner: Option<u8>) -> PyResult<Status> {
+    match (name, winner) {
+        ("running", None) => Ok(Status::Running),
+        ("won", Some(team)) => Ok(Status::Won(team)),
+        ("draw", None) => Ok(Status::Draw),
+        ("unfinished", None) => Ok(Status::Unfinished),
+        _ => Err(param(format!(
+            "status {name:?} with winner {winner:?} is not a game status"
+        ))),
+    }
+}
+
+/// Territories and troops per team after each turn, as two `(turns, teams)` arrays.
+type History<'py> = (Bound<'py, PyArray2<i64>>, Bound<'py, PyArray2<i64>>);
+
+fn history_arrays(
+    py: Python<'_>,
+    rows: Vec<(Vec<u64>, Vec<u64>)>,
+    teams: usize,
+) -> PyResult<History<'_>> {
+    let turns = rows.len();
+    let mut territories = Array2::<i64>::zeros((turns, teams));
+    let mut troops = Array2::<i64>::zeros((turns, teams));
+    for (t, (held, armies)) in rows.into_iter().enumerate() {
+        for k in 0..teams {
+            territories[[t, k]] = held[k] as i64;
+            troops[[t, k]] = armies[k] as i64;
+        }
+    }
+    Ok((territories.into_pyarray(py), troops.into_pyarray(py)))
+}
+
+/// Status codes (0 won, 1 draw, 2 unfinished), winners (-1 for none) and turns of a batch.
+type Endings<'py> = (
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<i64>>,
+);
+
+/// A game on the Rust engine; `stratagem.conquest.Game` wraps it.
+#[pyclass(module = "stratagem._core", name = "ConquestGame")]
+pub struct PyGame {
+    game: Game,
+    threads: usize,
+}
+
+#[pymethods]
+impl PyGame {
+    #[new]
+    #[pyo3(signature = (board, team, troops, policies, seed, rate_ppm, cap, max_turns, threads=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        board: &PyBoard,
+        team: PyReadonlyArray1<'_, i64>,
+        troops: PyReadonlyArray1<'_, i64>,
+        policies: Vec<String>,
+        seed: u64,
+        rate_ppm: u64,
+        cap: u64,
+        max_turns: Option<u64>,
+        threads: Option<usize>,
+    ) -> PyResult<Self> {
+        let policies = policies
+            .iter()
+            .map(|name| Policy::parse(name))
+            .collect::<stratagem_core::Result<Vec<_>>>()
+            .map_err(to_py)?;
+        let params = Params {
+            seed,
+            rate_ppm,
+            cap,
+            max_turns,
+        };
+        let game = Game::new(
+            Arc::clone(&board.inner),
+            team.as_slice()?,
+            troops.as_slice()?,
+            policies,
+            params,
+        )
+        .map_err(to_py)?;
+        Ok(Self {
+            game,
+            threads: thread_count(threads)?,
+        })
+    }
+
+    /// Puts a loaded game back at its turn and status.
+    fn resume(&mut self, turn: u64, status: &str, winner: Option<u8>) -> PyResult<()> {
+        let status = status_from(status, winner)?;
+        self.game = self.game.clone().resume(turn, status);
+        Ok(())
+    }
+
+    /// The placement of the coming turn (built-in policies; custom rows from `custom`).
+    #[pyo3(signature = (custom=None))]
+    fn placement<'py>(
+        &self,
+        py: Python<'py>,
+        custom: Option<PyReadonlyArray1<'py, i64>>,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let custom = custom.map(|c| c.as_array().to_vec());
+        let game = &self.game;
+        let threads = self.threads;
+        let placement = interruptible(py, |_| {
+            parallel::pool(threads)?.install(|| game.placement(custom.as_deref()))
+        })?;
+        Ok(placement.into_pyarray(py))
+    }
+
+    /// Plays one turn (custom teams' rows from `custom`); returns whether a turn was played.
+    #[pyo3(signature = (custom=None))]
+    fn step(
+        &mut self,
+        py: Python<'_>,
+        custom: Option<PyReadonlyArray1<'_, i64>>,
+    ) -> PyResult<bool> {
+        let custom = custom.map(|c| c.as_array().to_vec());
+        let (game, threads) = (&mut self.game, self.threads);
+        interruptible(py, |_| {
+            parallel::pool(threads)?.install(|| game.step(custom.as_deref()))
+        })
+    }
+
+    /// Plays up to `turns` turns (built-in policies only), stopping early when the game ends;
+    /// returns the territories and troops per team after each turn played.
+    fn run<'py>(&mut self, py: Python<'py>, turns: u64) -> PyResult<History<'py>> {
+        if self.game.has_custom() {
+            return Err(param(
+                "run() plays built-in policies only; step() takes custom placements",
+            ));
+        }
+        let (game, threads) = (&mut self.game, self.threads);
+        let teams = game.policies().len();
+        let rows = interruptible(py, |cancel| {
+            parallel::pool(threads)?.install(|| {
+                let mut rows = Vec::new();
+                for _ in 0..turns {
+                    cancel.check()?;
+                    if !game.step(None)? {
+                        break;
+                    }
+                    rows.push(game.counts());
+                }
+                Ok(rows)
+            })
+        })?;
+        history_arrays(py, rows, teams)
+    }
+
+    /// Territories and troops per team now.
+    fn counts<'py>(&self, py: Python<'py>) -> PyResult<History<'py>> {
+        let teams = self.game.policies().len();
+        let (territories, troops) = history_arrays(py, vec![self.game.counts()], teams)?;
+        Ok((territories, troops))
+    }
+
+    #[getter]
+    fn team<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        self.game
+            .team()
+            .iter()
+            .map(|&t| i64::from(t))
+            .collect::<Vec<_>>()
+            .into_pyarray(py)
+    }
+
+    #[getter]
+    fn troops<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        self.game
+            .troops()
+            .iter()
+            .map(|&t| t as i64)
+            .collect::<Vec<_>>()
+            .into_pyarray(py)
+    }
+
+    #[getter]
+    fn turn(&self) -> u64 {
+        self.game.turn()
+    }
+
+    #[getter]
+    fn status(&self) -> &'static str {
+        self.game.status().name()
+    }
+
+    #[getter]
+    fn winner(&self) -> Option<u8> {
+        self.game.status().winner()
+    }
+
+    #[getter]
+    fn threads(&self) -> usize {
+        self.threads
+    }
+
+    #[setter]
+    fn set_threads(&mut self, threads: Option<usize>) -> PyResult<()> {
+        self.threads = thread_count(threads)?;
+        Ok(())
+    }
+}
+
+/// `conquest_battle_odds(a, d, coins_a, coins_d)`: exact (attacker, defender, both) odds.
+#[pyfunction]
+fn conquest_battle_odds(
+    py: Python<'_>,
+    a: u64,
+    d: u64,
+    coins_a: u64,
+    coins_d: u64,
+) -> PyResult<(f64, f64, f64)> {
+    let odds = py
+        .detach(|| odds::battle_odds(a, d, coins_a, coins_d))
+        .map_err(to_py)?;
+    Ok((odds.attacker, odds.defender, odds.both))
+}
+
+/// `conquest_simulate_battle(a, d, coins_a, coins_d, n, seed, threads=None)`: Monte Carlo
+/// counts of (attacker wins, defender wins, both annihilated).
+#[pyfunction]
+#[pyo3(signature = (a, d, coins_a, coins_d, n, seed, threads=None))]
+#[allow(clippy::too_many_arguments)]
+fn conquest_simulate_battle(
+    py: Python<'_>,
+    a: u64,
+    d: u64,
+    coins_a: u64,
+    coins_d: u64,
+    n: u64,
+    seed: u64,
+    threads: Option<usize>,
+) -> PyResult<(u64, u64, u64)> {
+    let threads = thread_count(threads)?;
+    let [w, l, b] = interruptible(py, |cancel| {
+        parallel::pool(threads)?
+            .install(|| odds::simulate_battle(a, d, coins_a, coins_d, n, seed, cancel))
+    })?;
+    Ok((w, l, b))
+}
+
+/// `conquest_simulate_many(game, games, threads=None)`: plays `games` copies of `game` to the
+/// end; returns (status codes: 0 won / 1 draw / 2 unfinished, winners or -1, turns).
+#[pyfunction]
+#[pyo3(signature = (game, games, threads=None))]
+fn conquest_simulate_many<'py>(
+    py: Python<'py>,
+    game: &PyGame,
+    games: u64,
+    threads: Option<usize>,
+) -> PyResult<Endings<'py>> {
+    if game.game.has_custom() {
+        return Err(param("simulate_many plays built-in policies only"));
+    }
+    if game.game.params().max_turns.is_none() {
+        return Err(param(
+            "simulate_many needs max_turns, so that every game ends",
+        ));
+    }
+    let threads = thread_count(threads)?;
+    let template = &game.game;
+    let endings = interruptible(py, |cancel| {
+        parallel::pool(threads)?.install(|| simulate_many(template, games, cancel))
+    })?;
+    let mut codes = Vec::with_capacity(endings.len());
+    let mut winners = Vec::with_capacity(endings.len());
+    let mut turns = Vec::with_capacity(endings.len());
+    for ending in endings {
+        codes.push(match ending.status {
+            Status::Won(_) => 0,
+            Status::Draw => 1,
+            Status::Unfinished | Status::Running => 2,
+        });
+        winners.push(ending.status.winner().map_or(-1, i64::from));
+        turns.push(ending.turns as i64);
+    }
+    Ok((
+        codes.into_pyarray(py),
+        winners.into_pyarray(py),
+        turns.into_pyarray(py),
+    ))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyBoard>()?;
+    m.add_class::<PyGame>()?;
+    m.add_function(wrap_pyfunction!(conquest_battle_odds, m)?)?;
+    m.add_function(wrap_pyfunction!(conquest_simulate_battle, m)?)?;
+    m.add_function(wrap_pyfunction!(conquest_simulate_many, m)?)?;
+    m.add("CONQUEST_TROOP_LIMIT", stratagem_conquest::TROOP_LIMIT)?;
+    m.add("CONQUEST_MAX_TEAMS", stratagem_conquest::MAX_TEAMS)?;
+    m.add(
+        "CONQUEST_MAX_TERRITORIES",
+        stratagem_conquest::MAX_TERRITORIES,
+    )?;
+    m.add("CONQUEST_MAX_ODDS_SIDE", odds::MAX_ODDS_SIDE)?;
+    m.add("CONQUEST_MAX_ODDS_PRODUCT", odds::MAX_ODDS_PRODUCT)?;
+    Ok(())
+}
