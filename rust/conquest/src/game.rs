@@ -38,6 +38,11 @@ impl Params {
                 self.cap
             )));
         }
+        if self.max_turns == Some(0) {
+            return Err(Error::InvalidParameter(
+                "max_turns must be at least 1 (the limit is checked after each turn)".into(),
+            ));
+        }
         Ok(())
     }
 }

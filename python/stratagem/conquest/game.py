@@ -1,0 +1,530 @@
+"""The conquest game API: :class:`Game` on the Rust engine, battle odds, batches of games.
+
+The rules are in ``docs/conquest-rules.md``; :mod:`stratagem.conquest.oracle` plays the same
+rules in plain Python and the tests demand identical states after every turn.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from stratagem import _core, _validate, rng
+from stratagem.errors import InvalidMove, InvalidParameter
+from stratagem.progress import Progress
+
+if TYPE_CHECKING:
+    from stratagem.conquest.board import Board
+
+__all__ = [
+    "POLICIES",
+    "TROOP_LIMIT",
+    "BattleOdds",
+    "Game",
+    "GameResult",
+    "History",
+    "ManyResult",
+    "PolicyView",
+    "battle_odds",
+    "simulate_battle",
+    "game_seed",
+    "simulate_many",
+    "wilson_interval",
+]
+
+POLICIES: tuple[str, ...] = ("random", "aggressive", "balanced", "opportunist")
+TROOP_LIMIT: int = _core.CONQUEST_TROOP_LIMIT
+MAX_TEAMS: int = _core.CONQUEST_MAX_TEAMS
+Mode = Literal["attack", "defend"]
+_COINS: dict[str, int] = {"attack": 1, "defend": 2}
+_FORMAT = "stratagem.conquest.game/1"
+
+
+@dataclass(frozen=True)
+class PolicyView:
+    """What a custom policy sees: the state at the start of the turn (read-only arrays).
+
+    The policy returns one integer per directed border in CSR order (``len(indices)``), with
+    nonzero entries only on the rows of territories of ``team_id``: ``p > 0`` attacks (or, on a
+    friendly border, transfers), ``p < 0`` defends, and a territory may not commit more troops
+    than it holds.
+    """
+
+    team_id: int
+    turn: int
+    indptr: NDArray[np.int64]
+    indices: NDArray[np.int64]
+    team: NDArray[np.int64]
+    troops: NDArray[np.int64]
+
+    @property
+    def source(self) -> NDArray[np.int64]:
+        """The territory each directed border leaves from (``indices`` gives where it goes)."""
+        return np.repeat(np.arange(self.team.shape[0]), np.diff(self.indptr))
+
+
+PolicyFn = Callable[[PolicyView], ArrayLike]
+
+
+@dataclass(frozen=True)
+class History:
+    """Territories and troops per team, one row per turn (row 0: the start)."""
+
+    territories: NDArray[np.int64]
+    troops: NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class GameResult:
+    status: str  # "running", "won", "draw" or "unfinished"
+    winner: int | None
+    turns: int
+    territories: NDArray[np.int64]
+    troops: NDArray[np.int64]
+
+
+def _read_only(array: NDArray[Any]) -> NDArray[Any]:
+    array.flags.writeable = False
+    return array
+
+
+def _policy_names(policies: Sequence[str | PolicyFn]) -> tuple[list[str], dict[int, PolicyFn]]:
+    if isinstance(policies, str) or not isinstance(policies, Sequence):
+        raise InvalidParameter(f"policies must be a sequence, one per team, got {policies!r}")
+    if not 2 <= len(policies) <= MAX_TEAMS:
+        raise InvalidParameter(f"a game has 2 to {MAX_TEAMS} teams (one policy each), got {len(policies)}")
+    names: list[str] = []
+    custom: dict[int, PolicyFn] = {}
+    for k, policy in enumerate(policies):
+        if isinstance(policy, str):
+            if policy not in POLICIES:
+                raise InvalidParameter(f"team {k}: unknown policy {policy!r}; built-in policies are {POLICIES}")
+            names.append(policy)
+        elif callable(policy):
+            names.append("custom")
+            custom[k] = policy
+        else:
+            raise InvalidParameter(f"team {k}: a policy is a name in {POLICIES} or a callable, got {policy!r}")
+    return names, custom
+
+
+def _int_array(name: str, value: ArrayLike, n: int) -> NDArray[np.int64]:
+    array = np.asarray(value)
+    if array.ndim == 0 and np.issubdtype(array.dtype, np.integer):
+        array = np.full(n, int(array), dtype=np.int64)
+    if array.shape != (n,):
+        raise InvalidParameter(f"{name} needs one entry per territory, shape ({n},), got {array.shape}")
+    if array.dtype == bool or not np.issubdtype(array.dtype, np.integer):
+        raise InvalidParameter(f"{name} must hold integers, got dtype {array.dtype}")
+    return np.ascontiguousarray(array, dtype=np.int64)
+
+
+def _rate_ppm(rate: float) -> int:
+    if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0 <= rate <= 10:
+        raise InvalidParameter(f"rate must be a number between 0 and 10, got {rate!r}")
+    return round(rate * 1_000_000)
+
+
+class Game:
+    """A conquest game on the Rust engine.
+
+    >>> from stratagem.conquest import Board, Game
+    >>> board = Board.grid(4, 4)
+    >>> game = Game(board, team=[0] * 8 + [1] * 8, troops=5, policies=["aggressive", "balanced"], seed=1, max_turns=50)
+    >>> result = game.run()
+    >>> result.status in ("won", "draw", "unfinished"), game.history.territories.shape[1]
+    (True, 2)
+    """
+
+    def __init__(
+        self,
+        board: Board,
+        team: ArrayLike,
+        troops: ArrayLike,
+        policies: Sequence[str | PolicyFn],
+        *,
+        seed: int = 0,
+        rate: float = 0.2,
+        cap: int | None = None,
+        max_turns: int | None = 1000,
+        threads: int | None = None,
+    ) -> None:
+        self.board = board
+        self.policy_names, self._custom = _policy_names(policies)
+        self.seed = _validate.seed(seed)
+        self.rate_ppm = _rate_ppm(rate)
+        self.cap = TROOP_LIMIT if cap is None else _validate.integer("cap", cap, 1, TROOP_LIMIT)
+        self.max_turns = None if max_turns is None else _validate.integer("max_turns", max_turns, 1)
+        team_array = _int_array("team", team, board.n)
+        troops_array = _int_array("troops", troops, board.n)
+        self._engine = _core.ConquestGame(
+            board.engine,
+            team_array,
+            troops_array,
+            self.policy_names,
+            self.seed,
+            self.rate_ppm,
+            self.cap,
+            self.max_turns,
+            _validate.threads(threads),
+        )
+        territories, troops_now = self._engine.counts()
+        self._territories = [territories]
+        self._troops = [troops_now]
+        self._state_cache: tuple[int, NDArray[np.int64], NDArray[np.int64]] | None = None
+
+    # -- state ---------------------------------------------------------------------------
+
+    @property
+    def rate(self) -> float:
+        return self.rate_ppm / 1_000_000
+
+    @property
+    def threads(self) -> int:
+        return int(self._engine.threads)
+
+    @threads.setter
+    def threads(self, threads: int | None) -> None:
+        self._engine.threads = _validate.threads(threads)
+
+    def _state(self) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        turn = self._engine.turn
+        if self._state_cache is None or self._state_cache[0] != turn:
+            self._state_cache = (turn, _read_only(self._engine.team), _read_only(self._engine.troops))
+        return self._state_cache[1], self._state_cache[2]
+
+    @property
+    def team(self) -> NDArray[np.int64]:
+        """The owner of each territory (read-only)."""
+        return self._state()[0]
+
+    @property
+    def troops(self) -> NDArray[np.int64]:
+        """The troops in each territory (read-only)."""
+        return self._state()[1]
+
+    @property
+    def state(self) -> dict[str, Any]:
+        """``turn``, ``team`` and ``troops`` (read-only arrays)."""
+        team, troops = self._state()
+        return {"turn": self.turn, "team": team, "troops": troops}
+
+    @property
+    def turn(self) -> int:
+        return int(self._engine.turn)
+
+    @property
+    def status(self) -> str:
+        return str(self._engine.status)
+
+    @property
+    def winner(self) -> int | None:
+        winner = self._engine.winner
+        return None if winner is None else int(winner)
+
+    @property
+    def finished(self) -> bool:
+        return self.status != "running"
+
+    @property
+    def history(self) -> History:
+        return History(
+            _read_only(np.concatenate(self._territories)),
+            _read_only(np.concatenate(self._troops)),
+        )
+
+    @property
+    def result(self) -> GameResult:
+        return GameResult(
+            self.status, self.winner, self.turn, self._territories[-1][0].copy(), self._troops[-1][0].copy()
+        )
+
+    # -- playing -------------------------------------------------------------------------
+
+    def _custom_placement(self) -> NDArray[np.int64] | None:
+        if not self._custom:
+            return None
+        team, troops = self._state()
+        indptr, indices = self.board.indptr, self.board.indices
+        source = np.repeat(np.arange(self.board.n), np.diff(indptr))
+        total = np.zeros(indices.shape[0], dtype=np.int64)
+        for team_id, policy in self._custom.items():
+            view = PolicyView(team_id, self.turn, indptr, indices, team, troops)
+            placed = self._check_policy_output(team_id, policy(view), source, team, troops)
+            total += placed
+        return total
+
+    def _check_policy_output(
+        self,
+        team_id: int,
+        output: ArrayLike,
+        source: NDArray[np.int64],
+        team: NDArray[np.int64],
+        troops: NDArray[np.int64],
+    ) -> NDArray[np.int64]:
+        who = f"the policy of team {team_id}"
+        placed = np.asarray(output)
+        expected = (self.board.indices.shape[0],)
+        if placed.shape != expected:
+            raise InvalidMove(f"{who} returned shape {placed.shape}; a placement has shape {expected}")
+        if placed.dtype == bool or not np.issubdtype(placed.dtype, np.integer):
+            raise InvalidMove(f"{who} returned dtype {placed.dtype}; placements are integers")
+        placed = placed.astype(np.int64)
+        foreign = np.flatnonzero((placed != 0) & (team[source] != team_id))
+        if foreign.size:
+            e = int(foreign[0])
+            x, y = int(source[e]), int(self.board.indices[e])
+            raise InvalidMove(
+                f"{who} placed troops on border {x} -> {y}, but territory {x} belongs to team {int(team[x])}"
+            )
+        committed = np.add.reduceat(np.abs(placed), self.board.indptr[:-1]) if placed.size else placed
+        over = np.flatnonzero((np.diff(self.board.indptr) > 0) & (committed[: self.board.n] > troops))
+        if over.size:
+            x = int(over[0])
+            raise InvalidMove(f"{who}: territory {x} places {int(committed[x])} troops but holds {int(troops[x])}")
+        return placed
+
+    def placement(self) -> NDArray[np.int64]:
+        """The placement of the coming turn (built-in policies and custom ones)."""
+        return self._engine.placement(self._custom_placement())
+
+    def _record(self) -> None:
+        territories, troops = self._engine.counts()
+        self._territories.append(territories)
+        self._troops.append(troops)
+
+    def step(self) -> bool:
+        """Plays one turn; returns False (and does nothing) once the game is over."""
+        if self.finished:
+            return False
+        played = bool(self._engine.step(self._custom_placement()))
+        if played:
+            self._record()
+        return played
+
+    def run(self, turns: int | None = None, *, progress: bool | None = None) -> GameResult:
+        """Plays until the game ends, or until ``turns`` more turns have been played."""
+        if turns is not None:
+            remaining = _validate.integer("turns", turns, 0)
+        elif self.max_turns is not None:
+            remaining = max(self.max_turns - self.turn, 0)
+        else:
+            raise InvalidParameter("run() without turns needs max_turns, or it may never end")
+        # Built-in policies run several turns per call into Rust; custom ones need Python
+        # between turns.
+        per_call = max(1, 2_000_000 // max(self.board.indices.shape[0], 1))
+        with Progress(remaining, "conquest", enabled=progress) as bar:
+            while remaining > 0 and not self.finished:
+                if self._custom:
+                    played = 1 if self.step() else 0
+                else:
+                    territories, troops = self._engine.run(min(per_call, remaining))
+                    played = territories.shape[0]
+                    self._territories.extend(territories[i : i + 1] for i in range(played))
+                    self._troops.extend(troops[i : i + 1] for i in range(played))
+                if played == 0:
+                    break
+                remaining -= played
+                bar.advance(played)
+        return self.result
+
+    # -- saving ----------------------------------------------------------------------------
+
+    def save(self, path: str | Path) -> None:
+        """Writes the game to ``path`` (npz): board, parameters, state and history. A loaded
+        game continues bit-identically. Custom policies are not saved: pass them to
+        :meth:`load` again."""
+        history = self.history
+        winner = self.winner
+        fields: dict[str, Any] = {
+            "format": np.array(_FORMAT),
+            "policies": np.array(self.policy_names),
+            # Text keeps every 64-bit seed exact (int64 cannot hold seeds above 2**63).
+            "params": np.array(
+                [str(self.seed), str(self.rate_ppm), str(self.cap), str(-1 if self.max_turns is None else self.max_turns)]
+            ),
+            "team": np.asarray(self.team),
+            "troops": np.asarray(self.troops),
+            "turn": np.array(self.turn),
+            "status": np.array(self.status),
+            "winner": np.array(-1 if winner is None else winner),
+            "history_territories": history.territories,
+            "history_troops": history.troops,
+        }
+        fields.update({f"board_{key}": value for key, value in self.board.to_arrays().items()})
+        with open(path, "wb") as handle:
+            np.savez_compressed(handle, **fields)
+
+    @classmethod
+    def load(
+        cls,
+        path: str | Path,
+        *,
+        policies: Sequence[str | PolicyFn] | None = None,
+        threads: int | None = None,
+    ) -> Game:
+        """Reads a game written by :meth:`save`. ``policies`` replaces the saved policy names
+        (it must be given when the saved game had custom policies)."""
+        from stratagem.conquest.board import Board
+
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                fields = {key: data[key] for key in data.files}
+        except (OSError, ValueError) as error:
+            raise InvalidParameter(f"{path}: not a saved conquest game ({error})") from error
+        if str(fields.get("format", "")) != _FORMAT:
+            raise InvalidParameter(f"{path}: not a saved conquest game (format {fields.get('format')!r})")
+        saved_names = [str(name) for name in fields["policies"]]
+        if policies is None:
+            if "custom" in saved_names:
+                raise InvalidParameter(f"{path}: the saved game has custom policies; pass policies=")
+            policies = saved_names
+        seed, rate_ppm, cap, max_turns = (int(str(v)) for v in fields["params"])
+        board = Board.from_arrays({key[6:]: value for key, value in fields.items() if key.startswith("board_")})
+        game = cls(
+            board,
+            fields["team"],
+            fields["troops"],
+            policies,
+            seed=seed,
+            rate=rate_ppm / 1_000_000,
+            cap=cap,
+            max_turns=None if max_turns < 0 else max_turns,
+            threads=threads,
+        )
+        winner = int(fields["winner"])
+        game._engine.resume(int(fields["turn"]), str(fields["status"]), None if winner < 0 else winner)
+        game._territories = list(np.split(fields["history_territories"], fields["history_territories"].shape[0]))
+        game._troops = list(np.split(fields["history_troops"], fields["history_troops"].shape[0]))
+        return game
+
+
+# -- battles ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BattleOdds:
+    """Probabilities of one border battle's three outcomes."""
+
+    attacker: float
+    defender: float
+    both: float
+
+
+def _coins(name: str, mode: object) -> int:
+    if mode not in _COINS:
+        raise InvalidParameter(f"{name} must be 'attack' (1 coin per soldier) or 'defend' (2 coins), got {mode!r}")
+    return _COINS[str(mode)]
+
+
+def battle_odds(a: int, d: int, attacker_mode: Mode = "attack", defender_mode: Mode = "defend") -> BattleOdds:
+    """Exact probabilities that ``a`` soldiers beat ``d`` (attacker wins), lose (defender
+    wins) or that both sides die, by dynamic programming over the battle's states.
+
+    >>> odds = battle_odds(1, 1)
+    >>> round(odds.attacker * 7, 12), round(odds.defender * 7, 12), round(odds.both * 7, 12)
+    (1.0, 3.0, 3.0)
+    """
+    attacker = _validate.integer("a", a, 0)
+    defender = _validate.integer("d", d, 0)
+    result = _core.conquest_battle_odds(
+        attacker, defender, _coins("attacker_mode", attacker_mode), _coins("defender_mode", defender_mode)
+    )
+    return BattleOdds(*result)
+
+
+def simulate_battle(
+    a: int,
+    d: int,
+    n: int,
+    seed: int = 0,
+    *,
+    attacker_mode: Mode = "attack",
+    defender_mode: Mode = "defend",
+    threads: int | None = None,
+) -> tuple[int, int, int]:
+    """Monte Carlo: counts of (attacker wins, defender wins, both die) over ``n`` battles drawn
+    with the engine's own sampler (battle ``i`` from the stream of border ``i`` of turn 0)."""
+    return _core.conquest_simulate_battle(
+        _validate.integer("a", a, 0, TROOP_LIMIT),
+        _validate.integer("d", d, 0, TROOP_LIMIT),
+        _coins("attacker_mode", attacker_mode),
+        _coins("defender_mode", defender_mode),
+        _validate.integer("n", n, 0),
+        _validate.seed(seed),
+        _validate.threads(threads),
+    )
+
+
+# -- batches of games -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ManyResult:
+    """Outcomes of independent games: wins per team with 95% Wilson intervals."""
+
+    games: int
+    wins: NDArray[np.int64]
+    draws: int
+    unfinished: int
+    turns: NDArray[np.int64]
+    win_rate: NDArray[np.float64]
+    interval_low: NDArray[np.float64]
+    interval_high: NDArray[np.float64]
+
+
+def wilson_interval(successes: NDArray[np.int64], trials: int, z: float = 1.959963984540054) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The Wilson score interval of a binomial proportion (95% by default)."""
+    if trials == 0:
+        return np.zeros(successes.shape), np.ones(successes.shape)
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * np.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
+
+
+def simulate_many(
+    board: Board,
+    team: ArrayLike,
+    troops: ArrayLike,
+    policies: Sequence[str],
+    *,
+    games: int,
+    seed: int = 0,
+    rate: float = 0.2,
+    cap: int | None = None,
+    max_turns: int = 1000,
+    threads: int | None = None,
+) -> ManyResult:
+    """Plays ``games`` independent games from the same start, spread over threads (game ``g``
+    draws from the seed in word 0 of block 0 of stream ``(seed, "conquest.games", g)``)."""
+    count = _validate.integer("games", games, 1)
+    if any(not isinstance(p, str) for p in policies):
+        raise InvalidParameter("simulate_many plays built-in policies only (names, not callables)")
+    template = Game(board, team, troops, policies, seed=seed, rate=rate, cap=cap, max_turns=max_turns, threads=threads)
+    codes, winners, turns = _core.conquest_simulate_many(template._engine, count, _validate.threads(threads))
+    n_teams = len(template.policy_names)
+    wins = np.bincount(winners[codes == 0], minlength=n_teams).astype(np.int64)
+    low, high = wilson_interval(wins, count)
+    return ManyResult(
+        games=count,
+        wins=wins,
+        draws=int(np.sum(codes == 1)),
+        unfinished=int(np.sum(codes == 2)),
+        turns=turns,
+        win_rate=wins / count,
+        interval_low=low,
+        interval_high=high,
+    )
+
+
+def game_seed(seed: int, g: int) -> int:
+    """The seed of game ``g`` in :func:`simulate_many` started from ``seed``."""
+    return int(rng.blocks(seed, "conquest.games", [g])[0, 0])

@@ -1,0 +1,116 @@
+"""The Rust conquest engine against the oracle: identical placements and states after every
+turn, on hypothesis-drawn boards, teams, troops, policies, parameters and seeds, for one and
+two threads."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from stratagem import _core
+from stratagem.conquest import oracle
+
+POLICIES = oracle.POLICIES
+# The CI profile runs a few dozen examples per test; this contract gets hundreds.
+MANY = settings(max_examples=max(300, settings().max_examples), deadline=None)
+
+
+@st.composite
+def games(draw: st.DrawFn) -> dict:
+    n = draw(st.integers(2, 12))
+    pairs = [(x, y) for x in range(n) for y in range(x + 1, n)]
+    edges = draw(st.lists(st.sampled_from(pairs), unique=True, min_size=1, max_size=min(len(pairs), 3 * n)))
+    k = draw(st.integers(2, 4))
+    big = st.integers(0, _core.CONQUEST_TROOP_LIMIT)
+    return {
+        "n": n,
+        "edges": edges,
+        "team": draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n)),
+        "troops": draw(st.lists(st.one_of(st.integers(0, 30), st.integers(0, 10**6), big), min_size=n, max_size=n)),
+        "policies": draw(st.lists(st.sampled_from(POLICIES), min_size=k, max_size=k)),
+        "seed": draw(st.integers(0, 2**64 - 1)),
+        "rate": draw(st.sampled_from([0.0, 0.2, 0.5, 1.5])),
+        "cap": draw(st.one_of(st.none(), st.integers(1, 200), st.integers(1, _core.CONQUEST_TROOP_LIMIT))),
+        "max_turns": draw(st.integers(1, 8)),
+    }
+
+
+def csr(n: int, edges: list[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
+    both = np.array(edges + [(y, x) for x, y in edges], dtype=np.int64)
+    both = both[np.lexsort((both[:, 1], both[:, 0]))]
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.add.at(indptr, both[:, 0] + 1, 1)
+    return np.cumsum(indptr), both[:, 1].copy()
+
+
+def start(case: dict, threads: int) -> tuple[_core.ConquestGame, oracle.OracleGame]:
+    indptr, indices = csr(case["n"], case["edges"])
+    cap = _core.CONQUEST_TROOP_LIMIT if case["cap"] is None else case["cap"]
+    rate_ppm = round(case["rate"] * 1_000_000)
+    rust = _core.ConquestGame(
+        _core.ConquestBoard(indptr, indices),
+        np.array(case["team"], dtype=np.int64),
+        np.array(case["troops"], dtype=np.int64),
+        case["policies"],
+        case["seed"],
+        rate_ppm,
+        cap,
+        case["max_turns"],
+        threads,
+    )
+    python = oracle.OracleGame(
+        indptr, indices, case["team"], case["troops"], case["policies"], case["seed"],
+        rate=case["rate"], cap=case["cap"], max_turns=case["max_turns"],
+    )  # fmt: skip
+    return rust, python
+
+
+def assert_same(rust: _core.ConquestGame, python: oracle.OracleGame, when: str) -> None:
+    assert rust.team.tolist() == python.team, f"team differs {when}"
+    assert rust.troops.tolist() == python.troops, f"troops differ {when}"
+    assert (rust.turn, rust.status, rust.winner) == (python.turn, python.status, python.winner), when
+
+
+@MANY
+@given(case=games())
+def test_engine_equals_oracle_after_every_turn(case):
+    for threads in (1, 2):
+        rust, python = start(case, threads)
+        for turn in range(case["max_turns"] + 1):
+            when = f"at turn {turn} with {threads} thread(s)"
+            assert_same(rust, python, when)
+            if python.status == "running":
+                assert rust.placement().tolist() == python.placement(), f"placement differs {when}"
+            assert rust.step() == python.step(), when
+        assert_same(rust, python, "at the end")
+
+
+def _half_attack_policy(team_id: int, indptr, indices, team, troops) -> list[int]:
+    """A simple custom policy: each territory of the team attacks its first enemy neighbour
+    with half its troops and defends its last one with a quarter."""
+    placement = [0] * len(indices)
+    for x in range(len(team)):
+        if team[x] != team_id:
+            continue
+        enemies = [e for e in range(indptr[x], indptr[x + 1]) if team[indices[e]] != team_id]
+        if enemies:
+            placement[enemies[0]] = troops[x] // 2
+            if len(enemies) > 1:
+                placement[enemies[-1]] = -(troops[x] // 4)
+    return placement
+
+
+@MANY
+@given(case=games())
+def test_custom_policies_play_identically(case):
+    policies = ["custom", *case["policies"][1:]]
+    case = {**case, "policies": policies}
+    rust, python = start(case, threads=2)
+    indptr, indices = csr(case["n"], case["edges"])
+    for turn in range(case["max_turns"]):
+        custom = _half_attack_policy(0, indptr.tolist(), indices.tolist(), python.team, python.troops)
+        array = np.array(custom, dtype=np.int64)
+        assert rust.placement(array).tolist() == python.placement(custom), f"turn {turn}"
+        assert rust.step(array) == python.step(custom)
+        assert_same(rust, python, f"after custom turn {turn}")
