@@ -73,6 +73,23 @@ impl Status {
     }
 }
 
+/// Buffers reused from turn to turn, so a turn does not allocate (and fault in) fresh pages.
+#[derive(Debug, Default)]
+struct Scratch {
+    placement: Vec<i64>,
+    dist: Vec<u32>,
+    survivors: Vec<(u64, u64)>,
+    team: Vec<u8>,
+    troops: Vec<u64>,
+}
+
+impl Clone for Scratch {
+    /// A copy starts with empty buffers: they hold no state.
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Game {
     board: Arc<Board>,
@@ -82,6 +99,7 @@ pub struct Game {
     troops: Vec<u64>,
     turn: u64,
     status: Status,
+    scratch: Scratch,
 }
 
 impl Game {
@@ -129,6 +147,7 @@ impl Game {
             troops: troops.iter().map(|&t| t as u64).collect(),
             turn: 0,
             status: Status::Running,
+            scratch: Scratch::default(),
         })
     }
 
@@ -212,33 +231,43 @@ impl Game {
     /// The placement of this turn: built-in policies computed here, custom rows taken from
     /// `custom` (validated first).
     pub fn placement(&self, custom: Option<&[i64]>) -> Result<Vec<i64>> {
-        let mut placement = match custom {
+        let (mut placement, mut dist) = (Vec::new(), Vec::new());
+        self.fill_placement(custom, &mut placement, &mut dist)?;
+        Ok(placement)
+    }
+
+    fn fill_placement(
+        &self,
+        custom: Option<&[i64]>,
+        placement: &mut Vec<i64>,
+        dist: &mut Vec<u32>,
+    ) -> Result<()> {
+        placement.clear();
+        match custom {
             Some(given) => {
                 self.check_custom(given)?;
-                given.to_vec()
+                placement.extend_from_slice(given);
             }
             None if self.has_custom() => {
                 return Err(Error::InvalidParameter(
                     "a team plays a custom policy: its placement must be given".into(),
                 ));
             }
-            None => vec![0; self.board.n_edges()],
-        };
-        let dist = if policy::needs_distance(&self.policies) {
-            policy::frontier_distance(&self.board, &self.team)
-        } else {
-            Vec::new()
-        };
+            None => placement.resize(self.board.n_edges(), 0),
+        }
+        if policy::needs_distance(&self.policies) {
+            policy::frontier_distance(&self.board, &self.team, dist);
+        }
         let view = View {
             board: &self.board,
             team: &self.team,
             troops: &self.troops,
-            dist: &dist,
+            dist,
             seed: self.params.seed,
             turn: self.turn,
         };
-        policy::place(&view, &self.policies, &mut placement);
-        Ok(placement)
+        policy::place(&view, &self.policies, placement);
+        Ok(())
     }
 
     /// Plays one turn unless the game is over; returns whether a turn was played.
@@ -254,28 +283,40 @@ impl Game {
             self.status = Status::Unfinished;
             return Ok(false);
         }
-        let placement = self.placement(custom)?;
-        self.play(&placement);
-        Ok(true)
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let placed = self.fill_placement(custom, &mut scratch.placement, &mut scratch.dist);
+        if placed.is_ok() {
+            self.play(&mut scratch);
+        }
+        self.scratch = scratch;
+        placed.map(|()| true)
     }
 
-    /// Phases 2-5 for a complete, valid placement.
-    fn play(&mut self, placement: &[i64]) {
+    /// Phases 2-5 for the complete, valid placement in `scratch`.
+    fn play(&mut self, scratch: &mut Scratch) {
         let p = self.params;
-        let survivors = turn::battles(&self.board, &self.team, placement, p.seed, self.turn);
-        let (team, troops) = turn::occupy_and_recruit(
+        turn::battles(
             &self.board,
             &self.team,
-            &self.troops,
-            placement,
-            &survivors,
+            &scratch.placement,
             p.seed,
             self.turn,
-            p.rate_ppm,
-            p.cap,
+            &mut scratch.survivors,
         );
-        self.team = team;
-        self.troops = troops;
+        let before = turn::Before {
+            board: &self.board,
+            team: &self.team,
+            troops: &self.troops,
+            placement: &scratch.placement,
+            survivors: &scratch.survivors,
+            seed: p.seed,
+            turn: self.turn,
+            rate_ppm: p.rate_ppm,
+            cap: p.cap,
+        };
+        turn::occupy_and_recruit(&before, &mut scratch.team, &mut scratch.troops);
+        std::mem::swap(&mut self.team, &mut scratch.team);
+        std::mem::swap(&mut self.troops, &mut scratch.troops);
         self.turn += 1;
         self.status = self.end_status();
     }

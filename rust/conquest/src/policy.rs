@@ -1,7 +1,7 @@
 //! Placement: the built-in policies of `docs/conquest-rules.md`, each a pure function of the
 //! state at the start of the turn (plus, for `random`, the territory's own random stream).
 
-use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use rayon::prelude::*;
 use stratagem_core::rng::{Stream, purpose_tag};
@@ -58,27 +58,53 @@ impl Policy {
 pub const NO_DISTANCE: u32 = u32::MAX;
 
 /// Frontier distance: 0 for a territory with an enemy neighbour, else the shortest path to
-/// one through territories of its own team (multi-source BFS); [`NO_DISTANCE`] if none.
-pub fn frontier_distance(board: &Board, team: &[u8]) -> Vec<u32> {
+/// one through territories of its own team; [`NO_DISTANCE`] if none.
+///
+/// An interior territory borders only its own team, so each team's distances come from its
+/// own BFS: the teams' searches run in parallel, each sequential (distances are unique, so the
+/// result does not depend on the thread count).
+pub fn frontier_distance(board: &Board, team: &[u8], dist: &mut Vec<u32>) {
     let n = board.n();
-    let mut dist: Vec<u32> = (0..n)
-        .into_par_iter()
-        .map(|x| {
-            let frontier = board.row(x).any(|e| team[board.target(e)] != team[x]);
-            if frontier { 0 } else { NO_DISTANCE }
-        })
-        .collect();
-    let mut queue: VecDeque<usize> = (0..n).filter(|&x| dist[x] == 0).collect();
-    while let Some(x) = queue.pop_front() {
-        for e in board.row(x) {
-            let y = board.target(e);
-            if dist[y] == NO_DISTANCE && team[y] == team[x] {
-                dist[y] = dist[x] + 1;
-                queue.push_back(y);
-            }
+    dist.clear();
+    dist.par_extend((0..n).into_par_iter().map(|x| {
+        let frontier = board.row(x).any(|e| team[board.target(e)] != team[x]);
+        if frontier { 0 } else { NO_DISTANCE }
+    }));
+    let teams = usize::from(team.iter().copied().max().unwrap_or(0)) + 1;
+    let mut sources: Vec<Vec<u32>> = vec![Vec::new(); teams];
+    for (x, (&d, &t)) in dist.iter().zip(team).enumerate() {
+        if d == 0 {
+            sources[usize::from(t)].push(x as u32);
         }
     }
-    dist
+    let marks: &[AtomicU32] = atomic_view(dist);
+    sources.into_par_iter().for_each(|mut level| {
+        let mut next = Vec::new();
+        let mut d = 0;
+        while !level.is_empty() {
+            d += 1;
+            for &x in &level {
+                // Every unmarked neighbour is interior, hence of x's team: no team check.
+                for e in board.row(x as usize) {
+                    let y = board.target(e);
+                    if marks[y].load(Ordering::Relaxed) == NO_DISTANCE {
+                        marks[y].store(d, Ordering::Relaxed);
+                        next.push(y as u32);
+                    }
+                }
+            }
+            std::mem::swap(&mut level, &mut next);
+            next.clear();
+        }
+    });
+}
+
+/// The same memory seen as atomics, so parallel BFS workers can claim territories.
+fn atomic_view(values: &mut [u32]) -> &[AtomicU32] {
+    // SAFETY: AtomicU32 has the size and alignment of u32, and the exclusive borrow guarantees
+    // no other access to `values` while the atomic view lives. Each team's search writes only
+    // its own territories, so the views never race.
+    unsafe { &*(std::ptr::from_mut::<[u32]>(values) as *const [AtomicU32]) }
 }
 
 /// What a policy may look at.

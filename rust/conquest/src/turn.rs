@@ -31,33 +31,36 @@ pub fn battle(seed: u64, turn: u64, border: u64, sides: [(u64, u64); 2]) -> (u64
     (sx, sy)
 }
 
-/// Survivors of both sides on every border (`(x side, y side)`, in `board.borders()` order);
-/// on friendly borders and borders without a battle everyone placed survives.
+/// Survivors of both sides on every border (`(x side, y side)`, in `board.borders()` order),
+/// written into `survivors`; on friendly borders and borders without a battle everyone placed
+/// survives.
 pub fn battles(
     board: &Board,
     team: &[u8],
     placement: &[i64],
     seed: u64,
     turn: u64,
-) -> Vec<(u64, u64)> {
-    board
-        .borders()
-        .par_iter()
-        .map(|b| {
+    survivors: &mut Vec<(u64, u64)>,
+) {
+    survivors.resize(board.borders().len(), (0, 0));
+    survivors
+        .par_iter_mut()
+        .zip(board.borders().par_iter())
+        .for_each(|(out, b)| {
             let (pxy, pyx) = (placement[b.xy], placement[b.yx]);
             let placed = (pxy.unsigned_abs(), pyx.unsigned_abs());
             let contested = team[b.x as usize] != team[b.y as usize] && (pxy > 0 || pyx > 0);
-            if !contested {
-                return placed;
-            }
-            battle(
-                seed,
-                turn,
-                b.xy as u64,
-                [(placed.0, coins(pxy)), (placed.1, coins(pyx))],
-            )
-        })
-        .collect()
+            *out = if contested {
+                battle(
+                    seed,
+                    turn,
+                    b.xy as u64,
+                    [(placed.0, coins(pxy)), (placed.1, coins(pyx))],
+                )
+            } else {
+                placed
+            };
+        });
 }
 
 /// The troops present at `x` after the battles, per team, as `(team, count)` pairs.
@@ -104,29 +107,45 @@ fn presence(
     }
 }
 
-/// Occupation (largest team takes the territory; ties as the rules say) then recruitment.
-#[allow(clippy::too_many_arguments)]
-pub fn occupy_and_recruit(
-    board: &Board,
-    team: &[u8],
-    troops: &[u64],
-    placement: &[i64],
-    survivors: &[(u64, u64)],
-    seed: u64,
-    turn: u64,
-    rate_ppm: u64,
-    cap: u64,
-) -> (Vec<u8>, Vec<u64>) {
+/// The state a turn starts from and the rules' parameters.
+pub struct Before<'a> {
+    pub board: &'a Board,
+    pub team: &'a [u8],
+    pub troops: &'a [u64],
+    pub placement: &'a [i64],
+    pub survivors: &'a [(u64, u64)],
+    pub seed: u64,
+    pub turn: u64,
+    pub rate_ppm: u64,
+    pub cap: u64,
+}
+
+/// Occupation (largest team takes the territory; ties as the rules say) then recruitment,
+/// written into `team` and `troops`.
+pub fn occupy_and_recruit(before: &Before<'_>, team: &mut Vec<u8>, troops: &mut Vec<u64>) {
+    let n = before.board.n();
     let tie_tag = purpose_tag(purpose::TIE);
-    (0..board.n())
-        .into_par_iter()
-        .map_init(Vec::new, |counts, x| {
-            presence(board, team, troops, placement, survivors, x, counts);
+    team.resize(n, 0);
+    troops.resize(n, 0);
+    team.par_iter_mut()
+        .zip(troops.par_iter_mut())
+        .enumerate()
+        .for_each_init(Vec::new, |counts, (x, (owner_out, troops_out))| {
+            let b = before;
+            presence(
+                b.board,
+                b.team,
+                b.troops,
+                b.placement,
+                b.survivors,
+                x,
+                counts,
+            );
             let best = counts.iter().map(|&(_, c)| c).max().unwrap_or(0);
             let (owner, held) = if best == 0 {
-                (team[x], 0)
-            } else if counts.iter().any(|&(t, c)| t == team[x] && c == best) {
-                (team[x], best)
+                (b.team[x], 0)
+            } else if counts.iter().any(|&(t, c)| t == b.team[x] && c == best) {
+                (b.team[x], best)
             } else {
                 let mut tied: Vec<u8> = counts
                     .iter()
@@ -137,16 +156,15 @@ pub fn occupy_and_recruit(
                 let pick = if tied.len() == 1 {
                     0
                 } else {
-                    Stream::with_ids(seed, tie_tag, [turn, x as u64, 0])
+                    Stream::with_ids(b.seed, tie_tag, [b.turn, x as u64, 0])
                         .cursor()
                         .uniform_below(tied.len() as u64) as usize
                 };
                 (tied[pick], best)
             };
             let held = held.min(u128::from(TROOP_LIMIT)) as u64;
-            let recruited = u128::from(held) * u128::from(rate_ppm) / 1_000_000;
-            let grown = (u128::from(held) + recruited).min(u128::from(cap)) as u64;
-            (owner, grown)
-        })
-        .unzip()
+            let recruited = u128::from(held) * u128::from(b.rate_ppm) / 1_000_000;
+            *owner_out = owner;
+            *troops_out = (u128::from(held) + recruited).min(u128::from(b.cap)) as u64;
+        });
 }
