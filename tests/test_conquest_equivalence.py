@@ -20,18 +20,26 @@ MANY = settings(max_examples=max(300, settings().max_examples), deadline=None)
 def games(draw: st.DrawFn) -> dict:
     n = draw(st.integers(2, 12))
     pairs = [(x, y) for x in range(n) for y in range(x + 1, n)]
-    edges = draw(st.lists(st.sampled_from(pairs), unique=True, min_size=1, max_size=min(len(pairs), 3 * n)))
+    edges = draw(
+        st.lists(st.sampled_from(pairs), unique=True, min_size=1, max_size=min(len(pairs), 3 * n))
+    )
     k = draw(st.integers(2, 4))
     big = st.integers(0, _core.CONQUEST_TROOP_LIMIT)
     return {
         "n": n,
         "edges": edges,
         "team": draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n)),
-        "troops": draw(st.lists(st.one_of(st.integers(0, 30), st.integers(0, 10**6), big), min_size=n, max_size=n)),
+        "troops": draw(
+            st.lists(
+                st.one_of(st.integers(0, 30), st.integers(0, 10**6), big), min_size=n, max_size=n
+            )
+        ),
         "policies": draw(st.lists(st.sampled_from(POLICIES), min_size=k, max_size=k)),
         "seed": draw(st.integers(0, 2**64 - 1)),
         "rate": draw(st.sampled_from([0.0, 0.2, 0.5, 1.5])),
-        "cap": draw(st.one_of(st.none(), st.integers(1, 200), st.integers(1, _core.CONQUEST_TROOP_LIMIT))),
+        "cap": draw(
+            st.one_of(st.none(), st.integers(1, 200), st.integers(1, _core.CONQUEST_TROOP_LIMIT))
+        ),
         "max_turns": draw(st.integers(1, 8)),
     }
 
@@ -69,7 +77,9 @@ def start(case: dict, threads: int) -> tuple[_core.ConquestGame, oracle.OracleGa
 def assert_same(rust: _core.ConquestGame, python: oracle.OracleGame, when: str) -> None:
     assert rust.team.tolist() == python.team, f"team differs {when}"
     assert rust.troops.tolist() == python.troops, f"troops differ {when}"
-    assert (rust.turn, rust.status, rust.winner) == (python.turn, python.status, python.winner), when
+    assert (rust.turn, rust.status, rust.winner) == (python.turn, python.status, python.winner), (
+        when
+    )
 
 
 @MANY
@@ -109,7 +119,9 @@ def test_custom_policies_play_identically(case):
     rust, python = start(case, threads=2)
     indptr, indices = csr(case["n"], case["edges"])
     for turn in range(case["max_turns"]):
-        custom = _half_attack_policy(0, indptr.tolist(), indices.tolist(), python.team, python.troops)
+        custom = _half_attack_policy(
+            0, indptr.tolist(), indices.tolist(), python.team, python.troops
+        )
         array = np.array(custom, dtype=np.int64)
         assert rust.placement(array).tolist() == python.placement(custom), f"turn {turn}"
         assert rust.step(array) == python.step(custom)

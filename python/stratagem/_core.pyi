@@ -1,5 +1,7 @@
 """Type stubs of the Rust extension ``stratagem._core`` (checked by ``mypy.stubtest``)."""
 
+from typing import final
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -7,11 +9,21 @@ __all__ = [
     "BINOMIAL_POPCOUNT_LIMIT",
     "BTRS_CHUNK",
     "BUILD_PROFILE",
+    "CONQUEST_MAX_ODDS_PRODUCT",
+    "CONQUEST_MAX_ODDS_SIDE",
+    "CONQUEST_MAX_TEAMS",
+    "CONQUEST_MAX_TERRITORIES",
+    "CONQUEST_TROOP_LIMIT",
+    "ConquestBoard",
+    "ConquestGame",
     "MAX_IDS",
     "MAX_THREADS",
     "__version__",
     "binomial_half_streams",
     "coin_flip_heads",
+    "conquest_battle_odds",
+    "conquest_simulate_battle",
+    "conquest_simulate_many",
     "default_threads",
     "philox4x64_10",
     "purpose_tag",
@@ -52,3 +64,61 @@ def binomial_half_streams(
 def coin_flip_heads(
     seed: int, purpose: str, ids: list[int], k: int, threads: int | None = None
 ) -> int: ...
+
+CONQUEST_TROOP_LIMIT: int
+CONQUEST_MAX_TEAMS: int
+CONQUEST_MAX_TERRITORIES: int
+CONQUEST_MAX_ODDS_SIDE: int
+CONQUEST_MAX_ODDS_PRODUCT: int
+
+@final
+class ConquestBoard:
+    def __new__(cls, indptr: NDArray[np.int64], indices: NDArray[np.int64]) -> ConquestBoard: ...
+    @property
+    def n(self) -> int: ...
+    @property
+    def n_borders(self) -> int: ...
+
+@final
+class ConquestGame:
+    def __new__(
+        cls,
+        board: ConquestBoard,
+        team: NDArray[np.int64],
+        troops: NDArray[np.int64],
+        policies: list[str],
+        seed: int,
+        rate_ppm: int,
+        cap: int,
+        max_turns: int | None,
+        threads: int | None = None,
+    ) -> ConquestGame: ...
+    def resume(self, turn: int, status: str, winner: int | None) -> None: ...
+    def placement(self, custom: NDArray[np.int64] | None = None) -> NDArray[np.int64]: ...
+    def step(self, custom: NDArray[np.int64] | None = None) -> bool: ...
+    def run(self, turns: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]: ...
+    def counts(self) -> tuple[NDArray[np.int64], NDArray[np.int64]]: ...
+    @property
+    def team(self) -> NDArray[np.int64]: ...
+    @property
+    def troops(self) -> NDArray[np.int64]: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def winner(self) -> int | None: ...
+    @property
+    def threads(self) -> int: ...
+    @threads.setter
+    def threads(self, threads: int | None) -> None: ...
+
+def conquest_battle_odds(
+    a: int, d: int, coins_a: int, coins_d: int
+) -> tuple[float, float, float]: ...
+def conquest_simulate_battle(
+    a: int, d: int, coins_a: int, coins_d: int, n: int, seed: int, threads: int | None = None
+) -> tuple[int, int, int]: ...
+def conquest_simulate_many(
+    game: ConquestGame, games: int, threads: int | None = None
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]: ...

@@ -6,7 +6,6 @@ rules in plain Python and the tests demand identical states after every turn.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,8 +31,8 @@ __all__ = [
     "ManyResult",
     "PolicyView",
     "battle_odds",
-    "simulate_battle",
     "game_seed",
+    "simulate_battle",
     "simulate_many",
     "wilson_interval",
 ]
@@ -98,19 +97,25 @@ def _policy_names(policies: Sequence[str | PolicyFn]) -> tuple[list[str], dict[i
     if isinstance(policies, str) or not isinstance(policies, Sequence):
         raise InvalidParameter(f"policies must be a sequence, one per team, got {policies!r}")
     if not 2 <= len(policies) <= MAX_TEAMS:
-        raise InvalidParameter(f"a game has 2 to {MAX_TEAMS} teams (one policy each), got {len(policies)}")
+        raise InvalidParameter(
+            f"a game has 2 to {MAX_TEAMS} teams (one policy each), got {len(policies)}"
+        )
     names: list[str] = []
     custom: dict[int, PolicyFn] = {}
     for k, policy in enumerate(policies):
         if isinstance(policy, str):
             if policy not in POLICIES:
-                raise InvalidParameter(f"team {k}: unknown policy {policy!r}; built-in policies are {POLICIES}")
+                raise InvalidParameter(
+                    f"team {k}: unknown policy {policy!r}; built-in policies are {POLICIES}"
+                )
             names.append(policy)
         elif callable(policy):
             names.append("custom")
             custom[k] = policy
         else:
-            raise InvalidParameter(f"team {k}: a policy is a name in {POLICIES} or a callable, got {policy!r}")
+            raise InvalidParameter(
+                f"team {k}: a policy is a name in {POLICIES} or a callable, got {policy!r}"
+            )
     return names, custom
 
 
@@ -119,7 +124,9 @@ def _int_array(name: str, value: ArrayLike, n: int) -> NDArray[np.int64]:
     if array.ndim == 0 and np.issubdtype(array.dtype, np.integer):
         array = np.full(n, int(array), dtype=np.int64)
     if array.shape != (n,):
-        raise InvalidParameter(f"{name} needs one entry per territory, shape ({n},), got {array.shape}")
+        raise InvalidParameter(
+            f"{name} needs one entry per territory, shape ({n},), got {array.shape}"
+        )
     if array.dtype == bool or not np.issubdtype(array.dtype, np.integer):
         raise InvalidParameter(f"{name} must hold integers, got dtype {array.dtype}")
     return np.ascontiguousarray(array, dtype=np.int64)
@@ -136,7 +143,8 @@ class Game:
 
     >>> from stratagem.conquest import Board, Game
     >>> board = Board.grid(4, 4)
-    >>> game = Game(board, team=[0] * 8 + [1] * 8, troops=5, policies=["aggressive", "balanced"], seed=1, max_turns=50)
+    >>> policies = ["aggressive", "balanced"]
+    >>> game = Game(board, [0] * 8 + [1] * 8, troops=5, policies=policies, seed=1, max_turns=50)
     >>> result = game.run()
     >>> result.status in ("won", "draw", "unfinished"), game.history.territories.shape[1]
     (True, 2)
@@ -196,7 +204,11 @@ class Game:
     def _state(self) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
         turn = self._engine.turn
         if self._state_cache is None or self._state_cache[0] != turn:
-            self._state_cache = (turn, _read_only(self._engine.team), _read_only(self._engine.troops))
+            self._state_cache = (
+                turn,
+                _read_only(self._engine.team),
+                _read_only(self._engine.troops),
+            )
         return self._state_cache[1], self._state_cache[2]
 
     @property
@@ -242,7 +254,11 @@ class Game:
     @property
     def result(self) -> GameResult:
         return GameResult(
-            self.status, self.winner, self.turn, self._territories[-1][0].copy(), self._troops[-1][0].copy()
+            self.status,
+            self.winner,
+            self.turn,
+            self._territories[-1][0].copy(),
+            self._troops[-1][0].copy(),
         )
 
     # -- playing -------------------------------------------------------------------------
@@ -272,7 +288,9 @@ class Game:
         placed = np.asarray(output)
         expected = (self.board.indices.shape[0],)
         if placed.shape != expected:
-            raise InvalidMove(f"{who} returned shape {placed.shape}; a placement has shape {expected}")
+            raise InvalidMove(
+                f"{who} returned shape {placed.shape}; a placement has shape {expected}"
+            )
         if placed.dtype == bool or not np.issubdtype(placed.dtype, np.integer):
             raise InvalidMove(f"{who} returned dtype {placed.dtype}; placements are integers")
         placed = placed.astype(np.int64)
@@ -281,13 +299,27 @@ class Game:
             e = int(foreign[0])
             x, y = int(source[e]), int(self.board.indices[e])
             raise InvalidMove(
-                f"{who} placed troops on border {x} -> {y}, but territory {x} belongs to team {int(team[x])}"
+                f"{who} placed troops on border {x} -> {y}, "
+                f"but territory {x} belongs to team {int(team[x])}"
             )
-        committed = np.add.reduceat(np.abs(placed), self.board.indptr[:-1]) if placed.size else placed
-        over = np.flatnonzero((np.diff(self.board.indptr) > 0) & (committed[: self.board.n] > troops))
+        huge = np.flatnonzero(
+            np.abs(np.clip(placed, -TROOP_LIMIT - 1, TROOP_LIMIT + 1)) > TROOP_LIMIT
+        )
+        if huge.size:
+            x = int(source[huge[0]])
+            raise InvalidMove(
+                f"{who}: territory {x} places {int(placed[huge[0]])} troops on one border "
+                f"but holds {int(troops[x])}"
+            )
+        # The trailing 0 keeps reduceat in bounds for territories without borders at the end;
+        # rows without borders are masked (reduceat reads the next row's first entry there).
+        committed = np.add.reduceat(np.append(np.abs(placed), 0), self.board.indptr[:-1])
+        over = np.flatnonzero((np.diff(self.board.indptr) > 0) & (committed > troops))
         if over.size:
             x = int(over[0])
-            raise InvalidMove(f"{who}: territory {x} places {int(committed[x])} troops but holds {int(troops[x])}")
+            raise InvalidMove(
+                f"{who}: territory {x} places {int(committed[x])} troops but holds {int(troops[x])}"
+            )
         return placed
 
     def placement(self) -> NDArray[np.int64]:
@@ -347,7 +379,12 @@ class Game:
             "policies": np.array(self.policy_names),
             # Text keeps every 64-bit seed exact (int64 cannot hold seeds above 2**63).
             "params": np.array(
-                [str(self.seed), str(self.rate_ppm), str(self.cap), str(-1 if self.max_turns is None else self.max_turns)]
+                [
+                    str(self.seed),
+                    str(self.rate_ppm),
+                    str(self.cap),
+                    str(-1 if self.max_turns is None else self.max_turns),
+                ]
             ),
             "team": np.asarray(self.team),
             "troops": np.asarray(self.troops),
@@ -379,14 +416,20 @@ class Game:
         except (OSError, ValueError) as error:
             raise InvalidParameter(f"{path}: not a saved conquest game ({error})") from error
         if str(fields.get("format", "")) != _FORMAT:
-            raise InvalidParameter(f"{path}: not a saved conquest game (format {fields.get('format')!r})")
+            raise InvalidParameter(
+                f"{path}: not a saved conquest game (format {fields.get('format')!r})"
+            )
         saved_names = [str(name) for name in fields["policies"]]
         if policies is None:
             if "custom" in saved_names:
-                raise InvalidParameter(f"{path}: the saved game has custom policies; pass policies=")
+                raise InvalidParameter(
+                    f"{path}: the saved game has custom policies; pass policies="
+                )
             policies = saved_names
         seed, rate_ppm, cap, max_turns = (int(str(v)) for v in fields["params"])
-        board = Board.from_arrays({key[6:]: value for key, value in fields.items() if key.startswith("board_")})
+        board = Board.from_arrays(
+            {key[6:]: value for key, value in fields.items() if key.startswith("board_")}
+        )
         game = cls(
             board,
             fields["team"],
@@ -399,8 +442,12 @@ class Game:
             threads=threads,
         )
         winner = int(fields["winner"])
-        game._engine.resume(int(fields["turn"]), str(fields["status"]), None if winner < 0 else winner)
-        game._territories = list(np.split(fields["history_territories"], fields["history_territories"].shape[0]))
+        game._engine.resume(
+            int(fields["turn"]), str(fields["status"]), None if winner < 0 else winner
+        )
+        game._territories = list(
+            np.split(fields["history_territories"], fields["history_territories"].shape[0])
+        )
         game._troops = list(np.split(fields["history_troops"], fields["history_troops"].shape[0]))
         return game
 
@@ -419,11 +466,15 @@ class BattleOdds:
 
 def _coins(name: str, mode: object) -> int:
     if mode not in _COINS:
-        raise InvalidParameter(f"{name} must be 'attack' (1 coin per soldier) or 'defend' (2 coins), got {mode!r}")
+        raise InvalidParameter(
+            f"{name} must be 'attack' (1 coin per soldier) or 'defend' (2 coins), got {mode!r}"
+        )
     return _COINS[str(mode)]
 
 
-def battle_odds(a: int, d: int, attacker_mode: Mode = "attack", defender_mode: Mode = "defend") -> BattleOdds:
+def battle_odds(
+    a: int, d: int, attacker_mode: Mode = "attack", defender_mode: Mode = "defend"
+) -> BattleOdds:
     """Exact probabilities that ``a`` soldiers beat ``d`` (attacker wins), lose (defender
     wins) or that both sides die, by dynamic programming over the battle's states.
 
@@ -434,7 +485,10 @@ def battle_odds(a: int, d: int, attacker_mode: Mode = "attack", defender_mode: M
     attacker = _validate.integer("a", a, 0)
     defender = _validate.integer("d", d, 0)
     result = _core.conquest_battle_odds(
-        attacker, defender, _coins("attacker_mode", attacker_mode), _coins("defender_mode", defender_mode)
+        attacker,
+        defender,
+        _coins("attacker_mode", attacker_mode),
+        _coins("defender_mode", defender_mode),
     )
     return BattleOdds(*result)
 
@@ -479,7 +533,9 @@ class ManyResult:
     interval_high: NDArray[np.float64]
 
 
-def wilson_interval(successes: NDArray[np.int64], trials: int, z: float = 1.959963984540054) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+def wilson_interval(
+    successes: NDArray[np.int64], trials: int, z: float = 1.959963984540054
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """The Wilson score interval of a binomial proportion (95% by default)."""
     if trials == 0:
         return np.zeros(successes.shape), np.ones(successes.shape)
@@ -487,7 +543,10 @@ def wilson_interval(successes: NDArray[np.int64], trials: int, z: float = 1.9599
     denominator = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * np.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
+    # At 0 and at all successes the bounds are exactly 0 and 1; rounding would miss them.
+    low = np.where(successes == 0, 0.0, np.clip(centre - half, 0, 1))
+    high = np.where(successes == trials, 1.0, np.clip(centre + half, 0, 1))
+    return low, high
 
 
 def simulate_many(
@@ -508,8 +567,20 @@ def simulate_many(
     count = _validate.integer("games", games, 1)
     if any(not isinstance(p, str) for p in policies):
         raise InvalidParameter("simulate_many plays built-in policies only (names, not callables)")
-    template = Game(board, team, troops, policies, seed=seed, rate=rate, cap=cap, max_turns=max_turns, threads=threads)
-    codes, winners, turns = _core.conquest_simulate_many(template._engine, count, _validate.threads(threads))
+    template = Game(
+        board,
+        team,
+        troops,
+        policies,
+        seed=seed,
+        rate=rate,
+        cap=cap,
+        max_turns=max_turns,
+        threads=threads,
+    )
+    codes, winners, turns = _core.conquest_simulate_many(
+        template._engine, count, _validate.threads(threads)
+    )
     n_teams = len(template.policy_names)
     wins = np.bincount(winners[codes == 0], minlength=n_teams).astype(np.int64)
     low, high = wilson_interval(wins, count)
