@@ -217,6 +217,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     binomial.add_argument("--count", type=int, default=1_000_000, help="number of draws")
     binomial.set_defaults(run=_rng_binomial, show=_print_rng_binomial)
+
+    # Each game registers its own command group from its own module.
+    from stratagem.conquest.cli import register as register_conquest
+
+    register_conquest(commands, common)
     return parser
 
 

@@ -129,11 +129,64 @@ def _mpi(seed: int, threads: int, say: Say) -> dict[str, Any]:
     return {"world_size": world.size, "rows": rows, "identical_to_single_process": identical}
 
 
+def _conquest(seed: int, threads: int, say: Say) -> dict[str, Any]:
+    """A four-team conquest game on a 100x100 grid, and one border battle's exact odds
+    against the engine's own coin flips."""
+    from stratagem.conquest.board import Board, assign_regions, troops_uniform
+    from stratagem.conquest.game import Game, battle_odds, simulate_battle
+
+    board = Board.grid(100, 100)
+    policies = ["aggressive", "balanced", "opportunist", "random"]
+    game = Game(
+        board,
+        assign_regions(board, len(policies), seed),
+        troops_uniform(board, 10),
+        policies,
+        seed=seed,
+        max_turns=300,
+        threads=threads,
+    )
+    started = time.perf_counter()
+    result = game.run()
+    turns_per_second = result.turns / (time.perf_counter() - started)
+    outcome = (
+        f"team {result.winner} ({policies[result.winner]}) won"
+        if result.winner is not None
+        else result.status
+    )
+    standings = ", ".join(
+        f"{name} {int(count)}" for name, count in zip(policies, result.territories, strict=True)
+    )
+    say(
+        f"conquest on a 100x100 grid, 4 teams: {outcome} after {result.turns} turns "
+        f"({turns_per_second:,.0f} turns/s on {threads} threads)"
+    )
+    say(f"  territories held: {standings}")
+    odds = battle_odds(1, 1)
+    battles = 1_000_000
+    won, lost, both = simulate_battle(1, 1, battles, seed, threads=threads)
+    say(
+        f"  1 attacker against 1 defender: exact {odds.attacker:.4f} / {odds.defender:.4f} / "
+        f"{odds.both:.4f} (1/7, 3/7, 3/7), {battles:,} simulated battles "
+        f"{won / battles:.4f} / {lost / battles:.4f} / {both / battles:.4f}"
+    )
+    return {
+        "status": result.status,
+        "winner": result.winner,
+        "turns": result.turns,
+        "territories": [int(v) for v in result.territories],
+        "turns_per_second": turns_per_second,
+        "odds_exact": [odds.attacker, odds.defender, odds.both],
+        "odds_simulated": [won / battles, lost / battles, both / battles],
+    }
+
+
 _PARTS: tuple[tuple[str, Callable[[int, int, Say], dict[str, Any]]], ...] = (
     ("streams", _streams),
     ("coins", _coins),
     ("binomial", _binomial),
     ("mpi", _mpi),
+    ("conquest", _conquest),
 )
 
 

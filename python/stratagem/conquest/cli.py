@@ -1,0 +1,482 @@
+"""``stratagem conquest run | odds | tournament``: the conquest commands of the command line.
+
+:func:`register` adds them to the main parser (:mod:`stratagem.cli`); each command returns a
+report dictionary, printed as text or, with ``--json``, as one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import math
+import time
+from itertools import cycle, islice
+from pathlib import Path
+from typing import Any
+
+from stratagem import _validate
+from stratagem.conquest.board import Board, assign_random, assign_regions, troops_uniform
+from stratagem.conquest.game import (
+    MAX_TEAMS,
+    POLICIES,
+    TROOP_LIMIT,
+    Game,
+    battle_odds,
+    simulate_battle,
+)
+from stratagem.conquest.oracle import battle_odds_exact
+from stratagem.errors import InvalidParameter, StratagemError
+
+__all__ = ["register"]
+
+_DEFAULT_POLICIES = "aggressive,balanced,opportunist,random"
+# Options of a new game that a loaded game already fixes.
+_NEW_GAME_OPTIONS = ("board", "teams", "policy", "assign", "troops", "rate", "cap")
+_NEW_GAME_DEFAULTS: dict[str, Any] = {
+    "board": "grid:100x100",
+    "teams": 4,
+    "assign": "regions",
+    "troops": 10,
+    "rate": 0.2,
+    "cap": None,
+}
+# The oracle's exact fractions are shown for small battles while they stay short (their
+# numerators and denominators grow quickly with the number of soldiers).
+_FRACTION_SOLDIERS = 16
+_FRACTION_CHARS = 32
+
+
+def _names(text: str) -> list[str]:
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    for name in names:
+        if name not in POLICIES:
+            raise InvalidParameter(f"unknown policy {name!r}; built-in policies are {POLICIES}")
+    if not names:
+        raise InvalidParameter(f"no policy named in {text!r}; built-in policies are {POLICIES}")
+    return names
+
+
+def _team_policies(text: str, teams: int) -> list[str]:
+    """One policy per team: fewer names than teams are repeated in turn."""
+    names = _names(text)
+    if len(names) > teams:
+        raise InvalidParameter(f"--policy names {len(names)} policies for {teams} teams")
+    return list(islice(cycle(names), teams))
+
+
+def _board(spec: str) -> Board:
+    """The board of ``--board``; an error names the spec when the message does not."""
+    try:
+        return Board.from_spec(spec)
+    except StratagemError as error:
+        if spec in str(error):
+            raise
+        raise type(error)(f"--board {spec!r}: {error}") from error
+
+
+# -- run -----------------------------------------------------------------------------------
+
+
+def _new_game(args: argparse.Namespace) -> Game:
+    options = {key: getattr(args, key) for key in _NEW_GAME_OPTIONS}
+    options = {key: _NEW_GAME_DEFAULTS.get(key) if v is None else v for key, v in options.items()}
+    teams = _validate.integer("--teams", options["teams"], 2, MAX_TEAMS)
+    if options["policy"] is None:
+        policies = list(islice(cycle(_DEFAULT_POLICIES.split(",")), teams))
+    else:
+        policies = _team_policies(options["policy"], teams)
+    board = _board(options["board"])
+    assign = assign_regions if options["assign"] == "regions" else assign_random
+    team = assign(board, teams, args.seed)
+    troops = troops_uniform(board, _validate.integer("--troops", options["troops"], 0, TROOP_LIMIT))
+    # No turn limit in the engine: --turns counts the turns of this invocation, so that a
+    # saved game can always be continued with --load.
+    return Game(
+        board,
+        team,
+        troops,
+        policies,
+        seed=args.seed,
+        rate=options["rate"],
+        cap=options["cap"],
+        max_turns=None,
+        threads=args.threads,
+    )
+
+
+def _loaded_game(args: argparse.Namespace) -> Game:
+    given = [f"--{key}" for key in _NEW_GAME_OPTIONS if getattr(args, key) is not None]
+    if given:
+        raise InvalidParameter(
+            f"--load continues the saved game with its own board, teams, policies and "
+            f"parameters; drop {', '.join(given)}"
+        )
+    game = Game.load(args.load, threads=args.threads)
+    # --seed defaults to 0 (the parent parser is shared by every command), so only a
+    # different nonzero seed is known to be a mistake.
+    if args.seed not in (0, game.seed):
+        raise InvalidParameter(
+            f"{args.load} was saved with seed {game.seed}; --seed {args.seed} cannot change it"
+        )
+    return game
+
+
+def _run(args: argparse.Namespace) -> dict[str, Any]:
+    turns = _validate.integer("--turns", args.turns, 0)
+    game = _loaded_game(args) if args.load else _new_game(args)
+    first_turn = game.turn
+    started = time.perf_counter()
+    result = game.run(turns)
+    seconds = time.perf_counter() - started
+    played = game.turn - first_turn
+    labels = [f"team {k} ({name})" for k, name in enumerate(game.policy_names)]
+    files: dict[str, str] = {}
+    if args.save:
+        game.save(args.save)
+        files["save"] = str(args.save)
+    if args.plot:
+        from stratagem.conquest.plot import plot_history
+
+        files["plot"] = str(plot_history(game.history, args.plot, labels))
+    if args.draw:
+        from stratagem.conquest.plot import draw_board
+
+        title = f"Conquest on {game.board.kind}, turn {game.turn}"
+        files["draw"] = str(
+            draw_board(game.board, game.team, game.troops, args.draw, title=title, labels=labels)
+        )
+    return {
+        "board": game.board.kind,
+        "loaded": None if args.load is None else str(args.load),
+        "territories": game.board.n,
+        "borders": game.board.n_borders,
+        "policies": game.policy_names,
+        "seed": game.seed,
+        "rate": game.rate,
+        "threads": game.threads,
+        # A game the asked turns did not decide is reported as unfinished (the rules' word for
+        # a game stopped at its turn limit); its saved copy can still be continued.
+        "status": "unfinished" if result.status == "running" else result.status,
+        "winner": result.winner,
+        "turn": result.turns,
+        "turns_played": played,
+        "seconds": seconds,
+        "turns_per_second": played / seconds,
+        "final": {
+            "territories": [int(v) for v in result.territories],
+            "troops": [int(v) for v in result.troops],
+        },
+        "files": files,
+    }
+
+
+def _print_run(report: dict[str, Any]) -> None:
+    policies = report["policies"]
+    print(
+        f"conquest on {report['board']} ({report['territories']} territories, "
+        f"{report['borders']} borders), {len(policies)} teams, seed {report['seed']}"
+    )
+    if report["loaded"]:
+        print(f"continued from {report['loaded']}")
+    print(
+        f"played {report['turns_played']} turns in {report['seconds']:.3f} s on "
+        f"{report['threads']} threads: {report['turns_per_second']:,.1f} turns/s"
+    )
+    if report["status"] == "won":
+        outcome = f"team {report['winner']} ({policies[report['winner']]}) won"
+    elif report["status"] == "draw":
+        outcome = "draw: no troops left"
+    else:
+        outcome = "unfinished"
+    print(f"result after turn {report['turn']}: {outcome}")
+    print(f"{'team':>4}  {'policy':<12} {'territories':>11} {'troops':>16}")
+    final = report["final"]
+    for k, name in enumerate(policies):
+        print(f"{k:>4}  {name:<12} {final['territories'][k]:>11,} {final['troops'][k]:>16,}")
+    for kind, path in report["files"].items():
+        print(f"{kind}: {path}")
+
+
+# -- odds ----------------------------------------------------------------------------------
+
+
+def _chi_square_p(observed: list[int], expected: list[float]) -> tuple[float, int]:
+    """Pearson's chi-square goodness-of-fit statistic's p-value and degrees of freedom.
+
+    Outcomes of probability 0 are left out (a count there makes the p-value 0); with three
+    outcomes there are at most 2 degrees of freedom, whose survival functions have closed
+    forms, so no scipy is needed.
+    """
+    total = sum(observed)
+    statistic = 0.0
+    cells = 0
+    for seen, p in zip(observed, expected, strict=True):
+        if p <= 0:
+            if seen:
+                return 0.0, 0
+            continue
+        cells += 1
+        statistic += (seen - total * p) ** 2 / (total * p)
+    freedom = cells - 1
+    if freedom <= 0:
+        return 1.0, 0
+    if freedom == 1:
+        return math.erfc(math.sqrt(statistic / 2)), 1
+    return math.exp(-statistic / 2), 2
+
+
+def _odds(args: argparse.Namespace) -> dict[str, Any]:
+    odds = battle_odds(args.a, args.d, args.attacker_mode, args.defender_mode)
+    exact = [odds.attacker, odds.defender, odds.both]
+    report: dict[str, Any] = {
+        "attackers": args.a,
+        "defenders": args.d,
+        "attacker_mode": args.attacker_mode,
+        "defender_mode": args.defender_mode,
+        "exact": dict(zip(("attacker", "defender", "both"), exact, strict=True)),
+    }
+    if args.a + args.d <= _FRACTION_SOLDIERS:
+        fractions = [
+            str(f)
+            for f in battle_odds_exact(args.a, args.d, args.attacker_mode, args.defender_mode)
+        ]
+        if max(len(f) for f in fractions) <= _FRACTION_CHARS:
+            report["fractions"] = dict(
+                zip(("attacker", "defender", "both"), fractions, strict=True)
+            )
+    if args.simulate is not None:
+        n = _validate.integer("--simulate", args.simulate, 1)
+        counts = list(
+            simulate_battle(
+                args.a,
+                args.d,
+                n,
+                args.seed,
+                attacker_mode=args.attacker_mode,
+                defender_mode=args.defender_mode,
+                threads=args.threads,
+            )
+        )
+        p_value, freedom = _chi_square_p(counts, exact)
+        report["simulated"] = {
+            "battles": n,
+            "seed": args.seed,
+            "counts": dict(zip(("attacker", "defender", "both"), counts, strict=True)),
+            "frequencies": dict(
+                zip(("attacker", "defender", "both"), (c / n for c in counts), strict=True)
+            ),
+            "chi_square_p_value": p_value,
+            "degrees_of_freedom": freedom,
+        }
+    return report
+
+
+def _print_odds(report: dict[str, Any]) -> None:
+    print(
+        f"{report['attackers']} soldiers ({report['attacker_mode']}) against "
+        f"{report['defenders']} ({report['defender_mode']}) on one border"
+    )
+    simulated = report.get("simulated")
+    fractions = report.get("fractions", {})
+    header = f"{'outcome':<16} {'exact':>10}"
+    if simulated:
+        header += f" {'simulated':>10}"
+    print(header)
+    titles = {"attacker": "attacker wins", "defender": "defender wins", "both": "both wiped out"}
+    for key, title in titles.items():
+        line = f"{title:<16} {report['exact'][key]:>10.6f}"
+        if simulated:
+            line += f" {simulated['frequencies'][key]:>10.6f}"
+        if key in fractions:
+            line += f"  (= {fractions[key]})"
+        print(line)
+    if simulated:
+        print(
+            f"{simulated['battles']:,} simulated battles (seed {simulated['seed']}): "
+            f"chi-square p-value {simulated['chi_square_p_value']:.3f} "
+            f"({simulated['degrees_of_freedom']} degrees of freedom)"
+        )
+
+
+# -- tournament ----------------------------------------------------------------------------
+
+
+def _tournament(args: argparse.Namespace) -> dict[str, Any]:
+    from stratagem.conquest.tournament import round_robin
+
+    board = _board(args.board)
+    started = time.perf_counter()
+    result = round_robin(
+        board,
+        _names(args.policies),
+        games=args.games,
+        seed=args.seed,
+        max_turns=args.turns,
+        troops=args.troops,
+        assign=args.assign,
+        threads=args.threads,
+    )
+    seconds = time.perf_counter() - started
+    rows = result.to_rows()
+    files: dict[str, str] = {}
+    if args.csv:
+        with open(args.csv, "w", newline="", encoding="utf-8") as handle:
+            writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+            writer.writeheader()
+            writer.writerows(rows)
+        files["csv"] = str(args.csv)
+    if args.plot:
+        from stratagem.conquest.plot import plot_tournament
+
+        files["plot"] = str(plot_tournament(result, args.plot))
+    return {
+        "board": board.kind,
+        "territories": board.n,
+        "policies": list(result.policies),
+        "games_per_pair": result.games_per_pair,
+        "max_turns": result.max_turns,
+        "assign": result.assign,
+        "seed": result.seed,
+        "seconds": seconds,
+        "rows": rows,
+        "files": files,
+    }
+
+
+def _print_tournament(report: dict[str, Any]) -> None:
+    print(
+        f"round robin on {report['board']} ({report['territories']} territories, "
+        f"{report['assign']} start): {report['games_per_pair']} games per pair, seats swapped "
+        f"halfway, at most {report['max_turns']} turns, seed {report['seed']} "
+        f"({report['seconds']:.1f} s)"
+    )
+    print(
+        f"{'policy':<12} {'opponent':<12} {'games':>6} {'wins':>6} {'losses':>6} {'draws':>6} "
+        f"{'unfin.':>6} {'turns':>6}  win rate [95% interval]"
+    )
+    previous = None
+    for row in report["rows"]:
+        if row["opponent"] == "all" and previous != "all":
+            print()  # the overall scores follow the pairs
+        previous = row["opponent"]
+        interval = f"{row['win_rate']:.3f} [{row['interval_low']:.3f}, {row['interval_high']:.3f}]"
+        print(
+            f"{row['policy']:<12} {row['opponent']:<12} {row['games']:>6} {row['wins']:>6} "
+            f"{row['losses']:>6} {row['draws']:>6} {row['unfinished']:>6} "
+            f"{row['mean_turns']:>6.1f}  {interval}"
+        )
+    for kind, path in report["files"].items():
+        print(f"{kind}: {path}")
+
+
+# -- registration --------------------------------------------------------------------------
+
+
+def _count(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from error
+
+
+def register(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+    common: argparse.ArgumentParser,
+) -> None:
+    """Adds ``conquest run | odds | tournament`` to the subcommands ``commands`` of the main
+    parser; ``common`` gives every command ``--seed``, ``--threads`` and ``--json``."""
+    conquest = commands.add_parser(
+        "conquest", help="the RISK-like war on a graph: play, odds, tournaments"
+    )
+    sub = conquest.add_subparsers(
+        dest="conquest_command", metavar="<conquest command>", required=True
+    )
+
+    run = sub.add_parser(
+        "run",
+        parents=[common],
+        help="play a game and report the standings",
+        description="Play a game (or continue a saved one) and report the standings.",
+    )
+    run.add_argument("--board", help="board spec, e.g. grid:100x100 (default grid:100x100)")
+    run.add_argument("--teams", type=_count, help="number of teams (default 4)")
+    run.add_argument(
+        "--policy",
+        help=f"comma-separated policies, repeated in turn over the teams (default "
+        f"{_DEFAULT_POLICIES}; choose from {', '.join(POLICIES)})",
+    )
+    run.add_argument("--turns", type=_count, default=500, help="turns to play (default 500)")
+    run.add_argument(
+        "--assign",
+        choices=("regions", "random"),
+        help="start: one compact region per team, or territories dealt at random (default regions)",
+    )
+    run.add_argument("--troops", type=_count, help="troops per territory at the start (default 10)")
+    run.add_argument("--rate", type=float, help="recruitment rate per turn (default 0.2)")
+    run.add_argument("--cap", type=_count, help="troop cap per territory (default none)")
+    run.add_argument("--plot", type=Path, help="write territories and troops over time (PNG)")
+    run.add_argument("--draw", type=Path, help="draw the final board (PNG, small boards)")
+    run.add_argument("--save", type=Path, help="save the game at the end (npz)")
+    run.add_argument("--load", type=Path, help="continue a game saved with --save")
+    run.set_defaults(run=_run, show=_print_run)
+
+    odds = sub.add_parser(
+        "odds",
+        parents=[common],
+        help="exact odds of one border battle (and a Monte Carlo check)",
+        description="Exact odds of A soldiers against D on one border, by dynamic programming.",
+    )
+    odds.add_argument("a", type=_count, help="soldiers of the attacking side")
+    odds.add_argument("d", type=_count, help="soldiers of the defending side")
+    modes = ("attack", "defend")
+    odds.add_argument(
+        "--attacker-mode",
+        choices=modes,
+        default="attack",
+        help="attack: 1 coin per soldier (default); defend: 2",
+    )
+    odds.add_argument(
+        "--defender-mode",
+        choices=modes,
+        default="defend",
+        help="defend: 2 coins per soldier (default); attack: 1",
+    )
+    odds.add_argument(
+        "--simulate",
+        type=_count,
+        metavar="N",
+        help="also play N battles with the engine and compare (chi-square test)",
+    )
+    odds.set_defaults(run=_odds, show=_print_odds)
+
+    tournament = sub.add_parser(
+        "tournament",
+        parents=[common],
+        help="round robin of policies, two teams, seats swapped halfway",
+        description="Every pair of policies plays --games two-team games on the same board "
+        "(half with each seat); win rates with 95%% Wilson intervals.",
+    )
+    tournament.add_argument("--board", default="grid:30x30", help="board spec (default grid:30x30)")
+    tournament.add_argument(
+        "--policies",
+        default=",".join(POLICIES),
+        help=f"comma-separated policies (default {','.join(POLICIES)})",
+    )
+    tournament.add_argument(
+        "--games", type=_count, default=200, help="games per pair (default 200)"
+    )
+    tournament.add_argument(
+        "--turns", type=_count, default=300, help="turn limit of each game (default 300)"
+    )
+    tournament.add_argument(
+        "--troops", type=_count, default=10, help="troops per territory at the start (default 10)"
+    )
+    tournament.add_argument(
+        "--assign",
+        choices=("random", "regions"),
+        default="random",
+        help="start of each pair: territories dealt at random (default) or two regions",
+    )
+    tournament.add_argument("--plot", type=Path, help="write the win rates as a bar chart (PNG)")
+    tournament.add_argument("--csv", type=Path, help="write the table as CSV")
+    tournament.set_defaults(run=_tournament, show=_print_tournament)

@@ -1,0 +1,227 @@
+"""Round-robin tournaments of the built-in conquest policies.
+
+Every pair of policies plays two-team games from a start drawn for that pair (territories
+dealt at random by :func:`~stratagem.conquest.board.assign_random`, or two compact regions by
+:func:`~stratagem.conquest.board.assign_regions`). Half of the games seat the first policy as
+team 0, the other half swap the seats on the same start, so an advantage of one seat (more
+territories, a better frontier) cancels out. Each half is one call of
+:func:`~stratagem.conquest.game.simulate_many`, spread over threads.
+
+The default start is the random deal: two regions grown from random seeds are often very
+unequal (159 against 741 territories on a 30x30 grid), and the bigger side then wins whatever
+its policy: most pairs split their games exactly by seat, and the table says little about the
+policies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from stratagem import _validate, rng
+from stratagem.conquest.board import Board, assign_random, assign_regions, troops_uniform
+from stratagem.conquest.game import POLICIES, TROOP_LIMIT, simulate_many, wilson_interval
+from stratagem.errors import InvalidParameter
+from stratagem.progress import Progress
+
+__all__ = ["PairResult", "Score", "TournamentResult", "round_robin"]
+
+_PURPOSE = "conquest.tournament"
+_STARTS = {"random": assign_random, "regions": assign_regions}
+
+
+@dataclass(frozen=True)
+class Score:
+    """One policy's record against one opponent, or against ``"all"`` of them."""
+
+    policy: str
+    opponent: str
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    unfinished: int
+    mean_turns: float
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The 95% Wilson interval of the win rate."""
+        low, high = wilson_interval(np.array([self.wins], dtype=np.int64), self.games)
+        return float(low[0]), float(high[0])
+
+    def to_row(self) -> dict[str, Any]:
+        low, high = self.interval
+        return {
+            "policy": self.policy,
+            "opponent": self.opponent,
+            "games": self.games,
+            "wins": self.wins,
+            "losses": self.losses,
+            "draws": self.draws,
+            "unfinished": self.unfinished,
+            "mean_turns": self.mean_turns,
+            "win_rate": self.win_rate,
+            "interval_low": low,
+            "interval_high": high,
+        }
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """The games of ``first`` against ``second`` (both seatings together)."""
+
+    first: str
+    second: str
+    games: int
+    first_wins: int
+    second_wins: int
+    draws: int
+    unfinished: int
+    mean_turns: float
+
+    def score(self, policy: str) -> Score:
+        """The record of ``policy`` (``first`` or ``second``) against the other."""
+        if policy not in (self.first, self.second):
+            raise InvalidParameter(f"{policy!r} did not play in {self.first} against {self.second}")
+        mine, theirs = (self.first_wins, self.second_wins)[:: 1 if policy == self.first else -1]
+        opponent = self.second if policy == self.first else self.first
+        return Score(
+            policy, opponent, self.games, mine, theirs, self.draws, self.unfinished, self.mean_turns
+        )
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    """Every pair's games and each policy's overall score (against ``"all"``)."""
+
+    policies: tuple[str, ...]
+    games_per_pair: int
+    max_turns: int
+    seed: int
+    assign: str
+    pairs: tuple[PairResult, ...]
+    overall: tuple[Score, ...]
+
+    def pair(self, policy: str, opponent: str) -> PairResult:
+        for result in self.pairs:
+            if {result.first, result.second} == {policy, opponent}:
+                return result
+        raise InvalidParameter(f"no games of {policy!r} against {opponent!r} in this tournament")
+
+    def scores(self) -> list[Score]:
+        """Each policy against each opponent (both directions), then each against ``"all"``."""
+        return [
+            self.pair(policy, opponent).score(policy)
+            for policy in self.policies
+            for opponent in self.policies
+            if opponent != policy
+        ] + list(self.overall)
+
+    def to_rows(self) -> list[dict[str, Any]]:
+        """:meth:`scores` as dictionaries (for CSV and JSON): games, wins, losses, draws,
+        unfinished, win rate and its 95% interval."""
+        return [score.to_row() for score in self.scores()]
+
+
+def _policy_list(policies: Sequence[str]) -> tuple[str, ...]:
+    if isinstance(policies, str) or not isinstance(policies, Sequence):
+        raise InvalidParameter(f"policies must be a sequence of names, got {policies!r}")
+    for name in policies:
+        if name not in POLICIES:
+            raise InvalidParameter(f"unknown policy {name!r}; built-in policies are {POLICIES}")
+    if len(set(policies)) != len(policies):
+        raise InvalidParameter(f"each policy may enter the tournament once, got {list(policies)}")
+    if len(policies) < 2:
+        raise InvalidParameter(f"a tournament needs at least 2 policies, got {list(policies)}")
+    return tuple(policies)
+
+
+def round_robin(
+    board: Board,
+    policies: Sequence[str],
+    *,
+    games: int,
+    seed: int = 0,
+    max_turns: int = 300,
+    troops: int = 10,
+    rate: float = 0.2,
+    assign: str = "random",
+    threads: int | None = None,
+    progress: bool | None = None,
+) -> TournamentResult:
+    """Plays ``games`` games for every pair of ``policies`` (two teams, seats swapped for the
+    second half) and scores them.
+
+    The pair ``(i, j)`` (positions in ``policies``) draws its start and the seeds of its two
+    halves from words 0, 1 and 2 of block 0 of stream ``(seed, "conquest.tournament", i, j)``.
+    """
+    names = _policy_list(policies)
+    if assign not in _STARTS:
+        raise InvalidParameter(f"assign must be one of {tuple(_STARTS)}, got {assign!r}")
+    count = _validate.integer("games", games, 2)
+    checked_seed = _validate.seed(seed)
+    limit = _validate.integer("max_turns", max_turns, 1)
+    start_troops = troops_uniform(board, _validate.integer("troops", troops, 0, TROOP_LIMIT))
+    first_half = count // 2
+    pairs: list[PairResult] = []
+    with Progress(len(names) * (len(names) - 1), "tournament", enabled=progress) as bar:
+        for i, j in combinations(range(len(names)), 2):
+            words = [int(w) for w in rng.blocks(checked_seed, _PURPOSE, [i, j])[0]]
+            team = _STARTS[assign](board, 2, words[0])
+            halves = []
+            for seats, half_games, half_seed in (
+                ((names[i], names[j]), first_half, words[1]),
+                ((names[j], names[i]), count - first_half, words[2]),
+            ):
+                halves.append(
+                    simulate_many(
+                        board,
+                        team,
+                        start_troops,
+                        seats,
+                        games=half_games,
+                        seed=half_seed,
+                        rate=rate,
+                        max_turns=limit,
+                        threads=threads,
+                    )
+                )
+                bar.advance()
+            straight, swapped = halves
+            pairs.append(
+                PairResult(
+                    first=names[i],
+                    second=names[j],
+                    games=count,
+                    first_wins=int(straight.wins[0] + swapped.wins[1]),
+                    second_wins=int(straight.wins[1] + swapped.wins[0]),
+                    draws=straight.draws + swapped.draws,
+                    unfinished=straight.unfinished + swapped.unfinished,
+                    mean_turns=float(np.concatenate([straight.turns, swapped.turns]).mean()),
+                )
+            )
+    overall = []
+    for policy in names:
+        mine = [p.score(policy) for p in pairs if policy in (p.first, p.second)]
+        played = sum(score.games for score in mine)
+        overall.append(
+            Score(
+                policy,
+                "all",
+                played,
+                sum(score.wins for score in mine),
+                sum(score.losses for score in mine),
+                sum(score.draws for score in mine),
+                sum(score.unfinished for score in mine),
+                sum(score.mean_turns * score.games for score in mine) / played,
+            )
+        )
+    return TournamentResult(names, count, limit, checked_seed, assign, tuple(pairs), tuple(overall))

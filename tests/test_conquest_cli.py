@@ -1,0 +1,205 @@
+"""The conquest commands: run (with saving, loading, plots), odds, tournament, bad input."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import numpy as np
+import pytest
+
+from stratagem.cli import main
+from stratagem.conquest.board import Board
+from stratagem.conquest.game import Game
+from stratagem.conquest.plot import DRAW_LIMIT, draw_board
+from stratagem.conquest.tournament import round_robin
+from stratagem.errors import InvalidParameter
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+SMALL_GAME = ["--board", "grid:12x12", "--teams", "3", "--assign", "random", "--seed", "7"]
+
+
+def run_json(capsys, *argv: str) -> dict:
+    assert main(["conquest", *argv, "--json"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1, "--json must print exactly one line"
+    return json.loads(out)
+
+
+def failure(capsys, *argv: str) -> tuple[dict, str]:
+    assert main(["conquest", *argv, "--json"]) == 2
+    captured = capsys.readouterr()
+    return json.loads(captured.out)["error"], captured.err
+
+
+def test_run_reports_the_standings(capsys):
+    report = run_json(
+        capsys, "run", *SMALL_GAME, "--policy", "balanced,aggressive", "--turns", "40"
+    )
+    assert report["policies"] == ["balanced", "aggressive", "balanced"]
+    assert report["territories"] == 144
+    assert report["borders"] == 2 * 12 * 11
+    assert report["status"] in ("won", "draw", "unfinished")
+    assert report["turn"] == report["turns_played"] <= 40
+    assert sum(report["final"]["territories"]) == 144
+    assert report["turns_per_second"] > 0
+    if report["status"] == "unfinished":
+        assert report["turn"] == 40
+    if report["status"] == "won":
+        assert report["final"]["territories"][report["winner"]] > 0
+
+
+def test_run_text_output(capsys):
+    assert main(["conquest", "run", *SMALL_GAME, "--turns", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "conquest on grid:12x12 (144 territories" in out
+    assert "turns/s" in out
+    assert "opportunist" in out  # the third default policy
+
+
+def test_save_then_load_continues_like_an_uninterrupted_game(capsys, tmp_path):
+    whole, first, second = (tmp_path / name for name in ("whole.npz", "a.npz", "b.npz"))
+    uninterrupted = run_json(capsys, "run", *SMALL_GAME, "--turns", "30", "--save", str(whole))
+    run_json(capsys, "run", *SMALL_GAME, "--turns", "12", "--save", str(first))
+    resumed = run_json(capsys, "run", "--load", str(first), "--turns", "18", "--save", str(second))
+    assert resumed["turns_played"] == min(18, uninterrupted["turn"] - 12)
+    for key in ("status", "winner", "turn", "final"):
+        assert resumed[key] == uninterrupted[key]
+    one, other = Game.load(whole), Game.load(second)
+    assert np.array_equal(one.team, other.team)
+    assert np.array_equal(one.troops, other.troops)
+    assert np.array_equal(one.history.troops, other.history.troops)
+
+
+def test_load_refuses_options_of_a_new_game(capsys, tmp_path):
+    saved = tmp_path / "game.npz"
+    run_json(capsys, "run", *SMALL_GAME, "--turns", "2", "--save", str(saved))
+    error, _ = failure(capsys, "run", "--load", str(saved), "--board", "grid:5x5")
+    assert error["type"] == "InvalidParameter"
+    assert "--board" in error["message"]
+    error, _ = failure(capsys, "run", "--load", str(saved), "--seed", "8")
+    assert "seed 7" in error["message"]
+
+
+def test_plots_are_written_as_png(capsys, tmp_path):
+    history, board = tmp_path / "history.png", tmp_path / "board.png"
+    report = run_json(
+        capsys, "run", *SMALL_GAME, "--turns", "10", "--plot", str(history), "--draw", str(board)
+    )
+    assert report["files"] == {"plot": str(history), "draw": str(board)}
+    for path in (history, board):
+        assert path.read_bytes()[:8] == PNG_MAGIC
+
+
+def test_draw_board_lays_out_boards_without_positions(tmp_path):
+    board = Board.from_spec("er:40:degree=3:seed=2")
+    team = np.arange(board.n) % 2
+    path = draw_board(board, team, np.full(board.n, 3), tmp_path / "er.png")
+    assert path.read_bytes()[:8] == PNG_MAGIC
+
+
+def test_draw_board_refuses_big_boards_naming_the_limit(capsys, tmp_path):
+    error, _ = failure(
+        capsys, "run", "--board", "grid:101x100", "--turns", "0", "--draw", str(tmp_path / "x.png")
+    )
+    assert error["type"] == "InvalidParameter"
+    assert f"at most {DRAW_LIMIT}" in error["message"]
+
+
+def test_odds_of_one_against_one(capsys):
+    report = run_json(capsys, "odds", "1", "1", "--simulate", "70000", "--seed", "3")
+    exact = report["exact"]
+    assert exact["attacker"] * 7 == pytest.approx(1)
+    assert exact["defender"] * 7 == pytest.approx(3)
+    assert exact["both"] * 7 == pytest.approx(3)
+    assert report["fractions"] == {"attacker": "1/7", "defender": "3/7", "both": "3/7"}
+    simulated = report["simulated"]
+    assert sum(simulated["counts"].values()) == 70000
+    assert simulated["degrees_of_freedom"] == 2
+    assert simulated["chi_square_p_value"] > 1e-4
+    assert simulated["frequencies"]["attacker"] == pytest.approx(1 / 7, abs=0.01)
+
+
+def test_odds_modes_and_impossible_outcomes(capsys):
+    report = run_json(capsys, "odds", "0", "3", "--simulate", "100")
+    assert report["exact"] == {"attacker": 0.0, "defender": 1.0, "both": 0.0}
+    assert report["simulated"]["chi_square_p_value"] == 1.0
+    both_attack = run_json(capsys, "odds", "4", "4", "--defender-mode", "attack")
+    assert both_attack["exact"]["attacker"] == pytest.approx(both_attack["exact"]["defender"])
+
+
+def test_tournament_table_csv_and_plot(capsys, tmp_path):
+    table, bars = tmp_path / "table.csv", tmp_path / "bars.png"
+    report = run_json(
+        capsys,
+        "tournament",
+        "--board",
+        "grid:6x6",
+        "--policies",
+        "random,balanced,opportunist",
+        "--games",
+        "6",
+        "--turns",
+        "60",
+        "--csv",
+        str(table),
+        "--plot",
+        str(bars),
+    )
+    rows = report["rows"]
+    assert len(rows) == 3 * 2 + 3
+    for row in rows:
+        assert row["wins"] + row["losses"] + row["draws"] + row["unfinished"] == row["games"]
+        assert row["interval_low"] <= row["win_rate"] <= row["interval_high"]
+    overall = [row for row in rows if row["opponent"] == "all"]
+    assert [row["games"] for row in overall] == [12, 12, 12]
+    with open(table, newline="", encoding="utf-8") as handle:
+        assert len(list(csv.DictReader(handle))) == len(rows)
+    assert bars.read_bytes()[:8] == PNG_MAGIC
+
+
+def test_round_robin_is_consistent_and_independent_of_threads():
+    board = Board.grid(6, 6)
+    policies = ["aggressive", "balanced"]
+    one = round_robin(board, policies, games=8, seed=4, max_turns=80, threads=1)
+    two = round_robin(board, policies, games=8, seed=4, max_turns=80, threads=2)
+    assert one.to_rows() == two.to_rows()
+    pair = one.pair("balanced", "aggressive")
+    rows = {(row["policy"], row["opponent"]): row for row in one.to_rows()}
+    assert rows["aggressive", "balanced"]["wins"] == rows["balanced", "aggressive"]["losses"]
+    assert pair.first_wins + pair.second_wins + pair.draws + pair.unfinished == 8
+    with pytest.raises(InvalidParameter, match="at least 2"):
+        round_robin(board, policies, games=1)
+    with pytest.raises(InvalidParameter, match="once"):
+        round_robin(board, ["random", "random"], games=2)
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["run", "--policy", "aggressive,bogus"], "'bogus'"),
+        (["run", "--board", "hexagon:5"], "hexagon"),
+        (["run", "--board", "grid:0x5"], "grid:0x5"),
+        (["run", "--teams", "1"], "--teams"),
+        (["run", "--teams", "2", "--policy", "random,balanced,aggressive"], "3 policies"),
+        (["tournament", "--policies", "random,bogus", "--games", "2"], "'bogus'"),
+        (["tournament", "--games", "1"], "games"),
+        (["odds", "1", "1", "--simulate", "0"], "--simulate"),
+    ],
+)
+def test_bad_input_exits_2_with_the_error_named(capsys, argv, named):
+    error, err = failure(capsys, *argv)
+    assert named in error["message"]
+    assert named in err
+
+
+def test_demo_part_plays_a_game_and_checks_the_odds():
+    from stratagem.demo import _PARTS
+
+    lines: list[str] = []
+    report = dict(_PARTS)["conquest"](5, 2, lines.append)
+    assert report["turns"] > 0
+    assert sum(report["territories"]) == 100 * 100
+    assert report["odds_exact"] == pytest.approx([1 / 7, 3 / 7, 3 / 7])
+    assert report["odds_simulated"] == pytest.approx([1 / 7, 3 / 7, 3 / 7], abs=0.005)
+    assert any("turns/s" in line for line in lines)
