@@ -381,14 +381,18 @@ def test_balanced_on_the_hand_graph():
 def test_opportunist_on_the_hand_graph():
     troops = [20, 3, 0, 5, 7, 4]
     got = policy_placement("opportunist", *HAND, HAND_TEAM, troops, 1, 0, {0, 1})
-    # 0: 1 soldier takes the empty 2 (19 left); weakest with troops is 1, need = 10 and
-    # 18 >= 10: attack 1 with 10; the 9 left minus one (8) defend 3. 1: need = 61 > 2, so all
-    # 3 defend 0. 3: defends with 5. 4, 5: move to the front.
-    assert got == [10, 1, -8, 0, -3, 0, 0, 0, -5, 6, 0, 3]
-    # With 1 troop only the first empty enemy is taken; 3 attacks 0 (need = 4, 5 - 1 >= 4).
+    # 0 (t = 20): the pressure of team 0 on 1, 2 and 3 is 20 each, so all three are breakable
+    # (40 > 15, 0, 25); the weakest is 2: share = ceil(0 * 20 / 20) = 0, attack = 1. The other
+    # 19 defend 1 and 3 in proportion (T = 8): 57 // 8 = 7 and 95 // 8 = 11.
+    # 1, 2, 3: team 1's pressure on 0 is 8 and 16 > 100 fails: they defend with everything.
+    # 4, 5: move to the front.
+    assert got == [-7, 1, -11, 0, -3, 0, 0, 0, -5, 6, 0, 3]
     troops = [1, 0, 0, 5, 7, 4]
     got = policy_placement("opportunist", *HAND, HAND_TEAM, troops, 1, 0, {0, 1})
-    assert got == [1, 0, 0, 0, 0, 0, 0, 0, 4, 6, 0, 3]
+    # 0 (t = 1): 1 and 2 (no troops) are breakable, the first is 1: attack = min(1, 1) = 1.
+    # Team 1's pressure on 0 is 5 and 10 > 5: 1 and 2 have no troops to attack with, 3 attacks
+    # with min(2 * ceil(1 * 5 / 5) + 1, 5) = 3 and keeps 2 at home.
+    assert got == [1, 0, 0, 0, 0, 0, 0, 0, 3, 6, 0, 3]
 
 
 def test_random_policy_follows_its_stream():

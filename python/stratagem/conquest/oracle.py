@@ -330,34 +330,35 @@ def _balanced_row(state: _Turn, dist: list[int | None], x: int, p: list[int]) ->
         _defend_in_proportion(p, troops, t, enemies)
 
 
+def _pressure(board: _Board, team: list[int], troops: list[int], x: int, y: int) -> int:
+    """The rule: "the sum of troops[z] over the territories z of x's team that border y (x
+    included)"."""
+    return sum(troops[z] for z in (board.indices[e] for e in board.edges(y)) if team[z] == team[x])
+
+
 def _opportunist_row(state: _Turn, dist: list[int | None], x: int, p: list[int]) -> None:
-    """``opportunist``: "every enemy neighbour with 0 troops is attacked with 1 soldier, while
-    soldiers last (CSR order). Then let w be the weakest enemy neighbour that still has troops
-    (if any) and need = 3 * troops[w] + 1. If remaining - 1 >= need it attacks w with need;
-    everything left except one soldier then defends the remaining enemy borders (those with
-    troops, other than w) in proportion to threat. Otherwise everything left defends all enemy
-    borders with troops in proportion to threat. Interior territories move to the front"."""
+    """``opportunist``: "y is breakable when 2 * P(y) > 5 * troops[y]. If no enemy neighbour
+    is breakable, x defends all its enemy borders with r = t in proportion to threat.
+    Otherwise let w be the weakest breakable neighbour, share = ceil(troops[w] * t / P(w)) and
+    attack = min(2 * share + 1, t): x attacks w with attack soldiers and defends its other
+    enemy borders with r = t - attack in proportion to threat. Interior territories move to
+    the front"."""
     enemies = _enemy_neighbours(state.board, state.team, x)
     if not enemies:
         _move_to_front(state, dist, x, p)
         return
-    troops = state.troops
-    remaining = troops[x]
-    for e, y in enemies:
-        if troops[y] == 0 and remaining > 0:
-            p[e] = 1
-            remaining -= 1
-    armed = [(e, y) for e, y in enemies if troops[y] > 0]
-    if not armed:
+    troops, t = state.troops, state.troops[x]
+    pressure = {y: _pressure(state.board, state.team, troops, x, y) for _, y in enemies}
+    breakable = [(e, y) for e, y in enemies if 2 * pressure[y] > 5 * troops[y]]
+    if not breakable:
+        _defend_in_proportion(p, troops, t, enemies)
         return
-    w_edge, w = _weakest(troops, armed)
-    need = 3 * troops[w] + 1
-    if remaining - 1 >= need:
-        p[w_edge] = need
-        others = [(e, y) for e, y in armed if e != w_edge]
-        _defend_in_proportion(p, troops, remaining - need - 1, others)
-    else:
-        _defend_in_proportion(p, troops, remaining, armed)
+    w_edge, w = _weakest(troops, breakable)
+    share = -(-troops[w] * t // pressure[w])  # ceiling division
+    attack = min(2 * share + 1, t)
+    p[w_edge] = attack
+    others = [(e, y) for e, y in enemies if e != w_edge]
+    _defend_in_proportion(p, troops, t - attack, others)
 
 
 def _policy_placement(name: str, state: _Turn, teams: set[int]) -> list[int]:

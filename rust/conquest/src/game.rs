@@ -78,6 +78,7 @@ impl Status {
 struct Scratch {
     placement: Vec<i64>,
     dist: Vec<u32>,
+    pressure: Vec<u64>,
     survivors: Vec<(u64, u64)>,
     team: Vec<u8>,
     troops: Vec<u64>,
@@ -231,17 +232,18 @@ impl Game {
     /// The placement of this turn: built-in policies computed here, custom rows taken from
     /// `custom` (validated first).
     pub fn placement(&self, custom: Option<&[i64]>) -> Result<Vec<i64>> {
-        let (mut placement, mut dist) = (Vec::new(), Vec::new());
-        self.fill_placement(custom, &mut placement, &mut dist)?;
-        Ok(placement)
+        let mut scratch = Scratch::default();
+        self.fill_placement(custom, &mut scratch)?;
+        Ok(scratch.placement)
     }
 
-    fn fill_placement(
-        &self,
-        custom: Option<&[i64]>,
-        placement: &mut Vec<i64>,
-        dist: &mut Vec<u32>,
-    ) -> Result<()> {
+    fn fill_placement(&self, custom: Option<&[i64]>, scratch: &mut Scratch) -> Result<()> {
+        let Scratch {
+            placement,
+            dist,
+            pressure,
+            ..
+        } = scratch;
         placement.clear();
         match custom {
             Some(given) => {
@@ -258,11 +260,15 @@ impl Game {
         if policy::needs_distance(&self.policies) {
             policy::frontier_distance(&self.board, &self.team, dist);
         }
+        if policy::needs_pressure(&self.policies) {
+            policy::pressure(&self.board, &self.team, &self.troops, pressure);
+        }
         let view = View {
             board: &self.board,
             team: &self.team,
             troops: &self.troops,
             dist,
+            pressure,
             seed: self.params.seed,
             turn: self.turn,
         };
@@ -284,7 +290,7 @@ impl Game {
             return Ok(false);
         }
         let mut scratch = std::mem::take(&mut self.scratch);
-        let placed = self.fill_placement(custom, &mut scratch.placement, &mut scratch.dist);
+        let placed = self.fill_placement(custom, &mut scratch);
         if placed.is_ok() {
             self.play(&mut scratch);
         }

@@ -113,6 +113,8 @@ pub struct View<'a> {
     pub team: &'a [u8],
     pub troops: &'a [u64],
     pub dist: &'a [u32],
+    /// See [`pressure`]; empty unless a team plays `opportunist`.
+    pub pressure: &'a [u64],
     pub seed: u64,
     pub turn: u64,
 }
@@ -235,41 +237,56 @@ fn opportunist(view: &View<'_>, x: usize, row: &mut [i64]) {
     if view.dist[x] != 0 {
         return view.move_to_front(x, row);
     }
-    let start = view.board.row(x).start;
-    let mut remaining = view.troops[x];
-    for e in view.board.row(x) {
-        if remaining == 0 {
-            break;
-        }
-        if view.is_enemy(x, e) && view.troops_at(e) == 0 {
-            row[e - start] = 1;
-            remaining -= 1;
-        }
-    }
-    let occupied = |e: usize| view.troops_at(e) > 0;
-    let Some(w) = view.weakest(x, occupied) else {
-        return;
+    let t = view.troops[x];
+    let board = view.board;
+    let around = |e: usize| view.pressure[board.reverse(e)];
+    // An enemy is breakable when the troops of x's team around it exceed 2.5 times its own: a
+    // defence in proportion to threat then leaves it outnumbered on every border.
+    let breakable = |e: usize| 2 * around(e) > 5 * view.troops_at(e);
+    let Some(target) = view.weakest(x, breakable) else {
+        return view.defend_by_threat(x, t, row, |_| true);
     };
-    let need = 3 * view.troops_at(start + w) + 1;
-    if remaining > need {
-        row[w] = need as i64;
-        view.defend_by_threat(x, remaining - need - 1, row, |e| {
-            occupied(e) && e != start + w
-        });
-    } else {
-        view.defend_by_threat(x, remaining, row, occupied);
-    }
+    let start = board.row(x).start;
+    let e = start + target;
+    // Its expected defence on this border, and an attack twice as large (plus one): enough to
+    // win with about 1.4 times that defence left, without emptying x.
+    let share = (u128::from(view.troops_at(e)) * u128::from(t)).div_ceil(u128::from(around(e)));
+    let attack = (2 * share + 1).min(u128::from(t)) as u64;
+    row[target] = attack as i64;
+    view.defend_by_threat(x, t - attack, row, |other| other != e);
 }
 
-/// Fills the rows of the territories whose team plays a built-in policy; rows of `Custom`
-/// teams are left as they are (the caller put the custom placement there).
-pub fn place(view: &View<'_>, policies: &[Policy], placement: &mut [i64]) {
+/// For every directed edge `y -> z`: the troops of the territories of `z`'s team that border
+/// `y` (so for `x -> y`, `pressure[reverse(x -> y)]` is what `x`'s team masses around `y`).
+pub fn pressure(board: &Board, team: &[u8], troops: &[u64], pressure: &mut Vec<u64>) {
+    pressure.clear();
+    pressure.resize(board.n_edges(), 0);
+    for_row_chunks(board, pressure, |y, row| {
+        let mut around: Vec<(u8, u64)> = Vec::new();
+        for e in board.row(y) {
+            let (who, amount) = (team[board.target(e)], troops[board.target(e)]);
+            match around.iter_mut().find(|(t, _)| *t == who) {
+                Some(slot) => slot.1 += amount,
+                None => around.push((who, amount)),
+            }
+        }
+        for (slot, e) in row.iter_mut().zip(board.row(y)) {
+            let who = team[board.target(e)];
+            *slot = around
+                .iter()
+                .find(|(t, _)| *t == who)
+                .map_or(0, |&(_, a)| a);
+        }
+    });
+}
+
+/// Calls `fill(x, row_x)` for every territory in parallel, `row_x` being `x`'s slice of a
+/// per-directed-edge array (tasks take contiguous ranges of rows, so writes never overlap).
+fn for_row_chunks<T: Send>(board: &Board, values: &mut [T], fill: impl Fn(usize, &mut [T]) + Sync) {
     const TERRITORIES_PER_TASK: usize = 2048;
-    let board = view.board;
     let n = board.n();
-    // Split the placement into contiguous row ranges so tasks write disjoint slices.
     let mut tasks = Vec::with_capacity(n / TERRITORIES_PER_TASK + 1);
-    let mut rest = placement;
+    let mut rest = values;
     let mut first = 0;
     while first < n {
         let last = (first + TERRITORIES_PER_TASK).min(n);
@@ -282,20 +299,27 @@ pub fn place(view: &View<'_>, policies: &[Policy], placement: &mut [i64]) {
     tasks.into_par_iter().for_each(|(first, last, slice)| {
         let offset = board.indptr()[first];
         for x in first..last {
-            let policy = policies[usize::from(view.team[x])];
-            if policy == Policy::Custom {
-                continue;
-            }
             let range = board.row(x);
-            let row = &mut slice[range.start - offset..range.end - offset];
-            row.fill(0);
-            match policy {
-                Policy::Random => random(view, x, row),
-                Policy::Aggressive => aggressive(view, x, row),
-                Policy::Balanced => balanced(view, x, row),
-                Policy::Opportunist => opportunist(view, x, row),
-                Policy::Custom => {}
-            }
+            fill(x, &mut slice[range.start - offset..range.end - offset]);
+        }
+    });
+}
+
+/// Fills the rows of the territories whose team plays a built-in policy; rows of `Custom`
+/// teams are left as they are (the caller put the custom placement there).
+pub fn place(view: &View<'_>, policies: &[Policy], placement: &mut [i64]) {
+    for_row_chunks(view.board, placement, |x, row| {
+        let policy = policies[usize::from(view.team[x])];
+        if policy == Policy::Custom {
+            return;
+        }
+        row.fill(0);
+        match policy {
+            Policy::Random => random(view, x, row),
+            Policy::Aggressive => aggressive(view, x, row),
+            Policy::Balanced => balanced(view, x, row),
+            Policy::Opportunist => opportunist(view, x, row),
+            Policy::Custom => {}
         }
     });
 }
@@ -303,4 +327,9 @@ pub fn place(view: &View<'_>, policies: &[Policy], placement: &mut [i64]) {
 /// Whether any team's policy needs frontier distances this turn.
 pub fn needs_distance(policies: &[Policy]) -> bool {
     policies.iter().any(|p| p.moves_to_front())
+}
+
+/// Whether any team's policy needs the pressure around enemies this turn.
+pub fn needs_pressure(policies: &[Policy]) -> bool {
+    policies.contains(&Policy::Opportunist)
 }
