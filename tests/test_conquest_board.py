@@ -536,10 +536,18 @@ def test_random_geometric_points_radius_and_mean_degree():
     n, seed = 400, 21
     board = Board.random_geometric(n, seed=seed)
     cursor = oracle.Stream(seed, "conquest.board.rgg").cursor()
-    points = np.array([cursor.next_float() for _ in range(2 * n)]).reshape(n, 2)
+    drawn = np.array([cursor.next_float() for _ in range(2 * n)]).reshape(n, 2)
+    radius = math.sqrt(8.0 / (math.pi * (n - 1)))
+    # Numbered row of cells by row of cells, every other row reversed, ties in drawing order.
+    cells = int(1 / radius)
+
+    def cell(point):
+        column, row = (min(int(c * cells), cells - 1) for c in point)
+        return row, column if row % 2 == 0 else cells - 1 - column
+
+    points = drawn[sorted(range(n), key=lambda i: (cell(drawn[i]), i))]
     assert board.positions is not None
     np.testing.assert_array_equal(board.positions, points)
-    radius = math.sqrt(8.0 / (math.pi * (n - 1)))
     distance = np.hypot(*(points[:, None, :] - points[None, :, :]).transpose(2, 0, 1))
     close = {(x, y) for x, y in zip(*np.nonzero(distance <= radius), strict=True) if x < y}
     assert canonical(board.edges().tolist()) == close

