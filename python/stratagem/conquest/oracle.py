@@ -330,13 +330,24 @@ def _balanced_row(state: _Turn, dist: list[int | None], x: int, p: list[int]) ->
         _defend_in_proportion(p, troops, t, enemies)
 
 
-def _pressure(board: _Board, team: list[int], troops: list[int], x: int, y: int) -> int:
+def _pressure(state: _Turn, memo: dict[tuple[int, int], int], team: int, y: int) -> int:
     """The rule: "the sum of troops[z] over the territories z of x's team that border y (x
-    included)"."""
-    return sum(troops[z] for z in (board.indices[e] for e in board.edges(y)) if team[z] == team[x])
+    included)". ``memo`` keeps each (team, y) sum for the turn, so a territory with many
+    neighbours (the centre of a star) is summed once, not once per neighbour."""
+    if (team, y) not in memo:
+        board = state.board
+        around = (board.indices[e] for e in board.edges(y))
+        memo[team, y] = sum(state.troops[z] for z in around if state.team[z] == team)
+    return memo[team, y]
 
 
-def _opportunist_row(state: _Turn, dist: list[int | None], x: int, p: list[int]) -> None:
+def _opportunist_row(
+    state: _Turn,
+    dist: list[int | None],
+    memo: dict[tuple[int, int], int],
+    x: int,
+    p: list[int],
+) -> None:
     """``opportunist``: "y is breakable when 2 * P(y) > 5 * troops[y]. If no enemy neighbour
     is breakable, x defends all its enemy borders with r = t in proportion to threat.
     Otherwise let w be the weakest breakable neighbour, share = ceil(troops[w] * t / P(w)) and
@@ -348,7 +359,7 @@ def _opportunist_row(state: _Turn, dist: list[int | None], x: int, p: list[int])
         _move_to_front(state, dist, x, p)
         return
     troops, t = state.troops, state.troops[x]
-    pressure = {y: _pressure(state.board, state.team, troops, x, y) for _, y in enemies}
+    pressure = {y: _pressure(state, memo, state.team[x], y) for _, y in enemies}
     breakable = [(e, y) for e, y in enemies if 2 * pressure[y] > 5 * troops[y]]
     if not breakable:
         _defend_in_proportion(p, troops, t, enemies)
@@ -366,6 +377,7 @@ def _policy_placement(name: str, state: _Turn, teams: set[int]) -> list[int]:
     rows of other teams stay 0."""
     p = [0] * len(state.board.indices)
     dist = _frontier_distance(state.board, state.team)
+    memo: dict[tuple[int, int], int] = {}
     for x in range(state.board.n):
         if state.team[x] not in teams:
             continue
@@ -376,7 +388,7 @@ def _policy_placement(name: str, state: _Turn, teams: set[int]) -> list[int]:
         elif name == "balanced":
             _balanced_row(state, dist, x, p)
         else:
-            _opportunist_row(state, dist, x, p)
+            _opportunist_row(state, dist, memo, x, p)
     return p
 
 
