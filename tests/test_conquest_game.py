@@ -462,3 +462,25 @@ def test_assignments_feed_games():
     assert result.turns >= 1
     assert board.names is not None
     assert len(board.names) == 42
+
+
+def test_a_game_loaded_with_a_higher_limit_plays_on(tmp_path):
+    board = Board.grid(12, 12)
+    team = assign_regions(board, 2, seed=4)
+    policies = ["balanced", "balanced"]
+    short = Game(board, team, 10, policies, seed=6, max_turns=5)
+    assert short.run().status == "unfinished"
+    short.save(tmp_path / "short.npz")
+    assert Game.load(tmp_path / "short.npz").status == "unfinished"
+    longer = Game.load(tmp_path / "short.npz", max_turns=40)
+    assert longer.status == "running"
+    longer.run()
+    straight = Game(board, team, 10, policies, seed=6, max_turns=40)
+    straight.run()
+    np.testing.assert_array_equal(longer.troops, straight.troops)
+    assert (longer.status, longer.winner, longer.turn) == (
+        straight.status,
+        straight.winner,
+        straight.turn,
+    )
+    np.testing.assert_array_equal(longer.history.troops, straight.history.troops)

@@ -51,6 +51,8 @@ def _threads(text: str) -> int:
 
 
 def _common_options() -> argparse.ArgumentParser:
+    """A fresh parent parser per command: parents share their option objects, so one shared
+    parent would let one command's defaults leak into every other."""
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
         "--seed", type=_seed, default=0, help="seed of every random draw (default 0)"
@@ -184,21 +186,24 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"stratagem {_core.__version__}")
     commands = parser.add_subparsers(dest="command", metavar="<command>", required=True)
-    common = _common_options()
 
     info = commands.add_parser(
-        "info", parents=[common], help="build, threads, MPI world and versions"
+        "info", parents=[_common_options()], help="build, threads, MPI world and versions"
     )
     info.set_defaults(run=_info, show=_print_info)
 
-    demo = commands.add_parser("demo", parents=[common], help="a short tour of what stratagem does")
+    demo = commands.add_parser(
+        "demo", parents=[_common_options()], help="a short tour of what stratagem does"
+    )
     demo.set_defaults(run=_demo, show=None)
 
     rng_parser = commands.add_parser("rng", help="inspect the reproducible random streams")
     rng_commands = rng_parser.add_subparsers(
         dest="rng_command", metavar="<rng command>", required=True
     )
-    blocks = rng_commands.add_parser("blocks", parents=[common], help="print blocks of a stream")
+    blocks = rng_commands.add_parser(
+        "blocks", parents=[_common_options()], help="print blocks of a stream"
+    )
     blocks.add_argument("--purpose", default="cli", help="purpose string of the stream")
     blocks.add_argument(
         "--ids",
@@ -210,7 +215,7 @@ def build_parser() -> argparse.ArgumentParser:
     blocks.add_argument("--count", type=int, default=4, help="number of blocks")
     blocks.set_defaults(run=_rng_blocks, show=_print_rng_blocks)
     binomial = rng_commands.add_parser(
-        "binomial", parents=[common], help="draw Binomial(n, 1/2) samples"
+        "binomial", parents=[_common_options()], help="draw Binomial(n, 1/2) samples"
     )
     binomial.add_argument(
         "--n", type=int, required=True, help="number of trials (any size up to 2**64-1)"
@@ -221,7 +226,7 @@ def build_parser() -> argparse.ArgumentParser:
     # Each game registers its own command group from its own module.
     from stratagem.conquest.cli import register as register_conquest
 
-    register_conquest(commands, common)
+    register_conquest(commands, _common_options)
     return parser
 
 

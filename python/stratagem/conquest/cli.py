@@ -10,6 +10,7 @@ import argparse
 import csv
 import math
 import time
+from collections.abc import Callable
 from itertools import cycle, islice
 from pathlib import Path
 from typing import Any
@@ -87,7 +88,8 @@ def _new_game(args: argparse.Namespace) -> Game:
         policies = _team_policies(options["policy"], teams)
     board = _board(options["board"])
     assign = assign_regions if options["assign"] == "regions" else assign_random
-    team = assign(board, teams, args.seed)
+    seed = 0 if args.seed is None else args.seed
+    team = assign(board, teams, seed)
     troops = troops_uniform(board, _validate.integer("--troops", options["troops"], 0, TROOP_LIMIT))
     # No turn limit in the engine: --turns counts the turns of this invocation, so that a
     # saved game can always be continued with --load.
@@ -96,7 +98,7 @@ def _new_game(args: argparse.Namespace) -> Game:
         team,
         troops,
         policies,
-        seed=args.seed,
+        seed=seed,
         rate=options["rate"],
         cap=options["cap"],
         max_turns=None,
@@ -112,9 +114,8 @@ def _loaded_game(args: argparse.Namespace) -> Game:
             f"parameters; drop {', '.join(given)}"
         )
     game = Game.load(args.load, threads=args.threads)
-    # --seed defaults to 0 (the parent parser is shared by every command), so only a
-    # different nonzero seed is known to be a mistake.
-    if args.seed not in (0, game.seed):
+    # `run` leaves --seed unset (None) by default, so any seed given must be the saved one.
+    if args.seed is not None and args.seed != game.seed:
         raise InvalidParameter(
             f"{args.load} was saved with seed {game.seed}; --seed {args.seed} cannot change it"
         )
@@ -381,10 +382,11 @@ def _count(text: str) -> int:
 
 def register(
     commands: argparse._SubParsersAction[argparse.ArgumentParser],
-    common: argparse.ArgumentParser,
+    common: Callable[[], argparse.ArgumentParser],
 ) -> None:
     """Adds ``conquest run | odds | tournament`` to the subcommands ``commands`` of the main
-    parser; ``common`` gives every command ``--seed``, ``--threads`` and ``--json``."""
+    parser; ``common()`` makes the parent that gives a command ``--seed``, ``--threads`` and
+    ``--json``."""
     conquest = commands.add_parser(
         "conquest", help="the RISK-like war on a graph: play, odds, tournaments"
     )
@@ -394,7 +396,7 @@ def register(
 
     run = sub.add_parser(
         "run",
-        parents=[common],
+        parents=[common()],
         help="play a game and report the standings",
         description="Play a game (or continue a saved one) and report the standings.",
     )
@@ -418,11 +420,11 @@ def register(
     run.add_argument("--draw", type=Path, help="draw the final board (PNG, small boards)")
     run.add_argument("--save", type=Path, help="save the game at the end (npz)")
     run.add_argument("--load", type=Path, help="continue a game saved with --save")
-    run.set_defaults(run=_run, show=_print_run)
+    run.set_defaults(run=_run, show=_print_run, seed=None)
 
     odds = sub.add_parser(
         "odds",
-        parents=[common],
+        parents=[common()],
         help="exact odds of one border battle (and a Monte Carlo check)",
         description="Exact odds of A soldiers against D on one border, by dynamic programming.",
     )
@@ -451,7 +453,7 @@ def register(
 
     tournament = sub.add_parser(
         "tournament",
-        parents=[common],
+        parents=[common()],
         help="round robin of policies, two teams, seats swapped halfway",
         description="Every pair of policies plays --games two-team games on the same board "
         "(half with each seat); win rates with 95%% Wilson intervals.",

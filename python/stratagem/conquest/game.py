@@ -405,9 +405,12 @@ class Game:
         *,
         policies: Sequence[str | PolicyFn] | None = None,
         threads: int | None = None,
+        max_turns: int | Literal["saved"] | None = "saved",
     ) -> Game:
         """Reads a game written by :meth:`save`. ``policies`` replaces the saved policy names
-        (it must be given when the saved game had custom policies)."""
+        (it must be given when the saved game had custom policies). ``max_turns`` replaces
+        the saved turn limit; a game that had ended unfinished at its limit plays on when the
+        new limit allows more turns."""
         from stratagem.conquest.board import Board
 
         try:
@@ -426,7 +429,9 @@ class Game:
                     f"{path}: the saved game has custom policies; pass policies="
                 )
             policies = saved_names
-        seed, rate_ppm, cap, max_turns = (int(str(v)) for v in fields["params"])
+        seed, rate_ppm, cap, saved_limit = (int(str(v)) for v in fields["params"])
+        if max_turns == "saved":
+            max_turns = None if saved_limit < 0 else saved_limit
         board = Board.from_arrays(
             {key[6:]: value for key, value in fields.items() if key.startswith("board_")}
         )
@@ -438,13 +443,14 @@ class Game:
             seed=seed,
             rate=rate_ppm / 1_000_000,
             cap=cap,
-            max_turns=None if max_turns < 0 else max_turns,
+            max_turns=max_turns,
             threads=threads,
         )
         winner = int(fields["winner"])
-        game._engine.resume(
-            int(fields["turn"]), str(fields["status"]), None if winner < 0 else winner
-        )
+        turn, status = int(fields["turn"]), str(fields["status"])
+        if status == "unfinished" and (game.max_turns is None or game.max_turns > turn):
+            status = "running"
+        game._engine.resume(turn, status, None if winner < 0 else winner)
         game._territories = list(
             np.split(fields["history_territories"], fields["history_territories"].shape[0])
         )
