@@ -203,3 +203,24 @@ def test_demo_part_plays_a_game_and_checks_the_odds():
     assert report["odds_exact"] == pytest.approx([1 / 7, 3 / 7, 3 / 7])
     assert report["odds_simulated"] == pytest.approx([1 / 7, 3 / 7, 3 / 7], abs=0.005)
     assert any("turns/s" in line for line in lines)
+
+
+def test_tournament_resumes_from_its_checkpoint(tmp_path):
+    board = Board.grid(8, 8)
+    policies = ["random", "balanced", "opportunist"]
+    kwargs = {"games": 6, "seed": 4, "max_turns": 80}
+    uninterrupted = round_robin(board, policies, **kwargs)
+    path = tmp_path / "tournament.json"
+    round_robin(board, policies, checkpoint=path, **kwargs)
+    # As if interrupted after the first pair: keep only that pair in the checkpoint.
+    saved = json.loads(path.read_text())
+    saved["pairs"] = saved["pairs"][:1]
+    path.write_text(json.dumps(saved))
+    resumed = round_robin(board, policies, checkpoint=path, **kwargs)
+    assert resumed == uninterrupted
+    assert len(json.loads(path.read_text())["pairs"]) == 3
+    with pytest.raises(InvalidParameter, match="checkpoint of another tournament"):
+        round_robin(board, policies, checkpoint=path, **{**kwargs, "games": 8})
+    path.write_text("not json")
+    with pytest.raises(InvalidParameter, match="not a tournament checkpoint"):
+        round_robin(board, policies, checkpoint=path, **kwargs)

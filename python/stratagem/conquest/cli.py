@@ -316,6 +316,7 @@ def _tournament(args: argparse.Namespace) -> dict[str, Any]:
         troops=args.troops,
         assign=args.assign,
         threads=args.threads,
+        checkpoint=args.checkpoint,
     )
     seconds = time.perf_counter() - started
     rows = result.to_rows()
@@ -481,4 +482,9 @@ def register(
     )
     tournament.add_argument("--plot", type=Path, help="write the win rates as a bar chart (PNG)")
     tournament.add_argument("--csv", type=Path, help="write the table as CSV")
+    tournament.add_argument(
+        "--checkpoint",
+        type=Path,
+        help="save each finished pair to this JSON file; run again with it to resume",
+    )
     tournament.set_defaults(run=_tournament, show=_print_tournament)

@@ -182,9 +182,7 @@ class Game:
             self.max_turns,
             _validate.threads(threads),
         )
-        territories, troops_now = self._engine.counts()
-        self._territories = [territories]
-        self._troops = [troops_now]
+        self._history_cache: tuple[int, History] | None = None
         self._state_cache: tuple[int, NDArray[np.int64], NDArray[np.int64]] | None = None
 
     # -- state ---------------------------------------------------------------------------
@@ -246,19 +244,23 @@ class Game:
 
     @property
     def history(self) -> History:
-        return History(
-            _read_only(np.concatenate(self._territories)),
-            _read_only(np.concatenate(self._troops)),
-        )
+        """Territories and troops per team after every turn (row 0: the start), read-only.
+        The engine keeps it, so a run stopped by Ctrl-C keeps every turn it played."""
+        turn = self.turn
+        if self._history_cache is None or self._history_cache[0] != turn:
+            territories, troops = self._engine.history()
+            self._history_cache = (turn, History(_read_only(territories), _read_only(troops)))
+        return self._history_cache[1]
 
     @property
     def result(self) -> GameResult:
+        history = self.history
         return GameResult(
             self.status,
             self.winner,
             self.turn,
-            self._territories[-1][0].copy(),
-            self._troops[-1][0].copy(),
+            history.territories[-1].copy(),
+            history.troops[-1].copy(),
         )
 
     # -- playing -------------------------------------------------------------------------
@@ -326,19 +328,11 @@ class Game:
         """The placement of the coming turn (built-in policies and custom ones)."""
         return self._engine.placement(self._custom_placement())
 
-    def _record(self) -> None:
-        territories, troops = self._engine.counts()
-        self._territories.append(territories)
-        self._troops.append(troops)
-
     def step(self) -> bool:
         """Plays one turn; returns False (and does nothing) once the game is over."""
         if self.finished:
             return False
-        played = bool(self._engine.step(self._custom_placement()))
-        if played:
-            self._record()
-        return played
+        return bool(self._engine.step(self._custom_placement()))
 
     def run(self, turns: int | None = None, *, progress: bool | None = None) -> GameResult:
         """Plays until the game ends, or until ``turns`` more turns have been played."""
@@ -356,10 +350,7 @@ class Game:
                 if self._custom:
                     played = 1 if self.step() else 0
                 else:
-                    territories, troops = self._engine.run(min(per_call, remaining))
-                    played = territories.shape[0]
-                    self._territories.extend(territories[i : i + 1] for i in range(played))
-                    self._troops.extend(troops[i : i + 1] for i in range(played))
+                    played = int(self._engine.run(min(per_call, remaining)))
                 if played == 0:
                     break
                 remaining -= played
@@ -450,11 +441,13 @@ class Game:
         turn, status = int(fields["turn"]), str(fields["status"])
         if status == "unfinished" and (game.max_turns is None or game.max_turns > turn):
             status = "running"
-        game._engine.resume(turn, status, None if winner < 0 else winner)
-        game._territories = list(
-            np.split(fields["history_territories"], fields["history_territories"].shape[0])
+        game._engine.resume(
+            turn,
+            status,
+            None if winner < 0 else winner,
+            np.ascontiguousarray(fields["history_territories"], dtype=np.int64),
+            np.ascontiguousarray(fields["history_troops"], dtype=np.int64),
         )
-        game._troops = list(np.split(fields["history_troops"], fields["history_troops"].shape[0]))
         return game
 
 

@@ -15,9 +15,12 @@ policies.
 
 from __future__ import annotations
 
+import json
+import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from itertools import combinations
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -144,6 +147,36 @@ def _policy_list(policies: Sequence[str]) -> tuple[str, ...]:
     return tuple(policies)
 
 
+_CHECKPOINT_FORMAT = "stratagem.conquest.tournament/1"
+
+
+def _load_checkpoint(path: Path, setup: dict[str, Any]) -> dict[tuple[str, str], PairResult]:
+    """The pairs already played by a tournament with exactly this ``setup``."""
+    if not path.exists():
+        return {}
+    try:
+        saved = json.loads(path.read_text(encoding="utf-8"))
+        if saved.get("format") != _CHECKPOINT_FORMAT:
+            raise ValueError(f"format {saved.get('format')!r}")
+        done = [PairResult(**pair) for pair in saved["pairs"]]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise InvalidParameter(f"{path}: not a tournament checkpoint ({error})") from error
+    if saved.get("setup") != setup:
+        raise InvalidParameter(
+            f"{path} is the checkpoint of another tournament ({saved.get('setup')}); "
+            f"this one is {setup}: remove it or choose another file"
+        )
+    return {(pair.first, pair.second): pair for pair in done}
+
+
+def _save_checkpoint(path: Path, setup: dict[str, Any], pairs: list[PairResult]) -> None:
+    """Writes the pairs played so far; the rename makes an interrupted write harmless."""
+    partial = path.with_name(path.name + ".partial")
+    record = {"format": _CHECKPOINT_FORMAT, "setup": setup, "pairs": [asdict(p) for p in pairs]}
+    partial.write_text(json.dumps(record), encoding="utf-8")
+    os.replace(partial, path)
+
+
 def round_robin(
     board: Board,
     policies: Sequence[str],
@@ -156,9 +189,14 @@ def round_robin(
     assign: str = "random",
     threads: int | None = None,
     progress: bool | None = None,
+    checkpoint: str | Path | None = None,
 ) -> TournamentResult:
     """Plays ``games`` games for every pair of ``policies`` (two teams, seats swapped for the
     second half) and scores them.
+
+    With ``checkpoint``, every finished pair is written to that JSON file, and a tournament
+    started again with the same file and the same settings plays only the pairs still missing
+    (the result is the same as an uninterrupted run).
 
     The pair ``(i, j)`` (positions in ``policies``) draws its start and the seeds of its two
     halves from words 0, 1 and 2 of block 0 of stream ``(seed, "conquest.tournament", i, j)``.
@@ -169,11 +207,30 @@ def round_robin(
     count = _validate.integer("games", games, 2)
     checked_seed = _validate.seed(seed)
     limit = _validate.integer("max_turns", max_turns, 1)
-    start_troops = troops_uniform(board, _validate.integer("troops", troops, 0, TROOP_LIMIT))
+    troop_count = _validate.integer("troops", troops, 0, TROOP_LIMIT)
+    start_troops = troops_uniform(board, troop_count)
     first_half = count // 2
+    setup = {
+        "board": board.kind,
+        "n": board.n,
+        "borders": board.n_borders,
+        "policies": list(names),
+        "games": count,
+        "seed": checked_seed,
+        "max_turns": limit,
+        "troops": troop_count,
+        "rate": rate,
+        "assign": assign,
+    }
+    path = None if checkpoint is None else Path(checkpoint)
+    done = {} if path is None else _load_checkpoint(path, setup)
     pairs: list[PairResult] = []
     with Progress(len(names) * (len(names) - 1), "tournament", enabled=progress) as bar:
         for i, j in combinations(range(len(names)), 2):
+            if (names[i], names[j]) in done:
+                pairs.append(done[names[i], names[j]])
+                bar.advance(2)
+                continue
             words = [int(w) for w in rng.blocks(checked_seed, _PURPOSE, [i, j])[0]]
             team = _STARTS[assign](board, 2, words[0])
             halves = []
@@ -208,6 +265,8 @@ def round_robin(
                     mean_turns=float(np.concatenate([straight.turns, swapped.turns]).mean()),
                 )
             )
+            if path is not None:
+                _save_checkpoint(path, setup, pairs)
     overall = []
     for policy in names:
         mine = [p.score(policy) for p in pairs if policy in (p.first, p.second)]

@@ -100,7 +100,16 @@ pub struct Game {
     troops: Vec<u64>,
     turn: u64,
     status: Status,
+    history: History,
     scratch: Scratch,
+}
+
+/// Territories and troops per team after every turn (row 0: the start), row-major with one
+/// column per team. Kept by the game, so an interrupted run loses no turn it played.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct History {
+    pub territories: Vec<u64>,
+    pub troops: Vec<u64>,
 }
 
 impl Game {
@@ -140,7 +149,7 @@ impl Game {
                 troops[x]
             )));
         }
-        Ok(Self {
+        let mut game = Self {
             board,
             policies,
             params,
@@ -148,8 +157,11 @@ impl Game {
             troops: troops.iter().map(|&t| t as u64).collect(),
             turn: 0,
             status: Status::Running,
+            history: History::default(),
             scratch: Scratch::default(),
-        })
+        };
+        game.record();
+        Ok(game)
     }
 
     /// The same game with other parameters (used to give each game of a batch its seed).
@@ -160,11 +172,43 @@ impl Game {
         }
     }
 
-    /// Restores the turn counter and status of a saved game.
-    pub fn resume(mut self, turn: u64, status: Status) -> Self {
+    /// Restores the turn counter, status and history of a saved game; the history must have
+    /// one row per turn played plus the start, and its last row must match the state.
+    pub fn resume(&mut self, turn: u64, status: Status, history: History) -> Result<()> {
+        let k = self.policies.len();
+        let rows = usize::try_from(turn).ok().and_then(|t| t.checked_add(1));
+        let shape_ok = rows.is_some_and(|rows| {
+            history.territories.len() == rows * k && history.troops.len() == rows * k
+        });
+        if !shape_ok {
+            return Err(Error::InconsistentInput(format!(
+                "a history of turn {turn} has {} rows of {k} teams, got {} and {} values",
+                turn.saturating_add(1),
+                history.territories.len(),
+                history.troops.len()
+            )));
+        }
+        let (territories, troops) = self.counts();
+        let last = history.territories.len() - k;
+        if history.territories[last..] != territories[..] || history.troops[last..] != troops[..] {
+            return Err(Error::InconsistentInput(
+                "the last row of the history does not match the territories and troops".into(),
+            ));
+        }
         self.turn = turn;
         self.status = status;
-        self
+        self.history = history;
+        Ok(())
+    }
+
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    fn record(&mut self) {
+        let (territories, troops) = self.counts();
+        self.history.territories.extend(territories);
+        self.history.troops.extend(troops);
     }
 
     pub fn board(&self) -> &Board {
@@ -324,6 +368,7 @@ impl Game {
         std::mem::swap(&mut self.team, &mut scratch.team);
         std::mem::swap(&mut self.troops, &mut scratch.troops);
         self.turn += 1;
+        self.record();
         self.status = self.end_status();
     }
 
@@ -344,7 +389,8 @@ impl Game {
         if self.team.iter().all(|&t| t == first) {
             return Status::Won(first);
         }
-        let (_, troops) = self.counts();
+        let k = self.policies.len();
+        let troops = &self.history.troops[self.history.troops.len() - k..];
         let mut armed = troops.iter().enumerate().filter(|&(_, &n)| n > 0);
         match (armed.next(), armed.next()) {
             (Some((team, _)), None) => return Status::Won(team as u8),

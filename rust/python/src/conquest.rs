@@ -3,9 +3,9 @@
 use std::sync::Arc;
 
 use numpy::ndarray::Array2;
-use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
-use stratagem_conquest::game::{Game, Params, Status};
+use stratagem_conquest::game::{Game, History, Params, Status};
 use stratagem_conquest::many::simulate_many;
 use stratagem_conquest::{Board, Policy, odds};
 use stratagem_core::parallel;
@@ -59,24 +59,30 @@ fn status_from(name: &str, winner: Option<u8>) -> PyResult<Status> {
     }
 }
 
-/// Territories and troops per team after each turn, as two `(turns, teams)` arrays.
-type History<'py> = (Bound<'py, PyArray2<i64>>, Bound<'py, PyArray2<i64>>);
+/// Territories and troops per team after each turn, as two `(turns + 1, teams)` arrays.
+type Tables<'py> = (Bound<'py, PyArray2<i64>>, Bound<'py, PyArray2<i64>>);
 
-fn history_arrays(
-    py: Python<'_>,
-    rows: Vec<(Vec<u64>, Vec<u64>)>,
+fn table<'py>(
+    py: Python<'py>,
+    values: &[u64],
     teams: usize,
-) -> PyResult<History<'_>> {
-    let turns = rows.len();
-    let mut territories = Array2::<i64>::zeros((turns, teams));
-    let mut troops = Array2::<i64>::zeros((turns, teams));
-    for (t, (held, armies)) in rows.into_iter().enumerate() {
-        for k in 0..teams {
-            territories[[t, k]] = held[k] as i64;
-            troops[[t, k]] = armies[k] as i64;
-        }
+) -> PyResult<Bound<'py, PyArray2<i64>>> {
+    let rows = values.len() / teams.max(1);
+    let signed: Vec<i64> = values.iter().map(|&v| v as i64).collect();
+    let array = Array2::from_shape_vec((rows, teams), signed)
+        .map_err(|e| crate::errors::internal(&e.to_string()))?;
+    Ok(array.into_pyarray(py))
+}
+
+fn unsigned(name: &str, values: PyReadonlyArray2<'_, i64>, teams: usize) -> PyResult<Vec<u64>> {
+    let values = values.as_array();
+    if values.ncols() != teams || values.iter().any(|&v| v < 0) {
+        return Err(param(format!(
+            "{name} must have {teams} columns of non-negative counts, got shape {:?}",
+            values.shape()
+        )));
     }
-    Ok((territories.into_pyarray(py), troops.into_pyarray(py)))
+    Ok(values.iter().map(|&v| v as u64).collect())
 }
 
 /// Status codes (0 won, 1 draw, 2 unfinished), winners (-1 for none) and turns of a batch.
@@ -134,11 +140,22 @@ impl PyGame {
         })
     }
 
-    /// Puts a loaded game back at its turn and status.
-    fn resume(&mut self, turn: u64, status: &str, winner: Option<u8>) -> PyResult<()> {
+    /// Puts a loaded game back at its turn, status and history.
+    fn resume(
+        &mut self,
+        turn: u64,
+        status: &str,
+        winner: Option<u8>,
+        territories: PyReadonlyArray2<'_, i64>,
+        troops: PyReadonlyArray2<'_, i64>,
+    ) -> PyResult<()> {
         let status = status_from(status, winner)?;
-        self.game = self.game.clone().resume(turn, status);
-        Ok(())
+        let teams = self.game.policies().len();
+        let history = History {
+            territories: unsigned("territories", territories, teams)?,
+            troops: unsigned("troops", troops, teams)?,
+        };
+        self.game.resume(turn, status, history).map_err(to_py)
     }
 
     /// The placement of the coming turn (built-in policies; custom rows from `custom`).
@@ -171,37 +188,39 @@ impl PyGame {
         })
     }
 
-    /// Plays up to `turns` turns (built-in policies only), stopping early when the game ends;
-    /// returns the territories and troops per team after each turn played.
-    fn run<'py>(&mut self, py: Python<'py>, turns: u64) -> PyResult<History<'py>> {
+    /// Plays up to `turns` turns (built-in policies only), stopping early when the game
+    /// ends; returns the number of turns played. Every turn played is in the history, even
+    /// when Ctrl-C stops the run.
+    fn run(&mut self, py: Python<'_>, turns: u64) -> PyResult<u64> {
         if self.game.has_custom() {
             return Err(param(
                 "run() plays built-in policies only; step() takes custom placements",
             ));
         }
         let (game, threads) = (&mut self.game, self.threads);
-        let teams = game.policies().len();
-        let rows = interruptible(py, |cancel| {
+        interruptible(py, |cancel| {
             parallel::pool(threads)?.install(|| {
-                let mut rows = Vec::new();
-                for _ in 0..turns {
+                let mut played = 0;
+                while played < turns {
                     cancel.check()?;
                     if !game.step(None)? {
                         break;
                     }
-                    rows.push(game.counts());
+                    played += 1;
                 }
-                Ok(rows)
+                Ok(played)
             })
-        })?;
-        history_arrays(py, rows, teams)
+        })
     }
 
-    /// Territories and troops per team now.
-    fn counts<'py>(&self, py: Python<'py>) -> PyResult<History<'py>> {
+    /// Territories and troops per team after every turn (row 0: the start).
+    fn history<'py>(&self, py: Python<'py>) -> PyResult<Tables<'py>> {
         let teams = self.game.policies().len();
-        let (territories, troops) = history_arrays(py, vec![self.game.counts()], teams)?;
-        Ok((territories, troops))
+        let history = self.game.history();
+        Ok((
+            table(py, &history.territories, teams)?,
+            table(py, &history.troops, teams)?,
+        ))
     }
 
     #[getter]
