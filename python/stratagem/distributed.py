@@ -51,8 +51,8 @@ from typing import (
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from stratagem import _validate
-from stratagem.errors import InvalidParameter
+from stratagem import _validate, errors
+from stratagem.errors import InvalidParameter, StratagemError
 
 if TYPE_CHECKING:
     from mpi4py import MPI
@@ -73,7 +73,9 @@ __all__ = [
     "bcast_array",
     "block_partition",
     "block_range",
+    "checked_together",
     "csr_rows",
+    "exchange_with_neighbors",
     "gather_blocks",
     "launcher_detected",
     "mpi_info",
@@ -107,6 +109,7 @@ POLL_INTERVAL: Final = 0.0005
 _TAG_REQUEST: Final = 0x5301
 _TAG_TASK: Final = 0x5302
 _TAG_HALO: Final = 0x5303
+_TAG_NEIGHBORS: Final = 0x5304
 
 _ABORT_GRACE: Final = 0.2  # seconds between printing a failing rank's error and aborting
 
@@ -665,28 +668,37 @@ def _check_offsets(offsets: ArrayLike, size: int | None = None) -> NDArray[np.in
     return offs
 
 
-def _combined_error(messages: Sequence[str | None]) -> InvalidParameter:
+def _combined_error(
+    messages: Sequence[str | None], kind: type[StratagemError] = InvalidParameter
+) -> StratagemError:
     """One error naming every rank whose message is not ``None``."""
     failed = [(rank, text) for rank, text in enumerate(messages) if text is not None]
-    return InvalidParameter("; ".join(f"rank {rank}: {text}" for rank, text in failed))
+    return kind("; ".join(f"rank {rank}: {text}" for rank, text in failed))
 
 
-def _checked_together(comm: Communicator, check: Callable[[], T]) -> T:
-    """Run a local validation on every rank, and raise on every rank if it failed on any,
-    so that bad input on one rank never leaves the others waiting in the next collective."""
+def checked_together(comm: Communicator, check: Callable[[], T]) -> T:
+    """Run a local step that may raise :class:`StratagemError` on every rank, and raise on
+    every rank if it failed on any, so that bad input on one rank never leaves the others
+    waiting in the next collective. The error names each rank that failed; its class is the
+    failing ranks' class when they agree (else :class:`StratagemError`)."""
+    failure: tuple[str, str] | None = None
     try:
         value = check()
-    except InvalidParameter as exc:
-        failure: str | None = str(exc)
-        messages = comm.allgather_object(failure)
-        if len(messages) == 1:
+    except StratagemError as exc:
+        if comm.size == 1:
             raise
-        raise _combined_error(messages) from exc
-    success: str | None = None
-    messages = comm.allgather_object(success)
-    if any(text is not None for text in messages):
-        raise _combined_error(messages)
-    return value
+        failure = (type(exc).__name__, str(exc))
+        local: StratagemError | None = exc
+    else:
+        local = None
+    reports = comm.allgather_object(failure)
+    failed = [report for report in reports if report is not None]
+    if not failed:
+        return value
+    kinds = {name for name, _ in failed}
+    kind = getattr(errors, kinds.pop(), StratagemError) if len(kinds) == 1 else StratagemError
+    combined = _combined_error([None if r is None else r[1] for r in reports], kind)
+    raise combined from local
 
 
 # --------------------------------------------------------------------------------------------
@@ -1030,6 +1042,47 @@ def _nbytes(entry: _Entry) -> int:
 # Halo (neighbour) exchange
 
 
+def exchange_with_neighbors(
+    comm: Communicator,
+    neighbors: Sequence[int],
+    outgoing: NDArray[Any],
+    send_counts: ArrayLike,
+    recv_counts: ArrayLike,
+    tag: int = _TAG_NEIGHBORS,
+) -> NDArray[Any]:
+    """Point-to-point exchange with a few neighbour ranks: ``outgoing`` holds the rows for
+    each rank in rank order (``send_counts[q]`` rows for rank ``q``); the result holds the
+    rows received, ``recv_counts[q]`` from rank ``q``, in rank order. Only ``neighbors``
+    (which must include every rank with a nonzero count) are contacted, with ``Irecv`` and
+    ``Isend`` on the numpy buffers. Every rank of a pair must agree on the counts.
+    """
+    send = np.asarray(send_counts, dtype=np.int64)
+    recv = np.asarray(recv_counts, dtype=np.int64)
+    rows = np.ascontiguousarray(outgoing)
+    row_shape = rows.shape[1:]
+    row_bytes = rows.dtype.itemsize * math.prod(row_shape)
+    if rows.shape[0] != int(send.sum()):
+        raise InvalidParameter(
+            f"outgoing has {rows.shape[0]} rows but the send counts add up to {int(send.sum())}"
+        )
+    incoming = np.empty((int(recv.sum()), *row_shape), dtype=rows.dtype)
+    out_bytes, in_bytes = _as_bytes(rows), _as_bytes(incoming)
+    send_displs, recv_displs = _displacements(send), _displacements(recv)
+    requests: list[Request] = []
+    for q in neighbors:
+        if recv[q]:
+            first = int(recv_displs[q]) * row_bytes
+            part = in_bytes[first : first + int(recv[q]) * row_bytes]
+            requests.append(comm.irecv(part, q, tag))
+    for q in neighbors:
+        if send[q]:
+            first = int(send_displs[q]) * row_bytes
+            part = out_bytes[first : first + int(send[q]) * row_bytes]
+            requests.append(comm.isend(part, q, tag))
+    comm.waitall(requests)
+    return incoming
+
+
 class HaloPlan:
     """Who sends which owned values to whom so that each rank sees its rows' neighbours.
 
@@ -1073,8 +1126,6 @@ class HaloPlan:
         self.neighbors = tuple(
             int(q) for q in np.flatnonzero((send_counts > 0) | (recv_counts > 0))
         )
-        self._send_displs = _displacements(send_counts)
-        self._recv_displs = _displacements(recv_counts)
         self.bytes_sent_last = 0
         self.bytes_sent_total = 0
 
@@ -1095,7 +1146,7 @@ class HaloPlan:
         raises :class:`InvalidParameter` on every rank.
         """
         comm = _resolve(comm)
-        offs, indices = _checked_together(
+        offs, indices = checked_together(
             comm, lambda: _check_plan_input(local_indptr, local_indices, offsets, comm)
         )
         start, stop = int(offs[comm.rank]), int(offs[comm.rank + 1])
@@ -1109,7 +1160,7 @@ class HaloPlan:
             _as_bytes(wanted),
             send_counts * wanted.itemsize,
         )
-        _checked_together(comm, lambda: _check_wanted(wanted, start, stop, comm.rank))
+        checked_together(comm, lambda: _check_wanted(wanted, start, stop, comm.rank))
         return cls(
             comm=comm,
             offsets=offs,
@@ -1143,25 +1194,17 @@ class HaloPlan:
                 f"owned_values must have one row per owned vertex ({self.n_local}), "
                 f"got shape {values.shape}"
             )
-        row_shape = values.shape[1:]
-        row_bytes = values.dtype.itemsize * math.prod(row_shape)
-        outgoing = _as_bytes(values[self.send_local])  # grouped by destination rank
-        ghosts = np.empty((self.n_ghosts, *row_shape), dtype=values.dtype)
-        incoming = _as_bytes(ghosts)
-        requests: list[Request] = []
-        for q in self.neighbors:
-            if self.recv_counts[q]:
-                first, count = int(self._recv_displs[q]) * row_bytes, int(self.recv_counts[q])
-                part = incoming[first : first + count * row_bytes]
-                requests.append(self.comm.irecv(part, q, _TAG_HALO))
-        for q in self.neighbors:
-            if self.send_counts[q]:
-                first, count = int(self._send_displs[q]) * row_bytes, int(self.send_counts[q])
-                part = outgoing[first : first + count * row_bytes]
-                requests.append(self.comm.isend(part, q, _TAG_HALO))
-        self.comm.waitall(requests)
-        self.bytes_sent_last = outgoing.nbytes
-        self.bytes_sent_total += outgoing.nbytes
+        ghosts = exchange_with_neighbors(
+            self.comm,
+            self.neighbors,
+            values[self.send_local],  # grouped by destination rank
+            self.send_counts,
+            self.recv_counts,
+            _TAG_HALO,
+        )
+        sent = int(self.send_counts.sum()) * values.dtype.itemsize * math.prod(values.shape[1:])
+        self.bytes_sent_last = sent
+        self.bytes_sent_total += sent
         return ghosts
 
     def with_ghosts(self, owned_values: ArrayLike) -> NDArray[Any]:

@@ -6,6 +6,7 @@ rules in plain Python and the tests demand identical states after every turn.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -364,30 +365,23 @@ class Game:
         game continues bit-identically. Custom policies are not saved: pass them to
         :meth:`load` again."""
         history = self.history
-        winner = self.winner
-        fields: dict[str, Any] = {
-            "format": np.array(_FORMAT),
-            "policies": np.array(self.policy_names),
-            # Text keeps every 64-bit seed exact (int64 cannot hold seeds above 2**63).
-            "params": np.array(
-                [
-                    str(self.seed),
-                    str(self.rate_ppm),
-                    str(self.cap),
-                    str(-1 if self.max_turns is None else self.max_turns),
-                ]
+        write_game(
+            path,
+            SavedGame(
+                board=self.board,
+                policy_names=list(self.policy_names),
+                seed=self.seed,
+                rate_ppm=self.rate_ppm,
+                cap=self.cap,
+                max_turns=self.max_turns,
+                team=np.asarray(self.team),
+                troops=np.asarray(self.troops),
+                turn=self.turn,
+                status=self.status,
+                winner=self.winner,
+                history=history,
             ),
-            "team": np.asarray(self.team),
-            "troops": np.asarray(self.troops),
-            "turn": np.array(self.turn),
-            "status": np.array(self.status),
-            "winner": np.array(-1 if winner is None else winner),
-            "history_territories": history.territories,
-            "history_troops": history.troops,
-        }
-        fields.update({f"board_{key}": value for key, value in self.board.to_arrays().items()})
-        with open(path, "wb") as handle:
-            np.savez_compressed(handle, **fields)
+        )
 
     @classmethod
     def load(
@@ -398,57 +392,134 @@ class Game:
         threads: int | None = None,
         max_turns: int | Literal["saved"] | None = "saved",
     ) -> Game:
-        """Reads a game written by :meth:`save`. ``policies`` replaces the saved policy names
-        (it must be given when the saved game had custom policies). ``max_turns`` replaces
-        the saved turn limit; a game that had ended unfinished at its limit plays on when the
-        new limit allows more turns."""
-        from stratagem.conquest.board import Board
-
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                fields = {key: data[key] for key in data.files}
-        except (OSError, ValueError) as error:
-            raise InvalidParameter(f"{path}: not a saved conquest game ({error})") from error
-        if str(fields.get("format", "")) != _FORMAT:
-            raise InvalidParameter(
-                f"{path}: not a saved conquest game (format {fields.get('format')!r})"
-            )
-        saved_names = [str(name) for name in fields["policies"]]
-        if policies is None:
-            if "custom" in saved_names:
-                raise InvalidParameter(
-                    f"{path}: the saved game has custom policies; pass policies="
-                )
-            policies = saved_names
-        seed, rate_ppm, cap, saved_limit = (int(str(v)) for v in fields["params"])
-        if max_turns == "saved":
-            max_turns = None if saved_limit < 0 else saved_limit
-        board = Board.from_arrays(
-            {key[6:]: value for key, value in fields.items() if key.startswith("board_")}
-        )
+        """Reads a game written by :meth:`save` (or by a distributed game's checkpoint).
+        ``policies`` replaces the saved policy names (it must be given when the saved game had
+        custom policies). ``max_turns`` replaces the saved turn limit; a game that had ended
+        unfinished at its limit plays on when the new limit allows more turns."""
+        saved = read_game(path)
         game = cls(
-            board,
-            fields["team"],
-            fields["troops"],
-            policies,
-            seed=seed,
-            rate=rate_ppm / 1_000_000,
-            cap=cap,
-            max_turns=max_turns,
+            saved.board,
+            saved.team,
+            saved.troops,
+            saved.policies(path, policies),
+            seed=saved.seed,
+            rate=saved.rate_ppm / 1_000_000,
+            cap=saved.cap,
+            max_turns=saved.max_turns if max_turns == "saved" else max_turns,
             threads=threads,
         )
-        winner = int(fields["winner"])
-        turn, status = int(fields["turn"]), str(fields["status"])
-        if status == "unfinished" and (game.max_turns is None or game.max_turns > turn):
-            status = "running"
-        game._engine.resume(
-            turn,
-            status,
-            None if winner < 0 else winner,
-            np.ascontiguousarray(fields["history_territories"], dtype=np.int64),
-            np.ascontiguousarray(fields["history_troops"], dtype=np.int64),
-        )
+        game._engine.resume(*saved.resume_arguments(game.max_turns))
         return game
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    """Everything a saved game holds (the file format of :meth:`Game.save`, shared by the
+    checkpoints of :class:`~stratagem.conquest.distributed.DistributedGame`)."""
+
+    board: Board
+    policy_names: list[str]
+    seed: int
+    rate_ppm: int
+    cap: int
+    max_turns: int | None
+    team: NDArray[np.int64]
+    troops: NDArray[np.int64]
+    turn: int
+    status: str
+    winner: int | None
+    history: History
+
+    def policies(
+        self, path: str | Path, given: Sequence[str | PolicyFn] | None
+    ) -> Sequence[str | PolicyFn]:
+        """The policies to play: ``given``, else the saved names (custom ones must be given)."""
+        if given is not None:
+            return given
+        if "custom" in self.policy_names:
+            raise InvalidParameter(f"{path}: the saved game has custom policies; pass policies=")
+        return self.policy_names
+
+    def resume_arguments(
+        self, max_turns: int | None
+    ) -> tuple[int, str, int | None, NDArray[np.int64], NDArray[np.int64]]:
+        """What the engine's ``resume`` takes; a game that ended unfinished at its old limit
+        is running again when ``max_turns`` allows more turns."""
+        status = self.status
+        if status == "unfinished" and (max_turns is None or max_turns > self.turn):
+            status = "running"
+        return (
+            self.turn,
+            status,
+            self.winner,
+            np.ascontiguousarray(self.history.territories, dtype=np.int64),
+            np.ascontiguousarray(self.history.troops, dtype=np.int64),
+        )
+
+
+def write_game(path: str | Path, saved: SavedGame) -> None:
+    """Writes ``saved`` to ``path`` (npz) through a temporary file, so an interrupted write
+    never leaves a broken file where a good one was."""
+    fields: dict[str, Any] = {
+        "format": np.array(_FORMAT),
+        "policies": np.array(saved.policy_names),
+        # Text keeps every 64-bit seed exact (int64 cannot hold seeds above 2**63).
+        "params": np.array(
+            [
+                str(saved.seed),
+                str(saved.rate_ppm),
+                str(saved.cap),
+                str(-1 if saved.max_turns is None else saved.max_turns),
+            ]
+        ),
+        "team": saved.team,
+        "troops": saved.troops,
+        "turn": np.array(saved.turn),
+        "status": np.array(saved.status),
+        "winner": np.array(-1 if saved.winner is None else saved.winner),
+        "history_territories": saved.history.territories,
+        "history_troops": saved.history.troops,
+    }
+    fields.update({f"board_{key}": value for key, value in saved.board.to_arrays().items()})
+    target = Path(path)
+    partial = target.with_name(target.name + ".partial")
+    with open(partial, "wb") as handle:
+        np.savez_compressed(handle, **fields)
+    os.replace(partial, target)
+
+
+def read_game(path: str | Path) -> SavedGame:
+    """Reads a file written by :func:`write_game`."""
+    from stratagem.conquest.board import Board
+
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            fields = {key: data[key] for key in data.files}
+    except (OSError, ValueError) as error:
+        raise InvalidParameter(f"{path}: not a saved conquest game ({error})") from error
+    if str(fields.get("format", "")) != _FORMAT:
+        raise InvalidParameter(
+            f"{path}: not a saved conquest game (format {fields.get('format')!r})"
+        )
+    seed, rate_ppm, cap, saved_limit = (int(str(v)) for v in fields["params"])
+    board = Board.from_arrays(
+        {key[6:]: value for key, value in fields.items() if key.startswith("board_")}
+    )
+    winner = int(fields["winner"])
+    return SavedGame(
+        board=board,
+        policy_names=[str(name) for name in fields["policies"]],
+        seed=seed,
+        rate_ppm=rate_ppm,
+        cap=cap,
+        max_turns=None if saved_limit < 0 else saved_limit,
+        team=fields["team"],
+        troops=fields["troops"],
+        turn=int(fields["turn"]),
+        status=str(fields["status"]),
+        winner=None if winner < 0 else winner,
+        history=History(fields["history_territories"], fields["history_troops"]),
+    )
 
 
 # -- battles ----------------------------------------------------------------------------------

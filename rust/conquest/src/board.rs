@@ -25,6 +25,16 @@ pub struct Board {
     /// Index into `borders` of each directed edge.
     edge_border: Vec<u32>,
     borders: Vec<Border>,
+    /// Ids in a larger board when this board is one rank's part of it (see [`Board::labelled`]).
+    labels: Option<Labels>,
+}
+
+/// The whole board's ids of a part's territories and directed edges: random streams are drawn
+/// with these, so a part plays exactly what the whole board would.
+#[derive(Clone, Debug)]
+struct Labels {
+    territory: Vec<u32>,
+    edge: Vec<u64>,
 }
 
 fn invalid(message: String) -> Error {
@@ -132,7 +142,65 @@ impl Board {
             reverse,
             edge_border,
             borders,
+            labels: None,
         })
+    }
+
+    /// The same board as a part of a larger one: territory `x` is territory `territory[x]`
+    /// there and directed edge `e` is edge `edge[e]`. Territory ids must increase, so that
+    /// every row lists its neighbours in the larger board's order too.
+    pub fn labelled(mut self, territory: &[i64], edge: &[i64]) -> Result<Self> {
+        if territory.len() != self.n() || edge.len() != self.n_edges() {
+            return Err(invalid(format!(
+                "labels need one territory id per territory ({}) and one edge id per directed \
+                 border ({}), got {} and {}",
+                self.n(),
+                self.n_edges(),
+                territory.len(),
+                edge.len()
+            )));
+        }
+        if let Some(x) = territory
+            .iter()
+            .position(|&id| !(0..=MAX_TERRITORIES as i64).contains(&id))
+        {
+            return Err(invalid(format!(
+                "territory {x} has id {} outside 0..{MAX_TERRITORIES}",
+                territory[x]
+            )));
+        }
+        if let Some(k) = territory.windows(2).position(|pair| pair[1] <= pair[0]) {
+            return Err(invalid(format!(
+                "territory ids must increase, got {} then {} at territory {}",
+                territory[k],
+                territory[k + 1],
+                k + 1
+            )));
+        }
+        if let Some(e) = edge.iter().position(|&id| id < 0) {
+            return Err(invalid(format!("directed border {e} has id {}", edge[e])));
+        }
+        self.labels = Some(Labels {
+            territory: territory.iter().map(|&id| id as u32).collect(),
+            edge: edge.iter().map(|&id| id as u64).collect(),
+        });
+        Ok(self)
+    }
+
+    /// The id of territory `x` in the random streams (its own index unless labelled).
+    #[inline]
+    pub fn territory_id(&self, x: usize) -> u64 {
+        self.labels
+            .as_ref()
+            .map_or(x as u64, |labels| u64::from(labels.territory[x]))
+    }
+
+    /// The border id of the rules (position of `x -> y`, `x < y`, in the whole board's CSR).
+    #[inline]
+    pub fn border_id(&self, border: &Border) -> u64 {
+        self.labels
+            .as_ref()
+            .map_or(border.xy as u64, |labels| labels.edge[border.xy])
     }
 
     pub fn n(&self) -> usize {
@@ -157,6 +225,12 @@ impl Board {
     #[inline]
     pub fn target(&self, e: usize) -> usize {
         self.indices[e] as usize
+    }
+
+    /// The territory directed edge `e` leaves from.
+    #[inline]
+    pub fn source(&self, e: usize) -> usize {
+        self.target(self.reverse[e])
     }
 
     #[inline]

@@ -98,9 +98,7 @@ pub struct Game {
     params: Params,
     team: Vec<u8>,
     troops: Vec<u64>,
-    turn: u64,
-    status: Status,
-    history: History,
+    record: Record,
     scratch: Scratch,
 }
 
@@ -110,6 +108,111 @@ pub struct Game {
 pub struct History {
     pub territories: Vec<u64>,
     pub troops: Vec<u64>,
+}
+
+/// Where a game stands: its turn counter, status and history, and the end rules (section 5)
+/// that move them on. Shared by [`Game`] and by the ranks of a distributed game
+/// ([`crate::part::Part`]), which record the same per-team counts.
+#[derive(Clone, Debug)]
+pub struct Record {
+    territories: u64,
+    teams: usize,
+    max_turns: Option<u64>,
+    turn: u64,
+    status: Status,
+    history: History,
+}
+
+impl Record {
+    /// A record at turn 0 of a game on `territories` territories with the given counts.
+    pub fn start(territories: u64, max_turns: Option<u64>, counts: (Vec<u64>, Vec<u64>)) -> Self {
+        let teams = counts.0.len();
+        Self {
+            territories,
+            teams,
+            max_turns,
+            turn: 0,
+            status: Status::Running,
+            history: History {
+                territories: counts.0,
+                troops: counts.1,
+            },
+        }
+    }
+
+    pub fn turn(&self) -> u64 {
+        self.turn
+    }
+    pub fn status(&self) -> Status {
+        self.status
+    }
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    /// Whether another turn may be played; a game at its turn limit becomes unfinished.
+    pub fn may_play(&mut self) -> bool {
+        if self.status != Status::Running {
+            return false;
+        }
+        if self.max_turns.is_some_and(|limit| self.turn >= limit) {
+            self.status = Status::Unfinished;
+            return false;
+        }
+        true
+    }
+
+    /// Records a played turn: its per-team counts, then the end rules in their order.
+    pub fn push(&mut self, territories: &[u64], troops: &[u64]) {
+        self.turn += 1;
+        self.history.territories.extend_from_slice(territories);
+        self.history.troops.extend_from_slice(troops);
+        self.status = if let Some(team) = territories.iter().position(|&c| c == self.territories) {
+            Status::Won(team as u8)
+        } else {
+            let mut armed = troops.iter().enumerate().filter(|&(_, &n)| n > 0);
+            match (armed.next(), armed.next()) {
+                (Some((team, _)), None) => Status::Won(team as u8),
+                (None, _) => Status::Draw,
+                _ if self.max_turns.is_some_and(|limit| self.turn >= limit) => Status::Unfinished,
+                _ => Status::Running,
+            }
+        };
+    }
+
+    /// Restores the turn counter, status and history of a saved game; the history must have
+    /// one row per turn played plus the start, and its last row must match `counts`.
+    pub fn resume(
+        &mut self,
+        turn: u64,
+        status: Status,
+        history: History,
+        counts: (&[u64], &[u64]),
+    ) -> Result<()> {
+        let k = self.teams;
+        let rows = usize::try_from(turn).ok().and_then(|t| t.checked_add(1));
+        let shape_ok = rows.is_some_and(|rows| {
+            history.territories.len() == rows * k && history.troops.len() == rows * k
+        });
+        if !shape_ok {
+            return Err(Error::InconsistentInput(format!(
+                "a history of turn {turn} has {} rows of {k} teams, got {} and {} values",
+                turn.saturating_add(1),
+                history.territories.len(),
+                history.troops.len()
+            )));
+        }
+        let last = history.territories.len() - k;
+        if history.territories[last..] != *counts.0 || history.troops[last..] != *counts.1 {
+            return Err(Error::InconsistentInput(
+                "the last row of the history does not match the territories and troops".into(),
+            ));
+        }
+        self.turn = turn;
+        self.status = status;
+        self.history = history;
+        Ok(())
+    }
 }
 
 impl Game {
@@ -149,66 +252,40 @@ impl Game {
                 troops[x]
             )));
         }
-        let mut game = Self {
+        let team: Vec<u8> = team.iter().map(|&t| t as u8).collect();
+        let troops: Vec<u64> = troops.iter().map(|&t| t as u64).collect();
+        let counts = counts(k, &team, &troops);
+        Ok(Self {
+            record: Record::start(n as u64, params.max_turns, counts),
             board,
             policies,
             params,
-            team: team.iter().map(|&t| t as u8).collect(),
-            troops: troops.iter().map(|&t| t as u64).collect(),
-            turn: 0,
-            status: Status::Running,
-            history: History::default(),
+            team,
+            troops,
             scratch: Scratch::default(),
-        };
-        game.record();
-        Ok(game)
+        })
     }
 
     /// The same game with other parameters (used to give each game of a batch its seed).
     pub fn with_params(&self, params: Params) -> Self {
-        Self {
+        let mut game = Self {
             params,
             ..self.clone()
-        }
+        };
+        game.record.max_turns = params.max_turns;
+        game
     }
 
     /// Restores the turn counter, status and history of a saved game; the history must have
     /// one row per turn played plus the start, and its last row must match the state.
     pub fn resume(&mut self, turn: u64, status: Status, history: History) -> Result<()> {
-        let k = self.policies.len();
-        let rows = usize::try_from(turn).ok().and_then(|t| t.checked_add(1));
-        let shape_ok = rows.is_some_and(|rows| {
-            history.territories.len() == rows * k && history.troops.len() == rows * k
-        });
-        if !shape_ok {
-            return Err(Error::InconsistentInput(format!(
-                "a history of turn {turn} has {} rows of {k} teams, got {} and {} values",
-                turn.saturating_add(1),
-                history.territories.len(),
-                history.troops.len()
-            )));
-        }
         let (territories, troops) = self.counts();
-        let last = history.territories.len() - k;
-        if history.territories[last..] != territories[..] || history.troops[last..] != troops[..] {
-            return Err(Error::InconsistentInput(
-                "the last row of the history does not match the territories and troops".into(),
-            ));
-        }
-        self.turn = turn;
-        self.status = status;
-        self.history = history;
-        Ok(())
+        self.record
+            .resume(turn, status, history, (&territories, &troops))
     }
 
     pub fn history(&self) -> &History {
-        &self.history
-    }
-
-    fn record(&mut self) {
-        let (territories, troops) = self.counts();
-        self.history.territories.extend(territories);
-        self.history.troops.extend(troops);
+        self.record.history()
     }
 
     pub fn board(&self) -> &Board {
@@ -221,10 +298,10 @@ impl Game {
         &self.troops
     }
     pub fn turn(&self) -> u64 {
-        self.turn
+        self.record.turn()
     }
     pub fn status(&self) -> Status {
-        self.status
+        self.record.status()
     }
     pub fn params(&self) -> Params {
         self.params
@@ -314,23 +391,15 @@ impl Game {
             dist,
             pressure,
             seed: self.params.seed,
-            turn: self.turn,
+            turn: self.turn(),
         };
-        policy::place(&view, &self.policies, placement);
+        policy::place(&view, &self.policies, placement, |_| true);
         Ok(())
     }
 
     /// Plays one turn unless the game is over; returns whether a turn was played.
     pub fn step(&mut self, custom: Option<&[i64]>) -> Result<bool> {
-        if self.status != Status::Running {
-            return Ok(false);
-        }
-        if self
-            .params
-            .max_turns
-            .is_some_and(|limit| self.turn >= limit)
-        {
-            self.status = Status::Unfinished;
+        if !self.record.may_play() {
             return Ok(false);
         }
         let mut scratch = std::mem::take(&mut self.scratch);
@@ -350,8 +419,9 @@ impl Game {
             &self.team,
             &scratch.placement,
             p.seed,
-            self.turn,
+            self.turn(),
             &mut scratch.survivors,
+            |_| true,
         );
         let before = turn::Before {
             board: &self.board,
@@ -360,50 +430,30 @@ impl Game {
             placement: &scratch.placement,
             survivors: &scratch.survivors,
             seed: p.seed,
-            turn: self.turn,
+            turn: self.turn(),
             rate_ppm: p.rate_ppm,
             cap: p.cap,
         };
-        turn::occupy_and_recruit(&before, &mut scratch.team, &mut scratch.troops);
+        turn::occupy_and_recruit(&before, &mut scratch.team, &mut scratch.troops, |_| true);
         std::mem::swap(&mut self.team, &mut scratch.team);
         std::mem::swap(&mut self.troops, &mut scratch.troops);
-        self.turn += 1;
-        self.record();
-        self.status = self.end_status();
+        let (territories, troops) = self.counts();
+        self.record.push(&territories, &troops);
     }
 
     /// Territories and troops per team.
     pub fn counts(&self) -> (Vec<u64>, Vec<u64>) {
-        let k = self.policies.len();
-        let mut territories = vec![0u64; k];
-        let mut troops = vec![0u64; k];
-        for (&t, &n) in self.team.iter().zip(&self.troops) {
-            territories[usize::from(t)] += 1;
-            troops[usize::from(t)] += n;
-        }
-        (territories, troops)
+        counts(self.policies.len(), &self.team, &self.troops)
     }
+}
 
-    fn end_status(&self) -> Status {
-        let first = self.team[0];
-        if self.team.iter().all(|&t| t == first) {
-            return Status::Won(first);
-        }
-        let k = self.policies.len();
-        let troops = &self.history.troops[self.history.troops.len() - k..];
-        let mut armed = troops.iter().enumerate().filter(|&(_, &n)| n > 0);
-        match (armed.next(), armed.next()) {
-            (Some((team, _)), None) => return Status::Won(team as u8),
-            (None, _) => return Status::Draw,
-            _ => {}
-        }
-        if self
-            .params
-            .max_turns
-            .is_some_and(|limit| self.turn >= limit)
-        {
-            return Status::Unfinished;
-        }
-        Status::Running
+/// Territories and troops per team of `k` teams.
+pub fn counts(k: usize, team: &[u8], troops: &[u64]) -> (Vec<u64>, Vec<u64>) {
+    let mut territories = vec![0u64; k];
+    let mut totals = vec![0u64; k];
+    for (&t, &n) in team.iter().zip(troops) {
+        territories[usize::from(t)] += 1;
+        totals[usize::from(t)] += n;
     }
+    (territories, totals)
 }

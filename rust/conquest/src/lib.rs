@@ -3,13 +3,15 @@
 //! [`Board`] holds the CSR graph with the reverse of every directed edge and the list of
 //! borders; [`Game`] holds the state and plays turns: placement ([`policy`]), battles,
 //! occupation and recruitment ([`turn`]). [`odds`] computes exact battle odds; [`many`] plays
-//! independent games in parallel. `python/stratagem/conquest/oracle.py` is the same rules in
+//! independent games in parallel; [`part`] is one rank's share of a game spread over MPI
+//! ranks. `python/stratagem/conquest/oracle.py` is the same rules in
 //! plain Python.
 
 pub mod board;
 pub mod game;
 pub mod many;
 pub mod odds;
+pub mod part;
 pub mod policy;
 pub mod turn;
 
@@ -30,4 +32,6 @@ pub mod purpose {
     pub const TIE: &str = "conquest.tie";
     pub const RANDOM_POLICY: &str = "conquest.random";
     pub const GAMES: &str = "conquest.games";
+    /// The coin each territory flips to decide who resolves a border between two ranks.
+    pub const FLIP: &str = "conquest.flip";
 }

@@ -180,7 +180,7 @@ fn random(view: &View<'_>, x: usize, row: &mut [i64]) {
     let mut cursor = Stream::with_ids(
         view.seed,
         purpose_tag(purpose::RANDOM_POLICY),
-        [view.turn, x as u64, 0],
+        [view.turn, view.board.territory_id(x), 0],
     )
     .cursor();
     let mut remaining = view.troops[x];
@@ -305,12 +305,17 @@ fn for_row_chunks<T: Send>(board: &Board, values: &mut [T], fill: impl Fn(usize,
     });
 }
 
-/// Fills the rows of the territories whose team plays a built-in policy; rows of `Custom`
-/// teams are left as they are (the caller put the custom placement there).
-pub fn place(view: &View<'_>, policies: &[Policy], placement: &mut [i64]) {
+/// Fills the rows of the territories `owned` accepts whose team plays a built-in policy; rows
+/// of `Custom` teams are left as they are (the caller put the custom placement there).
+pub fn place(
+    view: &View<'_>,
+    policies: &[Policy],
+    placement: &mut [i64],
+    owned: impl Fn(usize) -> bool + Sync,
+) {
     for_row_chunks(view.board, placement, |x, row| {
         let policy = policies[usize::from(view.team[x])];
-        if policy == Policy::Custom {
+        if policy == Policy::Custom || !owned(x) {
             return;
         }
         row.fill(0);

@@ -31,9 +31,9 @@ pub fn battle(seed: u64, turn: u64, border: u64, sides: [(u64, u64); 2]) -> (u64
     (sx, sy)
 }
 
-/// Survivors of both sides on every border (`(x side, y side)`, in `board.borders()` order),
-/// written into `survivors`; on friendly borders and borders without a battle everyone placed
-/// survives.
+/// Survivors of both sides on every border that `resolves` accepts (`(x side, y side)`, in
+/// `board.borders()` order), written into `survivors`; on friendly borders and borders without
+/// a battle everyone placed survives. Other borders keep what `survivors` held.
 pub fn battles(
     board: &Board,
     team: &[u8],
@@ -41,12 +41,15 @@ pub fn battles(
     seed: u64,
     turn: u64,
     survivors: &mut Vec<(u64, u64)>,
+    resolves: impl Fn(usize) -> bool + Sync,
 ) {
     survivors.resize(board.borders().len(), (0, 0));
     survivors
         .par_iter_mut()
         .zip(board.borders().par_iter())
-        .for_each(|(out, b)| {
+        .enumerate()
+        .filter(|(index, _)| resolves(*index))
+        .for_each(|(_, (out, b))| {
             let (pxy, pyx) = (placement[b.xy], placement[b.yx]);
             let placed = (pxy.unsigned_abs(), pyx.unsigned_abs());
             let contested = team[b.x as usize] != team[b.y as usize] && (pxy > 0 || pyx > 0);
@@ -54,7 +57,7 @@ pub fn battles(
                 battle(
                     seed,
                     turn,
-                    b.xy as u64,
+                    board.border_id(b),
                     [(placed.0, coins(pxy)), (placed.1, coins(pyx))],
                 )
             } else {
@@ -121,8 +124,14 @@ pub struct Before<'a> {
 }
 
 /// Occupation (largest team takes the territory; ties as the rules say) then recruitment,
-/// written into `team` and `troops`.
-pub fn occupy_and_recruit(before: &Before<'_>, team: &mut Vec<u8>, troops: &mut Vec<u64>) {
+/// written into `team` and `troops` for the territories `owned` accepts; the others keep their
+/// state from `before`.
+pub fn occupy_and_recruit(
+    before: &Before<'_>,
+    team: &mut Vec<u8>,
+    troops: &mut Vec<u64>,
+    owned: impl Fn(usize) -> bool + Sync,
+) {
     let n = before.board.n();
     let tie_tag = purpose_tag(purpose::TIE);
     team.resize(n, 0);
@@ -132,6 +141,10 @@ pub fn occupy_and_recruit(before: &Before<'_>, team: &mut Vec<u8>, troops: &mut 
         .enumerate()
         .for_each_init(Vec::new, |counts, (x, (owner_out, troops_out))| {
             let b = before;
+            if !owned(x) {
+                (*owner_out, *troops_out) = (b.team[x], b.troops[x]);
+                return;
+            }
             presence(
                 b.board,
                 b.team,
@@ -156,7 +169,7 @@ pub fn occupy_and_recruit(before: &Before<'_>, team: &mut Vec<u8>, troops: &mut 
                 let pick = if tied.len() == 1 {
                     0
                 } else {
-                    Stream::with_ids(b.seed, tie_tag, [b.turn, x as u64, 0])
+                    Stream::with_ids(b.seed, tie_tag, [b.turn, b.board.territory_id(x), 0])
                         .cursor()
                         .uniform_below(tied.len() as u64) as usize
                 };

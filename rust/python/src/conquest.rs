@@ -16,7 +16,7 @@ use crate::runtime::{interruptible, thread_count};
 /// A checked board (CSR with reverse edges and borders), shared by every game on it.
 #[pyclass(module = "stratagem._core", name = "ConquestBoard", frozen)]
 pub struct PyBoard {
-    inner: Arc<Board>,
+    pub(crate) inner: Arc<Board>,
 }
 
 #[pymethods]
@@ -47,7 +47,7 @@ impl PyBoard {
     }
 }
 
-fn status_from(name: &str, winner: Option<u8>) -> PyResult<Status> {
+pub(crate) fn status_from(name: &str, winner: Option<u8>) -> PyResult<Status> {
     match (name, winner) {
         ("running", None) => Ok(Status::Running),
         ("won", Some(team)) => Ok(Status::Won(team)),
@@ -60,9 +60,9 @@ fn status_from(name: &str, winner: Option<u8>) -> PyResult<Status> {
 }
 
 /// Territories and troops per team after each turn, as two `(turns + 1, teams)` arrays.
-type Tables<'py> = (Bound<'py, PyArray2<i64>>, Bound<'py, PyArray2<i64>>);
+pub(crate) type Tables<'py> = (Bound<'py, PyArray2<i64>>, Bound<'py, PyArray2<i64>>);
 
-fn table<'py>(
+pub(crate) fn table<'py>(
     py: Python<'py>,
     values: &[u64],
     teams: usize,
@@ -74,7 +74,11 @@ fn table<'py>(
     Ok(array.into_pyarray(py))
 }
 
-fn unsigned(name: &str, values: PyReadonlyArray2<'_, i64>, teams: usize) -> PyResult<Vec<u64>> {
+pub(crate) fn unsigned(
+    name: &str,
+    values: PyReadonlyArray2<'_, i64>,
+    teams: usize,
+) -> PyResult<Vec<u64>> {
     let values = values.as_array();
     if values.ncols() != teams || values.iter().any(|&v| v < 0) {
         return Err(param(format!(

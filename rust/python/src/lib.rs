@@ -6,6 +6,7 @@
 use pyo3::prelude::*;
 
 mod conquest;
+mod conquest_part;
 mod errors;
 mod rng;
 mod runtime;
@@ -24,5 +25,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     runtime::register(m)?;
     rng::register(m)?;
     conquest::register(m)?;
+    conquest_part::register(m)?;
     Ok(())
 }

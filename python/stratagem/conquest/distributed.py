@@ -1,0 +1,671 @@
+"""One conquest game spread over MPI ranks, bit-identical to the single-process engine.
+
+Each rank owns a block of territories (of the natural order, or of a reverse Cuthill-McKee
+order that cuts fewer borders) and their adjacency rows; the Rust engine
+(``_core.ConquestPart``) does the rank's share of every phase with its own threads, and this
+module moves what crosses the partition between the phases, point to point between neighbour
+ranks on numpy buffers: frontier distances and states of the *ghost* territories (the other
+ranks' territories next to ours), pressure and placements on the cut borders, and the report
+cards of the battles. ``docs/conquest-mpi.md`` describes the message pattern and its cost.
+
+In one process (no MPI, or ``mpiexec -n 1``) the same code runs with one part and no
+messages:
+
+>>> from stratagem.conquest import Board, Game
+>>> from stratagem.conquest.distributed import DistributedGame
+>>> board = Board.grid(6, 6)
+>>> team, troops = [0] * 18 + [1] * 18, 5
+>>> args = (board, team, troops, ["opportunist", "balanced"])
+>>> spread = DistributedGame(*args, seed=3, max_turns=30)
+>>> single = Game(*args, seed=3, max_turns=30)
+>>> spread.run().turns == single.run().turns
+True
+>>> bool((spread.history.troops == single.history.troops).all())
+True
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from stratagem import _core, _validate
+from stratagem.conquest.game import (
+    GameResult,
+    History,
+    SavedGame,
+    _int_array,
+    _policy_names,
+    _rate_ppm,
+    _read_only,
+    read_game,
+    write_game,
+)
+from stratagem.distributed import (
+    Communicator,
+    abort_on_error,
+    allgather_blocks,
+    allreduce,
+    block_partition,
+    checked_together,
+    exchange_with_neighbors,
+    world,
+)
+from stratagem.errors import InconsistentInput, InvalidParameter
+from stratagem.progress import Progress
+
+if TYPE_CHECKING:
+    from stratagem.conquest.board import Board
+
+__all__ = [
+    "ORDERS",
+    "DistributedGame",
+    "PartitionSummary",
+    "Traffic",
+    "cut_borders",
+    "partition",
+    "territory_order",
+]
+
+Order = Literal["natural", "rcm"]
+ORDERS: tuple[str, ...] = ("natural", "rcm")
+# Tags of the turn's messages, one per phase (a message can never be taken for another's).
+_TAG_DISTANCE, _TAG_PRESSURE, _TAG_PLACEMENT, _TAG_REPORT, _TAG_STATE = range(0x5310, 0x5315)
+_REPORT_WORDS = 3  # placement, resolver's survivors, neighbour's survivors
+
+
+# -- partitions -------------------------------------------------------------------------------
+
+
+def territory_order(board: Board, order: Order = "natural") -> NDArray[np.int64]:
+    """The territories in the order the ranks' blocks are cut from: ``natural`` (by id) or
+    ``rcm``, reverse Cuthill-McKee (scipy), which keeps neighbours close in the order and so
+    cuts fewer borders on boards whose ids say nothing about geography."""
+    if order == "natural":
+        return np.arange(board.n, dtype=np.int64)
+    if order != "rcm":
+        raise InvalidParameter(f"order must be one of {ORDERS}, got {order!r}")
+    try:
+        from scipy.sparse import csr_matrix
+        from scipy.sparse.csgraph import reverse_cuthill_mckee
+    except ImportError as error:  # pragma: no cover - scipy is in the mpi and graph extras
+        raise InvalidParameter(
+            "order='rcm' needs scipy: pip install 'stratagem[graph]'"
+        ) from error
+    ones = np.ones(board.indices.shape[0], dtype=np.int8)
+    matrix = csr_matrix((ones, board.indices, board.indptr), shape=(board.n, board.n))
+    return reverse_cuthill_mckee(matrix, symmetric_mode=True).astype(np.int64)
+
+
+def partition(board: Board, ranks: int, order: Order = "natural") -> NDArray[np.int64]:
+    """The rank owning each territory: the territories in ``order`` cut into ``ranks``
+    contiguous blocks of (nearly) equal size."""
+    ranks = _validate.integer("ranks", ranks, 1)
+    sequence = territory_order(board, order)
+    offsets = block_partition(board.n, ranks)
+    owner = np.empty(board.n, dtype=np.int64)
+    owner[sequence] = np.repeat(np.arange(ranks, dtype=np.int64), np.diff(offsets))
+    return owner
+
+
+def cut_borders(board: Board, owner: ArrayLike) -> int:
+    """Borders whose two territories belong to different ranks."""
+    owners = np.asarray(owner)
+    source = np.repeat(owners, np.diff(board.indptr))
+    return int(np.count_nonzero(source != owners[board.indices])) // 2
+
+
+@dataclass(frozen=True)
+class PartitionSummary:
+    """How a partition cuts a board: cut borders overall and, per rank, the territories it
+    owns, its ghosts and its neighbour ranks."""
+
+    order: str
+    ranks: int
+    borders: int
+    cut_borders: int
+    territories: NDArray[np.int64]
+    ghosts: NDArray[np.int64]
+    neighbours: NDArray[np.int64]
+
+    @classmethod
+    def of(cls, board: Board, ranks: int, order: Order = "natural") -> PartitionSummary:
+        owner = partition(board, ranks, order)
+        source = np.repeat(owner, np.diff(board.indptr))
+        target = owner[board.indices]
+        cut = source != target
+        ghosts = np.zeros(ranks, dtype=np.int64)
+        neighbours = np.zeros(ranks, dtype=np.int64)
+        for rank in range(ranks):
+            mine = cut & (source == rank)
+            ghosts[rank] = np.unique(board.indices[mine]).shape[0]
+            neighbours[rank] = np.unique(target[mine]).shape[0]
+        return cls(
+            order=order,
+            ranks=ranks,
+            borders=board.n_borders,
+            cut_borders=int(np.count_nonzero(cut)) // 2,
+            territories=np.bincount(owner, minlength=ranks).astype(np.int64),
+            ghosts=ghosts,
+            neighbours=neighbours,
+        )
+
+
+@dataclass
+class _PartArrays:
+    """One rank's share of the board: the local CSR (owned rows complete, ghost rows holding
+    their borders with owned territories), the whole board's ids, and the exchange plan."""
+
+    local_ids: NDArray[np.int64]
+    indptr: NDArray[np.int64]
+    indices: NDArray[np.int64]
+    edge_ids: NDArray[np.int64]
+    owned: NDArray[np.bool_]
+    neighbours: NDArray[np.int64]
+    halo_send: NDArray[np.int64]
+    halo_send_offsets: NDArray[np.int64]
+    halo_recv: NDArray[np.int64]
+    halo_recv_offsets: NDArray[np.int64]
+    cut: NDArray[np.int64]
+    cut_offsets: NDArray[np.int64]
+
+
+def _row_positions(indptr: NDArray[np.int64], rows: NDArray[np.int64]) -> NDArray[np.int64]:
+    """Positions in ``indices`` of every entry of ``rows``, row after row."""
+    starts, counts = indptr[rows], indptr[rows + 1] - indptr[rows]
+    first_of_row = np.repeat(np.cumsum(counts) - counts, counts)
+    return np.repeat(starts, counts) + np.arange(int(counts.sum()), dtype=np.int64) - first_of_row
+
+
+def _offsets_by(keys: NDArray[np.int64], neighbours: NDArray[np.int64]) -> NDArray[np.int64]:
+    """Offsets delimiting each neighbour's run in ``keys`` (sorted by neighbour)."""
+    return np.searchsorted(keys, np.append(neighbours, np.iinfo(np.int64).max)).astype(np.int64)
+
+
+def _part_arrays(board: Board, owner: NDArray[np.int64], rank: int) -> _PartArrays:
+    indptr, indices, n = board.indptr, board.indices, board.n
+    owned_ids = np.flatnonzero(owner == rank).astype(np.int64)
+    positions = _row_positions(indptr, owned_ids)
+    source = np.repeat(owned_ids, np.diff(indptr)[owned_ids])
+    target = indices[positions]
+    is_cut = owner[target] != rank
+    cut_source, cut_target, cut_positions = source[is_cut], target[is_cut], positions[is_cut]
+    ghost_ids = np.unique(cut_target)
+    local_ids = np.union1d(owned_ids, ghost_ids).astype(np.int64)
+    # The ghosts' rows keep their borders with owned territories: the reverses of cut edges,
+    # found by search in the ghosts' (sorted) rows of the whole board.
+    ghost_positions = _row_positions(indptr, ghost_ids)
+    ghost_keys = np.repeat(ghost_ids, np.diff(indptr)[ghost_ids]) * n + indices[ghost_positions]
+    back = np.lexsort((cut_source, cut_target))
+    back_source, back_target = cut_target[back], cut_source[back]
+    back_positions = ghost_positions[np.searchsorted(ghost_keys, back_source * n + back_target)]
+    # Owned rows then ghost rows, each sorted; a stable sort by source interleaves them.
+    all_source = np.concatenate([source, back_source])
+    all_target = np.concatenate([target, back_target])
+    local_source = np.searchsorted(local_ids, all_source)
+    by_row = np.argsort(local_source, kind="stable")
+    local_indptr = np.zeros(local_ids.shape[0] + 1, dtype=np.int64)
+    np.cumsum(np.bincount(local_source, minlength=local_ids.shape[0]), out=local_indptr[1:])
+    local_position = np.empty_like(by_row)
+    local_position[by_row] = np.arange(by_row.shape[0])
+    # Who talks to whom: neighbour ranks in order; within a pair, territories by id and
+    # borders by border id, so both sides list them alike.
+    cut_owner = owner[cut_target]
+    neighbours = np.unique(cut_owner)
+    reverse_of_cut = np.empty_like(cut_positions)
+    reverse_of_cut[back] = back_positions
+    border_id = np.where(cut_source < cut_target, cut_positions, reverse_of_cut)
+    cut_order = np.lexsort((border_id, cut_owner))
+    owned_edge_index = np.flatnonzero(is_cut)[cut_order]
+    send_keys = np.unique(cut_owner * n + cut_source)
+    send_owner = send_keys // n
+    recv_order = np.lexsort((ghost_ids, owner[ghost_ids]))
+    return _PartArrays(
+        local_ids=local_ids,
+        indptr=local_indptr,
+        indices=np.searchsorted(local_ids, all_target[by_row]).astype(np.int64),
+        edge_ids=np.concatenate([positions, back_positions])[by_row],
+        owned=owner[local_ids] == rank,
+        neighbours=neighbours,
+        halo_send=np.searchsorted(local_ids, send_keys % n).astype(np.int64),
+        halo_send_offsets=_offsets_by(send_owner, neighbours),
+        halo_recv=np.searchsorted(local_ids, ghost_ids[recv_order]).astype(np.int64),
+        halo_recv_offsets=_offsets_by(owner[ghost_ids][recv_order], neighbours),
+        cut=local_position[owned_edge_index].astype(np.int64),
+        cut_offsets=_offsets_by(cut_owner[cut_order], neighbours),
+    )
+
+
+# -- traffic ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Traffic:
+    """Bytes this rank sent, by phase, over the turns played since the game was made (point
+    to point messages to neighbour ranks, and this rank's share of the collectives)."""
+
+    turns: int = 0
+    distance_rounds: int = 0
+    bytes: dict[str, int] = field(
+        default_factory=lambda: dict.fromkeys(
+            ("distance", "pressure", "placement", "report", "state", "collective"), 0
+        )
+    )
+
+    @property
+    def total(self) -> int:
+        return sum(self.bytes.values())
+
+    @property
+    def per_turn(self) -> float:
+        return self.total / self.turns if self.turns else 0.0
+
+
+# -- the game ---------------------------------------------------------------------------------
+
+
+def _fingerprint(*arrays: NDArray[Any]) -> int:
+    """A checksum of arrays that every rank must hold alike."""
+    value = 0
+    for array in arrays:
+        value = zlib.crc32(np.ascontiguousarray(array).view(np.uint8), value)
+    return value
+
+
+class DistributedGame:
+    """A conquest game spread over the ranks of ``comm`` (default: the MPI world), with the
+    interface of :class:`~stratagem.conquest.Game` for built-in policies.
+
+    Every rank makes the game with the same arguments and calls the same methods in the same
+    order: :meth:`step`, :meth:`run`, :meth:`gather_state` and :meth:`save` are collective.
+    ``turn``, ``status``, ``history`` and ``result`` are the same on every rank. Bad input on
+    any rank raises the error on every rank; an error in the middle of a turn (which leaves
+    the ranks out of step) aborts the MPI job with the error printed.
+    """
+
+    def __init__(
+        self,
+        board: Board,
+        team: ArrayLike,
+        troops: ArrayLike,
+        policies: Sequence[str],
+        *,
+        seed: int = 0,
+        rate: float = 0.2,
+        cap: int | None = None,
+        max_turns: int | None = 1000,
+        threads: int | None = None,
+        order: Order = "natural",
+        comm: Communicator | None = None,
+    ) -> None:
+        self.comm = world() if comm is None else comm
+        self.board = board
+        self.order = order
+        self.traffic = Traffic()
+
+        def check() -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+            names, custom = _policy_names(policies)
+            if custom:
+                raise InvalidParameter(
+                    f"team {min(custom)} plays a custom policy; a distributed game plays "
+                    f"built-in policies {tuple(sorted(set(names) - {'custom'}))} only"
+                )
+            self.policy_names = names
+            self.seed = _validate.seed(seed)
+            self.rate_ppm = _rate_ppm(rate)
+            self.cap = (
+                _core.CONQUEST_TROOP_LIMIT
+                if cap is None
+                else _validate.integer("cap", cap, 1, _core.CONQUEST_TROOP_LIMIT)
+            )
+            self.max_turns = (
+                None if max_turns is None else _validate.integer("max_turns", max_turns, 1)
+            )
+            self._threads = _validate.threads(threads)
+            if order not in ORDERS:
+                raise InvalidParameter(f"order must be one of {ORDERS}, got {order!r}")
+            team_array = _int_array("team", team, board.n)
+            troops_array = _int_array("troops", troops, board.n)
+            k, limit = len(names), _core.CONQUEST_TROOP_LIMIT
+            for x in np.flatnonzero((team_array < 0) | (team_array >= k))[:1]:
+                raise InvalidParameter(
+                    f"territory {x} has team {team_array[x]}, outside 0..{k - 1}"
+                )
+            for x in np.flatnonzero((troops_array < 0) | (troops_array > limit))[:1]:
+                raise InvalidParameter(
+                    f"territory {x} has {troops_array[x]} troops, outside 0..{limit}"
+                )
+            return team_array, troops_array
+
+        team_array, troops_array = checked_together(self.comm, check)
+        self._agree(board, team_array, troops_array)
+        owner = partition(board, self.comm.size, order)
+        self._part = checked_together(
+            self.comm, lambda: self._make_part(owner, team_array, troops_array)
+        )
+        self._history_cache: tuple[int, History] | None = None
+
+    def _agree(self, board: Board, team: NDArray[np.int64], troops: NDArray[np.int64]) -> None:
+        """Every rank must hold the same board, state and parameters."""
+        mine = (
+            _fingerprint(board.indptr, board.indices),
+            _fingerprint(team, troops),
+            (tuple(self.policy_names), self.seed, self.rate_ppm, self.cap, self.max_turns),
+        )
+        everyone = self.comm.allgather_object(mine)
+        what = ("board", "team or troops", "policies or parameters")
+        for rank, theirs in enumerate(everyone):
+            for k, name in enumerate(what):
+                if theirs[k] != everyone[0][k]:
+                    raise InconsistentInput(
+                        f"rank {rank} was given another {name} than rank 0; every rank must "
+                        f"make the distributed game with the same arguments"
+                    )
+
+    def _make_part(
+        self, owner: NDArray[np.int64], team: NDArray[np.int64], troops: NDArray[np.int64]
+    ) -> _core.ConquestPart:
+        arrays = _part_arrays(self.board, owner, self.comm.rank)
+        self._local = arrays
+        k = len(self.policy_names)
+        territories = np.bincount(team, minlength=k).astype(np.int64)
+        troop_counts = np.zeros(k, dtype=np.int64)
+        np.add.at(troop_counts, team, troops)
+        return _core.ConquestPart(
+            arrays.indptr,
+            arrays.indices,
+            arrays.local_ids,
+            arrays.edge_ids,
+            arrays.owned,
+            np.ascontiguousarray(team[arrays.local_ids]),
+            np.ascontiguousarray(troops[arrays.local_ids]),
+            self.policy_names,
+            self.seed,
+            self.rate_ppm,
+            self.cap,
+            self.max_turns,
+            arrays.halo_send,
+            arrays.halo_send_offsets,
+            arrays.halo_recv,
+            arrays.halo_recv_offsets,
+            arrays.cut,
+            arrays.cut_offsets,
+            self.board.n,
+            territories,
+            troop_counts,
+            self._threads,
+        )
+
+    # -- state ---------------------------------------------------------------------------
+
+    @property
+    def rank(self) -> int:
+        return self.comm.rank
+
+    @property
+    def rate(self) -> float:
+        return self.rate_ppm / 1_000_000
+
+    @property
+    def threads(self) -> int:
+        return int(self._part.threads)
+
+    @property
+    def owned_ids(self) -> NDArray[np.int64]:
+        """The territories this rank owns (increasing ids)."""
+        return _read_only(self._part.owned_ids())
+
+    @property
+    def n_ghosts(self) -> int:
+        """Territories of other ranks that border this rank's."""
+        return int(self._local.halo_recv.shape[0])
+
+    @property
+    def n_cut_borders(self) -> int:
+        """Borders between this rank's territories and other ranks'."""
+        return int(self._local.cut.shape[0])
+
+    @property
+    def neighbours(self) -> tuple[int, ...]:
+        """The ranks this rank exchanges messages with."""
+        return tuple(int(q) for q in self._local.neighbours)
+
+    @property
+    def turn(self) -> int:
+        return int(self._part.turn)
+
+    @property
+    def status(self) -> str:
+        return str(self._part.status)
+
+    @property
+    def winner(self) -> int | None:
+        winner = self._part.winner
+        return None if winner is None else int(winner)
+
+    @property
+    def finished(self) -> bool:
+        return self.status != "running"
+
+    @property
+    def history(self) -> History:
+        """Territories and troops per team after every turn (row 0: the start), read-only;
+        the same on every rank."""
+        turn = self.turn
+        if self._history_cache is None or self._history_cache[0] != turn:
+            territories, troops = self._part.history()
+            self._history_cache = (turn, History(_read_only(territories), _read_only(troops)))
+        return self._history_cache[1]
+
+    @property
+    def result(self) -> GameResult:
+        history = self.history
+        return GameResult(
+            self.status,
+            self.winner,
+            self.turn,
+            history.territories[-1].copy(),
+            history.troops[-1].copy(),
+        )
+
+    def gather_state(self) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """Collective: the whole board's ``(team, troops)`` on every rank."""
+        team, troops = self._part.owned_state()
+        ids = allgather_blocks(self._part.owned_ids(), comm=self.comm)
+        full_team = np.empty(self.board.n, dtype=np.int64)
+        full_troops = np.empty(self.board.n, dtype=np.int64)
+        full_team[ids] = allgather_blocks(team, comm=self.comm)
+        full_troops[ids] = allgather_blocks(troops, comm=self.comm)
+        return _read_only(full_team), _read_only(full_troops)
+
+    # -- playing -------------------------------------------------------------------------
+
+    def _exchange(
+        self, phase: str, tag: int, outgoing: NDArray[Any], send: ArrayLike, recv: ArrayLike
+    ) -> NDArray[Any]:
+        """Rows to and from the neighbour ranks; ``send``/``recv`` count rows per neighbour."""
+        size = self.comm.size
+        send_counts = np.zeros(size, dtype=np.int64)
+        recv_counts = np.zeros(size, dtype=np.int64)
+        send_counts[self._local.neighbours] = send
+        recv_counts[self._local.neighbours] = recv
+        self.traffic.bytes[phase] += outgoing.nbytes
+        return exchange_with_neighbors(
+            self.comm, self.neighbours, outgoing, send_counts, recv_counts, tag
+        )
+
+    def _sum(self, values: NDArray[np.int64]) -> NDArray[np.int64]:
+        self.traffic.bytes["collective"] += values.nbytes
+        return allreduce(values, "sum", comm=self.comm)
+
+    def _play_turn(self) -> bool:
+        part, plan = self._part, self._local
+        halo_send = np.diff(plan.halo_send_offsets)
+        halo_recv = np.diff(plan.halo_recv_offsets)
+        cut = np.diff(plan.cut_offsets)
+        if not part.begin_turn():
+            return False
+        if part.needs_distance:
+            # Frontier distances: relax from the ghosts' distances until no rank lowers one.
+            while True:
+                ghosts = self._exchange(
+                    "distance", _TAG_DISTANCE, part.distance_halo(), halo_send, halo_recv
+                )
+                lowered = part.distance_update(ghosts)
+                self.traffic.distance_rounds += 1
+                if not self._sum(np.array([int(lowered)], dtype=np.int64))[0]:
+                    break
+        if part.needs_pressure:
+            part.pressure_in(
+                self._exchange("pressure", _TAG_PRESSURE, part.pressure_out(), cut, cut)
+            )
+        resolved = part.resolved_per_neighbour()
+        theirs = self._exchange("placement", _TAG_PLACEMENT, part.place(), cut - resolved, resolved)
+        reports = self._exchange(
+            "report",
+            _TAG_REPORT,
+            part.fight(theirs),
+            _REPORT_WORDS * resolved,
+            _REPORT_WORDS * (cut - resolved),
+        )
+        ghosts = self._exchange("state", _TAG_STATE, part.occupy(reports), halo_send, halo_recv)
+        territories, troops = part.end_turn(ghosts)
+        total = self._sum(np.concatenate([territories, troops]))
+        k = len(self.policy_names)
+        part.commit(total[:k], total[k:])
+        self.traffic.turns += 1
+        return True
+
+    def step(self) -> bool:
+        """Collective: plays one turn; returns False (and does nothing) once the game is over."""
+        with abort_on_error(self.comm):
+            return self._play_turn()
+
+    def run(
+        self,
+        turns: int | None = None,
+        *,
+        progress: bool | None = None,
+        checkpoint: str | Path | None = None,
+        checkpoint_every: int | None = None,
+        on_turn: Callable[[DistributedGame], None] | None = None,
+    ) -> GameResult:
+        """Collective: plays until the game ends, or until ``turns`` more turns have been
+        played. With ``checkpoint`` the game is saved there every ``checkpoint_every`` turns
+        (and when the run stops); :meth:`load` resumes it with any number of ranks."""
+        if turns is not None:
+            remaining = _validate.integer("turns", turns, 0)
+        elif self.max_turns is not None:
+            remaining = max(self.max_turns - self.turn, 0)
+        else:
+            raise InvalidParameter("run() without turns needs max_turns, or it may never end")
+        every = None
+        if checkpoint_every is not None:
+            if checkpoint is None:
+                raise InvalidParameter("checkpoint_every needs a checkpoint path")
+            every = _validate.integer("checkpoint_every", checkpoint_every, 1)
+        show = progress if self.comm.rank == 0 else False
+        with abort_on_error(self.comm), Progress(remaining, "conquest", enabled=show) as bar:
+            while remaining > 0 and self._play_turn():
+                remaining -= 1
+                bar.advance(1)
+                if on_turn is not None:
+                    on_turn(self)
+                if checkpoint is not None and every is not None and self.turn % every == 0:
+                    self.save(checkpoint)
+            if checkpoint is not None:
+                self.save(checkpoint)
+        return self.result
+
+    def traffic_summary(self) -> dict[str, Any]:
+        """Collective: bytes sent per turn by all ranks together, by phase, and the ranks'
+        cut borders and ghosts."""
+        phases = list(self.traffic.bytes)
+        mine = np.array(
+            [self.traffic.bytes[p] for p in phases] + [self.n_cut_borders, self.n_ghosts],
+            dtype=np.int64,
+        )
+        total = allreduce(mine, "sum", comm=self.comm)
+        turns = max(self.traffic.turns, 1)
+        return {
+            "ranks": self.comm.size,
+            "order": self.order,
+            "turns": self.traffic.turns,
+            # Each cut border is counted once from either side.
+            "cut_borders": int(total[len(phases)]) // 2,
+            "ghosts": int(total[len(phases) + 1]),
+            "bytes_per_turn": float(total[: len(phases)].sum()) / turns,
+            "bytes_per_turn_by_phase": {
+                p: float(total[k]) / turns for k, p in enumerate(phases)
+            },
+            "distance_rounds_per_turn": self.traffic.distance_rounds / turns,
+        }
+
+    # -- saving ----------------------------------------------------------------------------
+
+    def save(self, path: str | Path) -> None:
+        """Collective: rank 0 writes the whole game to ``path`` in the format of
+        :meth:`Game.save <stratagem.conquest.Game.save>` (so :meth:`Game.load` reads it too)."""
+        team, troops = self.gather_state()
+        if self.comm.rank == 0:
+            write_game(
+                path,
+                SavedGame(
+                    board=self.board,
+                    policy_names=list(self.policy_names),
+                    seed=self.seed,
+                    rate_ppm=self.rate_ppm,
+                    cap=self.cap,
+                    max_turns=self.max_turns,
+                    team=np.asarray(team),
+                    troops=np.asarray(troops),
+                    turn=self.turn,
+                    status=self.status,
+                    winner=self.winner,
+                    history=self.history,
+                ),
+            )
+        self.comm.barrier()
+
+    @classmethod
+    def load(
+        cls,
+        path: str | Path,
+        *,
+        threads: int | None = None,
+        max_turns: int | Literal["saved"] | None = "saved",
+        order: Order = "natural",
+        comm: Communicator | None = None,
+    ) -> DistributedGame:
+        """Collective: resumes a game saved by :meth:`save` or :meth:`Game.save
+        <stratagem.conquest.Game.save>`, on any number of ranks (every rank reads ``path``)."""
+        comm = world() if comm is None else comm
+        saved = checked_together(comm, lambda: read_game(path))
+        game = cls(
+            saved.board,
+            saved.team,
+            saved.troops,
+            [str(name) for name in saved.policies(path, None)],
+            seed=saved.seed,
+            rate=saved.rate_ppm / 1_000_000,
+            cap=saved.cap,
+            max_turns=saved.max_turns if max_turns == "saved" else max_turns,
+            threads=threads,
+            order=order,
+            comm=comm,
+        )
+        counts = game._sum(np.concatenate(game._part.counts()))
+        k = len(game.policy_names)
+        checked_together(
+            comm,
+            lambda: game._part.resume(
+                *saved.resume_arguments(game.max_turns), counts[:k], counts[k:]
+            ),
+        )
+        return game

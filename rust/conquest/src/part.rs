@@ -1,0 +1,635 @@
+//! One rank's part of a distributed game (`docs/conquest-mpi.md`): the territories it owns,
+//! the *ghosts* (other ranks' territories that border them), and the turn cut into phases
+//! between which the ranks exchange what crosses the partition. Python moves the buffers
+//! (mpi4py); everything here is the per-rank work, on the same rule functions as [`Game`].
+//!
+//! The part's board is labelled with the whole board's ids ([`Board::labelled`]) and its
+//! territories are numbered in the whole board's order, so every random draw, every "first in
+//! CSR order" and every tie is exactly what the single-process engine does.
+//!
+//! [`Game`]: crate::Game
+
+use std::collections::VecDeque;
+
+use rayon::prelude::*;
+use stratagem_core::rng::{Stream, purpose_tag};
+use stratagem_core::{Error, Result};
+
+use crate::board::Board;
+use crate::game::{History, Params, Record, Status};
+use crate::policy::{self, NO_DISTANCE, Policy, View};
+use crate::{MAX_TEAMS, TROOP_LIMIT, purpose, turn};
+
+/// Who talks to whom about what, one list per neighbour rank (concatenated in neighbour order,
+/// `*_offsets` of length `neighbours + 1` delimiting them). Both ranks of a pair list the
+/// shared items in the same order: territories by id, borders by border id.
+#[derive(Clone, Debug, Default)]
+pub struct Plan {
+    /// Owned territories whose state the neighbour needs.
+    pub halo_send: Vec<u32>,
+    pub halo_send_offsets: Vec<usize>,
+    /// Ghosts owned by the neighbour.
+    pub halo_recv: Vec<u32>,
+    pub halo_recv_offsets: Vec<usize>,
+    /// The directed edge `owned -> ghost` of every border shared with the neighbour.
+    pub cut: Vec<u32>,
+    pub cut_offsets: Vec<usize>,
+}
+
+impl Plan {
+    fn neighbours(&self) -> usize {
+        self.cut_offsets.len().saturating_sub(1)
+    }
+}
+
+/// Which phase comes next, so that calls out of order fail instead of mixing two turns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    Idle,
+    Begun,
+    Placed,
+    Fought,
+    Occupied,
+    Ended,
+}
+
+/// The start state of a part: its board (labelled), which territories it owns, and the
+/// state of every territory it sees (owned and ghosts).
+pub struct Setup {
+    pub board: Board,
+    pub owned: Vec<bool>,
+    pub team: Vec<i64>,
+    pub troops: Vec<i64>,
+    pub policies: Vec<Policy>,
+    pub params: Params,
+    pub plan: Plan,
+    /// Territories of the whole board.
+    pub territories: u64,
+    /// Territories and troops per team on the whole board.
+    pub counts: (Vec<u64>, Vec<u64>),
+}
+
+#[derive(Debug)]
+pub struct Part {
+    board: Board,
+    owned: Vec<bool>,
+    policies: Vec<Policy>,
+    params: Params,
+    plan: Plan,
+    team: Vec<u8>,
+    troops: Vec<u64>,
+    record: Record,
+    phase: Phase,
+    /// Per cut border (in plan order): whether this rank resolves it this turn.
+    resolves_cut: Vec<bool>,
+    /// Per local border: whether this rank resolves it this turn.
+    resolves: Vec<bool>,
+    frontier: Vec<bool>,
+    dist: Vec<u32>,
+    pressure: Vec<u64>,
+    placement: Vec<i64>,
+    survivors: Vec<(u64, u64)>,
+    next_team: Vec<u8>,
+    next_troops: Vec<u64>,
+}
+
+fn inconsistent(message: String) -> Error {
+    Error::InconsistentInput(message)
+}
+
+/// Troops and team of a territory in one word (troops <= 2^40 < 2^48, teams < 64).
+fn pack_state(team: u8, troops: u64) -> u64 {
+    (u64::from(team) << 48) | troops
+}
+
+impl Part {
+    pub fn new(setup: Setup) -> Result<Self> {
+        let Setup {
+            board,
+            owned,
+            team,
+            troops,
+            policies,
+            params,
+            plan,
+            territories,
+            counts,
+        } = setup;
+        let (n, k) = (board.n(), policies.len());
+        params.validate()?;
+        if !(2..=MAX_TEAMS).contains(&k) {
+            return Err(Error::InvalidParameter(format!(
+                "a game has 2 to {MAX_TEAMS} teams (one policy each), got {k}"
+            )));
+        }
+        if let Some(team) = policies.iter().position(|&p| p == Policy::Custom) {
+            return Err(Error::InvalidParameter(format!(
+                "team {team} plays a custom policy; a distributed game plays built-in policies"
+            )));
+        }
+        if owned.len() != n || team.len() != n || troops.len() != n {
+            return Err(Error::InvalidParameter(format!(
+                "owned, team and troops need one entry per territory of the part ({n}), \
+                 got {}, {} and {}",
+                owned.len(),
+                team.len(),
+                troops.len()
+            )));
+        }
+        if let Some(x) = team.iter().position(|&t| t < 0 || t as usize >= k) {
+            return Err(Error::InvalidParameter(format!(
+                "territory {} has team {}, outside 0..{}",
+                board.territory_id(x),
+                team[x],
+                k - 1
+            )));
+        }
+        if let Some(x) = troops.iter().position(|&t| t < 0 || t as u64 > TROOP_LIMIT) {
+            return Err(Error::InvalidParameter(format!(
+                "territory {} has {} troops, outside 0..{TROOP_LIMIT}",
+                board.territory_id(x),
+                troops[x]
+            )));
+        }
+        check_plan(&board, &owned, &plan)?;
+        if counts.0.len() != k || counts.1.len() != k {
+            return Err(Error::InvalidParameter(format!(
+                "the whole board's counts need {k} entries per team"
+            )));
+        }
+        Ok(Self {
+            record: Record::start(territories, params.max_turns, counts),
+            team: team.iter().map(|&t| t as u8).collect(),
+            troops: troops.iter().map(|&t| t as u64).collect(),
+            resolves_cut: vec![false; plan.cut.len()],
+            resolves: Vec::new(),
+            frontier: Vec::new(),
+            dist: Vec::new(),
+            pressure: Vec::new(),
+            placement: vec![0; board.n_edges()],
+            survivors: Vec::new(),
+            next_team: Vec::new(),
+            next_troops: Vec::new(),
+            phase: Phase::Idle,
+            board,
+            owned,
+            policies,
+            params,
+            plan,
+        })
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+    pub fn owned(&self) -> &[bool] {
+        &self.owned
+    }
+    pub fn team(&self) -> &[u8] {
+        &self.team
+    }
+    pub fn troops(&self) -> &[u64] {
+        &self.troops
+    }
+    pub fn plan(&self) -> &Plan {
+        &self.plan
+    }
+    pub fn record(&self) -> &Record {
+        &self.record
+    }
+    pub fn params(&self) -> Params {
+        self.params
+    }
+    pub fn policies(&self) -> &[Policy] {
+        &self.policies
+    }
+
+    /// Territories and troops per team over the owned territories.
+    pub fn counts(&self) -> (Vec<u64>, Vec<u64>) {
+        self.owned_counts(&self.team, &self.troops)
+    }
+
+    fn owned_counts(&self, team: &[u8], troops: &[u64]) -> (Vec<u64>, Vec<u64>) {
+        let mut territories = vec![0u64; self.policies.len()];
+        let mut totals = vec![0u64; self.policies.len()];
+        for x in (0..self.board.n()).filter(|&x| self.owned[x]) {
+            territories[usize::from(team[x])] += 1;
+            totals[usize::from(team[x])] += troops[x];
+        }
+        (territories, totals)
+    }
+
+    /// Restores a saved game's turn, status and history; `whole` are the whole board's
+    /// current counts (summed over the ranks), which the history's last row must match.
+    pub fn resume(
+        &mut self,
+        turn: u64,
+        status: Status,
+        history: History,
+        whole: (&[u64], &[u64]),
+    ) -> Result<()> {
+        self.record.resume(turn, status, history, whole)?;
+        self.phase = Phase::Idle;
+        Ok(())
+    }
+
+    fn expect(&self, phase: Phase, call: &str) -> Result<()> {
+        if self.phase != phase {
+            return Err(Error::InvalidParameter(format!(
+                "{call} called out of order (the part is at {:?}; it needs {phase:?})",
+                self.phase
+            )));
+        }
+        Ok(())
+    }
+
+    /// Starts a turn: returns false when the game is over. Decides who resolves each cut
+    /// border (the coin flips), and computes the local frontier distances and pressure; the
+    /// caller then completes them with [`Self::distance_update`] and [`Self::pressure_in`].
+    pub fn begin_turn(&mut self) -> Result<bool> {
+        self.phase = Phase::Idle;
+        if !self.record.may_play() {
+            return Ok(false);
+        }
+        self.flip_coins();
+        if policy::needs_distance(&self.policies) {
+            self.local_distance();
+        }
+        if policy::needs_pressure(&self.policies) {
+            policy::pressure(&self.board, &self.team, &self.troops, &mut self.pressure);
+        }
+        self.phase = Phase::Begun;
+        Ok(true)
+    }
+
+    /// The seed's rule: each territory flips a coin (stream `(seed, "conquest.flip", turn,
+    /// territory)`, low bit of the first word); on equal flips the owner of the lower id
+    /// resolves the border, on different flips the owner of the higher id.
+    fn flip_coins(&mut self) {
+        let tag = purpose_tag(purpose::FLIP);
+        let (seed, turn) = (self.params.seed, self.record.turn());
+        let flip = |x: usize| {
+            Stream::with_ids(seed, tag, [turn, self.board.territory_id(x), 0]).block(0)[0] & 1
+        };
+        let board = &self.board;
+        self.resolves_cut.clear();
+        self.resolves_cut
+            .par_extend(self.plan.cut.par_iter().map(|&e| {
+                let e = e as usize;
+                let (mine, theirs) = (board.source(e), board.target(e));
+                (flip(mine) == flip(theirs)) == (mine < theirs)
+            }));
+        let owned = &self.owned;
+        self.resolves.clear();
+        self.resolves.par_extend(
+            board
+                .borders()
+                .par_iter()
+                .map(|b| owned[b.x as usize] && owned[b.y as usize]),
+        );
+        for (&e, &here) in self.plan.cut.iter().zip(&self.resolves_cut) {
+            let index = board.border_of(e as usize);
+            self.resolves[index] = here;
+        }
+    }
+
+    /// Frontier distances from the owned frontier territories alone (ghosts unknown yet).
+    fn local_distance(&mut self) {
+        let (board, team, owned) = (&self.board, &self.team, &self.owned);
+        self.frontier.clear();
+        self.frontier.par_extend(
+            (0..board.n())
+                .into_par_iter()
+                .map(|x| owned[x] && board.row(x).any(|e| team[board.target(e)] != team[x])),
+        );
+        self.dist.clear();
+        self.dist.extend(
+            self.frontier
+                .iter()
+                .map(|&f| if f { 0 } else { NO_DISTANCE }),
+        );
+        let seeds: Vec<u32> = (0..board.n() as u32)
+            .filter(|&x| self.frontier[x as usize])
+            .collect();
+        self.relax(&seeds);
+    }
+
+    /// Lowers the distances of owned interior territories from `seeds` (territories whose
+    /// distance just fell, in increasing order of distance): a breadth-first search that
+    /// merges the seeds with its own queue, so territories leave in increasing distance.
+    fn relax(&mut self, seeds: &[u32]) {
+        let (board, owned, frontier, dist) =
+            (&self.board, &self.owned, &self.frontier, &mut self.dist);
+        let mut queue: VecDeque<u32> = VecDeque::new();
+        let mut next_seed = 0;
+        loop {
+            let from_seed = match (seeds.get(next_seed), queue.front()) {
+                (Some(&s), Some(&q)) => dist[s as usize] <= dist[q as usize],
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+                (None, None) => break,
+            };
+            let x = if from_seed {
+                next_seed += 1;
+                seeds[next_seed - 1] as usize
+            } else {
+                queue.pop_front().map_or(0, |x| x as usize)
+            };
+            let d = dist[x] + 1;
+            for e in board.row(x) {
+                let y = board.target(e);
+                if owned[y] && !frontier[y] && dist[y] > d {
+                    dist[y] = d;
+                    queue.push_back(y as u32);
+                }
+            }
+        }
+    }
+
+    /// Distances of the owned territories the neighbours see as ghosts (halo order).
+    pub fn distance_halo(&self) -> Result<Vec<u32>> {
+        self.expect(Phase::Begun, "distance_halo")?;
+        Ok(self
+            .plan
+            .halo_send
+            .iter()
+            .map(|&x| self.dist[x as usize])
+            .collect())
+    }
+
+    /// Takes the ghosts' distances (halo order) and relaxes from those that fell; returns
+    /// whether any did. Repeated until no rank reports a change, the distances are those of
+    /// the whole board's breadth-first search.
+    pub fn distance_update(&mut self, ghosts: &[u32]) -> Result<bool> {
+        self.expect(Phase::Begun, "distance_update")?;
+        check_len("ghost distances", ghosts.len(), self.plan.halo_recv.len())?;
+        let mut fallen: Vec<(u32, u32)> = Vec::new();
+        for (&g, &d) in self.plan.halo_recv.iter().zip(ghosts) {
+            if d < self.dist[g as usize] {
+                self.dist[g as usize] = d;
+                fallen.push((d, g));
+            }
+        }
+        fallen.sort_unstable();
+        let seeds: Vec<u32> = fallen.iter().map(|&(_, g)| g).collect();
+        self.relax(&seeds);
+        Ok(!seeds.is_empty())
+    }
+
+    /// For every cut border: what the ghost's team masses around the owned territory (the
+    /// pressure the neighbour's policy needs), in cut order.
+    pub fn pressure_out(&self) -> Result<Vec<u64>> {
+        self.expect(Phase::Begun, "pressure_out")?;
+        Ok(self
+            .plan
+            .cut
+            .iter()
+            .map(|&e| self.pressure[e as usize])
+            .collect())
+    }
+
+    /// Takes the neighbours' [`Self::pressure_out`] (cut order).
+    pub fn pressure_in(&mut self, values: &[u64]) -> Result<()> {
+        self.expect(Phase::Begun, "pressure_in")?;
+        check_len("pressure values", values.len(), self.plan.cut.len())?;
+        for (&e, &value) in self.plan.cut.iter().zip(values) {
+            let back = self.board.reverse(e as usize);
+            self.pressure[back] = value;
+        }
+        Ok(())
+    }
+
+    /// Number of cut borders this rank resolves this turn, per neighbour.
+    pub fn resolved_per_neighbour(&self) -> Vec<usize> {
+        (0..self.plan.neighbours())
+            .map(|q| {
+                let range = self.plan.cut_offsets[q]..self.plan.cut_offsets[q + 1];
+                self.resolves_cut[range].iter().filter(|&&r| r).count()
+            })
+            .collect()
+    }
+
+    /// Placement of the owned territories; returns this rank's placements on the cut borders
+    /// the neighbours resolve (cut order), which they need to fight them.
+    pub fn place(&mut self) -> Result<Vec<i64>> {
+        self.expect(Phase::Begun, "place")?;
+        self.placement.resize(self.board.n_edges(), 0);
+        let view = View {
+            board: &self.board,
+            team: &self.team,
+            troops: &self.troops,
+            dist: &self.dist,
+            pressure: &self.pressure,
+            seed: self.params.seed,
+            turn: self.record.turn(),
+        };
+        let owned = &self.owned;
+        policy::place(&view, &self.policies, &mut self.placement, |x| owned[x]);
+        self.phase = Phase::Placed;
+        Ok(self.cut_where(false).map(|e| self.placement[e]).collect())
+    }
+
+    /// Cut edges (`owned -> ghost`) whose border this rank resolves (`here`) or does not.
+    fn cut_where(&self, here: bool) -> impl Iterator<Item = usize> + '_ {
+        self.plan
+            .cut
+            .iter()
+            .zip(&self.resolves_cut)
+            .filter(move |&(_, &r)| r == here)
+            .map(|(&e, _)| e as usize)
+    }
+
+    /// Takes the neighbours' placements on the borders this rank resolves (cut order), fights
+    /// every battle this rank resolves, and returns the report cards: for each border it
+    /// resolved (cut order), `[its placement, its survivors, the neighbour's survivors]`.
+    pub fn fight(&mut self, theirs: &[i64]) -> Result<Vec<i64>> {
+        self.expect(Phase::Placed, "fight")?;
+        let resolved: Vec<usize> = self.cut_where(true).collect();
+        check_len("placements", theirs.len(), resolved.len())?;
+        if let Some(p) = theirs.iter().find(|p| p.unsigned_abs() > TROOP_LIMIT) {
+            return Err(inconsistent(format!("a received placement of {p} troops")));
+        }
+        for (&e, &p) in resolved.iter().zip(theirs) {
+            let back = self.board.reverse(e);
+            self.placement[back] = p;
+        }
+        let resolves = &self.resolves;
+        turn::battles(
+            &self.board,
+            &self.team,
+            &self.placement,
+            self.params.seed,
+            self.record.turn(),
+            &mut self.survivors,
+            |b| resolves[b],
+        );
+        let mut reports = Vec::with_capacity(3 * resolved.len());
+        for &e in &resolved {
+            let (mine, theirs) = self.sides(e);
+            reports.extend([self.placement[e], mine as i64, theirs as i64]);
+        }
+        self.phase = Phase::Fought;
+        Ok(reports)
+    }
+
+    /// Survivors on the border of cut edge `e` as (owned side, ghost side).
+    fn sides(&self, e: usize) -> (u64, u64) {
+        let (sx, sy) = self.survivors[self.board.border_of(e)];
+        if self.board.source(e) < self.board.target(e) {
+            (sx, sy)
+        } else {
+            (sy, sx)
+        }
+    }
+
+    /// Takes the report cards of the borders the neighbours resolved (cut order), then
+    /// occupies and recruits the owned territories; returns the new state of the territories
+    /// the neighbours see as ghosts (halo order, team and troops packed in one word).
+    pub fn occupy(&mut self, reports: &[i64]) -> Result<Vec<u64>> {
+        self.expect(Phase::Fought, "occupy")?;
+        let reported: Vec<usize> = self.cut_where(false).collect();
+        check_len("report values", reports.len(), 3 * reported.len())?;
+        if let Some(v) = reports.iter().find(|v| v.unsigned_abs() > TROOP_LIMIT) {
+            return Err(inconsistent(format!("a report card carries {v} troops")));
+        }
+        for (&e, card) in reported.iter().zip(reports.chunks_exact(3)) {
+            let (p_theirs, s_theirs, s_mine) = (card[0], card[1] as u64, card[2] as u64);
+            let back = self.board.reverse(e);
+            self.placement[back] = p_theirs;
+            let border = self.board.border_of(e);
+            self.survivors[border] = if self.board.source(e) < self.board.target(e) {
+                (s_mine, s_theirs)
+            } else {
+                (s_theirs, s_mine)
+            };
+        }
+        let before = turn::Before {
+            board: &self.board,
+            team: &self.team,
+            troops: &self.troops,
+            placement: &self.placement,
+            survivors: &self.survivors,
+            seed: self.params.seed,
+            turn: self.record.turn(),
+            rate_ppm: self.params.rate_ppm,
+            cap: self.params.cap,
+        };
+        let owned = &self.owned;
+        turn::occupy_and_recruit(&before, &mut self.next_team, &mut self.next_troops, |x| {
+            owned[x]
+        });
+        self.phase = Phase::Occupied;
+        Ok(self
+            .plan
+            .halo_send
+            .iter()
+            .map(|&x| pack_state(self.next_team[x as usize], self.next_troops[x as usize]))
+            .collect())
+    }
+
+    /// Takes the ghosts' new state (halo order); returns the new per-team counts of the owned
+    /// territories, which the caller sums over the ranks for [`Self::commit`].
+    pub fn end_turn(&mut self, ghosts: &[u64]) -> Result<(Vec<u64>, Vec<u64>)> {
+        self.expect(Phase::Occupied, "end_turn")?;
+        check_len("ghost states", ghosts.len(), self.plan.halo_recv.len())?;
+        let k = self.policies.len() as u64;
+        for (&g, &word) in self.plan.halo_recv.iter().zip(ghosts) {
+            let (team, troops) = (word >> 48, word & ((1 << 48) - 1));
+            if team >= k || troops > TROOP_LIMIT {
+                return Err(inconsistent(format!(
+                    "territory {} received team {team} with {troops} troops",
+                    self.board.territory_id(g as usize)
+                )));
+            }
+            self.next_team[g as usize] = team as u8;
+            self.next_troops[g as usize] = troops;
+        }
+        self.phase = Phase::Ended;
+        Ok(self.owned_counts(&self.next_team, &self.next_troops))
+    }
+
+    /// Makes the turn's state current and records the whole board's counts.
+    pub fn commit(&mut self, territories: &[u64], troops: &[u64]) -> Result<()> {
+        self.expect(Phase::Ended, "commit")?;
+        let k = self.policies.len();
+        check_len("territory counts", territories.len(), k)?;
+        check_len("troop counts", troops.len(), k)?;
+        std::mem::swap(&mut self.team, &mut self.next_team);
+        std::mem::swap(&mut self.troops, &mut self.next_troops);
+        self.record.push(territories, troops);
+        self.phase = Phase::Idle;
+        Ok(())
+    }
+}
+
+fn check_len(what: &str, got: usize, expected: usize) -> Result<()> {
+    if got != expected {
+        return Err(inconsistent(format!(
+            "expected {expected} {what} from the neighbour ranks, got {got}"
+        )));
+    }
+    Ok(())
+}
+
+/// The plan must list every owned territory a ghost borders, every ghost, and every cut
+/// border exactly once, each in range and on the right side.
+fn check_plan(board: &Board, owned: &[bool], plan: &Plan) -> Result<()> {
+    let bad = |what: &str| Err(Error::InvalidParameter(format!("exchange plan: {what}")));
+    let offsets_ok = |offsets: &[usize], len: usize| {
+        offsets.len() == plan.neighbours() + 1
+            && offsets.first() == Some(&0)
+            && offsets.last() == Some(&len)
+            && offsets.windows(2).all(|w| w[0] <= w[1])
+    };
+    if plan.cut_offsets.is_empty()
+        || !offsets_ok(&plan.cut_offsets, plan.cut.len())
+        || !offsets_ok(&plan.halo_send_offsets, plan.halo_send.len())
+        || !offsets_ok(&plan.halo_recv_offsets, plan.halo_recv.len())
+    {
+        return bad("offsets must run from 0 to each list's length, one range per neighbour");
+    }
+    let n = board.n();
+    if plan
+        .halo_send
+        .iter()
+        .any(|&x| x as usize >= n || !owned[x as usize])
+    {
+        return bad("halo_send lists a territory this rank does not own");
+    }
+    let mut seen = vec![false; n];
+    for &g in &plan.halo_recv {
+        let g = g as usize;
+        if g >= n || owned[g] || seen[g] {
+            return bad("halo_recv must list each ghost once");
+        }
+        seen[g] = true;
+    }
+    if let Some(g) = (0..n).find(|&x| !owned[x] && !seen[x]) {
+        return bad(&format!(
+            "ghost territory {} is in no halo_recv list",
+            board.territory_id(g)
+        ));
+    }
+    let mut cut_seen = vec![false; board.n_edges()];
+    for &e in &plan.cut {
+        let e = e as usize;
+        if e >= board.n_edges() || cut_seen[e] || !owned[board.source(e)] || owned[board.target(e)]
+        {
+            return bad("cut must list each owned -> ghost edge once");
+        }
+        cut_seen[e] = true;
+    }
+    let cut_edges = (0..n)
+        .filter(|&x| owned[x])
+        .flat_map(|x| board.row(x))
+        .filter(|&e| !owned[board.target(e)])
+        .count();
+    let orphan = board
+        .borders()
+        .iter()
+        .any(|b| !owned[b.x as usize] && !owned[b.y as usize]);
+    if cut_edges != plan.cut.len() || orphan {
+        return bad("every border must touch an owned territory and every cut border be listed");
+    }
+    Ok(())
+}

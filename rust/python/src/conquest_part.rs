@@ -1,0 +1,338 @@
+//! Binding of one rank's part of a distributed conquest game
+//! (`stratagem.conquest.distributed` drives it and moves its buffers between the ranks).
+
+use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2};
+use pyo3::prelude::*;
+use stratagem_conquest::game::{History, Params};
+use stratagem_conquest::part::{Part, Plan, Setup};
+use stratagem_conquest::{Board, Policy};
+use stratagem_core::parallel;
+
+use crate::conquest::{Tables, status_from, table, unsigned};
+use crate::errors::{param, to_py};
+use crate::runtime::{interruptible, thread_count};
+
+/// Indices of a plan list: non-negative and below 2^32.
+fn index_list(name: &str, values: &PyReadonlyArray1<'_, i64>) -> PyResult<Vec<u32>> {
+    values
+        .as_array()
+        .iter()
+        .map(|&v| u32::try_from(v).map_err(|_| param(format!("{name} holds {v}"))))
+        .collect()
+}
+
+fn offset_list(name: &str, values: &PyReadonlyArray1<'_, i64>) -> PyResult<Vec<usize>> {
+    values
+        .as_array()
+        .iter()
+        .map(|&v| usize::try_from(v).map_err(|_| param(format!("{name} holds {v}"))))
+        .collect()
+}
+
+fn count_list(name: &str, values: &PyReadonlyArray1<'_, i64>) -> PyResult<Vec<u64>> {
+    values
+        .as_array()
+        .iter()
+        .map(|&v| u64::try_from(v).map_err(|_| param(format!("{name} holds {v}"))))
+        .collect()
+}
+
+type Counts<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>);
+
+fn counts_out<'py>(py: Python<'py>, counts: (Vec<u64>, Vec<u64>)) -> Counts<'py> {
+    let signed = |v: Vec<u64>| v.into_iter().map(|c| c as i64).collect::<Vec<_>>();
+    (
+        signed(counts.0).into_pyarray(py),
+        signed(counts.1).into_pyarray(py),
+    )
+}
+
+/// One rank's part: owned territories, ghosts and the turn in phases.
+#[pyclass(module = "stratagem._core", name = "ConquestPart")]
+pub struct PyPart {
+    part: Part,
+    threads: usize,
+}
+
+impl PyPart {
+    /// Runs a phase on the part's thread pool with the GIL released and Ctrl-C honoured.
+    fn run<T: Send>(
+        &mut self,
+        py: Python<'_>,
+        phase: impl FnOnce(&mut Part) -> stratagem_core::Result<T> + Send,
+    ) -> PyResult<T> {
+        let (part, threads) = (&mut self.part, self.threads);
+        interruptible(py, |_| parallel::pool(threads)?.install(|| phase(part)))
+    }
+}
+
+#[pymethods]
+impl PyPart {
+    #[new]
+    #[pyo3(signature = (
+        indptr, indices, territory_ids, edge_ids, owned, team, troops, policies, seed, rate_ppm,
+        cap, max_turns, halo_send, halo_send_offsets, halo_recv, halo_recv_offsets, cut,
+        cut_offsets, territories, territory_counts, troop_counts, threads=None
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        indptr: PyReadonlyArray1<'_, i64>,
+        indices: PyReadonlyArray1<'_, i64>,
+        territory_ids: PyReadonlyArray1<'_, i64>,
+        edge_ids: PyReadonlyArray1<'_, i64>,
+        owned: PyReadonlyArray1<'_, bool>,
+        team: PyReadonlyArray1<'_, i64>,
+        troops: PyReadonlyArray1<'_, i64>,
+        policies: Vec<String>,
+        seed: u64,
+        rate_ppm: u64,
+        cap: u64,
+        max_turns: Option<u64>,
+        halo_send: PyReadonlyArray1<'_, i64>,
+        halo_send_offsets: PyReadonlyArray1<'_, i64>,
+        halo_recv: PyReadonlyArray1<'_, i64>,
+        halo_recv_offsets: PyReadonlyArray1<'_, i64>,
+        cut: PyReadonlyArray1<'_, i64>,
+        cut_offsets: PyReadonlyArray1<'_, i64>,
+        territories: u64,
+        territory_counts: PyReadonlyArray1<'_, i64>,
+        troop_counts: PyReadonlyArray1<'_, i64>,
+        threads: Option<usize>,
+    ) -> PyResult<Self> {
+        let policies = policies
+            .iter()
+            .map(|name| Policy::parse(name))
+            .collect::<stratagem_core::Result<Vec<_>>>()
+            .map_err(to_py)?;
+        let plan = Plan {
+            halo_send: index_list("halo_send", &halo_send)?,
+            halo_send_offsets: offset_list("halo_send_offsets", &halo_send_offsets)?,
+            halo_recv: index_list("halo_recv", &halo_recv)?,
+            halo_recv_offsets: offset_list("halo_recv_offsets", &halo_recv_offsets)?,
+            cut: index_list("cut", &cut)?,
+            cut_offsets: offset_list("cut_offsets", &cut_offsets)?,
+        };
+        let counts = (
+            count_list("territory_counts", &territory_counts)?,
+            count_list("troop_counts", &troop_counts)?,
+        );
+        let (indptr, indices) = (indptr.as_array().to_vec(), indices.as_array().to_vec());
+        let (territory_ids, edge_ids) = (
+            territory_ids.as_array().to_vec(),
+            edge_ids.as_array().to_vec(),
+        );
+        let board = py
+            .detach(|| Board::from_csr(&indptr, &indices)?.labelled(&territory_ids, &edge_ids))
+            .map_err(to_py)?;
+        let setup = Setup {
+            board,
+            owned: owned.as_array().to_vec(),
+            team: team.as_array().to_vec(),
+            troops: troops.as_array().to_vec(),
+            policies,
+            params: Params {
+                seed,
+                rate_ppm,
+                cap,
+                max_turns,
+            },
+            plan,
+            territories,
+            counts,
+        };
+        Ok(Self {
+            part: Part::new(setup).map_err(to_py)?,
+            threads: thread_count(threads)?,
+        })
+    }
+
+    /// Starts a turn; False when the game is over.
+    fn begin_turn(&mut self, py: Python<'_>) -> PyResult<bool> {
+        self.run(py, Part::begin_turn)
+    }
+
+    fn distance_halo<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<u32>>> {
+        Ok(self.part.distance_halo().map_err(to_py)?.into_pyarray(py))
+    }
+
+    fn distance_update(
+        &mut self,
+        py: Python<'_>,
+        ghosts: PyReadonlyArray1<'_, u32>,
+    ) -> PyResult<bool> {
+        let ghosts = ghosts.as_array().to_vec();
+        self.run(py, move |part| part.distance_update(&ghosts))
+    }
+
+    fn pressure_out<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<u64>>> {
+        Ok(self.part.pressure_out().map_err(to_py)?.into_pyarray(py))
+    }
+
+    fn pressure_in(&mut self, values: PyReadonlyArray1<'_, u64>) -> PyResult<()> {
+        self.part.pressure_in(values.as_slice()?).map_err(to_py)
+    }
+
+    /// Cut borders this rank resolves this turn, per neighbour.
+    fn resolved_per_neighbour<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        self.part
+            .resolved_per_neighbour()
+            .into_iter()
+            .map(|c| c as i64)
+            .collect::<Vec<_>>()
+            .into_pyarray(py)
+    }
+
+    fn place<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        Ok(self.run(py, Part::place)?.into_pyarray(py))
+    }
+
+    fn fight<'py>(
+        &mut self,
+        py: Python<'py>,
+        theirs: PyReadonlyArray1<'py, i64>,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let theirs = theirs.as_array().to_vec();
+        Ok(self
+            .run(py, move |part| part.fight(&theirs))?
+            .into_pyarray(py))
+    }
+
+    fn occupy<'py>(
+        &mut self,
+        py: Python<'py>,
+        reports: PyReadonlyArray1<'py, i64>,
+    ) -> PyResult<Bound<'py, PyArray1<u64>>> {
+        let reports = reports.as_array().to_vec();
+        Ok(self
+            .run(py, move |part| part.occupy(&reports))?
+            .into_pyarray(py))
+    }
+
+    fn end_turn<'py>(
+        &mut self,
+        py: Python<'py>,
+        ghosts: PyReadonlyArray1<'py, u64>,
+    ) -> PyResult<Counts<'py>> {
+        let counts = self.part.end_turn(ghosts.as_slice()?).map_err(to_py)?;
+        Ok(counts_out(py, counts))
+    }
+
+    fn commit(
+        &mut self,
+        territories: PyReadonlyArray1<'_, i64>,
+        troops: PyReadonlyArray1<'_, i64>,
+    ) -> PyResult<()> {
+        let territories = count_list("territories", &territories)?;
+        let troops = count_list("troops", &troops)?;
+        self.part.commit(&territories, &troops).map_err(to_py)
+    }
+
+    /// Territories and troops per team over the owned territories.
+    fn counts<'py>(&self, py: Python<'py>) -> Counts<'py> {
+        counts_out(py, self.part.counts())
+    }
+
+    /// Puts a loaded game back at its turn, status and history; `territories_now` and
+    /// `troops_now` are the whole board's current counts.
+    #[allow(clippy::too_many_arguments)]
+    fn resume(
+        &mut self,
+        turn: u64,
+        status: &str,
+        winner: Option<u8>,
+        territories: PyReadonlyArray2<'_, i64>,
+        troops: PyReadonlyArray2<'_, i64>,
+        territories_now: PyReadonlyArray1<'_, i64>,
+        troops_now: PyReadonlyArray1<'_, i64>,
+    ) -> PyResult<()> {
+        let status = status_from(status, winner)?;
+        let teams = self.part.policies().len();
+        let history = History {
+            territories: unsigned("territories", territories, teams)?,
+            troops: unsigned("troops", troops, teams)?,
+        };
+        let now = (
+            count_list("territories_now", &territories_now)?,
+            count_list("troops_now", &troops_now)?,
+        );
+        self.part
+            .resume(turn, status, history, (&now.0, &now.1))
+            .map_err(to_py)
+    }
+
+    fn history<'py>(&self, py: Python<'py>) -> PyResult<Tables<'py>> {
+        let teams = self.part.policies().len();
+        let history = self.part.record().history();
+        Ok((
+            table(py, &history.territories, teams)?,
+            table(py, &history.troops, teams)?,
+        ))
+    }
+
+    /// The whole board's ids of the owned territories, increasing.
+    fn owned_ids<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        let board = self.part.board();
+        (0..board.n())
+            .filter(|&x| self.part.owned()[x])
+            .map(|x| board.territory_id(x) as i64)
+            .collect::<Vec<_>>()
+            .into_pyarray(py)
+    }
+
+    /// Team and troops of the owned territories (in `owned_ids` order).
+    fn owned_state<'py>(&self, py: Python<'py>) -> Counts<'py> {
+        let owned = self.part.owned();
+        let pick = |values: Vec<i64>| {
+            values
+                .into_iter()
+                .zip(owned)
+                .filter(|&(_, &o)| o)
+                .map(|(v, _)| v)
+                .collect::<Vec<_>>()
+        };
+        let team = pick(self.part.team().iter().map(|&t| i64::from(t)).collect());
+        let troops = pick(self.part.troops().iter().map(|&t| t as i64).collect());
+        (team.into_pyarray(py), troops.into_pyarray(py))
+    }
+
+    #[getter]
+    fn needs_distance(&self) -> bool {
+        stratagem_conquest::policy::needs_distance(self.part.policies())
+    }
+
+    #[getter]
+    fn needs_pressure(&self) -> bool {
+        stratagem_conquest::policy::needs_pressure(self.part.policies())
+    }
+
+    #[getter]
+    fn turn(&self) -> u64 {
+        self.part.record().turn()
+    }
+
+    #[getter]
+    fn status(&self) -> &'static str {
+        self.part.record().status().name()
+    }
+
+    #[getter]
+    fn winner(&self) -> Option<u8> {
+        self.part.record().status().winner()
+    }
+
+    #[getter]
+    fn threads(&self) -> usize {
+        self.threads
+    }
+
+    #[setter]
+    fn set_threads(&mut self, threads: Option<usize>) -> PyResult<()> {
+        self.threads = thread_count(threads)?;
+        Ok(())
+    }
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyPart>()
+}
