@@ -1048,6 +1048,7 @@ def exchange_with_neighbors(
     outgoing: NDArray[Any],
     send_counts: ArrayLike,
     recv_counts: ArrayLike,
+    *,
     tag: int = _TAG_NEIGHBORS,
 ) -> NDArray[Any]:
     """Point-to-point exchange with a few neighbour ranks: ``outgoing`` holds the rows for
@@ -1200,7 +1201,7 @@ class HaloPlan:
             values[self.send_local],  # grouped by destination rank
             self.send_counts,
             self.recv_counts,
-            _TAG_HALO,
+            tag=_TAG_HALO,
         )
         sent = int(self.send_counts.sum()) * values.dtype.itemsize * math.prod(values.shape[1:])
         self.bytes_sent_last = sent

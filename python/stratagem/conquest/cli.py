@@ -17,6 +17,7 @@ from typing import Any
 
 from stratagem import _validate
 from stratagem.conquest.board import Board, assign_random, assign_regions, troops_uniform
+from stratagem.conquest.distributed import ORDERS, DistributedGame
 from stratagem.conquest.game import (
     MAX_TEAMS,
     POLICIES,
@@ -26,6 +27,7 @@ from stratagem.conquest.game import (
     simulate_battle,
 )
 from stratagem.conquest.oracle import battle_odds_exact
+from stratagem.distributed import world
 from stratagem.errors import InvalidParameter, StratagemError
 
 __all__ = ["register"]
@@ -78,7 +80,10 @@ def _board(spec: str) -> Board:
 # -- run -----------------------------------------------------------------------------------
 
 
-def _new_game(args: argparse.Namespace) -> Game:
+AnyGame = Game | DistributedGame
+
+
+def _new_game(args: argparse.Namespace) -> AnyGame:
     options = {key: getattr(args, key) for key in _NEW_GAME_OPTIONS}
     options = {key: _NEW_GAME_DEFAULTS.get(key) if v is None else v for key, v in options.items()}
     teams = _validate.integer("--teams", options["teams"], 2, MAX_TEAMS)
@@ -93,27 +98,30 @@ def _new_game(args: argparse.Namespace) -> Game:
     troops = troops_uniform(board, _validate.integer("--troops", options["troops"], 0, TROOP_LIMIT))
     # No turn limit in the engine: --turns counts the turns of this invocation, so that a
     # saved game can always be continued with --load.
-    return Game(
-        board,
-        team,
-        troops,
-        policies,
-        seed=seed,
-        rate=options["rate"],
-        cap=options["cap"],
-        max_turns=None,
-        threads=args.threads,
-    )
+    settings: dict[str, Any] = {
+        "seed": seed,
+        "rate": options["rate"],
+        "cap": options["cap"],
+        "max_turns": None,
+        "threads": args.threads,
+    }
+    if world().is_distributed:
+        return DistributedGame(board, team, troops, policies, order=args.order, **settings)
+    return Game(board, team, troops, policies, **settings)
 
 
-def _loaded_game(args: argparse.Namespace) -> Game:
+def _loaded_game(args: argparse.Namespace) -> AnyGame:
     given = [f"--{key}" for key in _NEW_GAME_OPTIONS if getattr(args, key) is not None]
     if given:
         raise InvalidParameter(
             f"--load continues the saved game with its own board, teams, policies and "
             f"parameters; drop {', '.join(given)}"
         )
-    game = Game.load(args.load, threads=args.threads)
+    game: AnyGame
+    if world().is_distributed:
+        game = DistributedGame.load(args.load, threads=args.threads, order=args.order)
+    else:
+        game = Game.load(args.load, threads=args.threads)
     # `run` leaves --seed unset (None) by default, so any seed given must be the saved one.
     if args.seed is not None and args.seed != game.seed:
         raise InvalidParameter(
@@ -124,28 +132,35 @@ def _loaded_game(args: argparse.Namespace) -> Game:
 
 def _run(args: argparse.Namespace) -> dict[str, Any]:
     turns = _validate.integer("--turns", args.turns, 0)
+    if args.checkpoint_every is not None and args.save is None:
+        raise InvalidParameter("--checkpoint-every needs --save FILE (the checkpoint file)")
     game = _loaded_game(args) if args.load else _new_game(args)
     first_turn = game.turn
     started = time.perf_counter()
-    result = game.run(turns)
+    result = game.run(turns, checkpoint=args.save, checkpoint_every=args.checkpoint_every)
     seconds = time.perf_counter() - started
     played = game.turn - first_turn
     labels = [f"team {k} ({name})" for k, name in enumerate(game.policy_names)]
     files: dict[str, str] = {}
     if args.save:
-        game.save(args.save)
         files["save"] = str(args.save)
-    if args.plot:
+    traffic = game.traffic_summary() if isinstance(game, DistributedGame) else None
+    if args.plot and world().rank == 0:
         from stratagem.conquest.plot import plot_history
 
         files["plot"] = str(plot_history(game.history, args.plot, labels))
     if args.draw:
         from stratagem.conquest.plot import draw_board
 
-        title = f"Conquest on {game.board.kind}, turn {game.turn}"
-        files["draw"] = str(
-            draw_board(game.board, game.team, game.troops, args.draw, title=title, labels=labels)
-        )
+        if isinstance(game, DistributedGame):
+            team, troops = game.gather_state()
+        else:
+            team, troops = game.team, game.troops
+        if world().rank == 0:
+            title = f"Conquest on {game.board.kind}, turn {game.turn}"
+            files["draw"] = str(
+                draw_board(game.board, team, troops, args.draw, title=title, labels=labels)
+            )
     return {
         "board": game.board.kind,
         "loaded": None if args.load is None else str(args.load),
@@ -155,6 +170,8 @@ def _run(args: argparse.Namespace) -> dict[str, Any]:
         "seed": game.seed,
         "rate": game.rate,
         "threads": game.threads,
+        "ranks": world().size,
+        "order": game.order if isinstance(game, DistributedGame) else None,
         # A game the asked turns did not decide is reported as unfinished (the rules' word for
         # a game stopped at its turn limit); its saved copy can still be continued.
         "status": "unfinished" if result.status == "running" else result.status,
@@ -167,6 +184,7 @@ def _run(args: argparse.Namespace) -> dict[str, Any]:
             "territories": [int(v) for v in result.territories],
             "troops": [int(v) for v in result.troops],
         },
+        "traffic": traffic,
         "files": files,
     }
 
@@ -179,10 +197,19 @@ def _print_run(report: dict[str, Any]) -> None:
     )
     if report["loaded"]:
         print(f"continued from {report['loaded']}")
+    where = f"{report['threads']} thread" + ("s" if report["threads"] != 1 else "")
+    if report["ranks"] > 1:
+        where = f"{report['ranks']} MPI ranks x {where} ({report['order']} order)"
     print(
         f"played {report['turns_played']} turns in {report['seconds']:.3f} s on "
-        f"{report['threads']} threads: {report['turns_per_second']:,.1f} turns/s"
+        f"{where}: {report['turns_per_second']:,.1f} turns/s"
     )
+    traffic = report["traffic"]
+    if traffic is not None and report["ranks"] > 1:
+        print(
+            f"{traffic['cut_borders']:,} cut borders, {traffic['ghosts']:,} ghosts: "
+            f"{traffic['bytes_per_turn']:,.0f} bytes sent per turn by all ranks"
+        )
     if report["status"] == "won":
         outcome = f"team {report['winner']} ({policies[report['winner']]}) won"
     elif report["status"] == "draw":
@@ -420,7 +447,20 @@ def register(
     run.add_argument("--plot", type=Path, help="write territories and troops over time (PNG)")
     run.add_argument("--draw", type=Path, help="draw the final board (PNG, small boards)")
     run.add_argument("--save", type=Path, help="save the game at the end (npz)")
+    run.add_argument(
+        "--checkpoint-every",
+        type=_count,
+        metavar="K",
+        help="also save to the --save file every K turns (resume with --load, any rank count)",
+    )
     run.add_argument("--load", type=Path, help="continue a game saved with --save")
+    run.add_argument(
+        "--order",
+        choices=ORDERS,
+        default="natural",
+        help="under mpiexec: the territory order the ranks' blocks are cut from; rcm (reverse "
+        "Cuthill-McKee) cuts fewer borders on boards whose ids are not geographic",
+    )
     run.set_defaults(run=_run, show=_print_run, seed=None)
 
     odds = sub.add_parser(

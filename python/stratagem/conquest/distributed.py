@@ -26,6 +26,8 @@ True
 
 from __future__ import annotations
 
+import os
+import socket
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -44,6 +46,7 @@ from stratagem.conquest.game import (
     _policy_names,
     _rate_ppm,
     _read_only,
+    checkpoint_interval,
     read_game,
     write_game,
 )
@@ -95,12 +98,13 @@ def territory_order(board: Board, order: Order = "natural") -> NDArray[np.int64]
         from scipy.sparse import csr_matrix
         from scipy.sparse.csgraph import reverse_cuthill_mckee
     except ImportError as error:  # pragma: no cover - scipy is in the mpi and graph extras
-        raise InvalidParameter(
-            "order='rcm' needs scipy: pip install 'stratagem[graph]'"
-        ) from error
+        raise InvalidParameter("order='rcm' needs scipy: pip install 'stratagem[graph]'") from error
     ones = np.ones(board.indices.shape[0], dtype=np.int8)
     matrix = csr_matrix((ones, board.indices, board.indptr), shape=(board.n, board.n))
-    return reverse_cuthill_mckee(matrix, symmetric_mode=True).astype(np.int64)
+    permutation: NDArray[np.int64] = reverse_cuthill_mckee(matrix, symmetric_mode=True).astype(
+        np.int64
+    )
+    return permutation
 
 
 def partition(board: Board, ranks: int, order: Order = "natural") -> NDArray[np.int64]:
@@ -180,7 +184,10 @@ def _row_positions(indptr: NDArray[np.int64], rows: NDArray[np.int64]) -> NDArra
     """Positions in ``indices`` of every entry of ``rows``, row after row."""
     starts, counts = indptr[rows], indptr[rows + 1] - indptr[rows]
     first_of_row = np.repeat(np.cumsum(counts) - counts, counts)
-    return np.repeat(starts, counts) + np.arange(int(counts.sum()), dtype=np.int64) - first_of_row
+    positions: NDArray[np.int64] = (
+        np.repeat(starts, counts) + np.arange(int(counts.sum()), dtype=np.int64) - first_of_row
+    )
+    return positions
 
 
 def _offsets_by(keys: NDArray[np.int64], neighbours: NDArray[np.int64]) -> NDArray[np.int64]:
@@ -270,11 +277,18 @@ class Traffic:
 # -- the game ---------------------------------------------------------------------------------
 
 
+def _cores_per_rank(comm: Communicator) -> int:
+    """The default thread count of a rank: its host's cores shared among the ranks there."""
+    host = socket.gethostname()
+    neighbours_here = sum(1 for other in comm.allgather_object(host) if other == host)
+    return max(1, _core.default_threads() // neighbours_here)
+
+
 def _fingerprint(*arrays: NDArray[Any]) -> int:
     """A checksum of arrays that every rank must hold alike."""
     value = 0
     for array in arrays:
-        value = zlib.crc32(np.ascontiguousarray(array).view(np.uint8), value)
+        value = zlib.crc32(np.ascontiguousarray(array).tobytes(), value)
     return value
 
 
@@ -328,6 +342,8 @@ class DistributedGame:
                 None if max_turns is None else _validate.integer("max_turns", max_turns, 1)
             )
             self._threads = _validate.threads(threads)
+            if threads is None and os.environ.get("STRATAGEM_NUM_THREADS") is None:
+                self._threads = _cores_per_rank(self.comm)
             if order not in ORDERS:
                 raise InvalidParameter(f"order must be one of {ORDERS}, got {order!r}")
             team_array = _int_array("team", team, board.n)
@@ -497,7 +513,7 @@ class DistributedGame:
         recv_counts[self._local.neighbours] = recv
         self.traffic.bytes[phase] += outgoing.nbytes
         return exchange_with_neighbors(
-            self.comm, self.neighbours, outgoing, send_counts, recv_counts, tag
+            self.comm, self.neighbours, outgoing, send_counts, recv_counts, tag=tag
         )
 
     def _sum(self, values: NDArray[np.int64]) -> NDArray[np.int64]:
@@ -565,11 +581,7 @@ class DistributedGame:
             remaining = max(self.max_turns - self.turn, 0)
         else:
             raise InvalidParameter("run() without turns needs max_turns, or it may never end")
-        every = None
-        if checkpoint_every is not None:
-            if checkpoint is None:
-                raise InvalidParameter("checkpoint_every needs a checkpoint path")
-            every = _validate.integer("checkpoint_every", checkpoint_every, 1)
+        every = checkpoint_interval(checkpoint, checkpoint_every)
         show = progress if self.comm.rank == 0 else False
         with abort_on_error(self.comm), Progress(remaining, "conquest", enabled=show) as bar:
             while remaining > 0 and self._play_turn():
@@ -601,9 +613,7 @@ class DistributedGame:
             "cut_borders": int(total[len(phases)]) // 2,
             "ghosts": int(total[len(phases) + 1]),
             "bytes_per_turn": float(total[: len(phases)].sum()) / turns,
-            "bytes_per_turn_by_phase": {
-                p: float(total[k]) / turns for k, p in enumerate(phases)
-            },
+            "bytes_per_turn_by_phase": {p: float(total[k]) / turns for k, p in enumerate(phases)},
             "distance_rounds_per_turn": self.traffic.distance_rounds / turns,
         }
 

@@ -335,27 +335,41 @@ class Game:
             return False
         return bool(self._engine.step(self._custom_placement()))
 
-    def run(self, turns: int | None = None, *, progress: bool | None = None) -> GameResult:
-        """Plays until the game ends, or until ``turns`` more turns have been played."""
+    def run(
+        self,
+        turns: int | None = None,
+        *,
+        progress: bool | None = None,
+        checkpoint: str | Path | None = None,
+        checkpoint_every: int | None = None,
+    ) -> GameResult:
+        """Plays until the game ends, or until ``turns`` more turns have been played. With
+        ``checkpoint`` the game is saved there every ``checkpoint_every`` turns (turn numbers
+        divisible by it) and when the run stops; :meth:`load` resumes it."""
         if turns is not None:
             remaining = _validate.integer("turns", turns, 0)
         elif self.max_turns is not None:
             remaining = max(self.max_turns - self.turn, 0)
         else:
             raise InvalidParameter("run() without turns needs max_turns, or it may never end")
-        # Built-in policies run several turns per call into Rust; custom ones need Python
-        # between turns.
+        every = checkpoint_interval(checkpoint, checkpoint_every)
+        # Built-in policies run several turns per call into Rust.
         per_call = max(1, 2_000_000 // max(self.board.indices.shape[0], 1))
         with Progress(remaining, "conquest", enabled=progress) as bar:
             while remaining > 0 and not self.finished:
-                if self._custom:
-                    played = 1 if self.step() else 0
-                else:
-                    played = int(self._engine.run(min(per_call, remaining)))
+                chunk = min(per_call, remaining)
+                if every is not None:
+                    chunk = min(chunk, every - self.turn % every)
+                # Custom policies need Python between turns: one turn per call.
+                played = (1 if self.step() else 0) if self._custom else int(self._engine.run(chunk))
                 if played == 0:
                     break
                 remaining -= played
                 bar.advance(played)
+                if checkpoint is not None and every is not None and self.turn % every == 0:
+                    self.save(checkpoint)
+        if checkpoint is not None:
+            self.save(checkpoint)
         return self.result
 
     # -- saving ----------------------------------------------------------------------------
@@ -455,6 +469,15 @@ class SavedGame:
             np.ascontiguousarray(self.history.territories, dtype=np.int64),
             np.ascontiguousarray(self.history.troops, dtype=np.int64),
         )
+
+
+def checkpoint_interval(checkpoint: str | Path | None, every: int | None) -> int | None:
+    """The checked ``checkpoint_every`` of a run."""
+    if every is None:
+        return None
+    if checkpoint is None:
+        raise InvalidParameter("checkpoint_every needs a checkpoint path")
+    return _validate.integer("checkpoint_every", every, 1)
 
 
 def write_game(path: str | Path, saved: SavedGame) -> None:
