@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from stratagem.distributed import Communicator, world
+from stratagem.distributed import Communicator, launcher_detected, world
 
 HERE = Path(__file__).resolve().parent
 NOT_DISTRIBUTED = (
@@ -31,10 +31,13 @@ NOT_DISTRIBUTED = (
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     # This hook sees the items of the whole session; only those of this directory are ours.
     distributed = world().is_distributed
+    # Tests marked any_world_size also run under `mpiexec -n 1` (one rank, no peers).
+    one_rank = launcher_detected()
     for item in items:
         if HERE in item.path.resolve().parents:
             item.add_marker(pytest.mark.mpi)
-            if not distributed:
+            runs_alone = one_rank and item.get_closest_marker("any_world_size") is not None
+            if not distributed and not runs_alone:
                 item.add_marker(pytest.mark.skip(reason=NOT_DISTRIBUTED))
 
 
