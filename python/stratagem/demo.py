@@ -133,18 +133,20 @@ def _conquest(seed: int, threads: int, say: Say) -> dict[str, Any]:
     """A four-team conquest game on a 100x100 grid, and one border battle's exact odds
     against the engine's own coin flips."""
     from stratagem.conquest.board import Board, assign_regions, troops_uniform
+    from stratagem.conquest.distributed import DistributedGame
     from stratagem.conquest.game import Game, battle_odds, simulate_battle
 
     board = Board.grid(100, 100)
     policies = ["aggressive", "balanced", "opportunist", "random"]
-    game = Game(
-        board,
-        assign_regions(board, len(policies), seed),
-        troops_uniform(board, 10),
-        policies,
-        seed=seed,
-        max_turns=300,
-        threads=threads,
+    start = (board, assign_regions(board, len(policies), seed), troops_uniform(board, 10), policies)
+    settings: dict[str, Any] = {"seed": seed, "max_turns": 300, "threads": threads}
+    world = distributed.world()
+    # Under mpiexec the game itself is spread over the ranks, and checked against one process.
+    # Its ranks share each host's cores (the default threads of a distributed game).
+    game: Game | DistributedGame = (
+        DistributedGame(*start, **(settings | {"threads": None}))
+        if world.is_distributed
+        else Game(*start, **settings)
     )
     started = time.perf_counter()
     result = game.run()
@@ -157,9 +159,19 @@ def _conquest(seed: int, threads: int, say: Say) -> dict[str, Any]:
     standings = ", ".join(
         f"{name} {int(count)}" for name, count in zip(policies, result.territories, strict=True)
     )
+    where = f"{threads} threads"
+    identical = None
+    if isinstance(game, DistributedGame):
+        single = Game(*start, **settings)
+        single.run()
+        identical = bool(np.array_equal(single.history.troops, game.history.troops))
+        where = (
+            f"{world.size} MPI ranks x {game.threads} threads, "
+            f"identical to one process: {identical}"
+        )
     say(
         f"conquest on a 100x100 grid, 4 teams: {outcome} after {result.turns} turns "
-        f"({turns_per_second:,.0f} turns/s on {threads} threads)"
+        f"({turns_per_second:,.0f} turns/s on {where})"
     )
     say(f"  territories held: {standings}")
     odds = battle_odds(1, 1)
@@ -176,6 +188,7 @@ def _conquest(seed: int, threads: int, say: Say) -> dict[str, Any]:
         "turns": result.turns,
         "territories": [int(v) for v in result.territories],
         "turns_per_second": turns_per_second,
+        "distributed_identical_to_single_process": identical,
         "odds_exact": [odds.attacker, odds.defender, odds.both],
         "odds_simulated": [won / battles, lost / battles, both / battles],
     }

@@ -82,8 +82,9 @@ pub struct Part {
     phase: Phase,
     /// Per cut border (in plan order): whether this rank resolves it this turn.
     resolves_cut: Vec<bool>,
-    /// Per local border: whether this rank resolves it this turn.
-    resolves: Vec<bool>,
+    /// Per local border: its place in the plan's cut list, or [`INTERNAL`] when this rank owns
+    /// both sides (and so always resolves it).
+    cut_slot: Vec<u32>,
     frontier: Vec<bool>,
     dist: Vec<u32>,
     pressure: Vec<u64>,
@@ -92,6 +93,9 @@ pub struct Part {
     next_team: Vec<u8>,
     next_troops: Vec<u64>,
 }
+
+/// The `cut_slot` of a border between two owned territories.
+const INTERNAL: u32 = u32::MAX;
 
 fn inconsistent(message: String) -> Error {
     Error::InconsistentInput(message)
@@ -152,6 +156,10 @@ impl Part {
             )));
         }
         check_plan(&board, &owned, &plan)?;
+        let mut cut_slot = vec![INTERNAL; board.borders().len()];
+        for (slot, &e) in plan.cut.iter().enumerate() {
+            cut_slot[board.border_of(e as usize)] = slot as u32;
+        }
         if counts.0.len() != k || counts.1.len() != k {
             return Err(Error::InvalidParameter(format!(
                 "the whole board's counts need {k} entries per team"
@@ -162,7 +170,7 @@ impl Part {
             team: team.iter().map(|&t| t as u8).collect(),
             troops: troops.iter().map(|&t| t as u64).collect(),
             resolves_cut: vec![false; plan.cut.len()],
-            resolves: Vec::new(),
+            cut_slot,
             frontier: Vec::new(),
             dist: Vec::new(),
             pressure: Vec::new(),
@@ -279,18 +287,6 @@ impl Part {
                 let (mine, theirs) = (board.source(e), board.target(e));
                 (flip(mine) == flip(theirs)) == (mine < theirs)
             }));
-        let owned = &self.owned;
-        self.resolves.clear();
-        self.resolves.par_extend(
-            board
-                .borders()
-                .par_iter()
-                .map(|b| owned[b.x as usize] && owned[b.y as usize]),
-        );
-        for (&e, &here) in self.plan.cut.iter().zip(&self.resolves_cut) {
-            let index = board.border_of(e as usize);
-            self.resolves[index] = here;
-        }
     }
 
     /// Frontier distances from the owned frontier territories alone (ghosts unknown yet).
@@ -453,7 +449,7 @@ impl Part {
             let back = self.board.reverse(e);
             self.placement[back] = p;
         }
-        let resolves = &self.resolves;
+        let (cut_slot, resolves_cut) = (&self.cut_slot, &self.resolves_cut);
         turn::battles(
             &self.board,
             &self.team,
@@ -461,7 +457,7 @@ impl Part {
             self.params.seed,
             self.record.turn(),
             &mut self.survivors,
-            |b| resolves[b],
+            |b| cut_slot[b] == INTERNAL || resolves_cut[cut_slot[b] as usize],
         );
         let mut reports = Vec::with_capacity(3 * resolved.len());
         for &e in &resolved {
@@ -632,4 +628,147 @@ fn check_plan(board: &Board, owned: &[bool], plan: &Plan) -> Result<()> {
         return bad("every border must touch an owned territory and every cut border be listed");
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::Game;
+
+    /// A 4x4 grid as CSR.
+    fn grid() -> (Vec<i64>, Vec<i64>) {
+        let (mut indptr, mut indices) = (vec![0i64], Vec::new());
+        for x in 0..16i64 {
+            let (r, c) = (x / 4, x % 4);
+            for (dr, dc) in [(-1, 0), (0, -1), (0, 1), (1, 0)] {
+                let (nr, nc) = (r + dr, c + dc);
+                if (0..4).contains(&nr) && (0..4).contains(&nc) {
+                    indices.push(nr * 4 + nc);
+                }
+            }
+            indptr.push(indices.len() as i64);
+        }
+        (indptr, indices)
+    }
+
+    fn params() -> Params {
+        Params {
+            seed: 7,
+            rate_ppm: 200_000,
+            cap: TROOP_LIMIT,
+            max_turns: Some(40),
+        }
+    }
+
+    /// The whole board as one part: no ghosts, no cut borders.
+    fn whole(team: &[i64], troops: &[i64], policies: &[Policy]) -> Result<Part> {
+        let (indptr, indices) = grid();
+        let board = Board::from_csr(&indptr, &indices)?;
+        let ids: Vec<i64> = (0..16).collect();
+        let edges: Vec<i64> = (0..indices.len() as i64).collect();
+        let board = board.labelled(&ids, &edges)?;
+        let counts = crate::game::counts(
+            policies.len(),
+            &team.iter().map(|&t| t as u8).collect::<Vec<_>>(),
+            &troops.iter().map(|&t| t as u64).collect::<Vec<_>>(),
+        );
+        Part::new(Setup {
+            board,
+            owned: vec![true; 16],
+            team: team.to_vec(),
+            troops: troops.to_vec(),
+            policies: policies.to_vec(),
+            params: params(),
+            plan: Plan {
+                halo_send_offsets: vec![0],
+                halo_recv_offsets: vec![0],
+                cut_offsets: vec![0],
+                ..Plan::default()
+            },
+            territories: 16,
+            counts,
+        })
+    }
+
+    #[test]
+    fn one_part_plays_the_game() -> Result<()> {
+        let team: Vec<i64> = (0..16)
+            .map(|x| i64::from(x % 4 >= 2) + 2 * i64::from(x >= 8))
+            .collect();
+        let troops = vec![6i64; 16];
+        let policies = [
+            Policy::Aggressive,
+            Policy::Balanced,
+            Policy::Opportunist,
+            Policy::Random,
+        ];
+        let (indptr, indices) = grid();
+        let board = Arc::new(Board::from_csr(&indptr, &indices)?);
+        let mut game = Game::new(board, &team, &troops, policies.to_vec(), params())?;
+        let mut part = whole(&team, &troops, &policies)?;
+        while part.begin_turn()? {
+            while part.distance_update(&part.distance_halo()?)? {}
+            part.pressure_in(&part.pressure_out()?)?;
+            let out = part.place()?;
+            let reports = part.fight(&out)?;
+            let ghosts = part.occupy(&reports)?;
+            let (territories, troops) = part.end_turn(&ghosts)?;
+            part.commit(&territories, &troops)?;
+            assert!(game.step(None)?);
+            assert_eq!(part.team(), game.team());
+            assert_eq!(part.troops(), game.troops());
+        }
+        assert!(!game.step(None)?);
+        assert_eq!(part.record().status(), game.status());
+        assert_eq!(part.record().history(), game.history());
+        Ok(())
+    }
+
+    #[test]
+    fn refuses_phases_out_of_order_and_bad_buffers() -> Result<()> {
+        let policies = [Policy::Aggressive, Policy::Random];
+        let team: Vec<i64> = (0..16).map(|x| i64::from(x >= 8)).collect();
+        let mut part = whole(&team, &[3; 16], &policies)?;
+        assert!(
+            matches!(part.fight(&[]), Err(Error::InvalidParameter(m)) if m.contains("out of order"))
+        );
+        assert!(part.begin_turn()?);
+        assert!(matches!(
+            part.distance_update(&[1]),
+            Err(Error::InconsistentInput(_))
+        ));
+        part.place()?;
+        assert!(matches!(part.fight(&[5]), Err(Error::InconsistentInput(_))));
+        Ok(())
+    }
+
+    #[test]
+    fn refuses_a_plan_that_misses_a_cut_border() -> Result<()> {
+        let (indptr, indices) = grid();
+        let ids: Vec<i64> = (0..16).collect();
+        let edges: Vec<i64> = (0..indices.len() as i64).collect();
+        let board = Board::from_csr(&indptr, &indices)?.labelled(&ids, &edges)?;
+        let mut owned = vec![true; 16];
+        owned[15] = false; // a ghost, but the plan lists neither it nor its borders
+        let result = Part::new(Setup {
+            board,
+            owned,
+            team: vec![0; 16],
+            troops: vec![1; 16],
+            policies: vec![Policy::Random, Policy::Random],
+            params: params(),
+            plan: Plan {
+                halo_send_offsets: vec![0],
+                halo_recv_offsets: vec![0],
+                cut_offsets: vec![0],
+                ..Plan::default()
+            },
+            territories: 16,
+            counts: (vec![16, 0], vec![16, 0]),
+        });
+        assert!(matches!(result, Err(Error::InvalidParameter(m)) if m.contains("exchange plan")));
+        Ok(())
+    }
 }

@@ -56,12 +56,20 @@ pub struct PyPart {
 
 impl PyPart {
     /// Runs a phase on the part's thread pool with the GIL released and Ctrl-C honoured.
+    /// A small part's phase ends long before a Ctrl-C would be noticed, so it runs without
+    /// the watching thread (whose start would cost more than the phase).
     fn run<T: Send>(
         &mut self,
         py: Python<'_>,
         phase: impl FnOnce(&mut Part) -> stratagem_core::Result<T> + Send,
     ) -> PyResult<T> {
+        const SMALL_PART_EDGES: usize = 1 << 16;
         let (part, threads) = (&mut self.part, self.threads);
+        if part.board().n_edges() < SMALL_PART_EDGES {
+            return py
+                .detach(|| parallel::pool(threads)?.install(|| phase(part)))
+                .map_err(to_py);
+        }
         interruptible(py, |_| parallel::pool(threads)?.install(|| phase(part)))
     }
 }
