@@ -5,8 +5,9 @@ The driver launches every run as its own job, ``mpiexec -n R python <this file> 
 CASE``, with ``HYDRA_LAUNCHER=fork``, ``MPIEXEC_TIMEOUT=600`` and ``STRATAGEM_NUM_THREADS=1``
 (and ``threads=1``), so each rank is one thread and R ranks use R cores. It prints markdown
 tables on stdout (progress goes to stderr), writes every figure as JSON with ``--json`` and
-a two-panel figure with ``--plot``. ``--quick`` plays the same study on small boards (a smoke
-test of well under a minute, fingerprints checked all the same).
+a two-panel figure with ``--plot``. ``--quick`` plays the same study on small boards (grid:60x60,
+rgg:5000, complete:200, star:5000; 3 turns): a smoke test of well under a minute, with the
+fingerprints checked all the same.
 
 Every run plays the same game as ``benches/bench_conquest.py``: seed 1, four teams with the
 policies aggressive, balanced, opportunist and random, 10 troops per territory; grids and
@@ -25,7 +26,9 @@ figure, the single-process :class:`~stratagem.conquest.Game` with one thread. By
 3. Partition quality: cut borders of the natural block partition and of reverse
    Cuthill-McKee (``order="rcm"``) at 2 and 4 ranks, on the grid, the rgg and the same rgg
    with its territory ids shuffled (where natural blocks cut most borders), and the bytes per
-   turn of both orders at 2 ranks on both rggs.
+   turn of both orders at 2 ranks on both rggs. Every phase sends O(cut borders) bytes, but
+   the frontier distances repeat their halo exchange once per round until no rank lowers
+   one, so a partition that needs many rounds sends more per cut border.
 
 Every run ends with a fingerprint: crc32 of the final team and troops of every territory and
 of the history. All runs on a board (any engine, rank count or order) must give the same
@@ -176,20 +179,8 @@ def worker(case: Case) -> None:
     if isinstance(game, DistributedGame):
         team, troops = game.gather_state()
         result["traffic"] = game.traffic_summary()
-        per_rank = allgather_blocks(
-            np.array(
-                [
-                    [
-                        game.owned_ids.shape[0],
-                        game.n_ghosts,
-                        game.n_cut_borders,
-                        len(game.neighbours),
-                    ]
-                ],
-                dtype=np.int64,
-            ),
-            comm=comm,
-        )
+        mine = [game.owned_ids.shape[0], game.n_ghosts, game.n_cut_borders, len(game.neighbours)]
+        per_rank = allgather_blocks(np.array([mine], dtype=np.int64), comm=comm)
         for column, name in enumerate(("territories", "ghosts", "cut_borders", "neighbours")):
             result[f"{name}_per_rank"] = per_rank[:, column].tolist()
     else:
@@ -517,16 +508,19 @@ def _plot(runs: list[dict[str, Any]], sizes: Sizes, path: str) -> None:
     left.set_xticks([1, 2, 3, 4])
     left.set_xlabel("MPI ranks (1 thread each)")
     left.set_ylabel("seconds per turn")
-    left.set_ylim(bottom=0)
+    top = max(run["seconds_per_turn"] for run in runs if _label(run) in (sizes.grid, sizes.rgg))
+    left.set_ylim(0, 1.6 * top)  # room for the legend above the lines
     handles, _ = left.get_legend_handles_labels()
     if _CORES < 4:
         left.axvspan(_CORES + 0.5, 4.5, color="0.93")
         left.text(
-            (_CORES + 5) / 2,
-            0.02,
+            4.45,
+            0.97,
             f"oversubscribed, {_CORES} cores",
             transform=left.get_xaxis_transform(),
-            ha="center",
+            ha="right",
+            va="top",
+            fontsize=9,
             color="0.4",
         )
         handles.append(
@@ -559,8 +553,24 @@ def _plot(runs: list[dict[str, Any]], sizes: Sizes, path: str) -> None:
     sent = np.array([run["traffic"]["bytes_per_turn"] for run in spread], dtype=float)
     # A line of slope 1 through the median bytes per cut border: traffic proportional to cut.
     ratio = float(np.median(sent / cuts))
+    for run, cut, bytes_sent in zip(spread, cuts, sent, strict=True):
+        # The distance phase repeats its halo exchange every round, so points far above the
+        # line are runs that needed many rounds.
+        if bytes_sent > 2 * ratio * cut:
+            rounds = run["traffic"]["distance_rounds_per_turn"]
+            right.annotate(
+                f"{_label(run)}, {run['case']['order']}:\n{rounds:.0f} distance rounds/turn",
+                (cut, bytes_sent),
+                xytext=(-8, 0),
+                textcoords="offset points",
+                ha="right",
+                va="center",
+                fontsize=8,
+            )
     span = np.array([cuts.min() / 2, cuts.max() * 2])
-    right.loglog(span, ratio * span, ":", color="0.5", label=f"{ratio:.0f} bytes per cut border")
+    right.loglog(
+        span, ratio * span, ":", color="0.5", label=f"slope 1: {ratio:.0f} bytes per cut border"
+    )
     handles, _ = right.get_legend_handles_labels()
     handles += [
         Line2D([], [], ls="", marker="o", color=colours[label], label=label) for label in colours

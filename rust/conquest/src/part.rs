@@ -9,8 +9,6 @@
 //!
 //! [`Game`]: crate::Game
 
-use std::collections::VecDeque;
-
 use rayon::prelude::*;
 use stratagem_core::rng::{Stream, purpose_tag};
 use stratagem_core::{Error, Result};
@@ -85,8 +83,11 @@ pub struct Part {
     /// Per local border: its place in the plan's cut list, or [`INTERNAL`] when this rank owns
     /// both sides (and so always resolves it).
     cut_slot: Vec<u32>,
-    frontier: Vec<bool>,
     dist: Vec<u32>,
+    /// Buffers of the distance search, kept from turn to turn.
+    seeds: Vec<(u32, u32)>,
+    level: Vec<u32>,
+    next: Vec<u32>,
     pressure: Vec<u64>,
     placement: Vec<i64>,
     survivors: Vec<(u64, u64)>,
@@ -171,8 +172,10 @@ impl Part {
             troops: troops.iter().map(|&t| t as u64).collect(),
             resolves_cut: vec![false; plan.cut.len()],
             cut_slot,
-            frontier: Vec::new(),
             dist: Vec::new(),
+            seeds: Vec::new(),
+            level: Vec::new(),
+            next: Vec::new(),
             pressure: Vec::new(),
             placement: vec![0; board.n_edges()],
             survivors: Vec::new(),
@@ -292,54 +295,66 @@ impl Part {
     /// Frontier distances from the owned frontier territories alone (ghosts unknown yet).
     fn local_distance(&mut self) {
         let (board, team, owned) = (&self.board, &self.team, &self.owned);
-        self.frontier.clear();
-        self.frontier.par_extend(
-            (0..board.n())
-                .into_par_iter()
-                .map(|x| owned[x] && board.row(x).any(|e| team[board.target(e)] != team[x])),
-        );
         self.dist.clear();
-        self.dist.extend(
-            self.frontier
-                .iter()
-                .map(|&f| if f { 0 } else { NO_DISTANCE }),
+        self.dist
+            .par_extend((0..board.n()).into_par_iter().map(|x| {
+                let frontier = owned[x] && board.row(x).any(|e| team[board.target(e)] != team[x]);
+                if frontier { 0 } else { NO_DISTANCE }
+            }));
+        let mut seeds = std::mem::take(&mut self.seeds);
+        seeds.clear();
+        seeds.extend(
+            (0..board.n() as u32)
+                .filter(|&x| self.dist[x as usize] == 0)
+                .map(|x| (0, x)),
         );
-        let seeds: Vec<u32> = (0..board.n() as u32)
-            .filter(|&x| self.frontier[x as usize])
-            .collect();
         self.relax(&seeds);
+        self.seeds = seeds;
     }
 
-    /// Lowers the distances of owned interior territories from `seeds` (territories whose
-    /// distance just fell, in increasing order of distance): a breadth-first search that
-    /// merges the seeds with its own queue, so territories leave in increasing distance.
-    fn relax(&mut self, seeds: &[u32]) {
-        let (board, owned, frontier, dist) =
-            (&self.board, &self.owned, &self.frontier, &mut self.dist);
-        let mut queue: VecDeque<u32> = VecDeque::new();
-        let mut next_seed = 0;
+    /// Lowers the distances of owned interior territories from `seeds`, `(distance,
+    /// territory)` pairs of territories whose distance just fell, sorted by distance: a
+    /// breadth-first search level by level, each level joined by the seeds of its distance.
+    /// Frontier territories (distance 0) are never lowered, so only ownership is checked.
+    fn relax(&mut self, seeds: &[(u32, u32)]) {
+        let Some(&(mut d, _)) = seeds.first() else {
+            return;
+        };
+        let (board, owned, dist) = (&self.board, &self.owned, &mut self.dist);
+        let (mut level, mut next) = (
+            std::mem::take(&mut self.level),
+            std::mem::take(&mut self.next),
+        );
+        level.clear();
+        let mut pending = seeds.iter().peekable();
         loop {
-            let from_seed = match (seeds.get(next_seed), queue.front()) {
-                (Some(&s), Some(&q)) => dist[s as usize] <= dist[q as usize],
-                (Some(_), None) => true,
-                (None, Some(_)) => false,
-                (None, None) => break,
-            };
-            let x = if from_seed {
-                next_seed += 1;
-                seeds[next_seed - 1] as usize
-            } else {
-                queue.pop_front().map_or(0, |x| x as usize)
-            };
-            let d = dist[x] + 1;
-            for e in board.row(x) {
-                let y = board.target(e);
-                if owned[y] && !frontier[y] && dist[y] > d {
-                    dist[y] = d;
-                    queue.push_back(y as u32);
+            while let Some(&(_, x)) = pending.next_if(|&&(seed_d, _)| seed_d == d) {
+                if dist[x as usize] == d {
+                    level.push(x);
                 }
             }
+            if level.is_empty() {
+                match pending.peek() {
+                    Some(&&(seed_d, _)) => d = seed_d,
+                    None => break,
+                }
+                continue;
+            }
+            for &x in &level {
+                for e in board.row(x as usize) {
+                    let y = board.target(e);
+                    if owned[y] && dist[y] > d + 1 {
+                        dist[y] = d + 1;
+                        next.push(y as u32);
+                    }
+                }
+            }
+            std::mem::swap(&mut level, &mut next);
+            next.clear();
+            d += 1;
         }
+        self.level = level;
+        self.next = next;
     }
 
     /// Distances of the owned territories the neighbours see as ghosts (halo order).
@@ -359,7 +374,8 @@ impl Part {
     pub fn distance_update(&mut self, ghosts: &[u32]) -> Result<bool> {
         self.expect(Phase::Begun, "distance_update")?;
         check_len("ghost distances", ghosts.len(), self.plan.halo_recv.len())?;
-        let mut fallen: Vec<(u32, u32)> = Vec::new();
+        let mut fallen = std::mem::take(&mut self.seeds);
+        fallen.clear();
         for (&g, &d) in self.plan.halo_recv.iter().zip(ghosts) {
             if d < self.dist[g as usize] {
                 self.dist[g as usize] = d;
@@ -367,9 +383,10 @@ impl Part {
             }
         }
         fallen.sort_unstable();
-        let seeds: Vec<u32> = fallen.iter().map(|&(_, g)| g).collect();
-        self.relax(&seeds);
-        Ok(!seeds.is_empty())
+        self.relax(&fallen);
+        let lowered = !fallen.is_empty();
+        self.seeds = fallen;
+        Ok(lowered)
     }
 
     /// For every cut border: what the ghost's team masses around the owned territory (the
