@@ -441,6 +441,9 @@ class MPICommunicator(Communicator):
 
     def abort(self, code: int = 1) -> NoReturn:
         self._mpi.COMM_WORLD.Abort(code)
+        # MPI_Abort may return on this rank (MPICH with the fork launcher now and then does);
+        # the rank must not go on as if nothing had failed.
+        os._exit(code)
 
 
 def _first_line(text: str) -> str:
@@ -573,7 +576,7 @@ def _report_and_abort(
     exc_type: type[BaseException],
     exc: BaseException,
     tb: TracebackType | None,
-) -> NoReturn:
+) -> None:
     text = "".join(traceback.format_exception(exc_type, exc, tb))
     sys.stderr.write(
         f"stratagem: error on MPI rank {comm.rank} of {comm.size}; aborting all ranks\n{text}"
@@ -610,6 +613,7 @@ def abort_on_error(comm: Communicator | None = None) -> Iterator[None]:
         if not resolved.is_distributed:
             raise
         _report_and_abort(resolved, type(exc), exc, exc.__traceback__)
+        raise  # only if the abort returned: never go on as if the body had succeeded
 
 
 # --------------------------------------------------------------------------------------------

@@ -342,8 +342,6 @@ class DistributedGame:
                 None if max_turns is None else _validate.integer("max_turns", max_turns, 1)
             )
             self._threads = _validate.threads(threads)
-            if threads is None and os.environ.get("STRATAGEM_NUM_THREADS") is None:
-                self._threads = _cores_per_rank(self.comm)
             if order not in ORDERS:
                 raise InvalidParameter(f"order must be one of {ORDERS}, got {order!r}")
             team_array = _int_array("team", team, board.n)
@@ -360,6 +358,10 @@ class DistributedGame:
             return team_array, troops_array
 
         team_array, troops_array = checked_together(self.comm, check)
+        # A collective every rank makes (whatever its arguments), after the checks agreed.
+        shared_cores = _cores_per_rank(self.comm)
+        if threads is None and os.environ.get("STRATAGEM_NUM_THREADS") is None:
+            self._threads = shared_cores
         self._agree(board, team_array, troops_array)
         owner = partition(board, self.comm.size, order)
         self._part = checked_together(
@@ -372,10 +374,17 @@ class DistributedGame:
         mine = (
             _fingerprint(board.indptr, board.indices),
             _fingerprint(team, troops),
-            (tuple(self.policy_names), self.seed, self.rate_ppm, self.cap, self.max_turns),
+            (
+                tuple(self.policy_names),
+                self.seed,
+                self.rate_ppm,
+                self.cap,
+                self.max_turns,
+                self.order,
+            ),
         )
         everyone = self.comm.allgather_object(mine)
-        what = ("board", "team or troops", "policies or parameters")
+        what = ("board", "team or troops", "policies or parameters (or order)")
         for rank, theirs in enumerate(everyone):
             for k, name in enumerate(what):
                 if theirs[k] != everyone[0][k]:

@@ -45,13 +45,29 @@ impl Board {
     /// Checks a CSR graph (rows sorted ascending, symmetric, no self-loops, no repeats) and
     /// builds the reverse-edge and border tables. Errors name the offending territory.
     pub fn from_csr(indptr: &[i64], indices: &[i64]) -> Result<Self> {
-        if indptr.is_empty() {
-            return Err(invalid("indptr must have n + 1 >= 2 entries, got 0".into()));
-        }
-        let n = indptr.len() - 1;
-        if n == 0 || n > MAX_TERRITORIES {
+        if indptr.len() < 2 {
             return Err(invalid(format!(
-                "a board has 1 to {MAX_TERRITORIES} territories, got {n}"
+                "indptr must have n + 1 >= 2 entries, got {}",
+                indptr.len()
+            )));
+        }
+        Self::checked(indptr, indices)
+    }
+
+    /// Like [`Self::from_csr`], but a rank's part of a board may hold no territory at all
+    /// (when there are more ranks than territories).
+    pub fn part_from_csr(indptr: &[i64], indices: &[i64]) -> Result<Self> {
+        if indptr.is_empty() {
+            return Err(invalid("indptr must have n + 1 >= 1 entries, got 0".into()));
+        }
+        Self::checked(indptr, indices)
+    }
+
+    fn checked(indptr: &[i64], indices: &[i64]) -> Result<Self> {
+        let n = indptr.len() - 1;
+        if n > MAX_TERRITORIES {
+            return Err(invalid(format!(
+                "a board has at most {MAX_TERRITORIES} territories, got {n}"
             )));
         }
         if indptr[0] != 0 || indptr[n] != indices.len() as i64 {

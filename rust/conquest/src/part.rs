@@ -502,8 +502,18 @@ impl Part {
         self.expect(Phase::Fought, "occupy")?;
         let reported: Vec<usize> = self.cut_where(false).collect();
         check_len("report values", reports.len(), 3 * reported.len())?;
-        if let Some(v) = reports.iter().find(|v| v.unsigned_abs() > TROOP_LIMIT) {
-            return Err(inconsistent(format!("a report card carries {v} troops")));
+        let survivors_ok = |card: &[i64]| {
+            card[1..]
+                .iter()
+                .all(|&s| (0..=TROOP_LIMIT as i64).contains(&s))
+        };
+        if let Some(card) = reports
+            .chunks_exact(3)
+            .find(|card| card[0].unsigned_abs() > TROOP_LIMIT || !survivors_ok(card))
+        {
+            return Err(inconsistent(format!(
+                "a report card reads {card:?} (a placement, then the survivors of both sides in 0..={TROOP_LIMIT})"
+            )));
         }
         for (&e, card) in reported.iter().zip(reports.chunks_exact(3)) {
             let (p_theirs, s_theirs, s_mine) = (card[0], card[1] as u64, card[2] as u64);

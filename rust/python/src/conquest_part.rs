@@ -131,7 +131,7 @@ impl PyPart {
             edge_ids.as_array().to_vec(),
         );
         let board = py
-            .detach(|| Board::from_csr(&indptr, &indices)?.labelled(&territory_ids, &edge_ids))
+            .detach(|| Board::part_from_csr(&indptr, &indices)?.labelled(&territory_ids, &edge_ids))
             .map_err(to_py)?;
         let setup = Setup {
             board,

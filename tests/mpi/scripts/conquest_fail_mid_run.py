@@ -43,6 +43,8 @@ class FailingPart:
 
 
 def main(mode: str) -> None:
+    if mode not in ("place", "order"):
+        raise SystemExit(f"unknown mode {mode!r}")
     comm = world()
     board = Board.grid(16, 16)
     team = assign_regions(board, 2, seed=1)
@@ -56,8 +58,6 @@ def main(mode: str) -> None:
         return
     if mode == "place" and comm.rank == 1:
         game._part = FailingPart(game._part, comm.rank)  # type: ignore[assignment]
-    elif mode not in ("place", "order"):
-        raise SystemExit(f"unknown mode {mode!r}")
 
     def report(played: DistributedGame) -> None:
         print(f"rank {comm.rank} played turn {played.turn}", flush=True)
