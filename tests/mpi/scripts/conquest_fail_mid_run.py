@@ -54,7 +54,11 @@ def main(mode: str) -> None:
             board, team, 6, ["balanced", "opportunist"], seed=2, max_turns=50, order=order
         )
     except InconsistentInput as error:
-        print(f"rank {comm.rank}: InconsistentInput: {error}", flush=True)
+        # Rank 0 prints every rank's error: lines of two ranks may interleave on the
+        # launcher's stdout. Gathering also shows that the ranks are still in step.
+        for rank, text in enumerate(comm.allgather_object(str(error))):
+            if comm.rank == 0:
+                print(f"rank {rank}: InconsistentInput: {text}", flush=True)
         return
     if mode == "place" and comm.rank == 1:
         game._part = FailingPart(game._part, comm.rank)  # type: ignore[assignment]
