@@ -15,6 +15,7 @@ Each rank prints ``rank R played turn T`` after every turn it finishes.
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any
 
@@ -42,6 +43,11 @@ class FailingPart:
         return self._part.place()
 
 
+def say(line: str) -> None:
+    """One write per line, so that lines of different ranks do not break into each other."""
+    os.write(sys.stdout.fileno(), f"{line}\n".encode())
+
+
 def main(mode: str) -> None:
     if mode not in ("place", "order"):
         raise SystemExit(f"unknown mode {mode!r}")
@@ -64,10 +70,10 @@ def main(mode: str) -> None:
         game._part = FailingPart(game._part, comm.rank)  # type: ignore[assignment]
 
     def report(played: DistributedGame) -> None:
-        print(f"rank {comm.rank} played turn {played.turn}", flush=True)
+        say(f"rank {comm.rank} played turn {played.turn}")
 
     game.run(10, on_turn=report)
-    print(f"rank {comm.rank} finished", flush=True)
+    say(f"rank {comm.rank} finished")
 
 
 if __name__ == "__main__":
