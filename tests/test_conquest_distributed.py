@@ -24,6 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.typing import NDArray
 
+from conquest_spread import Setup, first_difference, shuffled
 from stratagem import _core
 from stratagem.conquest import POLICIES, TROOP_LIMIT, Board, Game, assign_regions
 from stratagem.conquest.distributed import (
@@ -58,12 +59,6 @@ IntArray = NDArray[np.int64]
 # -- boards and games ---------------------------------------------------------------------------
 
 
-def shuffled(board: Board, seed: int) -> Board:
-    """The same graph with its territory ids permuted: ids then say nothing about geography."""
-    perm = np.random.default_rng(seed).permutation(board.n)
-    return Board.from_edges(perm[board.edges()], board.n)
-
-
 def with_islands() -> Board:
     """A grid, a separate ring and isolated territories between and after them."""
     grid = Board.grid(4, 5).edges()
@@ -96,47 +91,6 @@ def boards(draw: st.DrawFn, min_n: int = 3, max_n: int = 30) -> Board:
     return shuffled(board, seed) if draw(st.booleans()) else board
 
 
-@dataclass(frozen=True)
-class Setup:
-    """Everything a game is made from (the same for Game and DistributedGame)."""
-
-    board: Board
-    team: IntArray
-    troops: IntArray
-    policies: tuple[str, ...]
-    seed: int
-    rate: float
-    cap: int | None
-    max_turns: int
-
-    def game(self, threads: int = 1) -> Game:
-        return Game(
-            self.board,
-            self.team,
-            self.troops,
-            list(self.policies),
-            seed=self.seed,
-            rate=self.rate,
-            cap=self.cap,
-            max_turns=self.max_turns,
-            threads=threads,
-        )
-
-    def spread(self, comm: Communicator | None = None, **options: Any) -> DistributedGame:
-        return DistributedGame(
-            self.board,
-            self.team,
-            self.troops,
-            list(self.policies),
-            seed=self.seed,
-            rate=self.rate,
-            cap=self.cap,
-            max_turns=self.max_turns,
-            comm=comm,
-            **options,
-        )
-
-
 @st.composite
 def setups(draw: st.DrawFn, min_n: int = 3, max_n: int = 30, max_turns: int = 12) -> Setup:
     board = draw(boards(min_n, max_n))
@@ -158,25 +112,6 @@ def setups(draw: st.DrawFn, min_n: int = 3, max_n: int = 30, max_turns: int = 12
         cap=draw(st.one_of(st.none(), st.integers(1, 60))),
         max_turns=draw(st.integers(1, max_turns)),
     )
-
-
-def first_difference(spread: DistributedGame, single: Game) -> str | None:
-    """What differs between the two games (state, turn, status, winner, history), if anything.
-    Collective (gather_state)."""
-    team, troops = spread.gather_state()
-    checks = {
-        "team": np.array_equal(team, single.team),
-        "troops": np.array_equal(troops, single.troops),
-        "turn": spread.turn == single.turn,
-        "status": spread.status == single.status,
-        "winner": spread.winner == single.winner,
-        "history territories": np.array_equal(
-            spread.history.territories, single.history.territories
-        ),
-        "history troops": np.array_equal(spread.history.troops, single.history.troops),
-    }
-    wrong = [name for name, same in checks.items() if not same]
-    return f"turn {single.turn}: {', '.join(wrong)} differ" if wrong else None
 
 
 def play_alongside(spread: DistributedGame, single: Game) -> list[str]:

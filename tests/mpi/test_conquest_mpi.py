@@ -12,7 +12,6 @@ from __future__ import annotations
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from numpy.typing import NDArray
 
+from conquest_spread import Setup, first_difference, shuffled
 from stratagem.conquest import POLICIES, TROOP_LIMIT, Board, Game, assign_random, assign_regions
 from stratagem.conquest.distributed import (
     DistributedGame,
@@ -41,65 +41,6 @@ SIZE = world().size
 # -- games and how to compare them ------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Setup:
-    """Everything a game is made from, the same for Game and DistributedGame."""
-
-    board: Board
-    team: IntArray
-    troops: IntArray | int
-    policies: tuple[str, ...]
-    seed: int
-    rate: float = 0.2
-    cap: int | None = None
-    max_turns: int = 20
-
-    def game(self) -> Game:
-        return Game(
-            self.board,
-            self.team,
-            self.troops,
-            list(self.policies),
-            seed=self.seed,
-            rate=self.rate,
-            cap=self.cap,
-            max_turns=self.max_turns,
-            threads=1,  # the ranks already share the cores
-        )
-
-    def spread(self, comm: Communicator, **options: Any) -> DistributedGame:
-        return DistributedGame(
-            self.board,
-            self.team,
-            self.troops,
-            list(self.policies),
-            seed=self.seed,
-            rate=self.rate,
-            cap=self.cap,
-            max_turns=self.max_turns,
-            comm=comm,
-            **options,
-        )
-
-
-def first_difference(spread: DistributedGame, single: Game) -> str | None:
-    """What differs between the two games, if anything. Collective (gather_state)."""
-    team, troops = spread.gather_state()
-    checks = {
-        "team": np.array_equal(team, single.team),
-        "troops": np.array_equal(troops, single.troops),
-        "turn": spread.turn == single.turn,
-        "status": spread.status == single.status,
-        "winner": spread.winner == single.winner,
-        "history territories": np.array_equal(
-            spread.history.territories, single.history.territories
-        ),
-        "history troops": np.array_equal(spread.history.troops, single.history.troops),
-    }
-    wrong = [name for name, same in checks.items() if not same]
-    return f"turn {single.turn}: {', '.join(wrong)} differ" if wrong else None
-
-
 def play_alongside(spread: DistributedGame, single: Game) -> list[str]:
     """Steps both games to their end, comparing them after every turn. Collective; the
     differences that any rank saw (the same list on every rank)."""
@@ -115,12 +56,6 @@ def play_alongside(spread: DistributedGame, single: Game) -> list[str]:
     # Shared, so that every rank fails (or passes) the same assertion.
     everyone = spread.comm.allgather_object(mine)
     return [f"rank {rank}: {d}" for rank, theirs in enumerate(everyone) for d in theirs]
-
-
-def shuffled(board: Board, seed: int) -> Board:
-    """The same graph with its territory ids permuted: ids then say nothing about geography."""
-    perm = np.random.default_rng(seed).permutation(board.n)
-    return Board.from_edges(perm[board.edges()], board.n)
 
 
 def islands() -> Board:
