@@ -40,12 +40,11 @@ from numpy.typing import ArrayLike, NDArray
 from stratagem import _core, _validate
 from stratagem.conquest.game import (
     GameResult,
-    History,
-    SavedGame,
     _int_array,
     _policy_names,
     _rate_ppm,
     _read_only,
+    _Recorded,
     checkpoint_interval,
     read_game,
     write_game,
@@ -292,7 +291,7 @@ def _fingerprint(*arrays: NDArray[Any]) -> int:
     return value
 
 
-class DistributedGame:
+class DistributedGame(_Recorded):
     """A conquest game spread over the ranks of ``comm`` (default: the MPI world), with the
     interface of :class:`~stratagem.conquest.Game` for built-in policies.
 
@@ -367,7 +366,7 @@ class DistributedGame:
         self._part = checked_together(
             self.comm, lambda: self._make_part(owner, team_array, troops_array)
         )
-        self._history_cache: tuple[int, History] | None = None
+        self._history_cache = None
 
     def _agree(self, board: Board, team: NDArray[np.int64], troops: NDArray[np.int64]) -> None:
         """Every rank must hold the same board, state and parameters."""
@@ -434,10 +433,6 @@ class DistributedGame:
         return self.comm.rank
 
     @property
-    def rate(self) -> float:
-        return self.rate_ppm / 1_000_000
-
-    @property
     def threads(self) -> int:
         return int(self._part.threads)
 
@@ -462,42 +457,8 @@ class DistributedGame:
         return tuple(int(q) for q in self._local.neighbours)
 
     @property
-    def turn(self) -> int:
-        return int(self._part.turn)
-
-    @property
-    def status(self) -> str:
-        return str(self._part.status)
-
-    @property
-    def winner(self) -> int | None:
-        winner = self._part.winner
-        return None if winner is None else int(winner)
-
-    @property
-    def finished(self) -> bool:
-        return self.status != "running"
-
-    @property
-    def history(self) -> History:
-        """Territories and troops per team after every turn (row 0: the start), read-only;
-        the same on every rank."""
-        turn = self.turn
-        if self._history_cache is None or self._history_cache[0] != turn:
-            territories, troops = self._part.history()
-            self._history_cache = (turn, History(_read_only(territories), _read_only(troops)))
-        return self._history_cache[1]
-
-    @property
-    def result(self) -> GameResult:
-        history = self.history
-        return GameResult(
-            self.status,
-            self.winner,
-            self.turn,
-            history.territories[-1].copy(),
-            history.troops[-1].copy(),
-        )
+    def _keeper(self) -> _core.ConquestPart:
+        return self._part
 
     def gather_state(self) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
         """Collective: the whole board's ``(team, troops)`` on every rank."""
@@ -584,12 +545,7 @@ class DistributedGame:
         """Collective: plays until the game ends, or until ``turns`` more turns have been
         played. With ``checkpoint`` the game is saved there every ``checkpoint_every`` turns
         (and when the run stops); :meth:`load` resumes it with any number of ranks."""
-        if turns is not None:
-            remaining = _validate.integer("turns", turns, 0)
-        elif self.max_turns is not None:
-            remaining = max(self.max_turns - self.turn, 0)
-        else:
-            raise InvalidParameter("run() without turns needs max_turns, or it may never end")
+        remaining = self._turns_to_play(turns)
         every = checkpoint_interval(checkpoint, checkpoint_every)
         show = progress if self.comm.rank == 0 else False
         with abort_on_error(self.comm), Progress(remaining, "conquest", enabled=show) as bar:
@@ -633,23 +589,7 @@ class DistributedGame:
         :meth:`Game.save <stratagem.conquest.Game.save>` (so :meth:`Game.load` reads it too)."""
         team, troops = self.gather_state()
         if self.comm.rank == 0:
-            write_game(
-                path,
-                SavedGame(
-                    board=self.board,
-                    policy_names=list(self.policy_names),
-                    seed=self.seed,
-                    rate_ppm=self.rate_ppm,
-                    cap=self.cap,
-                    max_turns=self.max_turns,
-                    team=np.asarray(team),
-                    troops=np.asarray(troops),
-                    turn=self.turn,
-                    status=self.status,
-                    winner=self.winner,
-                    history=self.history,
-                ),
-            )
+            write_game(path, self._saved(np.asarray(team), np.asarray(troops)))
         self.comm.barrier()
 
     @classmethod

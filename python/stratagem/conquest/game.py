@@ -7,6 +7,7 @@ rules in plain Python and the tests demand identical states after every turn.
 from __future__ import annotations
 
 import os
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -139,7 +140,92 @@ def _rate_ppm(rate: float) -> int:
     return round(rate * 1_000_000)
 
 
-class Game:
+class _Recorded(ABC):
+    """What :class:`Game` and the distributed game share: parameters, and the turn, status and
+    history their engine keeps (``_keeper``: a ``ConquestGame`` or a ``ConquestPart``)."""
+
+    board: Board
+    policy_names: list[str]
+    seed: int
+    rate_ppm: int
+    cap: int
+    max_turns: int | None
+    _history_cache: tuple[int, History] | None
+
+    @property
+    @abstractmethod
+    def _keeper(self) -> _core.ConquestGame | _core.ConquestPart:
+        """The engine that keeps the turn, status and history."""
+
+    @property
+    def rate(self) -> float:
+        return self.rate_ppm / 1_000_000
+
+    @property
+    def turn(self) -> int:
+        return int(self._keeper.turn)
+
+    @property
+    def status(self) -> str:
+        return str(self._keeper.status)
+
+    @property
+    def winner(self) -> int | None:
+        winner = self._keeper.winner
+        return None if winner is None else int(winner)
+
+    @property
+    def finished(self) -> bool:
+        return self.status != "running"
+
+    @property
+    def history(self) -> History:
+        """Territories and troops per team after every turn (row 0: the start), read-only.
+        The engine keeps it, so a run stopped by Ctrl-C keeps every turn it played."""
+        turn = self.turn
+        if self._history_cache is None or self._history_cache[0] != turn:
+            territories, troops = self._keeper.history()
+            self._history_cache = (turn, History(_read_only(territories), _read_only(troops)))
+        return self._history_cache[1]
+
+    @property
+    def result(self) -> GameResult:
+        history = self.history
+        return GameResult(
+            self.status,
+            self.winner,
+            self.turn,
+            history.territories[-1].copy(),
+            history.troops[-1].copy(),
+        )
+
+    def _turns_to_play(self, turns: int | None) -> int:
+        """The turns a ``run(turns)`` may play: ``turns``, else up to ``max_turns``."""
+        if turns is not None:
+            return _validate.integer("turns", turns, 0)
+        if self.max_turns is not None:
+            return max(self.max_turns - self.turn, 0)
+        raise InvalidParameter("run() without turns needs max_turns, or it may never end")
+
+    def _saved(self, team: NDArray[np.int64], troops: NDArray[np.int64]) -> SavedGame:
+        """The game as :func:`write_game` writes it, with the whole board's state."""
+        return SavedGame(
+            board=self.board,
+            policy_names=list(self.policy_names),
+            seed=self.seed,
+            rate_ppm=self.rate_ppm,
+            cap=self.cap,
+            max_turns=self.max_turns,
+            team=team,
+            troops=troops,
+            turn=self.turn,
+            status=self.status,
+            winner=self.winner,
+            history=self.history,
+        )
+
+
+class Game(_Recorded):
     """A conquest game on the Rust engine.
 
     >>> from stratagem.conquest import Board, Game
@@ -183,14 +269,10 @@ class Game:
             self.max_turns,
             _validate.threads(threads),
         )
-        self._history_cache: tuple[int, History] | None = None
+        self._history_cache = None
         self._state_cache: tuple[int, NDArray[np.int64], NDArray[np.int64]] | None = None
 
     # -- state ---------------------------------------------------------------------------
-
-    @property
-    def rate(self) -> float:
-        return self.rate_ppm / 1_000_000
 
     @property
     def threads(self) -> int:
@@ -227,42 +309,8 @@ class Game:
         return {"turn": self.turn, "team": team, "troops": troops}
 
     @property
-    def turn(self) -> int:
-        return int(self._engine.turn)
-
-    @property
-    def status(self) -> str:
-        return str(self._engine.status)
-
-    @property
-    def winner(self) -> int | None:
-        winner = self._engine.winner
-        return None if winner is None else int(winner)
-
-    @property
-    def finished(self) -> bool:
-        return self.status != "running"
-
-    @property
-    def history(self) -> History:
-        """Territories and troops per team after every turn (row 0: the start), read-only.
-        The engine keeps it, so a run stopped by Ctrl-C keeps every turn it played."""
-        turn = self.turn
-        if self._history_cache is None or self._history_cache[0] != turn:
-            territories, troops = self._engine.history()
-            self._history_cache = (turn, History(_read_only(territories), _read_only(troops)))
-        return self._history_cache[1]
-
-    @property
-    def result(self) -> GameResult:
-        history = self.history
-        return GameResult(
-            self.status,
-            self.winner,
-            self.turn,
-            history.territories[-1].copy(),
-            history.troops[-1].copy(),
-        )
+    def _keeper(self) -> _core.ConquestGame:
+        return self._engine
 
     # -- playing -------------------------------------------------------------------------
 
@@ -346,12 +394,7 @@ class Game:
         """Plays until the game ends, or until ``turns`` more turns have been played. With
         ``checkpoint`` the game is saved there every ``checkpoint_every`` turns (turn numbers
         divisible by it) and when the run stops; :meth:`load` resumes it."""
-        if turns is not None:
-            remaining = _validate.integer("turns", turns, 0)
-        elif self.max_turns is not None:
-            remaining = max(self.max_turns - self.turn, 0)
-        else:
-            raise InvalidParameter("run() without turns needs max_turns, or it may never end")
+        remaining = self._turns_to_play(turns)
         every = checkpoint_interval(checkpoint, checkpoint_every)
         # Built-in policies run several turns per call into Rust.
         per_call = max(1, 2_000_000 // max(self.board.indices.shape[0], 1))
@@ -378,24 +421,7 @@ class Game:
         """Writes the game to ``path`` (npz): board, parameters, state and history. A loaded
         game continues bit-identically. Custom policies are not saved: pass them to
         :meth:`load` again."""
-        history = self.history
-        write_game(
-            path,
-            SavedGame(
-                board=self.board,
-                policy_names=list(self.policy_names),
-                seed=self.seed,
-                rate_ppm=self.rate_ppm,
-                cap=self.cap,
-                max_turns=self.max_turns,
-                team=np.asarray(self.team),
-                troops=np.asarray(self.troops),
-                turn=self.turn,
-                status=self.status,
-                winner=self.winner,
-                history=history,
-            ),
-        )
+        write_game(path, self._saved(np.asarray(self.team), np.asarray(self.troops)))
 
     @classmethod
     def load(

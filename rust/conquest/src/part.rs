@@ -244,7 +244,17 @@ impl Part {
         Ok(())
     }
 
-    fn expect(&self, phase: Phase, call: &str) -> Result<()> {
+    /// Distances and pressure exist only when a team's policy needs them.
+    fn require_use(&self, needed: bool, what: &str) -> Result<()> {
+        if !needed {
+            return Err(Error::InvalidParameter(format!(
+                "no team's policy uses {what} in this game"
+            )));
+        }
+        Ok(())
+    }
+
+    fn require(&self, phase: Phase, call: &str) -> Result<()> {
         if self.phase != phase {
             return Err(Error::InvalidParameter(format!(
                 "{call} called out of order (the part is at {:?}; it needs {phase:?})",
@@ -359,7 +369,8 @@ impl Part {
 
     /// Distances of the owned territories the neighbours see as ghosts (halo order).
     pub fn distance_halo(&self) -> Result<Vec<u32>> {
-        self.expect(Phase::Begun, "distance_halo")?;
+        self.require(Phase::Begun, "distance_halo")?;
+        self.require_use(policy::needs_distance(&self.policies), "frontier distances")?;
         Ok(self
             .plan
             .halo_send
@@ -372,7 +383,8 @@ impl Part {
     /// whether any did. Repeated until no rank reports a change, the distances are those of
     /// the whole board's breadth-first search.
     pub fn distance_update(&mut self, ghosts: &[u32]) -> Result<bool> {
-        self.expect(Phase::Begun, "distance_update")?;
+        self.require(Phase::Begun, "distance_update")?;
+        self.require_use(policy::needs_distance(&self.policies), "frontier distances")?;
         check_len("ghost distances", ghosts.len(), self.plan.halo_recv.len())?;
         let mut fallen = std::mem::take(&mut self.seeds);
         fallen.clear();
@@ -392,7 +404,8 @@ impl Part {
     /// For every cut border: what the ghost's team masses around the owned territory (the
     /// pressure the neighbour's policy needs), in cut order.
     pub fn pressure_out(&self) -> Result<Vec<u64>> {
-        self.expect(Phase::Begun, "pressure_out")?;
+        self.require(Phase::Begun, "pressure_out")?;
+        self.require_use(policy::needs_pressure(&self.policies), "pressure")?;
         Ok(self
             .plan
             .cut
@@ -403,7 +416,8 @@ impl Part {
 
     /// Takes the neighbours' [`Self::pressure_out`] (cut order).
     pub fn pressure_in(&mut self, values: &[u64]) -> Result<()> {
-        self.expect(Phase::Begun, "pressure_in")?;
+        self.require(Phase::Begun, "pressure_in")?;
+        self.require_use(policy::needs_pressure(&self.policies), "pressure")?;
         check_len("pressure values", values.len(), self.plan.cut.len())?;
         for (&e, &value) in self.plan.cut.iter().zip(values) {
             let back = self.board.reverse(e as usize);
@@ -425,7 +439,7 @@ impl Part {
     /// Placement of the owned territories; returns this rank's placements on the cut borders
     /// the neighbours resolve (cut order), which they need to fight them.
     pub fn place(&mut self) -> Result<Vec<i64>> {
-        self.expect(Phase::Begun, "place")?;
+        self.require(Phase::Begun, "place")?;
         self.placement.resize(self.board.n_edges(), 0);
         let view = View {
             board: &self.board,
@@ -456,7 +470,7 @@ impl Part {
     /// every battle this rank resolves, and returns the report cards: for each border it
     /// resolved (cut order), `[its placement, its survivors, the neighbour's survivors]`.
     pub fn fight(&mut self, theirs: &[i64]) -> Result<Vec<i64>> {
-        self.expect(Phase::Placed, "fight")?;
+        self.require(Phase::Placed, "fight")?;
         let resolved: Vec<usize> = self.cut_where(true).collect();
         check_len("placements", theirs.len(), resolved.len())?;
         if let Some(p) = theirs.iter().find(|p| p.unsigned_abs() > TROOP_LIMIT) {
@@ -499,7 +513,7 @@ impl Part {
     /// occupies and recruits the owned territories; returns the new state of the territories
     /// the neighbours see as ghosts (halo order, team and troops packed in one word).
     pub fn occupy(&mut self, reports: &[i64]) -> Result<Vec<u64>> {
-        self.expect(Phase::Fought, "occupy")?;
+        self.require(Phase::Fought, "occupy")?;
         let reported: Vec<usize> = self.cut_where(false).collect();
         check_len("report values", reports.len(), 3 * reported.len())?;
         let survivors_ok = |card: &[i64]| {
@@ -553,7 +567,7 @@ impl Part {
     /// Takes the ghosts' new state (halo order); returns the new per-team counts of the owned
     /// territories, which the caller sums over the ranks for [`Self::commit`].
     pub fn end_turn(&mut self, ghosts: &[u64]) -> Result<(Vec<u64>, Vec<u64>)> {
-        self.expect(Phase::Occupied, "end_turn")?;
+        self.require(Phase::Occupied, "end_turn")?;
         check_len("ghost states", ghosts.len(), self.plan.halo_recv.len())?;
         let k = self.policies.len() as u64;
         for (&g, &word) in self.plan.halo_recv.iter().zip(ghosts) {
@@ -573,7 +587,7 @@ impl Part {
 
     /// Makes the turn's state current and records the whole board's counts.
     pub fn commit(&mut self, territories: &[u64], troops: &[u64]) -> Result<()> {
-        self.expect(Phase::Ended, "commit")?;
+        self.require(Phase::Ended, "commit")?;
         let k = self.policies.len();
         check_len("territory counts", territories.len(), k)?;
         check_len("troop counts", troops.len(), k)?;

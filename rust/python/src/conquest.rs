@@ -62,7 +62,7 @@ pub(crate) fn status_from(name: &str, winner: Option<u8>) -> PyResult<Status> {
 /// Territories and troops per team after each turn, as two `(turns + 1, teams)` arrays.
 pub(crate) type Tables<'py> = (Bound<'py, PyArray2<i64>>, Bound<'py, PyArray2<i64>>);
 
-pub(crate) fn table<'py>(
+fn table<'py>(
     py: Python<'py>,
     values: &[u64],
     teams: usize,
@@ -74,11 +74,31 @@ pub(crate) fn table<'py>(
     Ok(array.into_pyarray(py))
 }
 
-pub(crate) fn unsigned(
-    name: &str,
-    values: PyReadonlyArray2<'_, i64>,
+/// A history as the two `(turns + 1, teams)` arrays Python sees.
+pub(crate) fn tables<'py>(
+    py: Python<'py>,
+    history: &History,
     teams: usize,
-) -> PyResult<Vec<u64>> {
+) -> PyResult<Tables<'py>> {
+    Ok((
+        table(py, &history.territories, teams)?,
+        table(py, &history.troops, teams)?,
+    ))
+}
+
+/// A saved history from its two arrays, checked to hold non-negative counts of `teams` teams.
+pub(crate) fn history_from(
+    territories: PyReadonlyArray2<'_, i64>,
+    troops: PyReadonlyArray2<'_, i64>,
+    teams: usize,
+) -> PyResult<History> {
+    Ok(History {
+        territories: unsigned("territories", territories, teams)?,
+        troops: unsigned("troops", troops, teams)?,
+    })
+}
+
+fn unsigned(name: &str, values: PyReadonlyArray2<'_, i64>, teams: usize) -> PyResult<Vec<u64>> {
     let values = values.as_array();
     if values.ncols() != teams || values.iter().any(|&v| v < 0) {
         return Err(param(format!(
@@ -154,11 +174,7 @@ impl PyGame {
         troops: PyReadonlyArray2<'_, i64>,
     ) -> PyResult<()> {
         let status = status_from(status, winner)?;
-        let teams = self.game.policies().len();
-        let history = History {
-            territories: unsigned("territories", territories, teams)?,
-            troops: unsigned("troops", troops, teams)?,
-        };
+        let history = history_from(territories, troops, self.game.policies().len())?;
         self.game.resume(turn, status, history).map_err(to_py)
     }
 
@@ -219,12 +235,7 @@ impl PyGame {
 
     /// Territories and troops per team after every turn (row 0: the start).
     fn history<'py>(&self, py: Python<'py>) -> PyResult<Tables<'py>> {
-        let teams = self.game.policies().len();
-        let history = self.game.history();
-        Ok((
-            table(py, &history.territories, teams)?,
-            table(py, &history.troops, teams)?,
-        ))
+        tables(py, self.game.history(), self.game.policies().len())
     }
 
     #[getter]

@@ -3,12 +3,12 @@
 
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
-use stratagem_conquest::game::{History, Params};
+use stratagem_conquest::game::Params;
 use stratagem_conquest::part::{Part, Plan, Setup};
 use stratagem_conquest::{Board, Policy};
 use stratagem_core::parallel;
 
-use crate::conquest::{Tables, status_from, table, unsigned};
+use crate::conquest::{Tables, history_from, status_from, tables};
 use crate::errors::{param, to_py};
 use crate::runtime::{interruptible, thread_count};
 
@@ -255,11 +255,7 @@ impl PyPart {
         troops_now: PyReadonlyArray1<'_, i64>,
     ) -> PyResult<()> {
         let status = status_from(status, winner)?;
-        let teams = self.part.policies().len();
-        let history = History {
-            territories: unsigned("territories", territories, teams)?,
-            troops: unsigned("troops", troops, teams)?,
-        };
+        let history = history_from(territories, troops, self.part.policies().len())?;
         let now = (
             count_list("territories_now", &territories_now)?,
             count_list("troops_now", &troops_now)?,
@@ -270,12 +266,7 @@ impl PyPart {
     }
 
     fn history<'py>(&self, py: Python<'py>) -> PyResult<Tables<'py>> {
-        let teams = self.part.policies().len();
-        let history = self.part.record().history();
-        Ok((
-            table(py, &history.territories, teams)?,
-            table(py, &history.troops, teams)?,
-        ))
+        tables(py, self.part.record().history(), self.part.policies().len())
     }
 
     /// The whole board's ids of the owned territories, increasing.
