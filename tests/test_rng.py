@@ -107,6 +107,8 @@ def _oracle_draws(seed, purpose, ids, kind, params):
     draw = {
         "u64": lambda _: cursor.next_u64(),
         "uniform_below": cursor.uniform_below,
+        "below": cursor.below,
+        "below_half": cursor.halves().below,
         "coin_flips": cursor.coin_flips,
         "binomial_half": cursor.binomial_half,
     }[kind]
@@ -118,6 +120,39 @@ def test_uniform_below_rust_equals_oracle(seed, purpose, ids, params):
     got = rng.draws(seed, purpose, ids, "uniform_below", params)
     assert got.tolist() == _oracle_draws(seed, purpose, ids, "uniform_below", params)
     assert all(v < n for v, n in zip(got.tolist(), params, strict=True))
+
+
+@given(
+    seed=U64,
+    purpose=PURPOSES,
+    ids=IDS,
+    params=st.lists(st.integers(1, 16) | st.integers(1, 2**64 - 1), max_size=20),
+)
+def test_below_rust_equals_oracle(seed, purpose, ids, params):
+    got = rng.draws(seed, purpose, ids, "below", params)
+    assert got.tolist() == _oracle_draws(seed, purpose, ids, "below", params)
+    assert all(v < n for v, n in zip(got.tolist(), params, strict=True))
+
+
+@given(
+    seed=U64,
+    purpose=PURPOSES,
+    ids=IDS,
+    params=st.lists(st.integers(1, 16) | st.integers(1, 2**32 - 1), max_size=21),
+)
+def test_below_half_rust_equals_oracle(seed, purpose, ids, params):
+    got = rng.draws(seed, purpose, ids, "below_half", params)
+    assert got.tolist() == _oracle_draws(seed, purpose, ids, "below_half", params)
+    assert all(v < n for v, n in zip(got.tolist(), params, strict=True))
+
+
+def test_below_rejects_the_low_words_it_must():
+    # n = 3 * 2**62: 2**64 mod n = 2**62, so a word w is kept only when (w * n) mod 2**64 >= 2**62.
+    n = 3 << 62
+    got = rng.draws(5, "below-reject", [], "below", [n] * 200).tolist()
+    assert got == _oracle_draws(5, "below-reject", [], "below", [n] * 200)
+    counts = [sum(1 for v in got if v // (1 << 62) == third) for third in range(3)]
+    assert min(counts) > 40
 
 
 @given(seed=U64, purpose=PURPOSES, ids=IDS, params=st.lists(st.integers(0, 5000), max_size=20))

@@ -47,8 +47,8 @@ __all__ = [
 MAX_IDS: int = _core.MAX_IDS
 BINOMIAL_POPCOUNT_LIMIT: int = _core.BINOMIAL_POPCOUNT_LIMIT
 
-DrawKind = Literal["u64", "uniform_below", "coin_flips", "binomial_half"]
-_DRAW_KINDS = ("u64", "uniform_below", "coin_flips", "binomial_half")
+DrawKind = Literal["u64", "uniform_below", "below", "below_half", "coin_flips", "binomial_half"]
+_DRAW_KINDS = ("u64", "uniform_below", "below", "below_half", "coin_flips", "binomial_half")
 
 
 def _purpose(purpose: object) -> str:
@@ -106,7 +106,9 @@ def draws(
     """One draw per parameter, read in order from the start of one stream.
 
     ``kind`` is ``"u64"`` (a raw word; the parameter is ignored), ``"uniform_below"`` (an
-    integer in ``[0, n)`` by exact rejection), ``"coin_flips"`` (heads among ``k`` coins, the
+    integer in ``[0, n)`` by exact rejection), ``"below"`` (an integer in ``[0, n)`` by
+    multiply-shift with exact rejection), ``"below_half"`` (the same on 32-bit halves of the
+    words, low half first; n < 2**32), ``"coin_flips"`` (heads among ``k`` coins, the
     popcount of ``k`` bits) or ``"binomial_half"`` (Binomial(n, 1/2) for any n).
     """
     if kind not in _DRAW_KINDS:

@@ -55,6 +55,33 @@ def philox4x64_10(counter: tuple[int, int, int, int], key: tuple[int, int]) -> t
     return (x0, x1, x2, x3)
 
 
+class Halves:
+    """Reads a cursor's words as 32-bit halves, low half first."""
+
+    def __init__(self, cursor: Cursor) -> None:
+        self.cursor = cursor
+        self.high: int | None = None
+
+    def next_u32(self) -> int:
+        if self.high is not None:
+            half, self.high = self.high, None
+            return half
+        word = self.cursor.next_u64()
+        self.high = word >> 32
+        return word & 0xFFFFFFFF
+
+    def below(self, n: int) -> int:
+        """Uniform in [0, n): the high half of half * n, redrawn while the low half is below
+        2**32 mod n."""
+        if n == 0:
+            return 0
+        rejected_below = (1 << 32) % n
+        while True:
+            product = self.next_u32() * n
+            if product & 0xFFFFFFFF >= rejected_below:
+                return product >> 32
+
+
 def purpose_tag(purpose: str) -> int:
     """FNV-1a (64-bit) of the purpose's UTF-8 bytes."""
     tag = 0xCBF29CE484222325
@@ -113,6 +140,21 @@ class Cursor:
             word = self.next_u64()
             if word >= rejected_below:
                 return word % n
+
+    def below(self, n: int) -> int:
+        """Uniform in [0, n) by multiply-shift: the high word of word * n, redrawn while the
+        low word is below 2**64 mod n (Lemire 2019)."""
+        if n == 0:
+            return 0
+        rejected_below = (1 << 64) % n
+        while True:
+            product = self.next_u64() * n
+            if product & MASK64 >= rejected_below:
+                return product >> 64
+
+    def halves(self) -> Halves:
+        """This cursor's words read as 32-bit halves, low half first."""
+        return Halves(self)
 
     def coin_flips(self, k: int) -> int:
         """Heads among k fair coins: popcount of k bits, exactly Binomial(k, 1/2)."""

@@ -5,6 +5,7 @@
 
 use pyo3::prelude::*;
 
+mod annexation;
 mod conquest;
 mod conquest_part;
 mod errors;
@@ -24,6 +25,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     runtime::register(m)?;
     rng::register(m)?;
+    annexation::register(m)?;
     conquest::register(m)?;
     conquest_part::register(m)?;
     Ok(())

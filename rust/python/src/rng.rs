@@ -4,7 +4,7 @@ use numpy::ndarray::{Array1, Array2};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 use rayon::prelude::*;
-use stratagem_core::rng::{self, Stream};
+use stratagem_core::rng::{self, Halves, Stream};
 use stratagem_core::{Cancel, parallel};
 
 use crate::errors::{param, to_py};
@@ -106,6 +106,8 @@ fn stream_blocks<'py>(
 enum DrawKind {
     Word,
     UniformBelow,
+    Below,
+    BelowHalf,
     CoinFlips,
     BinomialHalf,
 }
@@ -115,11 +117,13 @@ impl DrawKind {
         match kind {
             "u64" => Ok(Self::Word),
             "uniform_below" => Ok(Self::UniformBelow),
+            "below" => Ok(Self::Below),
+            "below_half" => Ok(Self::BelowHalf),
             "coin_flips" => Ok(Self::CoinFlips),
             "binomial_half" => Ok(Self::BinomialHalf),
             other => Err(param(format!(
-                "unknown draw kind {other:?}; expected 'u64', 'uniform_below', 'coin_flips' or \
-                 'binomial_half'"
+                "unknown draw kind {other:?}; expected 'u64', 'uniform_below', 'below', \
+                 'below_half', 'coin_flips' or 'binomial_half'"
             ))),
         }
     }
@@ -137,17 +141,25 @@ fn stream_draws<'py>(
     params: PyReadonlyArray1<'py, u64>,
 ) -> PyResult<Bound<'py, PyArray1<u64>>> {
     let stream = stream(seed, purpose, &ids)?;
+    let kind_name = kind;
     let kind = DrawKind::parse(kind)?;
     let params = params.as_array().to_vec();
-    if let DrawKind::UniformBelow = kind
+    if let DrawKind::UniformBelow | DrawKind::Below | DrawKind::BelowHalf = kind
         && let Some(i) = params.iter().position(|&n| n == 0)
     {
+        return Err(param(format!("{kind_name} needs n >= 1; params[{i}] is 0")));
+    }
+    if let DrawKind::BelowHalf = kind
+        && let Some(i) = params.iter().position(|&n| n > u64::from(u32::MAX))
+    {
         return Err(param(format!(
-            "uniform_below needs n >= 1; params[{i}] is 0"
+            "below_half needs n < 2^32; params[{i}] is {}",
+            params[i]
         )));
     }
     let values = interruptible(py, |cancel| {
         let mut cursor = stream.cursor();
+        let mut halves = Halves::new(stream.cursor());
         let mut out = Vec::with_capacity(params.len());
         for (i, &p) in params.iter().enumerate() {
             if i % CHECK_EVERY == 0 {
@@ -156,6 +168,9 @@ fn stream_draws<'py>(
             out.push(match kind {
                 DrawKind::Word => cursor.next_u64(),
                 DrawKind::UniformBelow => cursor.uniform_below(p),
+                DrawKind::Below => cursor.below(p),
+                // Checked above: p < 2^32.
+                DrawKind::BelowHalf => u64::from(halves.below(p as u32)),
                 DrawKind::CoinFlips => cursor.coin_flips(p),
                 DrawKind::BinomialHalf => cursor.binomial_half(p),
             });

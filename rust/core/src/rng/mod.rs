@@ -13,4 +13,4 @@ mod stream;
 pub use binomial::{BINOMIAL_POPCOUNT_LIMIT, BTRS_CHUNK};
 pub use detmath::det_ln;
 pub use philox::philox4x64_10;
-pub use stream::{Cursor, MAX_IDS, Stream, heads_in_coin_flips, purpose_tag};
+pub use stream::{Cursor, Halves, MAX_IDS, Stream, heads_in_coin_flips, purpose_tag};

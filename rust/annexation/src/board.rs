@@ -1,0 +1,470 @@
+//! A checked board and its bitset units.
+//!
+//! In `flood` mode a unit is a colour region (a maximal connected set of cells of one colour):
+//! a flood always takes whole regions, because neighbouring regions never share a colour. In
+//! `adjacent` mode a move takes single cells, so a unit is a cell. Either way a move is
+//! `frontier & unowned & colour` over words of 64 units, plus the neighbour masks of what it
+//! took.
+
+use std::collections::VecDeque;
+
+use stratagem_core::{Error, Result, error::param};
+
+use crate::{MAX_COLOURS, MAX_PLAYERS, MIN_COLOURS, MIN_PLAYERS};
+
+/// How a chosen colour spreads (docs/annexation-rules.md, "Annexing a colour").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Every unowned cell of the colour connected to the territory through such cells.
+    Flood,
+    /// Only the unowned cells of the colour next to the territory.
+    Adjacent,
+}
+
+impl Mode {
+    pub fn parse(name: &str) -> Result<Self> {
+        match name {
+            "flood" => Ok(Self::Flood),
+            "adjacent" => Ok(Self::Adjacent),
+            other => Err(param(format!(
+                "mode must be 'flood' or 'adjacent', got {other:?}"
+            ))),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Flood => "flood",
+            Self::Adjacent => "adjacent",
+        }
+    }
+}
+
+/// The rule options of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rules {
+    pub mode: Mode,
+    pub allow_opponent_colours: bool,
+    /// The move limit (at least 1); `None` means the default, four moves per cell.
+    pub max_moves: Option<u32>,
+}
+
+fn invalid(message: String) -> Error {
+    Error::InvalidBoard(message)
+}
+
+/// A board checked against the rules, with its units.
+#[derive(Clone, Debug)]
+pub struct Board {
+    cells: usize,
+    colour_count: usize,
+    players: usize,
+    starts: Vec<usize>,
+    cell_colours: Vec<u8>,
+    mode: Mode,
+    allow_opponent_colours: bool,
+    max_moves: u32,
+    unit_of_cell: Vec<u32>,
+    unit_colour: Vec<u8>,
+    unit_size: Vec<u32>,
+    /// Words of 64 units in every mask.
+    words: usize,
+    /// `words` words per unit: the units next to it.
+    unit_neighbours: Vec<u64>,
+    /// `words` words per colour: the units of that colour.
+    colour_units: Vec<u64>,
+}
+
+impl Board {
+    /// Checks the CSR graph, colours and start cells (docs/annexation-rules.md, "Board") and
+    /// builds the units for `rules.mode`.
+    pub fn new(
+        offsets: &[i64],
+        neighbours: &[i64],
+        colours: &[u8],
+        colour_count: usize,
+        starts: &[i64],
+        rules: Rules,
+    ) -> Result<Self> {
+        let cells = check_graph(offsets, neighbours)?;
+        if !(MIN_COLOURS..=MAX_COLOURS).contains(&colour_count) {
+            return Err(param(format!(
+                "colour_count must be from {MIN_COLOURS} to {MAX_COLOURS}, got {colour_count}"
+            )));
+        }
+        let players = starts.len();
+        if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&players) {
+            return Err(param(format!(
+                "a board has {MIN_PLAYERS} to {MAX_PLAYERS} players (start cells), got {players}"
+            )));
+        }
+        if colour_count <= players {
+            return Err(param(format!(
+                "colour_count must exceed the number of players ({players}) so that a player \
+                 always has a legal colour, got {colour_count}"
+            )));
+        }
+        if colours.len() != cells {
+            return Err(invalid(format!(
+                "colours has {} entries for {cells} cells",
+                colours.len()
+            )));
+        }
+        if let Some(cell) = colours.iter().position(|&c| usize::from(c) >= colour_count) {
+            return Err(invalid(format!(
+                "cell {cell} has colour {}, outside 0..{}",
+                colours[cell],
+                colour_count - 1
+            )));
+        }
+        let max_moves = match rules.max_moves {
+            None => u32::try_from(4 * cells).unwrap_or(u32::MAX),
+            Some(0) => return Err(param("max_moves must be at least 1, got 0")),
+            Some(limit) => limit,
+        };
+        let starts = check_starts(starts, cells)?;
+        let (region_of_cell, _) = label_regions(offsets, neighbours, colours);
+        for (q, &a) in starts.iter().enumerate() {
+            for &b in &starts[q + 1..] {
+                if region_of_cell[a] == region_of_cell[b] {
+                    return Err(invalid(format!(
+                        "start cells {a} and {b} lie in one region of colour {}",
+                        colours[a]
+                    )));
+                }
+            }
+        }
+        let unit_of_cell = match rules.mode {
+            Mode::Flood => region_of_cell,
+            Mode::Adjacent => (0..cells as u32).collect(),
+        };
+        let units = unit_of_cell
+            .iter()
+            .map(|&u| u as usize + 1)
+            .max()
+            .unwrap_or(0);
+        let words = units.div_ceil(64);
+        let mut unit_colour = vec![0u8; units];
+        let mut unit_size = vec![0u32; units];
+        let mut unit_neighbours = vec![0u64; units * words];
+        let mut colour_units = vec![0u64; colour_count * words];
+        for cell in 0..cells {
+            let unit = unit_of_cell[cell] as usize;
+            unit_colour[unit] = colours[cell];
+            unit_size[unit] += 1;
+            set_bit(
+                &mut colour_units[usize::from(colours[cell]) * words..],
+                unit,
+            );
+            for &other in row(offsets, neighbours, cell) {
+                let other_unit = unit_of_cell[other as usize] as usize;
+                if other_unit != unit {
+                    set_bit(&mut unit_neighbours[unit * words..], other_unit);
+                }
+            }
+        }
+        Ok(Self {
+            cells,
+            colour_count,
+            players,
+            starts,
+            cell_colours: colours.to_vec(),
+            mode: rules.mode,
+            allow_opponent_colours: rules.allow_opponent_colours,
+            max_moves,
+            unit_of_cell,
+            unit_colour,
+            unit_size,
+            words,
+            unit_neighbours,
+            colour_units,
+        })
+    }
+
+    /// The same board with other colours (same graph, starts and rules).
+    pub fn recoloured(&self, offsets: &[i64], neighbours: &[i64], colours: &[u8]) -> Result<Self> {
+        let starts: Vec<i64> = self.starts.iter().map(|&s| s as i64).collect();
+        Self::new(
+            offsets,
+            neighbours,
+            colours,
+            self.colour_count,
+            &starts,
+            self.rules(),
+        )
+    }
+
+    pub fn rules(&self) -> Rules {
+        Rules {
+            mode: self.mode,
+            allow_opponent_colours: self.allow_opponent_colours,
+            max_moves: Some(self.max_moves),
+        }
+    }
+
+    pub fn cells(&self) -> usize {
+        self.cells
+    }
+    pub fn colour_count(&self) -> usize {
+        self.colour_count
+    }
+    pub fn players(&self) -> usize {
+        self.players
+    }
+    pub fn starts(&self) -> &[usize] {
+        &self.starts
+    }
+    pub fn cell_colours(&self) -> &[u8] {
+        &self.cell_colours
+    }
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+    pub fn allow_opponent_colours(&self) -> bool {
+        self.allow_opponent_colours
+    }
+    pub fn max_moves(&self) -> u32 {
+        self.max_moves
+    }
+    pub fn units(&self) -> usize {
+        self.unit_size.len()
+    }
+    pub fn words(&self) -> usize {
+        self.words
+    }
+    pub fn unit_of_cell(&self) -> &[u32] {
+        &self.unit_of_cell
+    }
+    #[inline]
+    pub fn unit_size(&self, unit: usize) -> u32 {
+        self.unit_size[unit]
+    }
+    pub fn unit_colour(&self, unit: usize) -> u8 {
+        self.unit_colour[unit]
+    }
+    #[inline]
+    pub fn unit_neighbours(&self, unit: usize) -> &[u64] {
+        &self.unit_neighbours[unit * self.words..(unit + 1) * self.words]
+    }
+    #[inline]
+    pub fn colour_units(&self, colour: usize) -> &[u64] {
+        &self.colour_units[colour * self.words..(colour + 1) * self.words]
+    }
+    /// Every unit's neighbour mask, `words` words each.
+    #[inline]
+    pub fn neighbour_masks(&self) -> &[u64] {
+        &self.unit_neighbours
+    }
+    /// Every colour's unit mask, `words` words each.
+    #[inline]
+    pub fn colour_masks(&self) -> &[u64] {
+        &self.colour_units
+    }
+    /// The mask with every colour of the board.
+    pub fn all_colours(&self) -> u32 {
+        (1u32 << self.colour_count) - 1
+    }
+}
+
+#[inline]
+fn set_bit(words: &mut [u64], bit: usize) {
+    words[bit / 64] |= 1u64 << (bit % 64);
+}
+
+fn row<'a>(offsets: &[i64], neighbours: &'a [i64], cell: usize) -> &'a [i64] {
+    // check_graph has made offsets monotone and within `neighbours`.
+    &neighbours[offsets[cell] as usize..offsets[cell + 1] as usize]
+}
+
+/// Checks the CSR form: monotone offsets, ids in range, rows sorted without repeats or
+/// self-loops, both directions present, no cell alone, one connected piece. Returns n.
+fn check_graph(offsets: &[i64], neighbours: &[i64]) -> Result<usize> {
+    if offsets.len() < 3 {
+        return Err(invalid(format!(
+            "a board needs at least 2 cells, got {}",
+            offsets.len().saturating_sub(1)
+        )));
+    }
+    let cells = offsets.len() - 1;
+    if u32::try_from(cells).is_err() {
+        return Err(invalid(format!(
+            "a board has at most 2^32 - 1 cells, got {cells}"
+        )));
+    }
+    if offsets[0] != 0 || offsets[cells] != neighbours.len() as i64 {
+        return Err(invalid(format!(
+            "offsets must start at 0 and end at len(neighbours) = {}, got {} .. {}",
+            neighbours.len(),
+            offsets[0],
+            offsets[cells]
+        )));
+    }
+    for cell in 0..cells {
+        let (start, end) = (offsets[cell], offsets[cell + 1]);
+        if end < start {
+            return Err(invalid(format!("offsets decrease at cell {cell}")));
+        }
+        if end == start {
+            return Err(invalid(format!("cell {cell} has no neighbours")));
+        }
+        let mut previous: Option<i64> = None;
+        for &other in &neighbours[start as usize..end as usize] {
+            if other < 0 || other as usize >= cells {
+                return Err(invalid(format!(
+                    "cell {cell} has neighbour {other}, outside 0..{}",
+                    cells - 1
+                )));
+            }
+            if other as usize == cell {
+                return Err(invalid(format!("cell {cell} is its own neighbour")));
+            }
+            match previous {
+                Some(p) if p == other => {
+                    return Err(invalid(format!(
+                        "edge ({}, {}) is listed twice",
+                        cell.min(other as usize),
+                        cell.max(other as usize)
+                    )));
+                }
+                Some(p) if p > other => {
+                    return Err(invalid(format!(
+                        "the neighbours of cell {cell} are not sorted ascending"
+                    )));
+                }
+                _ => {}
+            }
+            previous = Some(other);
+        }
+    }
+    for cell in 0..cells {
+        for &other in row(offsets, neighbours, cell) {
+            if row(offsets, neighbours, other as usize)
+                .binary_search(&(cell as i64))
+                .is_err()
+            {
+                return Err(invalid(format!(
+                    "edge ({cell}, {other}) is listed in cell {cell}'s row but not in cell \
+                     {other}'s"
+                )));
+            }
+        }
+    }
+    let mut seen = vec![false; cells];
+    let mut queue = VecDeque::from([0usize]);
+    seen[0] = true;
+    while let Some(cell) = queue.pop_front() {
+        for &other in row(offsets, neighbours, cell) {
+            if !seen[other as usize] {
+                seen[other as usize] = true;
+                queue.push_back(other as usize);
+            }
+        }
+    }
+    if let Some(unreached) = seen.iter().position(|&s| !s) {
+        return Err(invalid(format!(
+            "cell {unreached} cannot be reached from cell 0 (the board must be connected)"
+        )));
+    }
+    Ok(cells)
+}
+
+fn check_starts(starts: &[i64], cells: usize) -> Result<Vec<usize>> {
+    let mut checked = Vec::with_capacity(starts.len());
+    for (q, &start) in starts.iter().enumerate() {
+        if start < 0 || start as usize >= cells {
+            return Err(invalid(format!(
+                "start cell {start} of player {q} is outside 0..{}",
+                cells - 1
+            )));
+        }
+        if let Some(r) = checked.iter().position(|&s| s == start as usize) {
+            return Err(invalid(format!(
+                "start cells of players {r} and {q} are both cell {start}"
+            )));
+        }
+        checked.push(start as usize);
+    }
+    Ok(checked)
+}
+
+/// Region ids per cell, numbered in order of their lowest cell, and the region count.
+fn label_regions(offsets: &[i64], neighbours: &[i64], colours: &[u8]) -> (Vec<u32>, usize) {
+    let cells = colours.len();
+    let mut region = vec![u32::MAX; cells];
+    let mut count = 0u32;
+    let mut stack = Vec::new();
+    for first in 0..cells {
+        if region[first] != u32::MAX {
+            continue;
+        }
+        region[first] = count;
+        stack.push(first);
+        while let Some(cell) = stack.pop() {
+            for &other in row(offsets, neighbours, cell) {
+                let other = other as usize;
+                if region[other] == u32::MAX && colours[other] == colours[cell] {
+                    region[other] = count;
+                    stack.push(other);
+                }
+            }
+        }
+        count += 1;
+    }
+    (region, count as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A path 0 - 1 - 2 - 3 - 4 in CSR form.
+    pub(crate) fn path(n: usize) -> (Vec<i64>, Vec<i64>) {
+        let mut offsets = vec![0i64];
+        let mut neighbours = Vec::new();
+        for cell in 0..n {
+            if cell > 0 {
+                neighbours.push(cell as i64 - 1);
+            }
+            if cell + 1 < n {
+                neighbours.push(cell as i64 + 1);
+            }
+            offsets.push(neighbours.len() as i64);
+        }
+        (offsets, neighbours)
+    }
+
+    const FLOOD: Rules = Rules {
+        mode: Mode::Flood,
+        allow_opponent_colours: false,
+        max_moves: None,
+    };
+
+    #[test]
+    fn regions_become_units_in_flood_mode() -> Result<()> {
+        let (offsets, neighbours) = path(5);
+        let board = Board::new(&offsets, &neighbours, &[0, 0, 1, 1, 2], 3, &[0, 4], FLOOD)?;
+        assert_eq!(board.units(), 3);
+        assert_eq!(board.unit_of_cell(), &[0, 0, 1, 1, 2]);
+        assert_eq!(board.unit_size(1), 2);
+        assert_eq!(board.unit_neighbours(1)[0], 0b101);
+        assert_eq!(board.max_moves(), 20);
+        Ok(())
+    }
+
+    #[test]
+    fn bad_boards_name_what_is_wrong() {
+        let (offsets, neighbours) = path(4);
+        let refused = |colours: &[u8], starts: &[i64], fragment: &str| {
+            Board::new(&offsets, &neighbours, colours, 3, starts, FLOOD)
+                .err()
+                .is_some_and(|e| e.to_string().contains(fragment))
+        };
+        assert!(refused(&[0, 1, 3, 0], &[0, 3], "cell 2 has colour 3"));
+        assert!(refused(&[0, 1, 2, 0], &[1, 1], "both cell 1"));
+        assert!(refused(&[0, 0, 2, 0], &[0, 1], "one region of colour 0"));
+        let broken = Board::new(&[0, 1, 1], &[1], &[0, 1], 3, &[0, 1], FLOOD).err();
+        assert!(broken.is_some_and(|e| e.to_string().contains("no neighbours")));
+        let twice = Board::new(&[0, 2, 4], &[1, 1, 0, 0], &[0, 1], 3, &[0, 1], FLOOD).err();
+        assert!(twice.is_some_and(|e| e.to_string().contains("listed twice")));
+    }
+}

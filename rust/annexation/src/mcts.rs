@@ -1,0 +1,356 @@
+//! UCT search (docs/annexation-rules.md, "mcts"): root-parallel trees, several playouts per
+//! leaf, tree reuse between moves. With an iteration budget the choice is a pure function of
+//! the seed and the game's history, whatever the thread count.
+
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+use stratagem_core::rng::{Halves, Stream, det_ln, purpose_tag};
+use stratagem_core::{Cancel, Result, error::param};
+
+use crate::board::Board;
+use crate::playout::random_playout;
+use crate::purpose;
+use crate::state::{Outcome, State};
+use crate::{MAX_COLOURS, MAX_PLAYERS};
+
+/// How long each tree searches.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Budget {
+    /// Iterations per tree per move: reproducible.
+    Iterations(u64),
+    /// Wall-clock time per move: not reproducible.
+    Time(Duration),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MctsConfig {
+    pub budget: Budget,
+    pub exploration: f64,
+    pub playouts: u32,
+    pub trees: u32,
+    pub reuse: bool,
+}
+
+impl MctsConfig {
+    pub fn new(
+        budget: Budget,
+        exploration: f64,
+        playouts: u32,
+        trees: u32,
+        reuse: bool,
+    ) -> Result<Self> {
+        match budget {
+            Budget::Iterations(0) => return Err(param("iterations must be at least 1, got 0")),
+            Budget::Time(time) if time.is_zero() => {
+                return Err(param("the time budget must be positive"));
+            }
+            _ => {}
+        }
+        if !exploration.is_finite() || exploration < 0.0 {
+            return Err(param(format!(
+                "the exploration constant c must be a finite number >= 0, got {exploration}"
+            )));
+        }
+        if playouts == 0 {
+            return Err(param("playouts per leaf must be at least 1, got 0"));
+        }
+        if trees == 0 {
+            return Err(param("trees must be at least 1, got 0"));
+        }
+        Ok(Self {
+            budget,
+            exploration,
+            playouts,
+            trees,
+            reuse,
+        })
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Node {
+    colour: u8,
+    mover: u8,
+    /// Number of children; 0 until expanded (a position that is not over has a legal move).
+    children: u8,
+    first_child: u32,
+    visits: u64,
+    /// Half-points for `mover`: 2 per playout it won, 1 per drawn playout.
+    reward: u64,
+}
+
+#[derive(Clone, Debug)]
+struct Tree {
+    /// `nodes[0]` is the root.
+    nodes: Vec<Node>,
+    /// The moves that led to the root.
+    history: Vec<u8>,
+}
+
+impl Tree {
+    fn new(history: &[u8]) -> Self {
+        Self {
+            nodes: vec![Node {
+                colour: 0,
+                mover: 0,
+                children: 0,
+                first_child: 0,
+                visits: 0,
+                reward: 0,
+            }],
+            history: history.to_vec(),
+        }
+    }
+
+    /// The subtree reached by `moves` from the root, if every step is an expanded child.
+    fn descendant(&self, moves: &[u8]) -> Option<usize> {
+        let mut node = 0usize;
+        for &colour in moves {
+            let here = &self.nodes[node];
+            let first = here.first_child as usize;
+            node = (first..first + usize::from(here.children))
+                .find(|&child| self.nodes[child].colour == colour)?;
+        }
+        Some(node)
+    }
+
+    /// Makes `node` the root, keeping its subtree (children stay contiguous).
+    fn reroot(&mut self, node: usize, history: &[u8]) {
+        let mut kept = vec![self.nodes[node].clone()];
+        let mut next = 0;
+        while next < kept.len() {
+            let (first, count) = (kept[next].first_child as usize, kept[next].children);
+            if count > 0 {
+                kept[next].first_child = kept.len() as u32;
+                kept.extend_from_slice(&self.nodes[first..first + usize::from(count)]);
+            }
+            next += 1;
+        }
+        self.nodes = kept;
+        self.history = history.to_vec();
+    }
+
+    fn expand(&mut self, node: usize, board: &Board, state: &State) {
+        let legal = state.legal_mask(board);
+        let first = self.nodes.len() as u32;
+        let mover = state.to_move() as u8;
+        for colour in (0..board.colour_count() as u8).filter(|&c| legal & (1 << c) != 0) {
+            self.nodes.push(Node {
+                colour,
+                mover,
+                children: 0,
+                first_child: 0,
+                visits: 0,
+                reward: 0,
+            });
+        }
+        self.nodes[node].first_child = first;
+        self.nodes[node].children = legal.count_ones() as u8;
+    }
+
+    /// The child with the largest UCT score, the first unvisited one if any.
+    fn select(&self, node: usize, exploration: f64) -> usize {
+        let parent = &self.nodes[node];
+        let log_visits = det_ln(parent.visits as f64);
+        let first = parent.first_child as usize;
+        let mut best = first;
+        let mut best_score = f64::NEG_INFINITY;
+        for child in first..first + usize::from(parent.children) {
+            let Node { visits, reward, .. } = self.nodes[child];
+            if visits == 0 {
+                return child;
+            }
+            let score = reward as f64 / (2.0 * visits as f64)
+                + exploration * (log_visits / visits as f64).sqrt();
+            if score > best_score {
+                best = child;
+                best_score = score;
+            }
+        }
+        best
+    }
+}
+
+/// One tree's part of a move: its iterations from `root`.
+struct Run<'a> {
+    board: &'a Board,
+    root: &'a State,
+    config: &'a MctsConfig,
+    seed: u64,
+    tree_index: u64,
+    deadline: Option<Instant>,
+    cancel: &'a Cancel,
+}
+
+impl Run<'_> {
+    fn grow(&self, tree: &mut Tree) -> Result<u64> {
+        let tag = purpose_tag(purpose::MCTS);
+        let root_moves = u64::from(self.root.moves());
+        let mut state = self.root.clone();
+        let mut scratch = self.root.clone();
+        let mut path = Vec::new();
+        let mut iteration = 0u64;
+        loop {
+            match (self.config.budget, self.deadline) {
+                (Budget::Iterations(limit), _) if iteration >= limit => break,
+                (Budget::Time(_), Some(deadline))
+                    if iteration > 0 && Instant::now() >= deadline =>
+                {
+                    break;
+                }
+                _ => {}
+            }
+            if iteration % 64 == 0 {
+                self.cancel.check()?;
+            }
+            let mut draws = Halves::new(
+                Stream::with_ids(self.seed, tag, [root_moves, self.tree_index, iteration]).cursor(),
+            );
+            state.clone_from(self.root);
+            path.clear();
+            path.push(0usize);
+            let mut node = 0usize;
+            while !state.is_over() {
+                if tree.nodes[node].children == 0 {
+                    tree.expand(node, self.board, &state);
+                    node = tree.nodes[node].first_child as usize;
+                    state.play_unchecked(self.board, usize::from(tree.nodes[node].colour));
+                    path.push(node);
+                    break;
+                }
+                node = tree.select(node, self.config.exploration);
+                state.play_unchecked(self.board, usize::from(tree.nodes[node].colour));
+                path.push(node);
+                if tree.nodes[node].visits == 0 {
+                    break;
+                }
+            }
+            let mut half_points = [0u64; MAX_PLAYERS];
+            for _ in 0..self.config.playouts {
+                let outcome = if state.is_over() {
+                    state.outcome()
+                } else {
+                    scratch.clone_from(&state);
+                    random_playout(self.board, &mut scratch, &mut draws)
+                };
+                match outcome {
+                    Outcome::Won(q) => half_points[usize::from(q)] += 2,
+                    _ => half_points.iter_mut().for_each(|h| *h += 1),
+                }
+            }
+            for &visited in &path {
+                let node = &mut tree.nodes[visited];
+                node.visits += u64::from(self.config.playouts);
+                if visited != 0 {
+                    node.reward += half_points[usize::from(node.mover)];
+                }
+            }
+            iteration += 1;
+        }
+        Ok(iteration)
+    }
+}
+
+/// An MCTS player: its settings, seed and trees.
+#[derive(Clone, Debug)]
+pub struct Mcts {
+    config: MctsConfig,
+    seed: u64,
+    trees: Vec<Tree>,
+    /// The colours of the board the trees were grown on (trees never cross boards).
+    board_colours: Vec<u8>,
+    last_iterations: u64,
+}
+
+impl Mcts {
+    pub fn new(config: MctsConfig, seed: u64) -> Self {
+        Self {
+            config,
+            seed,
+            trees: Vec::new(),
+            board_colours: Vec::new(),
+            last_iterations: 0,
+        }
+    }
+
+    pub fn config(&self) -> MctsConfig {
+        self.config
+    }
+
+    /// Iterations run by all trees in the last `choose`.
+    pub fn last_iterations(&self) -> u64 {
+        self.last_iterations
+    }
+
+    /// Visits of each root colour summed over the trees.
+    pub fn root_visits(&self) -> [u64; MAX_COLOURS] {
+        let mut visits = [0u64; MAX_COLOURS];
+        for tree in &self.trees {
+            let root = &tree.nodes[0];
+            let first = root.first_child as usize;
+            for child in &tree.nodes[first..first + usize::from(root.children)] {
+                visits[usize::from(child.colour)] += child.visits;
+            }
+        }
+        visits
+    }
+
+    /// Searches from `state` (reached by `history`) and returns the colour to play.
+    pub fn choose(
+        &mut self,
+        board: &Board,
+        state: &State,
+        history: &[u8],
+        cancel: &Cancel,
+    ) -> Result<usize> {
+        let same_board = self.board_colours == board.cell_colours();
+        let trees = self.config.trees as usize;
+        if !(self.config.reuse && same_board && self.trees.len() == trees) {
+            self.trees = vec![Tree::new(history); trees];
+            self.board_colours = board.cell_colours().to_vec();
+        }
+        for tree in &mut self.trees {
+            let kept = history
+                .strip_prefix(tree.history.as_slice())
+                .and_then(|since| tree.descendant(since));
+            match kept {
+                Some(node) => tree.reroot(node, history),
+                None => *tree = Tree::new(history),
+            }
+        }
+        let deadline = match self.config.budget {
+            Budget::Time(time) => Some(Instant::now() + time),
+            Budget::Iterations(_) => None,
+        };
+        let (config, seed) = (self.config, self.seed);
+        let iterations: Vec<u64> = self
+            .trees
+            .par_iter_mut()
+            .enumerate()
+            .map(|(index, tree)| {
+                Run {
+                    board,
+                    root: state,
+                    config: &config,
+                    seed,
+                    tree_index: index as u64,
+                    deadline,
+                    cancel,
+                }
+                .grow(tree)
+            })
+            .collect::<Result<_>>()?;
+        self.last_iterations = iterations.iter().sum();
+        let visits = self.root_visits();
+        let legal = state.legal_mask(board);
+        let mut best: Option<(u64, usize)> = None;
+        for colour in (0..board.colour_count()).filter(|&c| legal & (1 << c) != 0) {
+            if best.is_none_or(|(most, _)| visits[colour] > most) {
+                best = Some((visits[colour], colour));
+            }
+        }
+        best.map(|(_, colour)| colour)
+            .ok_or_else(|| param("the game is over: there is no move to choose"))
+    }
+}

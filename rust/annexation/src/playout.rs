@@ -1,0 +1,173 @@
+//! Batches of playouts from one position, spread over threads (docs/annexation-rules.md,
+//! "Playouts"). Playout `i` reads its own stream, and the tallies are sums of integers, so the
+//! result is the same for any thread count.
+
+use rayon::prelude::*;
+use stratagem_core::rng::{Halves, Stream, purpose_tag};
+use stratagem_core::{Cancel, Result};
+
+use crate::board::Board;
+use crate::purpose;
+use crate::state::{Outcome, State, nth_colour};
+
+/// Calls `function::<W>(args)` with the board's word count as a constant when it is at most
+/// 16 (boards up to 1,024 units), else with `W = 0` (the count read at run time).
+macro_rules! with_words {
+    ($words:expr, $function:ident, $($arg:expr),*) => {
+        match $words {
+            1 => $function::<1>($($arg),*),
+            2 => $function::<2>($($arg),*),
+            3 => $function::<3>($($arg),*),
+            4 => $function::<4>($($arg),*),
+            5 => $function::<5>($($arg),*),
+            6 => $function::<6>($($arg),*),
+            7 => $function::<7>($($arg),*),
+            8 => $function::<8>($($arg),*),
+            9 => $function::<9>($($arg),*),
+            10 => $function::<10>($($arg),*),
+            11 => $function::<11>($($arg),*),
+            12 => $function::<12>($($arg),*),
+            13 => $function::<13>($($arg),*),
+            14 => $function::<14>($($arg),*),
+            15 => $function::<15>($($arg),*),
+            16 => $function::<16>($($arg),*),
+            _ => $function::<0>($($arg),*),
+        }
+    };
+}
+
+/// How a playout picks its moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// A uniformly random legal colour every move, to the end of the game.
+    Random,
+    /// The seed's GPU shortcut: any colour, no end check, `steps` steps (or to the move limit).
+    Light { steps: Option<u32> },
+}
+
+/// Wins per player, draws and the summed margin of the player to move at the start.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub wins: [u64; crate::MAX_PLAYERS],
+    pub draws: u64,
+    pub margin_sum: i64,
+    pub playouts: u64,
+}
+
+impl Tally {
+    fn add(mut self, other: Self) -> Self {
+        for (mine, theirs) in self.wins.iter_mut().zip(other.wins) {
+            *mine += theirs;
+        }
+        self.draws += other.draws;
+        self.margin_sum += other.margin_sum;
+        self.playouts += other.playouts;
+        self
+    }
+
+    fn count(&mut self, outcome: Outcome, margin: i64) {
+        match outcome {
+            Outcome::Won(q) => self.wins[usize::from(q)] += 1,
+            _ => self.draws += 1,
+        }
+        self.margin_sum += margin;
+        self.playouts += 1;
+    }
+}
+
+/// Plays random legal colours from `scratch` (a copy of the start) to the end.
+pub fn random_playout(board: &Board, scratch: &mut State, draws: &mut Halves) -> Outcome {
+    with_words!(board.words(), random_playout_in, board, scratch, draws)
+}
+
+fn random_playout_in<const W: usize>(
+    board: &Board,
+    scratch: &mut State,
+    draws: &mut Halves,
+) -> Outcome {
+    while !scratch.is_over() {
+        let legal = scratch.legal_mask(board);
+        let pick = draws.below(legal.count_ones());
+        scratch.play_in::<W>(board, nth_colour(legal, pick));
+    }
+    scratch.outcome()
+}
+
+/// The light playout: `steps` random colours, legal or not, then count cells.
+pub fn light_playout(
+    board: &Board,
+    scratch: &mut State,
+    draws: &mut Halves,
+    steps: u32,
+) -> Outcome {
+    with_words!(
+        board.words(),
+        light_playout_in,
+        board,
+        scratch,
+        draws,
+        steps
+    )
+}
+
+fn light_playout_in<const W: usize>(
+    board: &Board,
+    scratch: &mut State,
+    draws: &mut Halves,
+    steps: u32,
+) -> Outcome {
+    if scratch.is_over() {
+        return scratch.outcome();
+    }
+    let colours = board.colour_count() as u32;
+    for _ in 0..steps {
+        if scratch.all_owned() {
+            break;
+        }
+        scratch.step_in::<W>(board, draws.below(colours) as usize);
+    }
+    scratch.most_cells()
+}
+
+/// The chunk of playouts one task plays between Ctrl-C checks.
+const CHUNK: u64 = 512;
+
+/// `n` playouts from `state` with `policy`, on the current rayon pool.
+pub fn playouts(
+    board: &Board,
+    state: &State,
+    n: u64,
+    policy: Policy,
+    seed: u64,
+    cancel: &Cancel,
+) -> Result<Tally> {
+    let first_player = state.to_move();
+    let start_moves = u64::from(state.moves());
+    let (tag, steps) = match policy {
+        Policy::Random => (purpose_tag(purpose::PLAYOUT), 0),
+        Policy::Light { steps } => (
+            purpose_tag(purpose::LIGHT),
+            steps.unwrap_or_else(|| board.max_moves().saturating_sub(state.moves())),
+        ),
+    };
+    let chunks = n.div_ceil(CHUNK);
+    (0..chunks)
+        .into_par_iter()
+        .map(|chunk| {
+            cancel.check()?;
+            let mut tally = Tally::default();
+            let mut scratch = state.clone();
+            for i in chunk * CHUNK..n.min((chunk + 1) * CHUNK) {
+                scratch.clone_from(state);
+                let mut draws =
+                    Halves::new(Stream::with_ids(seed, tag, [start_moves, i, 0]).cursor());
+                let outcome = match policy {
+                    Policy::Random => random_playout(board, &mut scratch, &mut draws),
+                    Policy::Light { .. } => light_playout(board, &mut scratch, &mut draws, steps),
+                };
+                tally.count(outcome, scratch.margin(first_player));
+            }
+            Ok(tally)
+        })
+        .try_reduce(Tally::default, |a, b| Ok(a.add(b)))
+}

@@ -1,0 +1,618 @@
+//! Bindings of the annexation engine: a board, a game, playouts, agents, matches and the
+//! batch step.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use numpy::ndarray::{Array1, Array2};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
+use pyo3::prelude::*;
+use stratagem_annexation::ai::{Agent, AiSpec, Heuristic, Stateless};
+use stratagem_annexation::batch::{Row, step};
+use stratagem_annexation::matches::{Fixture, play_fixtures};
+use stratagem_annexation::mcts::{Budget, MctsConfig};
+use stratagem_annexation::playout::{Policy, playouts};
+use stratagem_annexation::{Board, Mode, Outcome, Rules, State};
+use stratagem_core::{Cancel, parallel};
+
+use crate::errors::{param, to_py};
+use crate::runtime::{interruptible, thread_count};
+
+/// A checked board with its rules and bitset units, shared by every game on it.
+#[pyclass(module = "stratagem._core", name = "AnnexationBoard", frozen)]
+pub struct PyBoard {
+    inner: Arc<Board>,
+    offsets: Vec<i64>,
+    neighbours: Vec<i64>,
+}
+
+#[pymethods]
+impl PyBoard {
+    #[new]
+    #[pyo3(signature = (offsets, neighbours, colours, colour_count, starts, mode="flood", allow_opponent_colours=false, max_moves=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        offsets: PyReadonlyArray1<'_, i64>,
+        neighbours: PyReadonlyArray1<'_, i64>,
+        colours: PyReadonlyArray1<'_, u8>,
+        colour_count: usize,
+        starts: PyReadonlyArray1<'_, i64>,
+        mode: &str,
+        allow_opponent_colours: bool,
+        max_moves: Option<u32>,
+    ) -> PyResult<Self> {
+        let rules = Rules {
+            mode: Mode::parse(mode).map_err(to_py)?,
+            allow_opponent_colours,
+            max_moves,
+        };
+        let offsets = offsets.as_array().to_vec();
+        let neighbours = neighbours.as_array().to_vec();
+        let colours = colours.as_array().to_vec();
+        let starts = starts.as_array().to_vec();
+        let board = py
+            .detach(|| {
+                Board::new(
+                    &offsets,
+                    &neighbours,
+                    &colours,
+                    colour_count,
+                    &starts,
+                    rules,
+                )
+            })
+            .map_err(to_py)?;
+        Ok(Self {
+            inner: Arc::new(board),
+            offsets,
+            neighbours,
+        })
+    }
+
+    #[getter]
+    fn cells(&self) -> usize {
+        self.inner.cells()
+    }
+    #[getter]
+    fn units(&self) -> usize {
+        self.inner.units()
+    }
+    #[getter]
+    fn colour_count(&self) -> usize {
+        self.inner.colour_count()
+    }
+    #[getter]
+    fn players(&self) -> usize {
+        self.inner.players()
+    }
+    #[getter]
+    fn mode(&self) -> &'static str {
+        self.inner.mode().name()
+    }
+    #[getter]
+    fn allow_opponent_colours(&self) -> bool {
+        self.inner.allow_opponent_colours()
+    }
+    #[getter]
+    fn max_moves(&self) -> u32 {
+        self.inner.max_moves()
+    }
+    /// The unit (flood: colour region; adjacent: cell) of every cell.
+    fn unit_of_cell<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u32>> {
+        self.inner.unit_of_cell().to_vec().into_pyarray(py)
+    }
+}
+
+fn outcome_parts(outcome: Outcome) -> (&'static str, Option<u8>) {
+    match outcome {
+        Outcome::Ongoing => ("ongoing", None),
+        Outcome::Won(q) => ("won", Some(q)),
+        Outcome::Drawn => ("drawn", None),
+    }
+}
+
+/// A game in progress: the board, the position and the colours played.
+#[pyclass(module = "stratagem._core", name = "AnnexationGame")]
+#[derive(Clone)]
+pub struct PyGame {
+    board: Arc<Board>,
+    state: State,
+    history: Vec<u8>,
+}
+
+#[pymethods]
+impl PyGame {
+    #[new]
+    fn new(board: &PyBoard) -> PyResult<Self> {
+        Ok(Self {
+            board: board.inner.clone(),
+            state: State::initial(&board.inner).map_err(to_py)?,
+            history: Vec::new(),
+        })
+    }
+
+    /// The legal colours, ascending.
+    fn legal_moves(&self) -> Vec<usize> {
+        let mask = self.state.legal_mask(&self.board);
+        (0..self.board.colour_count())
+            .filter(|&c| mask & (1 << c) != 0)
+            .collect()
+    }
+
+    fn play(&mut self, colour: i64) -> PyResult<()> {
+        self.state.play(&self.board, colour).map_err(to_py)?;
+        // play() accepted it, so it is in 0..16.
+        self.history.push(colour as u8);
+        Ok(())
+    }
+
+    fn owner<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        self.state.cell_owners(&self.board).into_pyarray(py)
+    }
+
+    fn cell_colours<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u8>> {
+        self.state.cell_colours(&self.board).into_pyarray(py)
+    }
+
+    #[getter]
+    fn player_colours(&self) -> Vec<u8> {
+        self.state.player_colours().to_vec()
+    }
+    #[getter]
+    fn scores(&self) -> Vec<u32> {
+        self.state.scores().to_vec()
+    }
+    #[getter]
+    fn to_move(&self) -> usize {
+        self.state.to_move()
+    }
+    #[getter]
+    fn moves(&self) -> u32 {
+        self.state.moves()
+    }
+    #[getter]
+    fn history(&self) -> Vec<u8> {
+        self.history.clone()
+    }
+    /// `("ongoing" | "won" | "drawn", winner or None)`.
+    #[getter]
+    fn outcome(&self) -> (&'static str, Option<u8>) {
+        outcome_parts(self.state.outcome())
+    }
+
+    fn gain(&self, player: usize, colour: usize) -> PyResult<u32> {
+        self.check_player(player)?;
+        if colour >= self.board.colour_count() {
+            return Err(param(format!(
+                "colour {colour} is out of range 0..{}",
+                self.board.colour_count() - 1
+            )));
+        }
+        Ok(self.state.gain(&self.board, player, colour))
+    }
+
+    fn reach(&self, player: usize) -> PyResult<u32> {
+        self.check_player(player)?;
+        Ok(self.state.reach(&self.board, player))
+    }
+
+    fn margin(&self, player: usize) -> PyResult<i64> {
+        self.check_player(player)?;
+        Ok(self.state.margin(player))
+    }
+
+    fn copy(&self) -> Self {
+        self.clone()
+    }
+}
+
+impl PyGame {
+    fn check_player(&self, player: usize) -> PyResult<()> {
+        if player >= self.board.players() {
+            return Err(param(format!(
+                "player {player} is outside 0..{}",
+                self.board.players() - 1
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// `annexation_playouts(game, n, policy, steps, seed, threads)`:
+/// `(wins per player, draws, margin_sum)`.
+#[pyfunction]
+#[pyo3(signature = (game, n, policy, steps, seed, threads=None))]
+fn annexation_playouts(
+    py: Python<'_>,
+    game: &PyGame,
+    n: u64,
+    policy: &str,
+    steps: Option<u32>,
+    seed: u64,
+    threads: Option<usize>,
+) -> PyResult<(Vec<u64>, u64, i64)> {
+    let policy = match policy {
+        "random" => Policy::Random,
+        "light" => Policy::Light { steps },
+        other => {
+            return Err(param(format!(
+                "policy must be 'random' or 'light', got {other:?}"
+            )));
+        }
+    };
+    let threads = thread_count(threads)?;
+    let (board, state) = (game.board.clone(), game.state.clone());
+    let tally = interruptible(py, |cancel| {
+        parallel::pool(threads)?.install(|| playouts(&board, &state, n, policy, seed, cancel))
+    })?;
+    Ok((
+        tally.wins[..board.players()].to_vec(),
+        tally.draws,
+        tally.margin_sum,
+    ))
+}
+
+/// An agent: its settings and, for MCTS, the trees it keeps between moves.
+#[pyclass(module = "stratagem._core", name = "AnnexationAgent")]
+#[derive(Clone)]
+pub struct PyAgent {
+    spec: AiSpec,
+    seed: u64,
+    agent: Agent,
+    threads: Option<usize>,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn spec_from(
+    kind: &str,
+    depth: u32,
+    heuristic: &str,
+    iterations: Option<u64>,
+    time: Option<f64>,
+    c: f64,
+    playouts: u32,
+    trees: u32,
+    reuse: bool,
+) -> PyResult<AiSpec> {
+    let stateless = |kind| Ok(AiSpec::Stateless(kind));
+    match kind {
+        "random" => stateless(Stateless::Random),
+        "greedy" => stateless(Stateless::Greedy),
+        "fractal" => stateless(Stateless::Fractal),
+        "minimax" => {
+            if !(1..=12).contains(&depth) {
+                return Err(param(format!("depth must be from 1 to 12, got {depth}")));
+            }
+            let heuristic = Heuristic::parse(heuristic).map_err(to_py)?;
+            stateless(Stateless::Minimax { depth, heuristic })
+        }
+        "mcts" => {
+            let budget = match (iterations, time) {
+                (Some(iterations), None) => Budget::Iterations(iterations),
+                (None, Some(seconds)) if seconds.is_finite() && seconds > 0.0 && seconds < 1e6 => {
+                    Budget::Time(Duration::from_secs_f64(seconds))
+                }
+                (None, Some(seconds)) => {
+                    return Err(param(format!(
+                        "time must be a positive number of seconds, got {seconds}"
+                    )));
+                }
+                _ => {
+                    return Err(param("mcts takes either iterations or time, not both"));
+                }
+            };
+            let config = MctsConfig::new(budget, c, playouts, trees, reuse).map_err(to_py)?;
+            Ok(AiSpec::Mcts(config))
+        }
+        other => Err(param(format!(
+            "unknown AI {other:?}; choose random, greedy, fractal, minimax or mcts"
+        ))),
+    }
+}
+
+#[pymethods]
+impl PyAgent {
+    #[new]
+    #[pyo3(signature = (kind, seed=0, depth=3, heuristic="cells", iterations=None, time=None, c=1.0, playouts=1, trees=1, reuse=true, threads=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        kind: &str,
+        seed: u64,
+        depth: u32,
+        heuristic: &str,
+        iterations: Option<u64>,
+        time: Option<f64>,
+        c: f64,
+        playouts: u32,
+        trees: u32,
+        reuse: bool,
+        threads: Option<usize>,
+    ) -> PyResult<Self> {
+        let spec = spec_from(
+            kind, depth, heuristic, iterations, time, c, playouts, trees, reuse,
+        )?;
+        thread_count(threads)?;
+        Ok(Self {
+            spec,
+            seed,
+            agent: spec.spawn(seed),
+            threads,
+        })
+    }
+
+    /// The colour this agent plays in `game`.
+    fn choose(&mut self, py: Python<'_>, game: &PyGame) -> PyResult<usize> {
+        if game.state.is_over() {
+            return Err(to_py(stratagem_core::Error::InvalidMove(
+                "the game is over: there is no move to choose".into(),
+            )));
+        }
+        let searches = matches!(
+            self.spec,
+            AiSpec::Mcts(_) | AiSpec::Stateless(Stateless::Minimax { .. })
+        );
+        if !searches {
+            return self
+                .agent
+                .choose(&game.board, &game.state, &game.history, &Cancel::new())
+                .map_err(to_py);
+        }
+        let threads = thread_count(self.threads)?;
+        let agent = &mut self.agent;
+        interruptible(py, |cancel| {
+            parallel::pool(threads)?
+                .install(|| agent.choose(&game.board, &game.state, &game.history, cancel))
+        })
+    }
+
+    /// A fresh copy of this agent with another seed (no trees kept).
+    fn spawn(&self, seed: u64) -> Self {
+        Self {
+            spec: self.spec,
+            seed,
+            agent: self.spec.spawn(seed),
+            threads: self.threads,
+        }
+    }
+
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Iterations all trees ran during the last move (MCTS; 0 otherwise).
+    #[getter]
+    fn last_iterations(&self) -> u64 {
+        match &self.agent {
+            Agent::Mcts(mcts) => mcts.last_iterations(),
+            Agent::Stateless { .. } => 0,
+        }
+    }
+
+    /// Visits of every colour at the root after the last move (MCTS; zeros otherwise).
+    fn root_visits(&self) -> Vec<u64> {
+        match &self.agent {
+            Agent::Mcts(mcts) => mcts.root_visits().to_vec(),
+            Agent::Stateless { .. } => vec![0; stratagem_annexation::MAX_COLOURS],
+        }
+    }
+}
+
+/// `annexation_play_fixtures(board, colours, first, seeds, a, b, threads)`: one game per row
+/// of `colours` (the board recoloured), `first[g]` = 0 when A moves first. Returns
+/// `(winner side per game (-1 drawn), cells of A and B, moves)`.
+#[pyfunction]
+#[pyo3(signature = (board, colours, first, seeds, a, b, threads=None))]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+fn annexation_play_fixtures<'py>(
+    py: Python<'py>,
+    board: &PyBoard,
+    colours: PyReadonlyArray2<'py, u8>,
+    first: PyReadonlyArray1<'py, u8>,
+    seeds: PyReadonlyArray2<'py, u64>,
+    a: &PyAgent,
+    b: &PyAgent,
+    threads: Option<usize>,
+) -> PyResult<(
+    Bound<'py, PyArray1<i8>>,
+    Bound<'py, PyArray2<i64>>,
+    Bound<'py, PyArray1<i64>>,
+)> {
+    if board.inner.players() != 2 {
+        return Err(param(format!(
+            "a match is between two players; the board has {}",
+            board.inner.players()
+        )));
+    }
+    let (colours, first, seeds) = (colours.as_array(), first.as_array(), seeds.as_array());
+    let games = colours.nrows();
+    if first.len() != games || seeds.nrows() != games || seeds.ncols() != 2 {
+        return Err(param(format!(
+            "colours has {games} rows, first {} entries and seeds shape {:?}; expected \
+             ({games},) and ({games}, 2)",
+            first.len(),
+            seeds.shape()
+        )));
+    }
+    let mut fixtures = Vec::with_capacity(games);
+    for g in 0..games {
+        let row: Vec<u8> = colours.row(g).to_vec();
+        let recoloured = board
+            .inner
+            .recoloured(&board.offsets, &board.neighbours, &row)
+            .map_err(|e| to_py(prefixed(e, &format!("game {g}"))))?;
+        if first[g] > 1 {
+            return Err(param(format!(
+                "first[{g}] must be 0 or 1, got {}",
+                first[g]
+            )));
+        }
+        fixtures.push(Fixture {
+            board: Arc::new(recoloured),
+            first: usize::from(first[g]),
+            seeds: [seeds[[g, 0]], seeds[[g, 1]]],
+        });
+    }
+    let threads = thread_count(threads)?;
+    let specs = [a.spec, b.spec];
+    let finished = interruptible(py, |cancel| {
+        parallel::pool(threads)?.install(|| play_fixtures(specs, &fixtures, cancel))
+    })?;
+    let mut winner = Array1::<i8>::zeros(games);
+    let mut cells = Array2::<i64>::zeros((games, 2));
+    let mut moves = Array1::<i64>::zeros(games);
+    for (g, (game, fixture)) in finished.iter().zip(&fixtures).enumerate() {
+        // Player 0 is side `first`: side of player q is (q + first) % 2.
+        let side = |q: usize| (q + fixture.first) % 2;
+        winner[g] = match game.outcome {
+            Outcome::Won(q) => side(usize::from(q)) as i8,
+            _ => -1,
+        };
+        for (q, &score) in game.scores.iter().enumerate() {
+            cells[[g, side(q)]] = i64::from(score);
+        }
+        moves[g] = game.history.len() as i64;
+    }
+    Ok((
+        winner.into_pyarray(py),
+        cells.into_pyarray(py),
+        moves.into_pyarray(py),
+    ))
+}
+
+fn prefixed(error: stratagem_core::Error, context: &str) -> stratagem_core::Error {
+    use stratagem_core::Error;
+    match error {
+        Error::InvalidBoard(m) => Error::InvalidBoard(format!("{context}: {m}")),
+        Error::InvalidParameter(m) => Error::InvalidParameter(format!("{context}: {m}")),
+        other => other,
+    }
+}
+
+/// The arrays of a batch of positions (see `stratagem.annexation.batch`).
+type BatchArrays<'py> = (
+    Bound<'py, PyArray2<i8>>,
+    Bound<'py, PyArray2<u8>>,
+    Bound<'py, PyArray1<i8>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<i8>>,
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyArray2<f32>>,
+    Bound<'py, PyArray2<bool>>,
+);
+
+/// `annexation_batch_step(board, owner, colours, to_move, moves, actions, threads)`:
+/// `(owner, colours, to_move, moves, winner (-1 none), terminated, rewards, legal)`.
+#[pyfunction]
+#[pyo3(signature = (board, owner, colours, to_move, moves, actions, threads=None))]
+#[allow(clippy::too_many_arguments)]
+fn annexation_batch_step<'py>(
+    py: Python<'py>,
+    board: &PyBoard,
+    owner: PyReadonlyArray2<'py, i8>,
+    colours: PyReadonlyArray2<'py, u8>,
+    to_move: PyReadonlyArray1<'py, i8>,
+    moves: PyReadonlyArray1<'py, i64>,
+    actions: PyReadonlyArray1<'py, i64>,
+    threads: Option<usize>,
+) -> PyResult<BatchArrays<'py>> {
+    let (owner, colours) = (owner.as_array(), colours.as_array());
+    let (to_move, moves, actions) = (to_move.as_array(), moves.as_array(), actions.as_array());
+    let inner = board.inner.clone();
+    let (batch, cells, players, k) = (
+        owner.nrows(),
+        inner.cells(),
+        inner.players(),
+        inner.colour_count(),
+    );
+    if owner.ncols() != cells
+        || colours.shape() != [batch, players]
+        || to_move.len() != batch
+        || moves.len() != batch
+        || actions.len() != batch
+    {
+        return Err(param(format!(
+            "a batch of {batch} rows on {cells} cells and {players} players needs owner \
+             ({batch}, {cells}), colours ({batch}, {players}), to_move, moves and actions \
+             ({batch},); got owner {:?}, colours {:?}, to_move {}, moves {}, actions {}",
+            owner.shape(),
+            colours.shape(),
+            to_move.len(),
+            moves.len(),
+            actions.len()
+        )));
+    }
+    let mut rows = Vec::with_capacity(batch);
+    for b in 0..batch {
+        let (mover, played) = (to_move[b], moves[b]);
+        if mover < 0 {
+            return Err(param(format!(
+                "row {b}: player to move {mover} is negative"
+            )));
+        }
+        let played = u32::try_from(played)
+            .map_err(|_| param(format!("row {b}: moves {played} is outside 0..2^32-1")))?;
+        rows.push(Row {
+            owner: owner.row(b).to_vec(),
+            colours: colours.row(b).to_vec(),
+            to_move: mover as usize,
+            moves: played,
+        });
+    }
+    let actions = actions.to_vec();
+    let threads = thread_count(threads)?;
+    let stepped = py
+        .detach(|| parallel::pool(threads)?.install(|| step(&inner, &rows, &actions)))
+        .map_err(to_py)?;
+    let mut new_owner = Array2::<i8>::zeros((batch, cells));
+    let mut new_colours = Array2::<u8>::zeros((batch, players));
+    let mut new_to_move = Array1::<i8>::zeros(batch);
+    let mut new_moves = Array1::<i64>::zeros(batch);
+    let mut winner = Array1::<i8>::from_elem(batch, -1);
+    let mut terminated = Array1::<bool>::from_elem(batch, false);
+    let mut rewards = Array2::<f32>::zeros((batch, players));
+    let mut legal = Array2::<bool>::from_elem((batch, k), false);
+    for (b, row) in stepped.iter().enumerate() {
+        for (cell, &who) in row.row.owner.iter().enumerate() {
+            new_owner[[b, cell]] = who;
+        }
+        for q in 0..players {
+            new_colours[[b, q]] = row.row.colours[q];
+            rewards[[b, q]] = row.rewards[q];
+        }
+        new_to_move[b] = row.row.to_move as i8;
+        new_moves[b] = i64::from(row.row.moves);
+        match row.outcome {
+            Outcome::Ongoing => {}
+            Outcome::Won(q) => {
+                winner[b] = q as i8;
+                terminated[b] = true;
+            }
+            Outcome::Drawn => terminated[b] = true,
+        }
+        for c in 0..k {
+            legal[[b, c]] = row.legal & (1 << c) != 0;
+        }
+    }
+    Ok((
+        new_owner.into_pyarray(py),
+        new_colours.into_pyarray(py),
+        new_to_move.into_pyarray(py),
+        new_moves.into_pyarray(py),
+        winner.into_pyarray(py),
+        terminated.into_pyarray(py),
+        rewards.into_pyarray(py),
+        legal.into_pyarray(py),
+    ))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyBoard>()?;
+    m.add_class::<PyGame>()?;
+    m.add_class::<PyAgent>()?;
+    m.add_function(wrap_pyfunction!(annexation_playouts, m)?)?;
+    m.add_function(wrap_pyfunction!(annexation_play_fixtures, m)?)?;
+    m.add_function(wrap_pyfunction!(annexation_batch_step, m)?)?;
+    Ok(())
+}
