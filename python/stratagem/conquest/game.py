@@ -19,6 +19,7 @@ from numpy.typing import ArrayLike, NDArray
 from stratagem import _core, _validate, rng
 from stratagem.errors import InvalidMove, InvalidParameter
 from stratagem.progress import Progress
+from stratagem.stats import wilson_interval
 
 if TYPE_CHECKING:
     from stratagem.conquest.board import Board
@@ -650,22 +651,6 @@ class ManyResult:
     win_rate: NDArray[np.float64]
     interval_low: NDArray[np.float64]
     interval_high: NDArray[np.float64]
-
-
-def wilson_interval(
-    successes: NDArray[np.int64], trials: int, z: float = 1.959963984540054
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """The Wilson score interval of a binomial proportion (95% by default)."""
-    if trials == 0:
-        return np.zeros(successes.shape), np.ones(successes.shape)
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * np.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    # At 0 and at all successes the bounds are exactly 0 and 1; rounding would miss them.
-    low = np.where(successes == 0, 0.0, np.clip(centre - half, 0, 1))
-    high = np.where(successes == trials, 1.0, np.clip(centre + half, 0, 1))
-    return low, high
 
 
 def simulate_many(
