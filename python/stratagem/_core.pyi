@@ -16,10 +16,16 @@ __all__ = [
     "CONQUEST_TROOP_LIMIT",
     "MAX_IDS",
     "MAX_THREADS",
+    "AnnexationAgent",
+    "AnnexationBoard",
+    "AnnexationGame",
     "ConquestBoard",
     "ConquestGame",
     "ConquestPart",
     "__version__",
+    "annexation_batch_step",
+    "annexation_play_fixtures",
+    "annexation_playouts",
     "binomial_half_streams",
     "coin_flip_heads",
     "conquest_battle_odds",
@@ -199,3 +205,118 @@ def conquest_simulate_battle(
 def conquest_simulate_many(
     game: ConquestGame, games: int, threads: int | None = None
 ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]: ...
+
+# annexation (rust/python/src/annexation.rs)
+
+@final
+class AnnexationBoard:
+    def __new__(
+        cls,
+        offsets: NDArray[np.int64],
+        neighbours: NDArray[np.int64],
+        colours: NDArray[np.uint8],
+        colour_count: int,
+        starts: NDArray[np.int64],
+        mode: str = "flood",
+        allow_opponent_colours: bool = False,
+        max_moves: int | None = None,
+    ) -> AnnexationBoard: ...
+    @property
+    def cells(self) -> int: ...
+    @property
+    def units(self) -> int: ...
+    @property
+    def colour_count(self) -> int: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def mode(self) -> str: ...
+    @property
+    def allow_opponent_colours(self) -> bool: ...
+    @property
+    def max_moves(self) -> int: ...
+    def unit_of_cell(self) -> NDArray[np.uint32]: ...
+
+@final
+class AnnexationGame:
+    def __new__(cls, board: AnnexationBoard) -> AnnexationGame: ...
+    def legal_moves(self) -> list[int]: ...
+    def play(self, colour: int) -> None: ...
+    def owner(self) -> NDArray[np.int8]: ...
+    def cell_colours(self) -> NDArray[np.uint8]: ...
+    @property
+    def player_colours(self) -> bytes: ...
+    @property
+    def scores(self) -> list[int]: ...
+    @property
+    def to_move(self) -> int: ...
+    @property
+    def moves(self) -> int: ...
+    @property
+    def history(self) -> bytes: ...
+    @property
+    def outcome(self) -> tuple[str, int | None]: ...
+    def gain(self, player: int, colour: int) -> int: ...
+    def reach(self, player: int) -> int: ...
+    def margin(self, player: int) -> int: ...
+    def copy(self) -> AnnexationGame: ...
+
+@final
+class AnnexationAgent:
+    def __new__(
+        cls,
+        kind: str,
+        seed: int = 0,
+        depth: int = 3,
+        heuristic: str = "cells",
+        iterations: int | None = None,
+        time: float | None = None,
+        c: float = 0.5,
+        playouts: int = 1,
+        trees: int = 1,
+        reuse: bool = True,
+        threads: int | None = None,
+    ) -> AnnexationAgent: ...
+    def choose(self, game: AnnexationGame) -> int: ...
+    def spawn(self, seed: int) -> AnnexationAgent: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def last_iterations(self) -> int: ...
+    def root_visits(self) -> list[int]: ...
+
+def annexation_playouts(
+    game: AnnexationGame,
+    n: int,
+    policy: str,
+    steps: int | None,
+    seed: int,
+    threads: int | None = None,
+) -> tuple[list[int], int, int]: ...
+def annexation_play_fixtures(
+    board: AnnexationBoard,
+    colours: NDArray[np.uint8],
+    first: NDArray[np.uint8],
+    seeds: NDArray[np.uint64],
+    a: AnnexationAgent,
+    b: AnnexationAgent,
+    threads: int | None = None,
+) -> tuple[NDArray[np.int8], NDArray[np.int64], NDArray[np.int64]]: ...
+def annexation_batch_step(
+    board: AnnexationBoard,
+    owner: NDArray[np.int8],
+    colours: NDArray[np.uint8],
+    to_move: NDArray[np.int8],
+    moves: NDArray[np.int64],
+    actions: NDArray[np.int64],
+    threads: int | None = None,
+) -> tuple[
+    NDArray[np.int8],
+    NDArray[np.uint8],
+    NDArray[np.int8],
+    NDArray[np.int64],
+    NDArray[np.int8],
+    NDArray[np.bool_],
+    NDArray[np.float32],
+    NDArray[np.bool_],
+]: ...

@@ -224,9 +224,11 @@ def build_parser() -> argparse.ArgumentParser:
     binomial.set_defaults(run=_rng_binomial, show=_print_rng_binomial)
 
     # Each game registers its own command group from its own module.
+    from stratagem.annexation.cli import register as register_annexation
     from stratagem.conquest.cli import register as register_conquest
 
     register_conquest(commands, _common_options)
+    register_annexation(commands, _common_options)
     return parser
 
 

@@ -194,12 +194,74 @@ def _conquest(seed: int, threads: int, say: Say) -> dict[str, Any]:
     }
 
 
+def _annexation(seed: int, threads: int, say: Say) -> dict[str, Any]:
+    """A Filler-style game on a 217-cell hexagon, MCTS against greedy, then random playouts
+    on the engine against the pure-Python oracle (the same playouts, bit for bit)."""
+    from stratagem.annexation import AI, Board, Game, oracle, playouts
+
+    board = Board.hexagon(8, seed=seed)
+    game = Game(board, seed)
+    agents = [AI.parse("mcts:iterations=500", seed=seed, threads=threads), AI("greedy")]
+    started = time.perf_counter()
+    while not game.is_over:
+        game.play(agents[game.to_move].choose(game))
+    game_seconds = time.perf_counter() - started
+    names = ["mcts", "greedy"]
+    outcome = "drawn" if game.winner is None else f"{names[game.winner]} won"
+    scores = game.scores.tolist()
+    say(
+        f"annexation on hex:8 (217 cells, 8 colours): MCTS (500 iterations) against greedy, "
+        f"{outcome} {scores[0]} : {scores[1]} after {game.moves} moves ({game_seconds:.2f} s)"
+    )
+    start = Game(board, seed)
+    count = 200_000
+    started = time.perf_counter()
+    result = playouts(start, count, threads=threads)
+    rust_rate = count / (time.perf_counter() - started)
+    oracle_count = 200
+    oracle_start = oracle.Game(board, seed)
+    started = time.perf_counter()
+    tally = oracle.playouts(oracle_start, oracle_count)
+    oracle_rate = oracle_count / (time.perf_counter() - started)
+    first = playouts(start, oracle_count, threads=threads)
+    identical = (
+        list(tally.wins) == first.wins.tolist()
+        and tally.draws == first.draws
+        and tally.margin_sum == first.margin_sum
+    )
+    say(
+        f"  {count:,} random playouts from the start: player 0 wins "
+        f"{result.win_rate(0):.3f}, mean margin {result.mean_margin:+.2f} cells, "
+        f"{rust_rate:,.0f} playouts/s on {threads} threads"
+    )
+    say(
+        f"  python oracle {oracle_rate:,.0f} playouts/s: {rust_rate / oracle_rate:,.0f}x; "
+        f"first {oracle_count} identical: {identical}"
+    )
+    return {
+        "board": board.kind,
+        "outcome": game.outcome,
+        "winner": game.winner,
+        "scores": scores,
+        "moves": game.moves,
+        "playouts": count,
+        "wins": result.wins.tolist(),
+        "draws": result.draws,
+        "mean_margin": result.mean_margin,
+        "rust_playouts_per_second": rust_rate,
+        "oracle_playouts_per_second": oracle_rate,
+        "ratio": rust_rate / oracle_rate,
+        "rust_equals_oracle": identical,
+    }
+
+
 _PARTS: tuple[tuple[str, Callable[[int, int, Say], dict[str, Any]]], ...] = (
     ("streams", _streams),
     ("coins", _coins),
     ("binomial", _binomial),
     ("mpi", _mpi),
     ("conquest", _conquest),
+    ("annexation", _annexation),
 )
 
 

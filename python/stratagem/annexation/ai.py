@@ -43,7 +43,7 @@ _OPTIONS: dict[str, dict[str, type]] = {
 class AI:
     """An agent. ``minimax`` takes ``depth`` (default 3) and ``heuristic`` (``"cells"`` or
     ``"reach"``); ``mcts`` takes ``iterations`` (default 1000) or ``time`` (seconds per move,
-    not reproducible), ``c`` (exploration, default 1.0), ``playouts`` per leaf, ``trees``
+    not reproducible), ``c`` (exploration, default 0.5), ``playouts`` per leaf, ``trees``
     (root parallelism) and ``reuse`` (keep the tree between moves). ``seed`` feeds ``random``
     and ``mcts``; ``threads`` spreads the MCTS trees (the choice does not depend on it).
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from stratagem import _core, _validate, rng
 from stratagem.annexation.ai import AI
@@ -73,7 +74,9 @@ class MatchResult:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able values (infinite Elo becomes None)."""
-        finite = lambda x: x if math.isfinite(x) else None  # noqa: E731
+        def finite(x: float) -> float | None:
+            return x if math.isfinite(x) else None
+
         return {
             **asdict(self),
             "score": self.score,
@@ -175,7 +178,7 @@ class RoundRobin:
                 return result
         raise InvalidParameter(f"no match {a} vs {b} in this round robin")
 
-    def table(self) -> np.ndarray:
+    def table(self) -> NDArray[np.float64]:
         """``table[i, j]``: agent i's score against agent j (NaN on the diagonal)."""
         size = len(self.agents)
         table = np.full((size, size), np.nan)
@@ -186,9 +189,9 @@ class RoundRobin:
             table[j, i] = 1.0 - result.score
         return table
 
-    def overall(self) -> np.ndarray:
+    def overall(self) -> NDArray[np.float64]:
         """Each agent's mean score against all the others."""
-        return np.nanmean(self.table(), axis=1)
+        return np.asarray(np.nanmean(self.table(), axis=1), dtype=np.float64)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -713,7 +713,7 @@ class Mcts:
         self,
         iterations: int,
         *,
-        c: float = 1.0,
+        c: float = 0.5,
         playouts: int = 1,
         trees: int = 1,
         reuse: bool = True,

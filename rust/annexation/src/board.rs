@@ -69,8 +69,11 @@ pub struct Board {
     unit_size: Vec<u32>,
     /// Words of 64 units in every mask.
     words: usize,
-    /// `words` words per unit: the units next to it.
-    unit_neighbours: Vec<u64>,
+    /// The units next to each unit, as (word, bits) pairs for the words that have any:
+    /// unit `u`'s pairs are `neighbour_words[neighbour_offsets[u]..neighbour_offsets[u + 1]]`.
+    /// Memory grows with the edges, never with units x words.
+    neighbour_offsets: Vec<u32>,
+    neighbour_words: Vec<(u32, u64)>,
     /// `words` words per colour: the units of that colour.
     colour_units: Vec<u64>,
 }
@@ -146,23 +149,26 @@ impl Board {
         let words = units.div_ceil(64);
         let mut unit_colour = vec![0u8; units];
         let mut unit_size = vec![0u32; units];
-        let mut unit_neighbours = vec![0u64; units * words];
         let mut colour_units = vec![0u64; colour_count * words];
+        let mut touching = Vec::with_capacity(neighbours.len());
         for cell in 0..cells {
-            let unit = unit_of_cell[cell] as usize;
-            unit_colour[unit] = colours[cell];
-            unit_size[unit] += 1;
+            let unit = unit_of_cell[cell];
+            unit_colour[unit as usize] = colours[cell];
+            unit_size[unit as usize] += 1;
             set_bit(
                 &mut colour_units[usize::from(colours[cell]) * words..],
-                unit,
+                unit as usize,
             );
             for &other in row(offsets, neighbours, cell) {
-                let other_unit = unit_of_cell[other as usize] as usize;
+                let other_unit = unit_of_cell[other as usize];
                 if other_unit != unit {
-                    set_bit(&mut unit_neighbours[unit * words..], other_unit);
+                    touching.push((unit, other_unit));
                 }
             }
         }
+        touching.sort_unstable();
+        touching.dedup();
+        let (neighbour_offsets, neighbour_words) = group_by_word(&touching, units);
         Ok(Self {
             cells,
             colour_count,
@@ -176,7 +182,8 @@ impl Board {
             unit_colour,
             unit_size,
             words,
-            unit_neighbours,
+            neighbour_offsets,
+            neighbour_words,
             colour_units,
         })
     }
@@ -242,18 +249,16 @@ impl Board {
     pub fn unit_colour(&self, unit: usize) -> u8 {
         self.unit_colour[unit]
     }
+    /// The units next to `unit`, as (word, bits) pairs.
     #[inline]
-    pub fn unit_neighbours(&self, unit: usize) -> &[u64] {
-        &self.unit_neighbours[unit * self.words..(unit + 1) * self.words]
+    pub fn unit_neighbours(&self, unit: usize) -> &[(u32, u64)] {
+        let start = self.neighbour_offsets[unit] as usize;
+        let end = self.neighbour_offsets[unit + 1] as usize;
+        &self.neighbour_words[start..end]
     }
     #[inline]
     pub fn colour_units(&self, colour: usize) -> &[u64] {
         &self.colour_units[colour * self.words..(colour + 1) * self.words]
-    }
-    /// Every unit's neighbour mask, `words` words each.
-    #[inline]
-    pub fn neighbour_masks(&self) -> &[u64] {
-        &self.unit_neighbours
     }
     /// Every colour's unit mask, `words` words each.
     #[inline]
@@ -269,6 +274,26 @@ impl Board {
 #[inline]
 fn set_bit(words: &mut [u64], bit: usize) {
     words[bit / 64] |= 1u64 << (bit % 64);
+}
+
+/// Packs sorted (unit, neighbour unit) pairs into per-unit (word, bits) lists.
+fn group_by_word(touching: &[(u32, u32)], units: usize) -> (Vec<u32>, Vec<(u32, u64)>) {
+    let mut offsets = vec![0u32; units + 1];
+    let mut words: Vec<(u32, u64)> = Vec::new();
+    let mut previous_unit = None;
+    for &(unit, other) in touching {
+        let (word, bit) = (other / 64, 1u64 << (other % 64));
+        match words.last_mut() {
+            Some((last, bits)) if previous_unit == Some(unit) && *last == word => *bits |= bit,
+            _ => words.push((word, bit)),
+        }
+        previous_unit = Some(unit);
+        offsets[unit as usize + 1] = words.len() as u32;
+    }
+    for unit in 0..units {
+        offsets[unit + 1] = offsets[unit + 1].max(offsets[unit]);
+    }
+    (offsets, words)
 }
 
 fn row<'a>(offsets: &[i64], neighbours: &'a [i64], cell: usize) -> &'a [i64] {
@@ -446,7 +471,7 @@ mod tests {
         assert_eq!(board.units(), 3);
         assert_eq!(board.unit_of_cell(), &[0, 0, 1, 1, 2]);
         assert_eq!(board.unit_size(1), 2);
-        assert_eq!(board.unit_neighbours(1)[0], 0b101);
+        assert_eq!(board.unit_neighbours(1), &[(0, 0b101)]);
         assert_eq!(board.max_moves(), 20);
         Ok(())
     }

@@ -354,3 +354,69 @@ impl Mcts {
             .ok_or_else(|| param("the game is over: there is no move to choose"))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Mode, Rules};
+    use stratagem_core::parallel;
+
+    /// A path 0 - 1 - ... - 6 coloured so that player 0's colour 1 takes cells 1..=3 and wins.
+    fn path_board() -> Result<Board> {
+        let colours = [0u8, 1, 1, 1, 2, 3, 4];
+        let mut offsets = vec![0i64];
+        let mut neighbours = Vec::new();
+        for cell in 0..7i64 {
+            for other in [cell - 1, cell + 1] {
+                if (0..7).contains(&other) {
+                    neighbours.push(other);
+                }
+            }
+            offsets.push(neighbours.len() as i64);
+        }
+        let rules = Rules {
+            mode: Mode::Flood,
+            allow_opponent_colours: false,
+            max_moves: None,
+        };
+        Board::new(&offsets, &neighbours, &colours, 5, &[0, 6], rules)
+    }
+
+    #[test]
+    fn finds_the_winning_move_the_same_way_on_any_thread_count() -> Result<()> {
+        let board = path_board()?;
+        let state = State::initial(&board)?;
+        let config = MctsConfig::new(Budget::Iterations(200), 1.0, 2, 3, true)?;
+        let cancel = Cancel::new();
+        let mut choices = Vec::new();
+        for threads in [1, 2] {
+            let mut mcts = Mcts::new(config, 5);
+            let colour =
+                parallel::pool(threads)?.install(|| mcts.choose(&board, &state, &[], &cancel))?;
+            choices.push((colour, mcts.root_visits()));
+            assert_eq!(mcts.last_iterations(), 600);
+        }
+        assert_eq!(choices[0].0, 1);
+        assert_eq!(choices[0], choices[1]);
+        Ok(())
+    }
+
+    #[test]
+    fn reuse_keeps_the_subtree_of_the_moves_played() -> Result<()> {
+        let board = path_board()?;
+        let mut state = State::initial(&board)?;
+        let config = MctsConfig::new(Budget::Iterations(50), 1.0, 1, 1, true)?;
+        let cancel = Cancel::new();
+        let mut mcts = Mcts::new(config, 1);
+        mcts.choose(&board, &state, &[], &cancel)?;
+        let before: u64 = mcts.root_visits().iter().sum();
+        assert_eq!(before, 50);
+        state.play(&board, 2)?;
+        let kept = mcts.trees[0]
+            .descendant(&[2])
+            .map(|node| mcts.trees[0].nodes[node].visits);
+        mcts.choose(&board, &state, &[2], &cancel)?;
+        assert_eq!(mcts.trees[0].nodes[0].visits, kept.unwrap_or(0) + 50);
+        Ok(())
+    }
+}

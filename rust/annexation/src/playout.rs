@@ -171,3 +171,75 @@ pub fn playouts(
         })
         .try_reduce(Tally::default, |a, b| Ok(a.add(b)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Mode, Rules};
+    use stratagem_core::parallel;
+
+    /// A 6x6 grid with colours from a fixed pattern, players in opposite corners.
+    fn grid_board() -> Result<Board> {
+        let side = 6i64;
+        let mut offsets = vec![0i64];
+        let mut neighbours = Vec::new();
+        for cell in 0..side * side {
+            let (row, col) = (cell / side, cell % side);
+            for (r, c) in [
+                (row - 1, col),
+                (row, col - 1),
+                (row, col + 1),
+                (row + 1, col),
+            ] {
+                if (0..side).contains(&r) && (0..side).contains(&c) {
+                    neighbours.push(r * side + c);
+                }
+            }
+            offsets.push(neighbours.len() as i64);
+        }
+        let colours: Vec<u8> = (0..side * side)
+            .map(|i| ((i * 7 + i / 5) % 5) as u8)
+            .collect();
+        let rules = Rules {
+            mode: Mode::Flood,
+            allow_opponent_colours: false,
+            max_moves: None,
+        };
+        Board::new(
+            &offsets,
+            &neighbours,
+            &colours,
+            5,
+            &[0, side * side - 1],
+            rules,
+        )
+    }
+
+    #[test]
+    fn tallies_do_not_depend_on_the_thread_count() -> Result<()> {
+        let board = grid_board()?;
+        let state = State::initial(&board)?;
+        let cancel = Cancel::new();
+        for policy in [Policy::Random, Policy::Light { steps: Some(40) }] {
+            let run = |threads| {
+                parallel::pool(threads)?
+                    .install(|| playouts(&board, &state, 3000, policy, 9, &cancel))
+            };
+            let one = run(1)?;
+            assert_eq!(one, run(3)?);
+            assert_eq!(one.wins[0] + one.wins[1] + one.draws, 3000);
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn a_cancelled_batch_stops() -> Result<()> {
+        let board = grid_board()?;
+        let state = State::initial(&board)?;
+        let cancel = Cancel::new();
+        cancel.cancel();
+        let stopped = playouts(&board, &state, 1 << 40, Policy::Random, 1, &cancel);
+        assert_eq!(stopped, Err(stratagem_core::Error::Interrupted));
+        Ok(())
+    }
+}

@@ -172,11 +172,8 @@ impl State {
         self.scores[player] += board.unit_size(unit);
         self.free_cells -= board.unit_size(unit);
         let frontier = words * (1 + self.players + player);
-        for (word, &near) in self.masks[frontier..frontier + words]
-            .iter_mut()
-            .zip(board.unit_neighbours(unit))
-        {
-            *word |= near;
+        for &(word, bits) in board.unit_neighbours(unit) {
+            self.masks[frontier + word as usize] |= bits;
         }
     }
 
@@ -199,7 +196,6 @@ impl State {
         let owned = &mut owned[player * words..(player + 1) * words];
         let frontier = &mut frontiers[player * words..(player + 1) * words];
         let colour_units = &board.colour_masks()[colour * words..(colour + 1) * words];
-        let neighbour_masks = board.neighbour_masks();
         let mut any = 0u64;
         for (((took, free), &near), &of_colour) in taken[..words]
             .iter_mut()
@@ -221,9 +217,8 @@ impl State {
             while bits != 0 {
                 let unit = w * 64 + bits.trailing_zeros() as usize;
                 cells += board.unit_size(unit);
-                let near = &neighbour_masks[unit * words..(unit + 1) * words];
-                for (word, &bit) in frontier.iter_mut().zip(near) {
-                    *word |= bit;
+                for &(word, near) in board.unit_neighbours(unit) {
+                    frontier[word as usize] |= near;
                 }
                 bits &= bits - 1;
             }

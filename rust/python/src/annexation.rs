@@ -314,7 +314,7 @@ fn spec_from(
 #[pymethods]
 impl PyAgent {
     #[new]
-    #[pyo3(signature = (kind, seed=0, depth=3, heuristic="cells", iterations=None, time=None, c=1.0, playouts=1, trees=1, reuse=true, threads=None))]
+    #[pyo3(signature = (kind, seed=0, depth=3, heuristic="cells", iterations=None, time=None, c=0.5, playouts=1, trees=1, reuse=true, threads=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         kind: &str,

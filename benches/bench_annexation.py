@@ -1,0 +1,112 @@
+"""annexation throughput: playouts and MCTS simulations from the first position, Rust engine
+against the pure-Python oracle (``stratagem.annexation.oracle``), and the OpenSpiel
+comparison (``openspiel_comparison.py``, when it can be imported).
+
+Boards: ``Board.hexagon(R, seed=1)`` with R = 8 (217 cells) and R = 18 (1,027 cells), 8
+colours, two players, flood mode, the default move limit (four moves per cell); games start
+from the first position with seed 1. Both paths play the same playouts (playout ``i`` reads
+its own stream whatever the path), the oracle only fewer of them:
+
+- ``random``: uniformly random legal colours to the end of the game (unit: a playout);
+- ``light``: the seed's GPU shortcut, a random colour each step, legal or not, up to the move
+  limit, stopping once every cell is owned (unit: a playout);
+- ``mcts``: one ``choose`` of a fresh UCT agent on the first position of hex:8 (unit: an
+  iteration, that is a selection, an expansion, one random playout and the backup;
+  ``AI.last_iterations`` on the engine), 2,000 iterations per call on the engine; ``2
+  trees`` is root parallelism, the two trees shared out over two threads.
+
+Boards, games and the oracle's games are built before any timing.
+"""
+
+from __future__ import annotations
+
+import sys
+from functools import cache
+
+from harness import Case
+from stratagem.annexation import AI, Board, Game, oracle, playouts
+
+_SEED = 1
+_COLOURS = 8
+
+
+@cache
+def _board(radius: int) -> Board:
+    return Board.hexagon(radius, colour_count=_COLOURS, seed=_SEED)
+
+
+@cache
+def _game(radius: int) -> Game:
+    return Game(_board(radius), _SEED)
+
+
+@cache
+def _oracle_game(radius: int) -> oracle.Game:
+    return oracle.Game(_board(radius), _SEED)
+
+
+def _rust_playouts(radius: int, policy: str, n: int, threads: int) -> int:
+    playouts(_game(radius), n, policy=policy, threads=threads)
+    return n
+
+
+def _oracle_playouts(radius: int, policy: str, n: int) -> int:
+    oracle.playouts(_oracle_game(radius), n, policy=policy)
+    return n
+
+
+def _rust_mcts(iterations: int, trees: int, threads: int) -> int:
+    agent = AI("mcts", seed=_SEED, threads=threads, iterations=iterations, trees=trees)
+    agent.choose(_game(8))
+    return agent.last_iterations
+
+
+def _oracle_mcts(iterations: int, trees: int) -> int:
+    oracle.Mcts(iterations, trees=trees, seed=_SEED).choose(_oracle_game(8))
+    return iterations * trees
+
+
+def _openspiel(quick: bool) -> list[Case]:
+    try:
+        from openspiel_comparison import cases as openspiel_cases
+    except ImportError as error:
+        print(f"bench annexation: OpenSpiel comparison skipped ({error})", file=sys.stderr)
+        return []
+    return list(openspiel_cases(quick))
+
+
+def cases(quick: bool) -> list[Case]:
+    # Playouts per timed call: (engine, oracle).
+    counts = {
+        ("random", 8): (2_000, 5) if quick else (100_000, 100),
+        ("random", 18): (500, 2) if quick else (20_000, 20),
+        ("light", 8): (2_000, 5) if quick else (100_000, 100),
+        ("light", 18): (500, 2) if quick else (20_000, 20),
+    }
+    result: list[Case] = []
+    for (policy, radius), (n, oracle_n) in counts.items():
+        _game(radius)
+        _oracle_game(radius)
+        for threads in (1, 2):
+            result.append(
+                Case(
+                    f"{policy} hex:{radius}",
+                    f"playouts of {_board(radius).cells:,} cells",
+                    lambda r=radius, p=policy, k=n, t=threads: _rust_playouts(r, p, k, t),
+                    lambda r=radius, p=policy, k=oracle_n: _oracle_playouts(r, p, k),
+                    threads,
+                )
+            )
+    iterations, oracle_iterations = (200, 5) if quick else (2_000, 40)
+    for trees, threads in ((1, 1), (2, 2)):
+        label = "mcts hex:8" if trees == 1 else "mcts hex:8, 2 trees"
+        result.append(
+            Case(
+                label,
+                f"MCTS iterations, {iterations:,} per tree and call",
+                lambda k=iterations, m=trees, t=threads: _rust_mcts(k, m, t),
+                lambda k=oracle_iterations, m=trees: _oracle_mcts(k, m),
+                threads,
+            )
+        )
+    return result + _openspiel(quick)

@@ -1,0 +1,665 @@
+"""``stratagem annexation play | match | tournament | playouts | render``: the annexation
+commands of the command line.
+
+:func:`register` adds them to the main parser (:mod:`stratagem.cli`); each command returns a
+report dictionary, printed as text or, with ``--json``, as one JSON object. Agents are written
+as :meth:`AI.parse <stratagem.annexation.AI.parse>` specs (``greedy``,
+``mcts:iterations=2000,c=0.7``); boards as :func:`~stratagem.annexation.parse_board` specs
+(``hex:8``, ``hexrect:20x12``, ``grid:15x15``, ``voronoi:300`` or a saved ``.npz`` board).
+
+The text picture of a position draws one letter per cell in rows (``A`` for player 0, ``B``
+for player 1, ..., ``.`` for an unowned cell) on boards whose cells lie in rows (hexagons,
+hex rectangles, grids); other boards get a summary of the cells owned:
+
+>>> from stratagem.annexation import Board, Game
+>>> game = Game(Board.hexagon(2, seed=3))
+>>> game.play(game.legal_moves()[0])
+>>> print("\\n".join(board_rows(game.board, game.owner)))
+  A . .
+ A . . .
+. . . . .
+ . . . .
+  . . B
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from stratagem import _core, _validate, rng
+from stratagem.annexation.ai import AI
+from stratagem.annexation.board import Board, parse_board
+from stratagem.annexation.game import MODES, POLICIES, Game, playouts
+from stratagem.annexation.match import play_match, round_robin
+from stratagem.errors import InvalidParameter, StratagemError
+from stratagem.progress import Progress
+
+__all__ = ["board_rows", "register"]
+
+_DEFAULT_BOARD = "hex:8"
+_LETTERS = "ABCD"
+_UNOWNED = "."
+_LINE_WIDTH = 96
+_COLOUR_DIGITS = "0123456789abcdef"
+# The text picture is drawn only while it stays readable on a terminal.
+_MAX_ROWS = 60
+_MAX_COLUMNS = 160
+# Seeds of the agents of `play`: word 0 of (seed, purpose, player).
+_PLAY_AI_PURPOSE = "annexation.cli.play.ai"
+# Options of a new game that a loaded game already fixes.
+_NEW_GAME_OPTIONS = ("board", "colours", "players", "mode", "allow_opponent_colours", "max_moves")
+
+
+# -- shared helpers ------------------------------------------------------------------------
+
+
+def _board(spec: str, *, colours: int = 8, players: int = 2, seed: int = 0) -> Board:
+    """The board of ``--board``; an error names the spec when the message does not."""
+    try:
+        return parse_board(spec, colour_count=colours, players=players, seed=seed)
+    except StratagemError as error:
+        if spec in str(error):
+            raise
+        raise type(error)(f"--board {spec!r}: {error}") from error
+
+
+def _agent(option: str, spec: str, *, seed: int = 0, threads: int | None = None) -> AI:
+    """The agent of an option; an error names the spec when the message does not."""
+    try:
+        return AI.parse(spec, seed=seed, threads=threads)
+    except StratagemError as error:
+        if spec in str(error):
+            raise
+        raise type(error)(f"{option} {spec!r}: {error}") from error
+
+
+def _rules(args: argparse.Namespace) -> dict[str, Any]:
+    return {
+        "mode": args.mode or "flood",
+        "allow_opponent_colours": bool(args.allow_opponent_colours),
+        "max_moves": args.max_moves,
+    }
+
+
+def _symbols(values: ArrayLike, alphabet: str, blank: str) -> list[str]:
+    return [blank if v < 0 else alphabet[v] for v in np.asarray(values).tolist()]
+
+
+def board_rows(board: Board, owner: ArrayLike, *, colours: bool = False) -> list[str] | None:
+    """The board as text, one line per row of cells, top row first: ``A``, ``B``, ... for
+    the cells of players 0, 1, ... and ``.`` for unowned cells, ``owner`` giving the player
+    of every cell (-1: unowned). With ``colours=True``, ``owner`` is read as a colour per
+    cell instead, drawn as a hexadecimal digit. Hexagon rows are shifted by half a cell, as
+    on the board. None for a board whose cells do not lie in rows (a Voronoi or custom
+    board) or that is too big to read on a terminal."""
+    centres = board.centres
+    if centres is None:
+        return None
+    symbols = _symbols(owner, _COLOUR_DIGITS if colours else _LETTERS, _UNOWNED)
+    heights = np.round(centres[:, 1], 6)
+    levels = np.unique(heights)
+    if levels.size * 2 > board.cells or levels.size > _MAX_ROWS:
+        return None
+    xs = centres[:, 0]
+    order = np.lexsort((xs, heights))
+    same_row = heights[order][1:] == heights[order][:-1]
+    gaps = np.diff(xs[order])[same_row]
+    gaps = gaps[gaps > 1e-9]
+    width = float(gaps.min()) if gaps.size else 1.0
+    # Columns in half cells: hexagon rows are offset by half a cell.
+    columns = np.rint((xs - xs.min()) / width * 2.0).astype(np.int64)
+    if int(columns.max()) + 1 > _MAX_COLUMNS:
+        return None
+    places = np.unique(np.stack((np.searchsorted(levels, heights), columns), axis=1), axis=0)
+    if places.shape[0] != board.cells:
+        return None  # two cells would be drawn in one place: not a lattice
+    lines = []
+    for level in levels[::-1]:
+        line = [" "] * (int(columns.max()) + 1)
+        for cell in np.flatnonzero(heights == level).tolist():
+            line[columns[cell]] = symbols[cell]
+        lines.append("".join(line).rstrip())
+    return lines
+
+
+def _summary(owner: ArrayLike, players: int) -> str:
+    owners = np.asarray(owner)
+    parts = [f"{_LETTERS[q]} {int(np.count_nonzero(owners == q)):,}" for q in range(players)]
+    parts.append(f"unowned {int(np.count_nonzero(owners < 0)):,}")
+    return "cells: " + ", ".join(parts)
+
+
+def _finite(value: float) -> float | None:
+    return value if math.isfinite(value) else None
+
+
+# -- play ----------------------------------------------------------------------------------
+
+
+def _new_game(args: argparse.Namespace) -> Game:
+    board = _board(
+        args.board or _DEFAULT_BOARD,
+        colours=8 if args.colours is None else args.colours,
+        players=2 if args.players is None else args.players,
+        seed=args.seed,
+    )
+    return Game(board, args.seed, **_rules(args))
+
+
+def _loaded_game(args: argparse.Namespace) -> Game:
+    given = [
+        "--" + key.replace("_", "-") for key in _NEW_GAME_OPTIONS if getattr(args, key) is not None
+    ]
+    if given:
+        raise InvalidParameter(
+            f"--load continues the saved game with its own board and rules; drop {', '.join(given)}"
+        )
+    return Game.load(args.load)
+
+
+def _replayed_moves(game: Game) -> list[dict[str, Any]]:
+    """Every move of ``game`` from its start: the player, the colour, the cells it took and
+    the scores after it."""
+    replay = Game(game.board, game.seed, **game.rules.to_dict())
+    moves = []
+    for colour in game.history:
+        player = replay.to_move
+        before = int(replay.scores[player])
+        replay.play(colour)
+        scores = replay.scores.tolist()
+        moves.append(
+            {"player": player, "colour": colour, "gain": scores[player] - before, "scores": scores}
+        )
+    return moves
+
+
+def _play(args: argparse.Namespace) -> dict[str, Any]:
+    if args.moves is not None:
+        _validate.integer("--moves", args.moves, 0)
+    game = _loaded_game(args) if args.load else _new_game(args)
+    players = game.board.players
+    specs = [args.a, args.b]
+    options = ["--a", "--b"]
+    # Player q plays agent A when q is even, B when odd (so A moves first), each with a seed
+    # of its own.
+    agents = [
+        _agent(
+            options[q % 2],
+            specs[q % 2],
+            seed=int(rng.blocks(args.seed, _PLAY_AI_PURPOSE, [q])[0, 0]),
+            threads=args.threads,
+        )
+        for q in range(players)
+    ]
+    played = 0
+    started = time.perf_counter()
+    with Progress(game.board.cells, "playing") as bar:
+        owned = int(game.scores.sum())
+        bar.advance(owned)
+        while not game.is_over and (args.moves is None or played < args.moves):
+            game.play(agents[game.to_move].choose(game))
+            played += 1
+            now = int(game.scores.sum())
+            bar.advance(now - owned)
+            owned = now
+    seconds = time.perf_counter() - started
+    files: dict[str, str] = {}
+    if args.save:
+        game.save(args.save)
+        files["save"] = str(args.save)
+    if args.png:
+        title = f"Annexation on {game.board.kind} after {game.moves} moves"
+        game.render(args.png, title=title)
+        files["png"] = str(args.png)
+    owner = game.owner
+    return {
+        "board": game.board.kind,
+        "cells": game.board.cells,
+        "colours": game.board.colour_count,
+        "players": players,
+        "rules": game.rules.to_dict(),
+        "seed": args.seed,
+        "loaded": None if args.load is None else str(args.load),
+        "a": agents[0].spec,
+        "b": agents[1].spec,
+        "agents": [agent.spec for agent in agents],
+        "played": played,
+        "seconds": seconds,
+        "moves": _replayed_moves(game),
+        "history": game.history,
+        "scores": game.scores.tolist(),
+        "winner": game.winner,
+        "outcome": game.outcome,
+        "owner": owner.tolist(),
+        "rows": board_rows(game.board, owner),
+        "files": files,
+    }
+
+
+def _move_tokens(moves: list[dict[str, Any]], players: int) -> list[str]:
+    """The moves as ``round.A3+5`` tokens; a run of at least two rounds of moves that take
+    no cell is shown as one token."""
+    tokens: list[str] = []
+    number = 0
+    after_gap = False
+    while number < len(moves):
+        stop = number
+        while stop < len(moves) and moves[stop]["gain"] == 0:
+            stop += 1
+        if stop - number >= 2 * players:
+            tokens.append(f"[moves {number + 1}-{stop}: no cell taken]")
+            number = stop
+            after_gap = True
+            continue
+        move = moves[number]
+        token = f"{_LETTERS[move['player']]}{move['colour']}+{move['gain']}"
+        if number % players == 0 or after_gap:
+            token = f"{number // players + 1}.{token}"
+        tokens.append(token)
+        number += 1
+        after_gap = False
+    return tokens
+
+
+def _print_play(report: dict[str, Any]) -> None:
+    rules = report["rules"]
+    extras = [rules["mode"]]
+    if rules["allow_opponent_colours"]:
+        extras.append("opponent colours allowed")
+    if rules["max_moves"] is not None:
+        extras.append(f"at most {rules['max_moves']} moves")
+    print(
+        f"annexation on {report['board']} ({report['cells']:,} cells, {report['colours']} "
+        f"colours, {', '.join(extras)}), seed {report['seed']}"
+    )
+    if report["loaded"]:
+        print(f"continued from {report['loaded']}")
+    for q, spec in enumerate(report["agents"]):
+        print(f"  player {q} ({_LETTERS[q]}): {spec}")
+    print("moves (round. player colour +cells taken):")
+    line = ""
+    for token in _move_tokens(report["moves"], report["players"]):
+        if line and len(line) + 1 + len(token) > _LINE_WIDTH:
+            print("  " + line)
+            line = ""
+        line = f"{line} {token}" if line else token
+    if line:
+        print("  " + line)
+    rate = report["played"] / report["seconds"] if report["seconds"] > 0 else math.inf
+    print(f"played {report['played']} moves in {report['seconds']:.3f} s ({rate:,.1f} moves/s)")
+    rows = report["rows"]
+    if rows is not None:
+        print("\n".join(rows))
+    else:
+        print(_summary(report["owner"], report["players"]))
+    scores = " : ".join(str(s) for s in report["scores"])
+    if report["outcome"] == "won":
+        q = report["winner"]
+        print(
+            f"result: player {q} ({_LETTERS[q]}, {report['agents'][q]}) won, cells {scores}, "
+            f"after {len(report['moves'])} moves"
+        )
+    elif report["outcome"] == "drawn":
+        print(f"result: drawn, cells {scores}, after {len(report['moves'])} moves")
+    else:
+        print(
+            f"result: not over after {len(report['moves'])} moves (cells {scores}); "
+            f"save with --save and continue with --load"
+        )
+    for kind, path in report["files"].items():
+        print(f"{kind}: {path}")
+
+
+# -- match ---------------------------------------------------------------------------------
+
+
+def _match(args: argparse.Namespace) -> dict[str, Any]:
+    first = _agent("A", args.agent_a)
+    second = _agent("B", args.agent_b)
+    board = _board(args.board, colours=args.colours, seed=args.seed)
+    started = time.perf_counter()
+    result = play_match(
+        first,
+        second,
+        board=board,
+        games=args.games,
+        seed=args.seed,
+        threads=args.threads,
+        **_rules(args),
+    )
+    seconds = time.perf_counter() - started
+    return {**result.to_dict(), "board": board.kind, "seed": args.seed, "seconds": seconds}
+
+
+def _elo(value: float | None, infinite: str = "+inf") -> str:
+    """An Elo difference; None stands for an infinite one (a score of 0 or 1)."""
+    return infinite if value is None else f"{value:+.0f}"
+
+
+def _print_match(report: dict[str, Any]) -> None:
+    print(
+        f"{report['a']} (A) against {report['b']} (B): {report['games']} games on "
+        f"{report['board']}, first move alternating, seed {report['seed']} "
+        f"({report['seconds']:.1f} s)"
+    )
+    print(
+        f"A wins {report['wins_a']}, B wins {report['wins_b']}, draws {report['draws']}; "
+        f"{report['mean_moves']:.1f} moves and cells {report['mean_cells_a']:.1f} : "
+        f"{report['mean_cells_b']:.1f} on average"
+    )
+    low, high = report["interval"]
+    print(f"score of A: {report['score']:.3f} (95% interval {low:.3f} to {high:.3f})")
+    elo_low, elo_high = report["elo_interval"]
+    infinite = "-inf" if report["score"] == 0 else "+inf"
+    print(
+        f"Elo difference A - B: {_elo(report['elo'], infinite)} "
+        f"(95% interval {_elo(elo_low, '-inf')} to {_elo(elo_high)})"
+    )
+
+
+# -- tournament ----------------------------------------------------------------------------
+
+
+def _tournament(args: argparse.Namespace) -> dict[str, Any]:
+    agents = [_agent("AI", spec) for spec in args.agents]
+    board = _board(args.board, colours=args.colours, seed=args.seed)
+    started = time.perf_counter()
+    result = round_robin(
+        agents,
+        board=board,
+        games=args.games,
+        seed=args.seed,
+        threads=args.threads,
+        checkpoint=args.checkpoint,
+        **_rules(args),
+    )
+    seconds = time.perf_counter() - started
+    table = [[_finite(float(x)) for x in row] for row in result.table()]
+    return {
+        **result.to_dict(),
+        "board": board.kind,
+        "cells": board.cells,
+        "games": args.games,
+        "seed": args.seed,
+        "seconds": seconds,
+        "table": table,
+        "checkpoint": None if args.checkpoint is None else str(args.checkpoint),
+    }
+
+
+def _print_tournament(report: dict[str, Any]) -> None:
+    agents = report["agents"]
+    print(
+        f"round robin on {report['board']} ({report['cells']:,} cells): {len(agents)} agents, "
+        f"{report['games']} games per pair (first move alternating), seed {report['seed']} "
+        f"({report['seconds']:.1f} s)"
+    )
+    for match in report["matches"]:
+        low, high = match["interval"]
+        print(
+            f"  {match['a']} vs {match['b']}: {match['wins_a']}-{match['draws']}-"
+            f"{match['wins_b']}, score {match['score']:.3f} [{low:.3f}, {high:.3f}], "
+            f"Elo {_elo(match['elo'], '-inf' if match['score'] == 0 else '+inf')}"
+        )
+    width = max(len(name) for name in agents)
+    print("score of the row against the column (a draw counts half):")
+    header = f"{'':>3} {'agent':<{width}} " + " ".join(f"{j + 1:>6}" for j in range(len(agents)))
+    print(header + f" {'overall':>8}")
+    for i, name in enumerate(agents):
+        cells = " ".join(
+            f"{'-':>6}" if value is None else f"{value:>6.3f}" for value in report["table"][i]
+        )
+        print(f"{i + 1:>3} {name:<{width}} {cells} {report['overall'][i]:>8.3f}")
+    if report["checkpoint"]:
+        print(f"checkpoint: {report['checkpoint']}")
+
+
+# -- playouts ------------------------------------------------------------------------------
+
+
+def _playouts(args: argparse.Namespace) -> dict[str, Any]:
+    count = _validate.integer("--n", args.n, 1)
+    board = _board(args.board, colours=args.colours, players=args.players, seed=args.seed)
+    game = Game(board, args.seed, **_rules(args))
+    threads = _core.resolve_threads(args.threads)
+    started = time.perf_counter()
+    result = playouts(game, count, policy=args.policy, steps=args.steps, threads=threads)
+    seconds = time.perf_counter() - started
+    return {
+        "board": board.kind,
+        "cells": board.cells,
+        "players": board.players,
+        "rules": game.rules.to_dict(),
+        "policy": args.policy,
+        "steps": args.steps,
+        "seed": args.seed,
+        "threads": threads,
+        "n": count,
+        "wins": result.wins.tolist(),
+        "draws": result.draws,
+        "win_rates": [float(w) / count for w in result.wins.tolist()],
+        "margin_sum": result.margin_sum,
+        "mean_margin": result.mean_margin,
+        "player": result.player,
+        "seconds": seconds,
+        "playouts_per_second": count / seconds if seconds > 0 else None,
+    }
+
+
+def _print_playouts(report: dict[str, Any]) -> None:
+    steps = "" if report["steps"] is None else f", {report['steps']} steps"
+    print(
+        f"{report['n']:,} {report['policy']} playouts{steps} from the start of "
+        f"{report['board']} ({report['cells']:,} cells), seed {report['seed']}"
+    )
+    for q, wins in enumerate(report["wins"]):
+        print(f"  player {q} ({_LETTERS[q]}) wins {wins:,} ({report['win_rates'][q]:.4f})")
+    print(f"  draws {report['draws']:,}")
+    print(f"mean margin of player {report['player']} (to move): {report['mean_margin']:+.3f} cells")
+    rate = report["playouts_per_second"]
+    shown = "-" if rate is None else f"{rate:,.0f}"
+    print(f"{report['seconds']:.3f} s on {report['threads']} threads: {shown} playouts/s")
+
+
+# -- render --------------------------------------------------------------------------------
+
+
+def _render(args: argparse.Namespace) -> dict[str, Any]:
+    board = _board(args.board, colours=args.colours, players=args.players, seed=args.seed)
+    from stratagem.annexation import plot
+
+    plot.render(board, path=args.png, title=args.title)
+    return {
+        "board": board.kind,
+        "cells": board.cells,
+        "edges": int(board.neighbours.shape[0] // 2),
+        "colours": board.colour_count,
+        "players": board.players,
+        "regions": board.region_count,
+        "starts": board.starts.tolist(),
+        "seed": args.seed,
+        "rows": board_rows(board, board.colours, colours=True),
+        "files": {"png": str(args.png)},
+    }
+
+
+def _print_render(report: dict[str, Any]) -> None:
+    print(
+        f"board {report['board']}: {report['cells']:,} cells, {report['edges']:,} edges, "
+        f"{report['colours']} colours in {report['regions']:,} regions, start cells "
+        f"{report['starts']}, seed {report['seed']}"
+    )
+    if report["rows"] is not None:
+        print("colours:")
+        print("\n".join(report["rows"]))
+    for kind, path in report["files"].items():
+        print(f"{kind}: {path}")
+
+
+# -- registration --------------------------------------------------------------------------
+
+
+def _count(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from error
+
+
+def _board_options(
+    parser: argparse.ArgumentParser, *, players: bool, default: str | None = _DEFAULT_BOARD
+) -> None:
+    parser.add_argument(
+        "--board",
+        default=default,
+        help=f"board spec: hex:R, hexrect:WxH, grid:WxH, voronoi:N or a saved .npz board "
+        f"(default {_DEFAULT_BOARD})",
+    )
+    parser.add_argument(
+        "--colours",
+        type=_count,
+        default=None if default is None else 8,
+        help="colours of a generated board, 3 to 16 (default 8)",
+    )
+    if players:
+        parser.add_argument(
+            "--players",
+            type=_count,
+            default=None if default is None else 2,
+            help="players, 2 to 4 (default 2)",
+        )
+
+
+def _rule_options(parser: argparse.ArgumentParser, *, defaults: bool = True) -> None:
+    parser.add_argument(
+        "--mode",
+        choices=MODES,
+        default="flood" if defaults else None,
+        help="flood: annex the connected cells of the colour (Filler, default); adjacent: "
+        "only the cells next to the territory",
+    )
+    parser.add_argument(
+        "--allow-opponent-colours",
+        action="store_true",
+        default=False if defaults else None,
+        help="let a player take an opponent's current colour",
+    )
+    parser.add_argument(
+        "--max-moves", type=_count, help="move limit of the game (default 4 moves per cell)"
+    )
+
+
+def register(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+    common: Callable[[], argparse.ArgumentParser],
+) -> None:
+    """Adds ``annexation play | match | tournament | playouts | render`` to the subcommands
+    ``commands`` of the main parser; ``common()`` makes the parent that gives a command
+    ``--seed``, ``--threads`` and ``--json``."""
+    annexation = commands.add_parser(
+        "annexation", help="the Filler-style colour game: play, matches, playouts, pictures"
+    )
+    sub = annexation.add_subparsers(
+        dest="annexation_command", metavar="<annexation command>", required=True
+    )
+
+    play = sub.add_parser(
+        "play",
+        parents=[common()],
+        help="play one game between two agents",
+        description="Play one game (or continue a saved one) between two agents and print "
+        "the moves, the final position and the result. Player 0 is A and moves first; with "
+        "3 or 4 players, the even players are A and the odd ones B.",
+    )
+    _board_options(play, players=True, default=None)
+    play.add_argument(
+        "--a",
+        default="mcts",
+        help="agent of player 0 (default mcts, 1000 iterations), e.g. mcts:iterations=2000,c=0.7",
+    )
+    play.add_argument("--b", default="greedy", help="agent of player 1 (default greedy)")
+    _rule_options(play, defaults=False)
+    play.add_argument(
+        "--moves",
+        type=_count,
+        help="stop after this many moves (default: play to the end); continue with --load",
+    )
+    play.add_argument("--png", type=Path, help="draw the final position (PNG)")
+    play.add_argument("--save", type=Path, help="save the game at the end (JSON)")
+    play.add_argument("--load", type=Path, help="continue a game saved with --save")
+    play.set_defaults(run=_play, show=_print_play)
+
+    match = sub.add_parser(
+        "match",
+        parents=[common()],
+        help="a match of many games between two agents",
+        description="Play --games games of A against B on recolourings of the board, first "
+        "move alternating; A's score with its 95%% Wilson interval and the Elo difference.",
+    )
+    match.add_argument("agent_a", metavar="A", help="first agent, e.g. mcts:iterations=2000")
+    match.add_argument("agent_b", metavar="B", help="second agent, e.g. greedy")
+    match.add_argument("--games", type=_count, default=200, help="games (default 200)")
+    _board_options(match, players=False)
+    _rule_options(match)
+    match.set_defaults(run=_match, show=_print_match)
+
+    tournament = sub.add_parser(
+        "tournament",
+        parents=[common()],
+        help="round robin of agents",
+        description="A match of --games games for every pair of agents; each agent's score "
+        "against each other one and overall.",
+    )
+    tournament.add_argument("agents", metavar="AI", nargs="+", help="agents (at least two)")
+    tournament.add_argument(
+        "--games", type=_count, default=100, help="games per pair (default 100)"
+    )
+    _board_options(tournament, players=False)
+    _rule_options(tournament)
+    tournament.add_argument(
+        "--checkpoint",
+        type=Path,
+        help="save each finished match to this JSON file; run again with it to resume",
+    )
+    tournament.set_defaults(run=_tournament, show=_print_tournament)
+
+    playout = sub.add_parser(
+        "playouts",
+        parents=[common()],
+        help="random playouts from the first position, timed",
+        description="Run --n playouts from the first position of the board on all threads "
+        "(the tallies do not depend on the thread count) and time them.",
+    )
+    _board_options(playout, players=True)
+    playout.add_argument("--n", type=_count, default=100_000, help="playouts (default 100000)")
+    playout.add_argument(
+        "--policy",
+        choices=POLICIES,
+        default="random",
+        help="random: a random legal colour each move, to the end (default); light: a random "
+        "colour, legal or not, for --steps steps (the seed's GPU shortcut)",
+    )
+    playout.add_argument(
+        "--steps", type=_count, help="steps of a light playout (default: up to the move limit)"
+    )
+    _rule_options(playout)
+    playout.set_defaults(run=_playouts, show=_print_playouts)
+
+    render = sub.add_parser(
+        "render",
+        parents=[common()],
+        help="draw a board (PNG)",
+        description="Draw a board, its colours and start cells, as a PNG picture.",
+    )
+    _board_options(render, players=True)
+    render.add_argument("--png", type=Path, required=True, help="the PNG file to write")
+    render.add_argument("--title", help="the picture's title")
+    render.set_defaults(run=_render, show=_print_render)

@@ -1,0 +1,341 @@
+"""The annexation commands: play (with pictures, saving and loading), match, tournament,
+playouts, render, bad input, and the demo's annexation part."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from stratagem.annexation import Board, Game, playouts
+from stratagem.cli import main
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+# Deterministic agents, so that a game can be cut in two and continued exactly.
+SMALL_GAME = ["--board", "hex:5", "--seed", "3", "--a", "greedy", "--b", "minimax:depth=2"]
+
+
+def run_json(capsys, *argv: str) -> dict:
+    assert main(["annexation", *argv, "--json"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1, "--json must print exactly one line"
+    return json.loads(out)
+
+
+def run_text(capsys, *argv: str) -> str:
+    assert main(["annexation", *argv]) == 0
+    return capsys.readouterr().out
+
+
+def failure(capsys, *argv: str) -> tuple[dict, str]:
+    assert main(["annexation", *argv, "--json"]) == 2
+    captured = capsys.readouterr()
+    return json.loads(captured.out)["error"], captured.err
+
+
+# -- play ----------------------------------------------------------------------------------
+
+
+def test_play_reports_every_move_and_the_result(capsys):
+    report = run_json(capsys, "play", *SMALL_GAME)
+    assert report["board"] == "hex:5"
+    assert (report["a"], report["b"]) == ("greedy", "minimax:depth=2")
+    assert report["outcome"] in ("won", "drawn")
+    moves = report["moves"]
+    assert len(moves) == len(report["history"]) == report["played"]
+    assert [m["colour"] for m in moves] == report["history"]
+    assert [m["player"] for m in moves] == [i % 2 for i in range(len(moves))]
+    assert moves[-1]["scores"] == report["scores"]
+    # The same game played through the Python API.
+    game = Game(Board.hexagon(5, seed=3), 3)
+    for colour in report["history"]:
+        game.play(colour)
+    assert game.scores.tolist() == report["scores"]
+    assert (game.outcome, game.winner) == (report["outcome"], report["winner"])
+    if report["outcome"] == "won":
+        assert report["scores"][report["winner"]] == max(report["scores"])
+
+
+def test_play_text_draws_the_board_in_rows(capsys):
+    out = run_text(capsys, "play", *SMALL_GAME)
+    assert "annexation on hex:5 (91 cells, 8 colours, flood), seed 3" in out
+    assert "player 0 (A): greedy" in out
+    assert "1.A" in out
+    assert "result: player" in out
+    rows = [line for line in out.splitlines() if set(line) <= set("AB. ") and line.strip()]
+    assert len(rows) == 11  # a hexagon of radius 5 has 2 R + 1 rows
+    assert sum(len(row.split()) for row in rows) == 91
+
+
+def test_play_with_mcts_three_players_and_a_summary(capsys):
+    report = run_json(
+        capsys,
+        "play",
+        "--board",
+        "voronoi:60",
+        "--players",
+        "3",
+        "--colours",
+        "6",
+        "--a",
+        "mcts:iterations=50",
+        "--b",
+        "random",
+        "--moves",
+        "9",
+    )
+    assert report["agents"] == ["mcts:iterations=50", "random", "mcts:iterations=50"]
+    assert report["played"] == len(report["moves"]) <= 9
+    assert report["rows"] is None  # Voronoi cells are not in rows
+    out = run_text(capsys, "play", "--board", "voronoi:60", "--a", "greedy", "--moves", "4")
+    assert "cells: A " in out
+    assert "result: not over after 4 moves" in out
+
+
+def test_play_rule_options(capsys):
+    report = run_json(
+        capsys,
+        "play",
+        *SMALL_GAME,
+        "--mode",
+        "adjacent",
+        "--allow-opponent-colours",
+        "--max-moves",
+        "6",
+    )
+    assert report["rules"] == {"mode": "adjacent", "allow_opponent_colours": True, "max_moves": 6}
+    assert len(report["moves"]) <= 6
+    assert report["outcome"] in ("won", "drawn")
+
+
+def test_play_writes_the_png(capsys, tmp_path):
+    picture = tmp_path / "game.png"
+    report = run_json(capsys, "play", *SMALL_GAME, "--png", str(picture))
+    assert report["files"] == {"png": str(picture)}
+    assert picture.read_bytes()[:8] == PNG_MAGIC
+
+
+def test_save_then_load_continues_like_an_uninterrupted_game(capsys, tmp_path):
+    whole, first = tmp_path / "whole.json", tmp_path / "first.json"
+    uninterrupted = run_json(capsys, "play", *SMALL_GAME, "--save", str(whole))
+    part = run_json(capsys, "play", *SMALL_GAME, "--moves", "6", "--save", str(first))
+    assert part["outcome"] == "ongoing"
+    assert part["played"] == 6
+    resumed = run_json(
+        capsys, "play", "--load", str(first), "--a", "greedy", "--b", "minimax:depth=2"
+    )
+    assert resumed["loaded"] == str(first)
+    assert resumed["played"] == len(uninterrupted["moves"]) - 6
+    for key in ("moves", "history", "scores", "winner", "outcome", "board"):
+        assert resumed[key] == uninterrupted[key]
+    # A finished game loads as it was and plays nothing more.
+    again = run_json(capsys, "play", "--load", str(whole))
+    assert again["played"] == 0
+    assert again["moves"] == uninterrupted["moves"]
+    assert Game.load(whole).history == uninterrupted["history"]
+
+
+def test_load_refuses_options_of_a_new_game(capsys, tmp_path):
+    saved = tmp_path / "game.json"
+    run_json(capsys, "play", *SMALL_GAME, "--moves", "2", "--save", str(saved))
+    error, err = failure(
+        capsys, "play", "--load", str(saved), "--board", "hex:3", "--mode", "flood"
+    )
+    assert error["type"] == "InvalidParameter"
+    assert "--board" in error["message"]
+    assert "--mode" in error["message"]
+    assert "--board" in err
+    saved.write_text("{}")
+    error, _ = failure(capsys, "play", "--load", str(saved))
+    assert "not a saved annexation game" in error["message"]
+
+
+# -- match and tournament ------------------------------------------------------------------
+
+
+def test_match_json_is_the_match_result(capsys):
+    report = run_json(capsys, "match", "greedy", "random", "--games", "10", "--board", "hex:4")
+    assert (report["a"], report["b"], report["games"]) == ("greedy", "random", 10)
+    assert report["wins_a"] + report["wins_b"] + report["draws"] == 10
+    low, high = report["interval"]
+    assert low <= report["score"] <= high
+    assert report["score"] == pytest.approx((report["wins_a"] + report["draws"] / 2) / 10)
+    for key in ("elo", "elo_interval", "mean_moves", "mean_cells_a", "mean_cells_b"):
+        assert key in report
+    assert report["board"] == "hex:4"
+
+
+def test_match_text(capsys):
+    out = run_text(
+        capsys, "match", "mcts:iterations=30", "greedy", "--games", "4", "--board", "grid:6x6"
+    )
+    assert "mcts:iterations=30 (A) against greedy (B): 4 games on grid:6x6" in out
+    assert "score of A:" in out
+    assert "95% interval" in out
+    assert "Elo difference A - B:" in out
+
+
+def test_tournament_table(capsys):
+    agents = ["random", "greedy", "minimax:depth=1"]
+    report = run_json(capsys, "tournament", *agents, "--games", "6", "--board", "hex:4")
+    assert report["agents"] == agents
+    assert len(report["matches"]) == 3
+    table = report["table"]
+    for i in range(3):
+        assert table[i][i] is None
+        for j in range(3):
+            if i != j:
+                assert table[i][j] + table[j][i] == pytest.approx(1.0)
+    assert len(report["overall"]) == 3
+    out = run_text(capsys, "tournament", *agents, "--games", "6", "--board", "hex:4")
+    assert "score of the row against the column" in out
+    assert "overall" in out
+    assert "random vs greedy:" in out
+
+
+def test_tournament_resumes_from_its_checkpoint(capsys, tmp_path):
+    agents = ["random", "greedy", "fractal"]
+    options = ["--games", "6", "--board", "hex:4", "--seed", "5"]
+    uninterrupted = run_json(capsys, "tournament", *agents, *options)
+    path = tmp_path / "tournament.json"
+    run_json(capsys, "tournament", *agents, *options, "--checkpoint", str(path))
+    # As if interrupted after the first match: keep only that match in the checkpoint.
+    saved = json.loads(path.read_text())
+    assert len(saved["matches"]) == 3
+    saved["matches"] = saved["matches"][:1]
+    path.write_text(json.dumps(saved))
+    resumed = run_json(capsys, "tournament", *agents, *options, "--checkpoint", str(path))
+    for key in ("agents", "matches", "overall", "table"):
+        assert resumed[key] == uninterrupted[key]
+    assert len(json.loads(path.read_text())["matches"]) == 3
+    error, _ = failure(
+        capsys,
+        "tournament",
+        *agents,
+        "--games",
+        "8",
+        "--board",
+        "hex:4",
+        "--seed",
+        "5",
+        "--checkpoint",
+        str(path),
+    )
+    assert "other settings" in error["message"]
+
+
+# -- playouts and render -------------------------------------------------------------------
+
+
+def test_playouts_json_matches_the_api(capsys):
+    report = run_json(capsys, "playouts", "--board", "hex:4", "--n", "3000", "--seed", "2")
+    assert report["n"] == 3000
+    assert sum(report["wins"]) + report["draws"] == 3000
+    expected = playouts(Game(Board.hexagon(4, seed=2), 2), 3000)
+    assert report["wins"] == expected.wins.tolist()
+    assert report["draws"] == expected.draws
+    assert report["mean_margin"] == pytest.approx(expected.mean_margin)
+    assert report["playouts_per_second"] > 0
+    one_thread = run_json(
+        capsys, "playouts", "--board", "hex:4", "--n", "3000", "--seed", "2", "--threads", "1"
+    )
+    assert one_thread["wins"] == report["wins"]
+    assert one_thread["margin_sum"] == report["margin_sum"]
+
+
+def test_playouts_light_and_text(capsys):
+    report = run_json(
+        capsys,
+        "playouts",
+        "--board",
+        "grid:8x8",
+        "--n",
+        "500",
+        "--policy",
+        "light",
+        "--steps",
+        "10",
+    )
+    assert (report["policy"], report["steps"]) == ("light", 10)
+    assert sum(report["wins"]) + report["draws"] == 500
+    out = run_text(capsys, "playouts", "--board", "hex:4", "--n", "1000")
+    assert "1,000 random playouts from the start of hex:4 (61 cells)" in out
+    assert "playouts/s" in out
+    assert "mean margin of player 0" in out
+
+
+def test_render_writes_the_board_picture(capsys, tmp_path):
+    picture = tmp_path / "board.png"
+    report = run_json(capsys, "render", "--board", "voronoi:80", "--png", str(picture))
+    assert (report["board"], report["cells"], report["players"]) == ("voronoi:80", 80, 2)
+    assert report["files"] == {"png": str(picture)}
+    assert picture.read_bytes()[:8] == PNG_MAGIC
+    grid = tmp_path / "grid.png"
+    out = run_text(capsys, "render", "--board", "grid:6x4", "--colours", "5", "--png", str(grid))
+    assert "board grid:6x4: 24 cells, 38 edges, 5 colours" in out
+    rows = out.split("colours:\n")[1].splitlines()[:4]
+    assert [len(row.split()) for row in rows] == [6, 6, 6, 6]
+    assert set("".join(rows)) <= set("01234 ")
+    assert grid.read_bytes()[:8] == PNG_MAGIC
+
+
+# -- bad input -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["play", "--board", "hexagon:5"], "hexagon:5"),
+        (["play", "--board", "hex:0"], "hex:0"),
+        (["play", "--board", "hex:4", "--colours", "2"], "--board 'hex:4'"),
+        (["play", "--board", "hex:4", "--a", "bogus"], "'bogus'"),
+        (["play", "--board", "hex:4", "--b", "mcts:iterations=many"], "iterations"),
+        (["play", "--board", "hex:4", "--a", "mcts:depth=2"], "mcts:depth=2"),
+        (["play", "--board", "hex:4", "--moves", "-1"], "--moves"),
+        (["match", "greedy", "nobody", "--games", "2"], "'nobody'"),
+        (["match", "greedy", "random", "--games", "0"], "games"),
+        (["tournament", "greedy", "--games", "2"], "at least two"),
+        (["playouts", "--board", "grid:0x3"], "grid:0x3"),
+        (["playouts", "--board", "hex:3", "--n", "0"], "--n"),
+        (["playouts", "--board", "hex:3", "--steps", "5"], "steps"),
+        (["render", "--board", "ring:9", "--png", "x.png"], "ring:9"),
+    ],
+)
+def test_bad_input_exits_2_with_the_error_named(capsys, argv, named):
+    error, err = failure(capsys, *argv)
+    assert named in error["message"]
+    assert named in err
+    assert err.startswith("stratagem: error:")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["play", "--bogus"],
+        ["match", "greedy"],
+        ["playouts", "--policy", "heavy"],
+        ["render"],
+        ["sideways"],
+    ],
+)
+def test_bad_options_exit_2_from_the_parser(capsys, argv):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["annexation", *argv])
+    assert exit_info.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "error:" in captured.err
+
+
+def test_demo_part_plays_a_game_and_times_the_playouts():
+    from stratagem.demo import _PARTS
+
+    lines: list[str] = []
+    report = dict(_PARTS)["annexation"](5, 2, lines.append)
+    assert report["board"] == "hex:8"
+    assert report["outcome"] in ("won", "drawn")
+    assert sum(report["scores"]) <= 217
+    assert sum(report["wins"]) + report["draws"] == report["playouts"] == 200_000
+    assert report["rust_equals_oracle"] is True
+    assert report["ratio"] > 1
+    assert any("playouts/s" in line for line in lines)
