@@ -74,6 +74,7 @@ class MatchResult:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able values (infinite Elo becomes None)."""
+
         def finite(x: float) -> float | None:
             return x if math.isfinite(x) else None
 
