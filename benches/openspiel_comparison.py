@@ -103,17 +103,13 @@ def cases(quick: bool) -> list[Case]:
     ]
 
 
-def _decided(game: Game) -> int | None:
-    """The winner when the result can no longer change, else None: a player with no unowned
-    neighbour never grows again (``reach`` 0), so an opponent already ahead of it wins
-    whatever is played (by majority or at the move limit). MCTS sure of winning stops
-    hurrying, and such a game would otherwise run to the limit of 4 moves per cell."""
-    scores = game.scores
-    for stuck in range(2):
-        other = 1 - stuck
-        if game.reach(stuck) == 0 and scores[other] > scores[stuck]:
-            return other
-    return None
+def _stuck(game: Game) -> bool:
+    """Whether a player can no longer grow: with no unowned neighbour (``reach`` 0) its
+    territory is final, and the rest of the game is the other player's alone. MCTS sure of
+    the result stops hurrying there (every move wins, or every move loses, in its playouts)
+    and a game would run on to the limit of four moves per cell, so :func:`_play` finishes
+    it with both sides greedy: the free player takes what it can reach, as fast as it can."""
+    return not game.is_over and any(game.reach(q) == 0 for q in range(game.board.players))
 
 
 @dataclass
@@ -121,7 +117,7 @@ class _Tally:
     wins: int = 0
     draws: int = 0
     losses: int = 0
-    decided_early: int = 0
+    finished_greedy: int = 0
     ours_moves: int = 0
     ours_iterations: int = 0
     ours_seconds: float = 0.0
@@ -136,7 +132,6 @@ class _Tally:
 def _play(tally: _Tally, board_seed: int, ours_side: int, ai: AI, bot: Any) -> None:
     """One game of ``ai`` (player ``ours_side``) against ``bot``, counted in ``tally``."""
     state = _spiel_game(board_seed).new_initial_state()
-    winner = None
     while not state.is_terminal():
         started = time.perf_counter()
         if state.current_player() == ours_side:
@@ -149,12 +144,12 @@ def _play(tally: _Tally, board_seed: int, ours_side: int, ai: AI, bot: Any) -> N
             tally.theirs_seconds += time.perf_counter() - started
             tally.theirs_moves += 1
         state.apply_action(action)
-        winner = _decided(state.game)
-        if winner is not None:
-            tally.decided_early += not state.is_terminal()
-            break
-    if winner is None:
-        winner = state.game.winner
+        if _stuck(state.game):
+            tally.finished_greedy += 1
+            greedy = AI("greedy")
+            while not state.is_terminal():
+                state.apply_action(greedy.choose(state.game))
+    winner = state.game.winner
     if winner is None:
         tally.draws += 1
     elif winner == ours_side:
@@ -189,9 +184,10 @@ def _board_seed(seed: int, pair: int) -> int:
 def win_rate_at_equal_time(games: int, seconds_per_move: float, seed: int) -> dict[str, Any]:
     """Our MCTS (``time=seconds_per_move``) against OpenSpiel's ``MCTSBot`` calibrated to the
     same mean time per move (:func:`calibrate`), over ``games`` games: games ``2j`` and
-    ``2j + 1`` on hex:8 recoloured with one seed, ours moving first in ``2j``. A game whose
-    result can no longer change stops there (see :func:`_decided`). Returns our wins, draws
-    and losses, the calibrated simulation count, and both sides' measured effort per move."""
+    ``2j + 1`` on hex:8 recoloured with one seed, ours moving first in ``2j``. Once a player
+    can no longer grow, both sides finish the game greedily (see :func:`_stuck`). Returns
+    our wins, draws and losses, the calibrated simulation count, and both sides' measured
+    effort per move."""
     simulations = calibrate(seconds_per_move, seed)
     tally = _Tally()
     for index in range(games):
@@ -207,7 +203,7 @@ def win_rate_at_equal_time(games: int, seconds_per_move: float, seed: int) -> di
         "draws": tally.draws,
         "losses": tally.losses,
         "score": (tally.wins + tally.draws / 2) / games if games else float("nan"),
-        "decided_early": tally.decided_early,
+        "finished_greedy": tally.finished_greedy,
         "openspiel_simulations": simulations,
         "openspiel_seconds_per_move": tally.theirs_per_move,
         "ours_iterations_per_move": tally.ours_iterations / max(tally.ours_moves, 1),
@@ -256,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"  stratagem wins {match['wins']}, draws {match['draws']}, "
         f"losses {match['losses']} (score {match['score']:.2f}; "
-        f"{match['decided_early']} stopped once decided, "
+        f"{match['finished_greedy']} finished greedily once a side was stuck, "
         f"{match['moves_per_game']:.0f} moves/game)"
     )
     print(
