@@ -700,6 +700,7 @@ def test_a_corrupt_saved_game_is_refused(tmp_path, content, fragment):
         ("history", [2**70], "move 0"),
         ("board", None, "not the dictionary of an annexation board"),
     ],
+    ids=["rules-list", "rules-str", "history-int", "history-float", "history-huge", "board-none"],
 )
 def test_a_saved_game_with_a_malformed_field_is_refused(tmp_path, field, value, fragment):
     game = Game(PATH)
@@ -735,7 +736,8 @@ def test_a_saved_game_with_unknown_rules_is_refused(tmp_path):
         Game.load(path)
     data["rules"] = {"mode": "sideways"}
     path.write_text(json.dumps(data))
-    with pytest.raises(InvalidParameter, match="mode must be one of"):
+    # Everything wrong inside a saved file is InvalidBoard, naming the file and the cause.
+    with pytest.raises(InvalidBoard, match=r"game\.json: .*mode must be one of"):
         Game.load(path)
 
 

@@ -115,7 +115,9 @@ class Game:
     def play(self, colour: int) -> None:
         """Plays ``colour`` for the player to move."""
         if isinstance(colour, bool) or not isinstance(colour, int | np.integer):
-            raise InvalidParameter(f"a move is a colour (an integer), got {colour!r}")
+            raise InvalidMove(f"a move is a colour (an integer), got {colour!r}")
+        if not 0 <= colour < self.board.colour_count:
+            raise InvalidMove(f"colour {colour} is out of range 0..{self.board.colour_count - 1}")
         self._game.play(int(colour))
 
     @property
@@ -166,15 +168,26 @@ class Game:
 
     def gain(self, player: int, colour: int) -> int:
         """Cells ``player`` would take now with ``colour`` (legal or not)."""
-        return self._game.gain(player, colour)
+        checked = _validate.integer("colour", colour)
+        if not 0 <= checked < self.board.colour_count:
+            raise InvalidParameter(
+                f"colour {checked} is out of range 0..{self.board.colour_count - 1}"
+            )
+        return self._game.gain(self._player(player), checked)
 
     def reach(self, player: int) -> int:
         """Cells ``player`` could take with its next move, over all colours."""
-        return self._game.reach(player)
+        return self._game.reach(self._player(player))
 
     def margin(self, player: int) -> int:
         """``player``'s cells minus the most cells of another player."""
-        return self._game.margin(player)
+        return self._game.margin(self._player(player))
+
+    def _player(self, player: int) -> int:
+        checked = _validate.integer("player", player)
+        if not 0 <= checked < self.board.players:
+            raise InvalidParameter(f"player {checked} is outside 0..{self.board.players - 1}")
+        return checked
 
     def copy(self) -> Game:
         twin = object.__new__(Game)
@@ -228,8 +241,8 @@ class Game:
         try:
             rules, history = dict(data["rules"]), list(data["history"])
             game = cls(Board.from_dict(data["board"]), data["seed"], **rules)
-        except (KeyError, TypeError) as error:
-            raise InvalidBoard(f"{path}: missing or malformed field {error}") from None
+        except (KeyError, TypeError, ValueError) as error:
+            raise InvalidBoard(f"{path}: missing or malformed field ({error})") from None
         for index, colour in enumerate(history):
             try:
                 game.play(colour)
