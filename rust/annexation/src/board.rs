@@ -49,6 +49,9 @@ pub struct Rules {
     pub max_moves: Option<u32>,
 }
 
+/// Boards of at most this many mask words (1,024 units) also keep dense neighbour masks.
+pub const DENSE_WORDS: usize = 16;
+
 fn invalid(message: String) -> Error {
     Error::InvalidBoard(message)
 }
@@ -74,6 +77,9 @@ pub struct Board {
     /// Memory grows with the edges, never with units x words.
     neighbour_offsets: Vec<u32>,
     neighbour_words: Vec<(u32, u64)>,
+    /// The same as whole masks, `words` words per unit, kept only for boards of at most
+    /// [`DENSE_WORDS`] words (at most 128 KiB), where a fixed-length OR beats the pairs.
+    dense_neighbours: Vec<u64>,
     /// `words` words per colour: the units of that colour.
     colour_units: Vec<u64>,
 }
@@ -169,6 +175,16 @@ impl Board {
         touching.sort_unstable();
         touching.dedup();
         let (neighbour_offsets, neighbour_words) = group_by_word(&touching, units);
+        let mut dense_neighbours = Vec::new();
+        if words <= DENSE_WORDS {
+            dense_neighbours = vec![0u64; units * words];
+            for &(unit, other) in &touching {
+                set_bit(
+                    &mut dense_neighbours[unit as usize * words..],
+                    other as usize,
+                );
+            }
+        }
         Ok(Self {
             cells,
             colour_count,
@@ -184,6 +200,7 @@ impl Board {
             words,
             neighbour_offsets,
             neighbour_words,
+            dense_neighbours,
             colour_units,
         })
     }
@@ -249,6 +266,13 @@ impl Board {
     pub fn unit_colour(&self, unit: usize) -> u8 {
         self.unit_colour[unit]
     }
+    /// Every unit's neighbour mask, `words` words each, on boards of at most [`DENSE_WORDS`]
+    /// words (empty otherwise).
+    #[inline]
+    pub fn dense_neighbour_masks(&self) -> &[u64] {
+        &self.dense_neighbours
+    }
+
     /// The units next to `unit`, as (word, bits) pairs.
     #[inline]
     pub fn unit_neighbours(&self, unit: usize) -> &[(u32, u64)] {

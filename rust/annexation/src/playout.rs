@@ -11,7 +11,8 @@ use crate::purpose;
 use crate::state::{Outcome, State, nth_colour};
 
 /// Calls `function::<W>(args)` with the board's word count as a constant when it is at most
-/// 16 (boards up to 1,024 units), else with `W = 0` (the count read at run time).
+/// 16 (boards up to 1,024 units, which keep dense neighbour masks), else with `W = 0` (the
+/// count read at run time, sparse neighbour words).
 macro_rules! with_words {
     ($words:expr, $function:ident, $($arg:expr),*) => {
         match $words {

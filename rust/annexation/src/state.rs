@@ -217,8 +217,15 @@ impl State {
             while bits != 0 {
                 let unit = w * 64 + bits.trailing_zeros() as usize;
                 cells += board.unit_size(unit);
-                for &(word, near) in board.unit_neighbours(unit) {
-                    frontier[word as usize] |= near;
+                if W == 0 {
+                    for &(word, near) in board.unit_neighbours(unit) {
+                        frontier[word as usize] |= near;
+                    }
+                } else {
+                    let near = &board.dense_neighbour_masks()[unit * words..(unit + 1) * words];
+                    for (word, &bits) in frontier.iter_mut().zip(near) {
+                        *word |= bits;
+                    }
                 }
                 bits &= bits - 1;
             }
