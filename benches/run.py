@@ -75,14 +75,17 @@ def main(argv: list[str] | None = None) -> int:
             )
         )
         return 0
+    bench_width = max([5, *(len(row["bench"]) for row in rows)])
+    case_width = max([24, *(len(row["case"]) for row in rows)])
     header = (
-        f"{'bench':<8} {'case':<24} {'threads':>7} {'rust /s':>14} {'oracle /s':>14} {'ratio':>10}"
+        f"{'bench':<{bench_width}} {'case':<{case_width}} {'threads':>7} {'rust /s':>14} "
+        f"{'oracle /s':>14} {'ratio':>10}"
     )
     print(header)
     print("-" * len(header))
     for row in rows:
         print(
-            f"{row['bench']:<8} {row['case']:<24} {row['threads']:>7} "
+            f"{row['bench']:<{bench_width}} {row['case']:<{case_width}} {row['threads']:>7} "
             f"{row['rust_per_second']:>14.4g} {row['oracle_per_second']:>14.4g} "
             f"{row['ratio']:>9.0f}x"
             f"  ({row['unit']})"
