@@ -39,6 +39,14 @@ def _seed(text: str) -> int:
         ) from error
 
 
+def count_argument(text: str) -> int:
+    """An argparse type for counts (games, turns, playouts): a whole number."""
+    try:
+        return int(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from error
+
+
 def _threads(text: str) -> int:
     try:
         value = _validate.threads(int(text))

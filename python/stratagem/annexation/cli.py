@@ -39,6 +39,7 @@ from stratagem.annexation.ai import AI
 from stratagem.annexation.board import Board, parse_board
 from stratagem.annexation.game import MODES, POLICIES, Game, playouts
 from stratagem.annexation.match import play_match, round_robin
+from stratagem.cli import count_argument as _count
 from stratagem.errors import InvalidParameter, StratagemError
 from stratagem.progress import Progress
 
@@ -507,13 +508,6 @@ def _print_render(report: dict[str, Any]) -> None:
 # -- registration --------------------------------------------------------------------------
 
 
-def _count(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from error
-
-
 def _board_options(
     parser: argparse.ArgumentParser, *, players: bool, default: str | None = _DEFAULT_BOARD
 ) -> None:
@@ -648,7 +642,9 @@ def register(
         "colour, legal or not, for --steps steps (the seed's GPU shortcut)",
     )
     playout.add_argument(
-        "--steps", type=_count, help="steps of a light playout (default: up to the move limit)"
+        "--steps",
+        type=_count,
+        help="steps of a light playout (default: up to the move limit)",
     )
     _rule_options(playout)
     playout.set_defaults(run=_playouts, show=_print_playouts)

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from stratagem import _validate
 from stratagem.errors import InvalidBoard, InvalidMove, InvalidParameter
 from stratagem.rng.oracle import Halves, Stream, det_ln
 
@@ -55,18 +56,6 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
 
 # --- Checked input ----------------------------------------------------------------------------
-
-
-def _integer(name: str, value: object, low: int | None = None, high: int | None = None) -> int:
-    """``value`` as a Python int within ``[low, high]``; bools and floats are refused."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise InvalidParameter(f"{name} must be an integer, got {value!r}")
-    result = int(value)
-    if low is not None and result < low:
-        raise InvalidParameter(f"{name} must be at least {low}, got {result}")
-    if high is not None and result > high:
-        raise InvalidParameter(f"{name} must be at most {high}, got {result}")
-    return result
 
 
 class BoardLike(Protocol):
@@ -241,10 +230,10 @@ class Game:
                 f"allow_opponent_colours must be True or False, got {allow_opponent_colours!r}"
             )
         # "max_moves: the move limit, an integer >= 1; default 4 * n."
-        limit = 4 * data.n if max_moves is None else _integer("max_moves", max_moves, 1)
+        limit = 4 * data.n if max_moves is None else _validate.integer("max_moves", max_moves, 1)
         self.board = board
         self._board = data
-        self.seed = _integer("seed", seed, 0, U64_MAX)
+        self.seed = _validate.integer("seed", seed, 0, U64_MAX)
         self.mode = mode
         self.allow_opponent_colours = allow_opponent_colours
         self.max_moves = limit
@@ -350,10 +339,10 @@ class Game:
             self.owner[i] = q
 
     def _check_player(self, player: object) -> int:
-        return _integer("player", player, 0, self._board.p - 1)
+        return _validate.integer("player", player, 0, self._board.p - 1)
 
     def _check_colour(self, colour: object) -> int:
-        return _integer("colour", colour, 0, self._board.k - 1)
+        return _validate.integer("colour", colour, 0, self._board.k - 1)
 
     def gain(self, player: int, colour: int) -> int:
         """``gain(q, c)``: "the number of cells annex(q, c) would take now (ignoring
@@ -512,14 +501,16 @@ def playouts(
     "annexation.light", m0, i)``, ``steps`` steps, default ``max(max_moves - m0, 0)``).
     ``seed`` defaults to the game's seed; ``m0`` is the game's move count. ``steps`` only
     applies to the light policy."""
-    n = _integer("n", n, 0)
+    n = _validate.integer("n", n, 0)
     if not isinstance(policy, str) or policy not in POLICIES:
         raise InvalidParameter(f"policy must be one of {POLICIES}, got {policy!r}")
-    seed = game.seed if seed is None else _integer("seed", seed, 0, U64_MAX)
+    seed = game.seed if seed is None else _validate.integer("seed", seed, 0, U64_MAX)
     if policy == "random" and steps is not None:
         raise InvalidParameter("steps only applies to the 'light' policy")
     m0, q0 = game.moves, game.to_move
-    light_steps = max(game.max_moves - m0, 0) if steps is None else _integer("steps", steps, 0)
+    light_steps = (
+        max(game.max_moves - m0, 0) if steps is None else _validate.integer("steps", steps, 0)
+    )
     wins = [0] * game._board.p
     draws = 0
     margin_sum = 0
@@ -553,7 +544,7 @@ def _legal_or_refuse(game: Game, who: str) -> list[int]:
 def choose_random(game: Game, seed: int) -> int:
     """``legal[below(len(legal))]``, one draw from ``Stream(seed,
     "annexation.ai.random", moves)``."""
-    seed = _integer("seed", seed, 0, U64_MAX)
+    seed = _validate.integer("seed", seed, 0, U64_MAX)
     legal = _legal_or_refuse(game, "random")
     draws = Stream(seed, "annexation.ai.random", game.moves).cursor().halves()
     return legal[draws.below(len(legal))]
@@ -637,7 +628,7 @@ def _search(state: Game, depth: int, alpha: int, beta: int, *, r: int, heuristic
 
 def minimax(game: Game, depth: int, heuristic: str = "cells") -> tuple[int, int]:
     """The minimax AI's ``(colour, value)``: the colour it picks and its search value."""
-    depth = _integer("depth", depth, 1)
+    depth = _validate.integer("depth", depth, 1)
     if not isinstance(heuristic, str) or heuristic not in HEURISTICS:
         raise InvalidParameter(f"heuristic must be one of {HEURISTICS}, got {heuristic!r}")
     legal = _legal_or_refuse(game, "minimax")
@@ -719,19 +710,19 @@ class Mcts:
         reuse: bool = True,
         seed: int = 0,
     ) -> None:
-        self.iterations = _integer("iterations", iterations, 1)
+        self.iterations = _validate.integer("iterations", iterations, 1)
         exploration: object = c
         if isinstance(exploration, bool) or not isinstance(exploration, numbers.Real):
             raise InvalidParameter(f"c must be a number, got {exploration!r}")
         if not math.isfinite(float(exploration)) or float(exploration) < 0.0:
             raise InvalidParameter(f"c must be finite and at least 0, got {exploration!r}")
         self.c = float(exploration)
-        self.playouts = _integer("playouts", playouts, 1)
-        self.trees = _integer("trees", trees, 1)
+        self.playouts = _validate.integer("playouts", playouts, 1)
+        self.trees = _validate.integer("trees", trees, 1)
         if not isinstance(reuse, bool):
             raise InvalidParameter(f"reuse must be True or False, got {reuse!r}")
         self.reuse = reuse
-        self.seed = _integer("seed", seed, 0, U64_MAX)
+        self.seed = _validate.integer("seed", seed, 0, U64_MAX)
         # Tree t: its root node and the history of the root state.
         self.roots = []
         self.histories = []

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from stratagem import _validate
+from stratagem.cli import count_argument as _count
 from stratagem.conquest.board import Board, assign_random, assign_regions, troops_uniform
 from stratagem.conquest.distributed import ORDERS, DistributedGame
 from stratagem.conquest.game import (
@@ -401,13 +402,6 @@ def _print_tournament(report: dict[str, Any]) -> None:
 # -- registration --------------------------------------------------------------------------
 
 
-def _count(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from error
-
-
 def register(
     commands: argparse._SubParsersAction[argparse.ArgumentParser],
     common: Callable[[], argparse.ArgumentParser],
@@ -512,7 +506,10 @@ def register(
         "--turns", type=_count, default=300, help="turn limit of each game (default 300)"
     )
     tournament.add_argument(
-        "--troops", type=_count, default=10, help="troops per territory at the start (default 10)"
+        "--troops",
+        type=_count,
+        default=10,
+        help="troops per territory at the start (default 10)",
     )
     tournament.add_argument(
         "--assign",

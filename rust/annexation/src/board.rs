@@ -68,7 +68,6 @@ pub struct Board {
     allow_opponent_colours: bool,
     max_moves: u32,
     unit_of_cell: Vec<u32>,
-    unit_colour: Vec<u8>,
     unit_size: Vec<u32>,
     /// Words of 64 units in every mask.
     words: usize,
@@ -153,13 +152,11 @@ impl Board {
             .max()
             .unwrap_or(0);
         let words = units.div_ceil(64);
-        let mut unit_colour = vec![0u8; units];
         let mut unit_size = vec![0u32; units];
         let mut colour_units = vec![0u64; colour_count * words];
         let mut touching = Vec::with_capacity(neighbours.len());
         for cell in 0..cells {
             let unit = unit_of_cell[cell];
-            unit_colour[unit as usize] = colours[cell];
             unit_size[unit as usize] += 1;
             set_bit(
                 &mut colour_units[usize::from(colours[cell]) * words..],
@@ -195,7 +192,6 @@ impl Board {
             allow_opponent_colours: rules.allow_opponent_colours,
             max_moves,
             unit_of_cell,
-            unit_colour,
             unit_size,
             words,
             neighbour_offsets,
@@ -262,9 +258,6 @@ impl Board {
     #[inline]
     pub fn unit_size(&self, unit: usize) -> u32 {
         self.unit_size[unit]
-    }
-    pub fn unit_colour(&self, unit: usize) -> u8 {
-        self.unit_colour[unit]
     }
     /// Every unit's neighbour mask, `words` words each, on boards of at most [`DENSE_WORDS`]
     /// words (empty otherwise).
@@ -463,7 +456,7 @@ fn label_regions(offsets: &[i64], neighbours: &[i64], colours: &[u8]) -> (Vec<u3
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// A path 0 - 1 - 2 - 3 - 4 in CSR form.
@@ -480,6 +473,25 @@ mod tests {
             offsets.push(neighbours.len() as i64);
         }
         (offsets, neighbours)
+    }
+
+    /// A path of `colours.len()` cells with players at both ends.
+    pub(crate) fn path_board(colours: &[u8], colour_count: usize, mode: Mode) -> Result<Board> {
+        let (offsets, neighbours) = path(colours.len());
+        let rules = Rules {
+            mode,
+            allow_opponent_colours: false,
+            max_moves: None,
+        };
+        let last = colours.len() as i64 - 1;
+        Board::new(
+            &offsets,
+            &neighbours,
+            colours,
+            colour_count,
+            &[0, last],
+            rules,
+        )
     }
 
     const FLOOD: Rules = Rules {

@@ -274,10 +274,6 @@ impl Mcts {
         }
     }
 
-    pub fn config(&self) -> MctsConfig {
-        self.config
-    }
-
     /// Iterations run by all trees in the last `choose`.
     pub fn last_iterations(&self) -> u64 {
         self.last_iterations
@@ -358,28 +354,12 @@ impl Mcts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Mode, Rules};
+    use crate::board::Mode;
     use stratagem_core::parallel;
 
     /// A path 0 - 1 - ... - 6 coloured so that player 0's colour 1 takes cells 1..=3 and wins.
     fn path_board() -> Result<Board> {
-        let colours = [0u8, 1, 1, 1, 2, 3, 4];
-        let mut offsets = vec![0i64];
-        let mut neighbours = Vec::new();
-        for cell in 0..7i64 {
-            for other in [cell - 1, cell + 1] {
-                if (0..7).contains(&other) {
-                    neighbours.push(other);
-                }
-            }
-            offsets.push(neighbours.len() as i64);
-        }
-        let rules = Rules {
-            mode: Mode::Flood,
-            allow_opponent_colours: false,
-            max_moves: None,
-        };
-        Board::new(&offsets, &neighbours, &colours, 5, &[0, 6], rules)
+        crate::board::tests::path_board(&[0, 1, 1, 1, 2, 3, 4], 5, Mode::Flood)
     }
 
     #[test]

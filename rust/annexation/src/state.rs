@@ -451,27 +451,10 @@ pub fn nth_colour(mask: u32, index: u32) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Mode, Rules};
+    use crate::board::Mode;
 
     fn path_board(colours: &[u8], mode: Mode) -> Result<Board> {
-        let n = colours.len();
-        let mut offsets = vec![0i64];
-        let mut neighbours = Vec::new();
-        for cell in 0..n {
-            if cell > 0 {
-                neighbours.push(cell as i64 - 1);
-            }
-            if cell + 1 < n {
-                neighbours.push(cell as i64 + 1);
-            }
-            offsets.push(neighbours.len() as i64);
-        }
-        let rules = Rules {
-            mode,
-            allow_opponent_colours: false,
-            max_moves: None,
-        };
-        Board::new(&offsets, &neighbours, colours, 4, &[0, n as i64 - 1], rules)
+        crate::board::tests::path_board(colours, 4, mode)
     }
 
     #[test]

@@ -343,11 +343,6 @@ impl PyAgent {
 
     /// The colour this agent plays in `game`.
     fn choose(&mut self, py: Python<'_>, game: &PyGame) -> PyResult<usize> {
-        if game.state.is_over() {
-            return Err(to_py(stratagem_core::Error::InvalidMove(
-                "the game is over: there is no move to choose".into(),
-            )));
-        }
         let searches = matches!(
             self.spec,
             AiSpec::Mcts(_) | AiSpec::Stateless(Stateless::Minimax { .. })
