@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from stratagem._core import __version__
 from stratagem.errors import (
+    InconsistentFeedback,
     InconsistentInput,
     InvalidBoard,
     InvalidMove,
@@ -16,6 +17,7 @@ from stratagem.errors import (
 )
 
 __all__ = [
+    "InconsistentFeedback",
     "InconsistentInput",
     "InvalidBoard",
     "InvalidMove",

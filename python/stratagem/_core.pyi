@@ -1,5 +1,6 @@
 """Type stubs of the Rust extension ``stratagem._core`` (checked by ``mypy.stubtest``)."""
 
+from collections.abc import Callable
 from typing import final
 
 import numpy as np
@@ -14,6 +15,8 @@ __all__ = [
     "CONQUEST_MAX_TEAMS",
     "CONQUEST_MAX_TERRITORIES",
     "CONQUEST_TROOP_LIMIT",
+    "MASTERMIND_ENUMERABLE_LIMIT",
+    "MASTERMIND_OPTIMAL_LIMIT",
     "MAX_IDS",
     "MAX_THREADS",
     "AnnexationAgent",
@@ -32,6 +35,18 @@ __all__ = [
     "conquest_simulate_battle",
     "conquest_simulate_many",
     "default_threads",
+    "mastermind_children",
+    "mastermind_consistent",
+    "mastermind_contradiction",
+    "mastermind_count",
+    "mastermind_estimate",
+    "mastermind_evaluate",
+    "mastermind_first",
+    "mastermind_next_guess",
+    "mastermind_optimal_cost",
+    "mastermind_sample_secrets",
+    "mastermind_score",
+    "mastermind_shuffled_order",
     "philox4x64_10",
     "purpose_tag",
     "resolve_threads",
@@ -320,3 +335,92 @@ def annexation_batch_step(
     NDArray[np.float32],
     NDArray[np.bool_],
 ]: ...
+
+MASTERMIND_ENUMERABLE_LIMIT: int
+MASTERMIND_OPTIMAL_LIMIT: int
+
+def mastermind_score(
+    guesses: NDArray[np.uint8],
+    secrets: NDArray[np.uint8],
+    colours: int,
+    threads: int | None = None,
+) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]: ...
+def mastermind_first(
+    spots: int,
+    colours: int,
+    guesses: NDArray[np.uint8],
+    feedback: NDArray[np.uint8],
+    prefix: NDArray[np.uint8] | None = None,
+    order: NDArray[np.uint8] | None = None,
+    threads: int | None = None,
+) -> NDArray[np.uint8] | None: ...
+def mastermind_children(
+    spots: int,
+    colours: int,
+    guesses: NDArray[np.uint8],
+    feedback: NDArray[np.uint8],
+    prefix: NDArray[np.uint8],
+    order: NDArray[np.uint8] | None = None,
+) -> NDArray[np.uint8]: ...
+def mastermind_count(
+    spots: int,
+    colours: int,
+    guesses: NDArray[np.uint8],
+    feedback: NDArray[np.uint8],
+    prefix: NDArray[np.uint8] | None = None,
+    threads: int | None = None,
+) -> int: ...
+def mastermind_estimate(
+    spots: int,
+    colours: int,
+    guesses: NDArray[np.uint8],
+    feedback: NDArray[np.uint8],
+    probes: int,
+    seed: int,
+    threads: int | None = None,
+) -> tuple[float, float]: ...
+def mastermind_consistent(
+    spots: int,
+    colours: int,
+    guesses: NDArray[np.uint8],
+    feedback: NDArray[np.uint8],
+    threads: int | None = None,
+) -> NDArray[np.uint8]: ...
+def mastermind_shuffled_order(spots: int, colours: int, seed: int) -> NDArray[np.uint8]: ...
+def mastermind_next_guess(
+    spots: int,
+    colours: int,
+    guesses: NDArray[np.uint8],
+    feedback: NDArray[np.uint8],
+    strategy: str,
+    seed: int = 0,
+    order: str = "lex",
+    threads: int | None = None,
+) -> NDArray[np.uint8] | None: ...
+def mastermind_contradiction(
+    spots: int,
+    colours: int,
+    guesses: NDArray[np.uint8],
+    feedback: NDArray[np.uint8],
+    threads: int | None = None,
+) -> list[int] | None: ...
+def mastermind_sample_secrets(
+    spots: int, colours: int, count: int, seed: int
+) -> NDArray[np.uint8]: ...
+def mastermind_evaluate(
+    spots: int,
+    colours: int,
+    strategy: str,
+    secrets: NDArray[np.uint8],
+    seed: int = 0,
+    order: str = "lex",
+    threads: int | None = None,
+    progress: Callable[[int], object] | None = None,
+) -> NDArray[np.uint32]: ...
+def mastermind_optimal_cost(
+    spots: int,
+    colours: int,
+    guesses: NDArray[np.uint8],
+    feedback: NDArray[np.uint8],
+    threads: int | None = None,
+) -> int: ...

@@ -9,6 +9,7 @@ intact, so a message always names the offending item: a line, a cell, a territor
 from __future__ import annotations
 
 __all__ = [
+    "InconsistentFeedback",
     "InconsistentInput",
     "InvalidBoard",
     "InvalidMove",
@@ -35,3 +36,12 @@ class InvalidParameter(StratagemError):
 
 class InconsistentInput(StratagemError):
     """Pieces of input contradict each other (impossible position, contradictory feedback)."""
+
+
+class InconsistentFeedback(InconsistentInput):
+    """No Mastermind code fits the feedbacks given; ``feedbacks`` holds the turn numbers of a
+    smallest set of them that contradict each other."""
+
+    def __init__(self, message: str, feedbacks: tuple[int, ...] = ()) -> None:
+        super().__init__(message)
+        self.feedbacks = feedbacks

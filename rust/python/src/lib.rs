@@ -9,6 +9,7 @@ mod annexation;
 mod conquest;
 mod conquest_part;
 mod errors;
+mod mastermind;
 mod rng;
 mod runtime;
 
@@ -28,5 +29,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     annexation::register(m)?;
     conquest::register(m)?;
     conquest_part::register(m)?;
+    mastermind::register(m)?;
     Ok(())
 }

@@ -7,6 +7,7 @@
 //! next check, and the handler's exception is returned.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::Duration;
 
@@ -31,6 +32,20 @@ where
     T: Send,
     F: FnOnce(&Cancel) -> stratagem_core::Result<T> + Send,
 {
+    interruptible_reporting(py, work, None)
+}
+
+/// [`interruptible`], also calling `report(done)` (a Python callable) at every signal check
+/// with the value of `done`'s counter, so a progress bar can follow the work.
+pub fn interruptible_reporting<T, F>(
+    py: Python<'_>,
+    work: F,
+    report: Option<(&Py<PyAny>, &AtomicU64)>,
+) -> PyResult<T>
+where
+    T: Send,
+    F: FnOnce(&Cancel) -> stratagem_core::Result<T> + Send,
+{
     let cancel = Cancel::new();
     py.detach(|| {
         std::thread::scope(|scope| {
@@ -46,7 +61,14 @@ where
                     Ok(Ok(result)) => return result.map_err(to_py),
                     Ok(Err(_panic)) => return Err(internal("a worker thread panicked")),
                     Err(RecvTimeoutError::Timeout) => {
-                        if let Err(signal_error) = Python::attach(|py| py.check_signals()) {
+                        let checked = Python::attach(|py| {
+                            py.check_signals()?;
+                            if let Some((callback, done)) = report {
+                                callback.call1(py, (done.load(Ordering::Relaxed),))?;
+                            }
+                            Ok::<(), PyErr>(())
+                        });
+                        if let Err(signal_error) = checked {
                             cancel.cancel();
                             // Wait for the worker to notice, so no thread outlives the call.
                             let _ = finished.recv();

@@ -1,0 +1,420 @@
+"""The codebreaker: scoring, the consistent-code search, strategies and games.
+
+Everything here calls the Rust engine (``stratagem._core``); ``oracle.py`` holds the same rules
+in plain Python. ``docs/mastermind-rules.md`` states every order, tie-break and random stream.
+
+>>> from stratagem.mastermind import Codebreaker, parse_code, score, solve
+>>> black, white = score(parse_code("0011", 6), parse_code("0123", 6), colours=6)
+>>> int(black[0]), int(white[0])
+(1, 1)
+>>> result = solve("7735427368", colours=10)
+>>> result.turns, result.guesses[-1].tolist() == parse_code("7735427368", 10).tolist()
+(13, True)
+>>> breaker = Codebreaker(4, 6, strategy="knuth")
+>>> breaker.next_guess().tolist()
+[0, 0, 1, 1]
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Final
+
+import numpy as np
+from numpy.typing import NDArray
+
+from stratagem import _core, _validate
+from stratagem.errors import InconsistentFeedback, InvalidMove, InvalidParameter
+from stratagem.mastermind.code import as_code, as_codes, check_space, format_code
+
+__all__ = [
+    "ENUMERABLE_LIMIT",
+    "OPTIMAL_LIMIT",
+    "STRATEGIES",
+    "Codebreaker",
+    "Solution",
+    "consistent_codes",
+    "count_consistent",
+    "estimate_consistent",
+    "first_consistent",
+    "next_guess",
+    "score",
+    "smallest_contradiction",
+    "solve",
+]
+
+STRATEGIES: Final = ("first", "random", "knuth", "irving", "entropy", "most_parts", "optimal")
+ORDERS: Final = ("lex", "shuffled")
+ENUMERABLE_LIMIT: Final[int] = _core.MASTERMIND_ENUMERABLE_LIMIT
+OPTIMAL_LIMIT: Final[int] = _core.MASTERMIND_OPTIMAL_LIMIT
+
+History = tuple[NDArray[np.uint8], NDArray[np.uint8]]
+
+
+def score(
+    guesses: Any, secrets: Any, *, colours: int, threads: int | None = None
+) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
+    """Black and white of each guess against the secret in the same row.
+
+    ``guesses`` and ``secrets`` are codes ``(S,)`` or arrays of codes ``(n, S)``; a single code
+    on either side is scored against every row of the other. Returns two uint8 arrays of
+    length n.
+    """
+    guesses_array = np.asarray(guesses) if not isinstance(guesses, str) else None
+    spots = (
+        len(guesses)
+        if guesses_array is None
+        else (guesses_array.shape[-1] if guesses_array.ndim else 0)
+    )
+    spots, colours = check_space(spots, colours)
+    return _core.mastermind_score(
+        as_codes("guesses", guesses, spots, colours),
+        as_codes("secrets", secrets, spots, colours),
+        colours,
+        _validate.threads(threads),
+    )
+
+
+def _history(spots: int, colours: int, guesses: Any, feedback: Any) -> History:
+    """Checked ``(k, S)`` guesses and ``(k, 2)`` feedback arrays."""
+    guess_array = as_codes("guesses", guesses, spots, colours)
+    feedback_array = np.asarray(feedback if len(guess_array) else np.zeros((0, 2)))
+    if feedback_array.ndim == 1 and feedback_array.size == 2:
+        feedback_array = feedback_array.reshape(1, 2)
+    if feedback_array.shape != (len(guess_array), 2):
+        raise InvalidParameter(
+            f"feedback must have shape ({len(guess_array)}, 2) (black, white per guess), "
+            f"got {feedback_array.shape}"
+        )
+    for turn, (black, white) in enumerate(feedback_array.tolist()):
+        _check_feedback(spots, black, white, turn)
+    return guess_array, np.ascontiguousarray(feedback_array, dtype=np.uint8)
+
+
+def _check_feedback(spots: int, black: object, white: object, turn: int) -> tuple[int, int]:
+    black = _validate.integer(f"feedback {turn} black", black, 0, spots)
+    white = _validate.integer(f"feedback {turn} white", white, 0, spots)
+    if black + white > spots:
+        raise InvalidParameter(
+            f"feedback {turn}: {black} black + {white} white is more than {spots} spots"
+        )
+    return black, white
+
+
+def first_consistent(
+    spots: int,
+    colours: int,
+    guesses: Any = (),
+    feedback: Any = (),
+    *,
+    prefix: Any = None,
+    order: Any = None,
+    threads: int | None = None,
+) -> NDArray[np.uint8] | None:
+    """The first code consistent with the history in the search order (lexicographic unless
+    ``order``, a ``(S, C)`` array of per-spot colour permutations, says otherwise), starting with
+    ``prefix`` if given; ``None`` when no code fits. The same answer for any thread count."""
+    spots, colours = check_space(spots, colours)
+    history = _history(spots, colours, guesses, feedback)
+    prefix_array = None
+    if prefix is not None and np.size(prefix):
+        prefix_array = as_codes("prefix", prefix, len(np.ravel(prefix)), colours)[0]
+        if len(prefix_array) > spots:
+            raise InvalidParameter(f"a prefix has at most {spots} spots, got {len(prefix_array)}")
+    order_array = None
+    if order is not None:
+        order_array = as_codes("order", order, colours, colours)
+        if len(order_array) != spots:
+            raise InvalidParameter(
+                f"a search order has one row per spot ({spots}), got {len(order_array)}"
+            )
+    return _core.mastermind_first(
+        spots, colours, *history, prefix_array, order_array, _validate.threads(threads)
+    )
+
+
+def count_consistent(
+    spots: int,
+    colours: int,
+    guesses: Any = (),
+    feedback: Any = (),
+    *,
+    threads: int | None = None,
+) -> int:
+    """The exact number of codes consistent with the history (a depth-first count: use
+    :func:`estimate_consistent` early in a game on a huge space)."""
+    spots, colours = check_space(spots, colours)
+    history = _history(spots, colours, guesses, feedback)
+    if not len(history[0]):
+        return int(colours**spots)
+    return int(_core.mastermind_count(spots, colours, *history, None, _validate.threads(threads)))
+
+
+def estimate_consistent(
+    spots: int,
+    colours: int,
+    guesses: Any = (),
+    feedback: Any = (),
+    *,
+    probes: int = 10_000,
+    seed: int = 0,
+    threads: int | None = None,
+) -> tuple[float, float]:
+    """Knuth's unbiased estimate of the number of consistent codes: (mean, standard error)."""
+    spots, colours = check_space(spots, colours)
+    history = _history(spots, colours, guesses, feedback)
+    probes = _validate.integer("probes", probes, 2, 1 << 40)
+    return _core.mastermind_estimate(
+        spots, colours, *history, probes, _validate.seed(seed), _validate.threads(threads)
+    )
+
+
+def consistent_codes(
+    spots: int,
+    colours: int,
+    guesses: Any = (),
+    feedback: Any = (),
+    *,
+    threads: int | None = None,
+) -> NDArray[np.uint8]:
+    """Every consistent code, lexicographic, as an ``(n, S)`` array (spaces of at most
+    ``ENUMERABLE_LIMIT`` codes)."""
+    spots, colours = check_space(spots, colours)
+    history = _history(spots, colours, guesses, feedback)
+    return _core.mastermind_consistent(spots, colours, *history, _validate.threads(threads))
+
+
+def smallest_contradiction(
+    spots: int,
+    colours: int,
+    guesses: Any,
+    feedback: Any,
+    *,
+    threads: int | None = None,
+) -> tuple[int, ...] | None:
+    """The turns of a smallest set of feedbacks no code satisfies together (the first in
+    lexicographic order among the smallest), or ``None`` when some code fits."""
+    spots, colours = check_space(spots, colours)
+    history = _history(spots, colours, guesses, feedback)
+    found = _core.mastermind_contradiction(spots, colours, *history, _validate.threads(threads))
+    return None if found is None else tuple(found)
+
+
+def _strategy(strategy: object, order: object) -> tuple[str, str]:
+    if strategy not in STRATEGIES:
+        raise InvalidParameter(
+            f"unknown strategy {strategy!r}; strategies are {', '.join(STRATEGIES)}"
+        )
+    if order not in ORDERS:
+        raise InvalidParameter(f"order must be one of {', '.join(ORDERS)}, got {order!r}")
+    return str(strategy), str(order)
+
+
+def _contradiction_error(
+    spots: int, colours: int, history: History, threads: int | None
+) -> InconsistentFeedback:
+    turns = _core.mastermind_contradiction(spots, colours, *history, threads) or []
+    guesses, feedback = history
+    described = "; ".join(
+        f"turn {t}: {format_code(guesses[t])} got {feedback[t][0]} black {feedback[t][1]} white"
+        for t in turns
+    )
+    noun = "this feedback" if len(turns) == 1 else f"these {len(turns)} feedbacks"
+    return InconsistentFeedback(
+        f"no code fits {noun} together: {described}", tuple(int(t) for t in turns)
+    )
+
+
+def next_guess(
+    spots: int,
+    colours: int,
+    guesses: Any = (),
+    feedback: Any = (),
+    *,
+    strategy: str = "first",
+    seed: int = 0,
+    order: str = "lex",
+    threads: int | None = None,
+) -> NDArray[np.uint8]:
+    """The strategy's guess after the history. Raises :class:`InconsistentFeedback` (naming a
+    smallest contradicting set of feedbacks) when no code fits the history."""
+    spots, colours = check_space(spots, colours)
+    strategy, order = _strategy(strategy, order)
+    history = _history(spots, colours, guesses, feedback)
+    threads = _validate.threads(threads)
+    guess = _core.mastermind_next_guess(
+        spots, colours, *history, strategy, _validate.seed(seed), order, threads
+    )
+    if guess is None:
+        raise _contradiction_error(spots, colours, history, threads)
+    return guess
+
+
+class Codebreaker:
+    """A codebreaker playing ``strategy`` against a codemaker who answers each guess.
+
+    >>> breaker = Codebreaker(4, 6, strategy="knuth")
+    >>> guess = breaker.next_guess()          # 0011
+    >>> breaker.feedback(1, 1)                # the codemaker's answer
+    >>> breaker.next_guess().tolist()
+    [0, 0, 2, 3]
+    >>> breaker.feedback(3, 1)
+    Traceback (most recent call last):
+    ...
+    stratagem.errors.InconsistentFeedback: no code fits this feedback together: turn 1: 0023 got 3 black 1 white
+    """
+
+    def __init__(
+        self,
+        spots: int,
+        colours: int,
+        strategy: str = "first",
+        seed: int = 0,
+        *,
+        order: str = "lex",
+        threads: int | None = None,
+    ) -> None:
+        self.spots, self.colours = check_space(spots, colours)
+        self.strategy, self.order = _strategy(strategy, order)
+        self.seed = _validate.seed(seed)
+        self.threads = _validate.threads(threads)
+        if self.strategy in ("knuth", "irving", "entropy", "most_parts") and (
+            self.colours**self.spots > ENUMERABLE_LIMIT
+        ):
+            raise InvalidParameter(
+                f"strategy {self.strategy!r} scores every code, so it needs at most "
+                f"{ENUMERABLE_LIMIT} codes; {self.spots} x {self.colours} has "
+                f"{self.colours**self.spots}"
+            )
+        if self.strategy == "optimal" and self.colours**self.spots > OPTIMAL_LIMIT:
+            raise InvalidParameter(
+                f"the optimal strategy needs at most {OPTIMAL_LIMIT} codes; "
+                f"{self.spots} x {self.colours} has {self.colours**self.spots}"
+            )
+        self._guesses = np.zeros((0, self.spots), dtype=np.uint8)
+        self._feedback = np.zeros((0, 2), dtype=np.uint8)
+        self._pending: NDArray[np.uint8] | None = None
+
+    @property
+    def guesses(self) -> NDArray[np.uint8]:
+        """The guesses answered so far, ``(turns, S)``."""
+        return self._guesses.copy()
+
+    @property
+    def feedbacks(self) -> NDArray[np.uint8]:
+        """Their (black, white) answers, ``(turns, 2)``."""
+        return self._feedback.copy()
+
+    @property
+    def turns(self) -> int:
+        return len(self._guesses)
+
+    @property
+    def solved(self) -> bool:
+        return bool(self.turns and self._feedback[-1, 0] == self.spots)
+
+    def next_guess(self) -> NDArray[np.uint8]:
+        """The strategy's next guess (the same one until :meth:`feedback` is called)."""
+        if self.solved:
+            raise InvalidMove("the code is already found")
+        if self._pending is None:
+            self._pending = next_guess(
+                self.spots,
+                self.colours,
+                self._guesses,
+                self._feedback,
+                strategy=self.strategy,
+                seed=self.seed,
+                order=self.order,
+                threads=self.threads,
+            )
+        return self._pending.copy()
+
+    def feedback(self, black: int, white: int) -> None:
+        """Records the codemaker's answer to the pending guess. A feedback after which no code
+        fits is refused with :class:`InconsistentFeedback` and not recorded."""
+        guess = self.next_guess()
+        black, white = _check_feedback(self.spots, black, white, self.turns)
+        guesses = np.vstack([self._guesses, guess[None, :]])
+        feedback = np.vstack([self._feedback, np.array([[black, white]], dtype=np.uint8)])
+        if black != self.spots:
+            fits = _core.mastermind_first(
+                self.spots, self.colours, guesses, feedback, None, None, self.threads
+            )
+            if fits is None:
+                raise _contradiction_error(
+                    self.spots, self.colours, (guesses, feedback), self.threads
+                )
+        self._guesses, self._feedback, self._pending = guesses, feedback, None
+
+    def remaining(self) -> int:
+        """How many codes are still consistent."""
+        return count_consistent(
+            self.spots, self.colours, self._guesses, self._feedback, threads=self.threads
+        )
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A solved game: every guess and its feedback, and the wall time taken."""
+
+    secret: NDArray[np.uint8]
+    guesses: NDArray[np.uint8]
+    feedback: NDArray[np.uint8]
+    seconds: float
+    strategy: str
+    colours: int
+    seed: int = 0
+
+    @property
+    def turns(self) -> int:
+        return len(self.guesses)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "secret": format_code(self.secret),
+            "spots": int(self.secret.size),
+            "colours": self.colours,
+            "strategy": self.strategy,
+            "seed": self.seed,
+            "turns": self.turns,
+            "guesses": [format_code(g) for g in self.guesses],
+            "feedback": self.feedback.tolist(),
+            "seconds": self.seconds,
+        }
+
+
+def solve(
+    secret: Any,
+    colours: int,
+    strategy: str = "first",
+    seed: int = 0,
+    *,
+    order: str = "lex",
+    threads: int | None = None,
+) -> Solution:
+    """Plays ``strategy`` against ``secret`` (a code or its written form) until it is found."""
+    if isinstance(secret, str):
+        from stratagem.mastermind.code import parse_code
+
+        secret_array = parse_code(secret, colours)
+    else:
+        secret_array = np.asarray(secret)
+    spots, colours = check_space(secret_array.size, colours)
+    secret_array = as_code("secret", secret_array, spots, colours)
+    breaker = Codebreaker(spots, colours, strategy, seed, order=order, threads=threads)
+    started = time.perf_counter()
+    while not breaker.solved:
+        guess = breaker.next_guess()
+        black, white = score(guess, secret_array, colours=colours, threads=1)
+        breaker.feedback(int(black[0]), int(white[0]))
+    return Solution(
+        secret=secret_array,
+        guesses=breaker.guesses,
+        feedback=breaker.feedbacks,
+        seconds=time.perf_counter() - started,
+        strategy=strategy,
+        colours=colours,
+        seed=breaker.seed,
+    )

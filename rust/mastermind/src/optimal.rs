@@ -1,0 +1,615 @@
+//! The optimal strategy: fewest guesses in total over every consistent code (so fewest
+//! expected guesses with the secret uniform), by exhaustive search with branch and bound.
+//!
+//! `cost(S)` is 1 for one code and `|S| + min over splitting guesses g of sum over the
+//! non-winning classes C of cost(C)` otherwise. What keeps the search small without changing
+//! its answer:
+//! - a lower bound on the cost of any set of `n` codes: one code can be found by the first
+//!   guess, at most `m` more by the second, `m^2` by the third... where `m` is the number of
+//!   non-winning feedbacks (and `2n` rather than `2n - 1` once no code of the set splits it
+//!   into single codes); a guess whose classes' bounds already exceed the budget is skipped,
+//!   and each child is searched only with the budget the others' bounds leave it;
+//! - a code of the set that splits it into single codes is optimal at once (`2n - 1`);
+//! - the exact costs and proven lower bounds of sets already met are remembered;
+//! - candidate guesses are the canonical ones of [`canonical_guesses`] (renamings of colours
+//!   no guess has used score alike), tried in order of their bound, then of the sum of their
+//!   squared class sizes, so good totals are found early;
+//! - feedbacks come from a table of every pair of codes (at most 4096^2 bytes).
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+
+use rayon::prelude::*;
+use stratagem_core::error::{Error, Result, param};
+use stratagem_core::{Cancel, parallel};
+
+use crate::code::{Code, MAX_COLOURS, Space};
+use crate::history::History;
+use crate::score::{Counted, Feedback, feedback_slots, score_counted};
+use crate::strategy::{canonical_codes, used_colours};
+
+/// The largest space the optimal strategy accepts: 4 x 8, 3 x 16, 2 x 36... (4 x 6 takes
+/// seconds; 4 x 7 and up may take hours, but can be interrupted).
+pub const OPTIMAL_LIMIT: u64 = 4096;
+
+pub fn check_space(space: Space) -> Result<()> {
+    match space.enumerable_size() {
+        Some(size) if size <= OPTIMAL_LIMIT => Ok(()),
+        _ => Err(param(format!(
+            "the optimal strategy searches every strategy, so it needs at most {OPTIMAL_LIMIT} \
+             codes; {} spots x {} colours has {}",
+            space.spots,
+            space.colours,
+            space.size()
+        ))),
+    }
+}
+
+/// A cost that is either exact or a proven lower bound (the set costs more than a budget).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Known {
+    cost: u32,
+    exact: bool,
+}
+
+/// A set of codes: their ranks, ascending.
+type Set = Vec<u32>;
+
+/// A guess worth trying at a node: the lower bound of the total with it, whether it is
+/// outside the set, and its rank.
+#[derive(Clone, Copy, Debug)]
+struct Trial {
+    bound: u32,
+    outside: bool,
+    rank: u32,
+}
+
+impl Trial {
+    /// One u64 that orders like (bound, spread, outside, rank): 22 + 28 + 1 + 13 bits, where
+    /// spread (the sum of squared class sizes) puts even splits first among equal bounds. It
+    /// is at most 4096^2 < 2^25, and bounds of sets that size stay far below 2^22.
+    fn pack(bound: u32, spread: u64, outside: bool, rank: u32) -> u64 {
+        (u64::from(bound.min((1 << 22) - 1)) << 42)
+            | (spread.min((1 << 28) - 1) << 14)
+            | (u64::from(outside) << 13)
+            | u64::from(rank)
+    }
+
+    fn unpack(key: u64) -> Self {
+        Self {
+            bound: (key >> 42) as u32,
+            outside: (key >> 13) & 1 == 1,
+            rank: (key & ((1 << 13) - 1)) as u32,
+        }
+    }
+}
+
+const _: () = assert!(OPTIMAL_LIMIT <= 1 << 13);
+
+const MEMO_SHARDS: usize = 64;
+/// Sets this small are solved again rather than remembered.
+const MEMO_MIN_SIZE: usize = 4;
+
+/// The tables, bounds and memo of one optimal search.
+struct Solver<'c> {
+    space: Space,
+    cancel: &'c Cancel,
+    size: usize,
+    /// `table[a * size + b]`: feedback index of guess rank a against secret rank b.
+    table: Vec<u8>,
+    win: u8,
+    slots: usize,
+    /// `floor[n]`: the lower bound on the cost of any set of n codes.
+    floor: Vec<u32>,
+    /// `outcomes + 1`: sets up to this size can be split into single codes.
+    splittable: usize,
+    /// Canonical guesses (ranks) by the bitmask of colours the history has used.
+    guesses: Mutex<HashMap<u64, Arc<Vec<u32>>>>,
+    memo: Vec<Mutex<HashMap<Set, Known>>>,
+}
+
+impl<'c> Solver<'c> {
+    fn new(space: Space, threads: usize, cancel: &'c Cancel) -> Result<Self> {
+        check_space(space)?;
+        let size = space.enumerable_size().unwrap_or(0) as usize;
+        let codes: Vec<Counted> = (0..size as u64)
+            .map(|rank| Counted::new(&space.code_at(rank)))
+            .collect();
+        let mut table = vec![0u8; size * size];
+        parallel::pool(threads)?.install(|| {
+            table
+                .par_chunks_mut(size.max(1))
+                .zip(codes.par_iter())
+                .for_each(|(row, guess)| {
+                    for (slot, secret) in row.iter_mut().zip(&codes) {
+                        *slot = score_counted(space, guess, secret).index(space.spots) as u8;
+                    }
+                })
+        });
+        // Non-winning feedbacks: black + white <= spots, minus the win and (spots-1, 1).
+        let spots = space.spots as u64;
+        let outcomes = ((spots + 1) * (spots + 2) / 2 - 2).max(1);
+        // Level d of a strategy's tree finds at most m^(d-1) codes; fill levels greedily.
+        let mut floor = vec![0u32; size + 1];
+        let (mut depth, mut capacity, mut filled, mut cost) = (1u64, 1u64, 0u64, 0u64);
+        for slot in floor.iter_mut().skip(1) {
+            if filled == capacity {
+                depth += 1;
+                capacity = capacity.saturating_mul(outcomes);
+                filled = 0;
+            }
+            filled += 1;
+            cost += depth;
+            *slot = cost.min(u64::from(u32::MAX)) as u32;
+        }
+        Ok(Self {
+            space,
+            cancel,
+            size,
+            table,
+            win: Feedback::win(space.spots).index(space.spots) as u8,
+            slots: feedback_slots(space.spots),
+            floor,
+            splittable: outcomes as usize + 1,
+            guesses: Mutex::new(HashMap::new()),
+            memo: (0..MEMO_SHARDS)
+                .map(|_| Mutex::new(HashMap::new()))
+                .collect(),
+        })
+    }
+
+    #[inline]
+    fn feedback(&self, guess: u32, secret: u32) -> u8 {
+        self.table[guess as usize * self.size + secret as usize]
+    }
+
+    fn floor_of(&self, n: usize) -> u32 {
+        self.floor.get(n).copied().unwrap_or(u32::MAX)
+    }
+
+    /// The canonical guesses after a history that used the colours of `used`.
+    fn guesses_for(&self, used: u64) -> Result<Arc<Vec<u32>>> {
+        let mut cache = self.guesses.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(found) = cache.get(&used) {
+            return Ok(Arc::clone(found));
+        }
+        let ranks: Vec<u32> = canonical_codes(self.space, used)?
+            .iter()
+            .map(|code| self.space.index_of(code) as u32)
+            .collect();
+        let ranks = Arc::new(ranks);
+        cache.insert(used, Arc::clone(&ranks));
+        Ok(ranks)
+    }
+
+    fn uses(&self, used: u64, guess: u32) -> u64 {
+        let code = self.space.code_at(u64::from(guess));
+        self.space
+            .spots_of(&code)
+            .iter()
+            .fold(used, |mask, &c| mask | 1 << c)
+    }
+
+    /// The first code of `set` that splits it into single codes.
+    fn perfect(&self, set: &[u32]) -> Option<u32> {
+        if set.len() > self.splittable {
+            return None;
+        }
+        let mut seen = vec![false; self.slots];
+        set.iter().copied().find(|&guess| {
+            seen.fill(false);
+            set.iter().all(|&other| {
+                let slot = &mut seen[usize::from(self.feedback(guess, other))];
+                !std::mem::replace(slot, true)
+            })
+        })
+    }
+
+    /// Whether some guess splits `set` into single codes (checked after no code of the set
+    /// does: such a guess then costs `2n`, the bound).
+    fn perfect_outside(&self, set: &[u32], used: u64) -> Result<bool> {
+        let guesses = self.guesses_for(used)?;
+        let mut seen = vec![false; self.slots];
+        Ok(guesses.iter().any(|&guess| {
+            seen.fill(false);
+            set.iter().all(|&code| {
+                let slot = &mut seen[usize::from(self.feedback(guess, code))];
+                !std::mem::replace(slot, true)
+            })
+        }))
+    }
+
+    /// The guesses worth trying for `set` within `budget`, best bound first.
+    fn options(&self, set: &[u32], used: u64, budget: u32) -> Result<Vec<Trial>> {
+        let guesses = self.guesses_for(used)?;
+        let n = set.len();
+        let win = usize::from(self.win);
+        let mut keys = Vec::new();
+        let mut sizes = vec![0u32; self.slots];
+        let mut touched: Vec<usize> = Vec::with_capacity(self.slots);
+        for &guess in guesses.iter() {
+            let row = &self.table[guess as usize * self.size..][..self.size];
+            for &code in set {
+                let slot = usize::from(row[code as usize]);
+                if sizes[slot] == 0 {
+                    touched.push(slot);
+                }
+                sizes[slot] += 1;
+            }
+            let inside = sizes[win] > 0;
+            let splits = inside || touched.len() > 1;
+            let mut bound = n as u32;
+            let mut spread = 0u64;
+            for &slot in &touched {
+                let k = sizes[slot];
+                if slot != win {
+                    bound = bound.saturating_add(self.floor_of(k as usize));
+                }
+                spread += u64::from(k) * u64::from(k);
+                sizes[slot] = 0;
+            }
+            touched.clear();
+            if splits && bound <= budget {
+                keys.push(Trial::pack(bound, spread, !inside, guess));
+            }
+        }
+        keys.sort_unstable();
+        Ok(keys.into_iter().map(Trial::unpack).collect())
+    }
+
+    /// The non-winning classes of `set` split by `guess`, largest first (ties by feedback).
+    fn split(&self, guess: u32, set: &[u32]) -> Vec<(u8, Set)> {
+        let mut classes: Vec<(u8, Set)> = Vec::new();
+        for &code in set {
+            let feedback = self.feedback(guess, code);
+            if feedback == self.win {
+                continue;
+            }
+            match classes.iter_mut().find(|(f, _)| *f == feedback) {
+                Some((_, class)) => class.push(code),
+                None => classes.push((feedback, vec![code])),
+            }
+        }
+        classes.sort_by_key(|(feedback, class)| (std::cmp::Reverse(class.len()), *feedback));
+        classes
+    }
+
+    fn shard(&self, key: &[u32]) -> &Mutex<HashMap<Set, Known>> {
+        let mix = key.iter().fold(0u64, |h, &w| {
+            (h ^ u64::from(w)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        });
+        &self.memo[(mix >> 58) as usize % MEMO_SHARDS]
+    }
+
+    fn recall(&self, set: &[u32]) -> Option<Known> {
+        let shard = self.shard(set).lock().unwrap_or_else(|p| p.into_inner());
+        shard.get(set).copied()
+    }
+
+    fn remember(&self, set: &[u32], known: Known) {
+        let mut shard = self.shard(set).lock().unwrap_or_else(|p| p.into_inner());
+        let entry = shard.entry(set.to_vec()).or_insert(known);
+        if known.exact || (!entry.exact && known.cost > entry.cost) {
+            *entry = known;
+        }
+    }
+
+    /// The cheapest a set of `n` codes could be once no code of it splits it perfectly.
+    fn floor_without_perfect(&self, n: usize) -> u32 {
+        let floor = self.floor_of(n);
+        if n >= 2 && n <= self.splittable {
+            floor + 1
+        } else {
+            floor
+        }
+    }
+
+    /// The cost of `set` if it is at most `budget`; otherwise a lower bound above `budget`.
+    fn cost(&self, set: &[u32], used: u64, budget: u32) -> Result<Known> {
+        let n = set.len();
+        if n <= 2 {
+            return Ok(Known {
+                cost: self.floor_of(n),
+                exact: true,
+            });
+        }
+        if self.floor_of(n) > budget {
+            return Ok(Known {
+                cost: self.floor_of(n),
+                exact: false,
+            });
+        }
+        if self.perfect(set).is_some() {
+            return Ok(Known {
+                cost: self.floor_of(n),
+                exact: true,
+            });
+        }
+        let floor = self.floor_without_perfect(n);
+        if floor > budget {
+            return Ok(Known {
+                cost: floor,
+                exact: false,
+            });
+        }
+        if n <= self.splittable && self.perfect_outside(set, used)? {
+            return Ok(Known {
+                cost: floor,
+                exact: true,
+            });
+        }
+        // Small sets are solved exactly whatever the budget, so they are never searched twice.
+        let budget = if n <= self.splittable {
+            u32::MAX - 1
+        } else {
+            budget
+        };
+        let memoised = n >= MEMO_MIN_SIZE;
+        if let Some(known) = memoised.then(|| self.recall(set)).flatten() {
+            if known.exact || known.cost > budget {
+                return Ok(known);
+            }
+        }
+        if self.cancel.is_cancelled() {
+            return Err(Error::Interrupted);
+        }
+        let mut best = budget.saturating_add(1);
+        let mut lowest_bound = u32::MAX;
+        for option in self.options(set, used, budget)? {
+            lowest_bound = lowest_bound.min(option.bound);
+            if option.bound >= best {
+                break;
+            }
+            if let Some(total) = self.guess_cost(set, used, option.rank, best - 1)? {
+                best = total;
+            }
+        }
+        let known = if best <= budget {
+            Known {
+                cost: best,
+                exact: true,
+            }
+        } else {
+            Known {
+                cost: best.max(lowest_bound.min(u32::MAX - 1)),
+                exact: false,
+            }
+        };
+        if memoised {
+            self.remember(set, known);
+        }
+        Ok(known)
+    }
+
+    /// The total cost of playing `guess` on `set`, if it is at most `budget`.
+    fn guess_cost(&self, set: &[u32], used: u64, guess: u32, budget: u32) -> Result<Option<u32>> {
+        self.guess_cost_with(set, used, guess, budget, false)
+    }
+
+    /// [`Solver::guess_cost`]; with `spread`, the classes are searched in parallel, each with
+    /// the budget the others' bounds leave it (a looser budget than one after the other, but
+    /// both threads busy at the top of the tree). The total is the same either way.
+    fn guess_cost_with(
+        &self,
+        set: &[u32],
+        used: u64,
+        guess: u32,
+        budget: u32,
+        spread: bool,
+    ) -> Result<Option<u32>> {
+        let classes = self.split(guess, set);
+        // What is already known of each class: its exact cost or a lower bound.
+        let known: Vec<Known> = classes
+            .iter()
+            .map(|(_, class)| {
+                let floor = self.floor_of(class.len());
+                match (class.len() >= MEMO_MIN_SIZE)
+                    .then(|| self.recall(class))
+                    .flatten()
+                {
+                    Some(k) if k.exact || k.cost > floor => k,
+                    _ if class.len() <= 2 => Known {
+                        cost: floor,
+                        exact: true,
+                    },
+                    // A small set that no code of it splits into single codes costs one more.
+                    _ if class.len() <= self.splittable => match self.perfect(class) {
+                        Some(_) => Known {
+                            cost: floor,
+                            exact: true,
+                        },
+                        None => Known {
+                            cost: floor + 1,
+                            exact: false,
+                        },
+                    },
+                    _ => Known {
+                        cost: floor,
+                        exact: false,
+                    },
+                }
+            })
+            .collect();
+        let mut rest: u32 = known.iter().map(|k| k.cost).fold(0, u32::saturating_add);
+        let mut total = set.len() as u32;
+        if total.saturating_add(rest) > budget {
+            return Ok(None);
+        }
+        let used = self.uses(used, guess);
+        if spread {
+            let slack = budget - total - rest;
+            let costs: Vec<Option<u32>> = classes
+                .par_iter()
+                .zip(&known)
+                .with_max_len(1)
+                .map(|((_, class), before)| {
+                    if before.exact {
+                        return Ok(Some(before.cost));
+                    }
+                    let allowed = before.cost + slack;
+                    let known = self.cost(class, used, allowed)?;
+                    Ok((known.exact && known.cost <= allowed).then_some(known.cost))
+                })
+                .collect::<Result<_>>()?;
+            let sum = costs
+                .iter()
+                .try_fold(total, |sum, cost| cost.map(|c| sum.saturating_add(c)));
+            return Ok(sum.filter(|&sum| sum <= budget));
+        }
+        for ((_, class), before) in classes.iter().zip(&known) {
+            rest -= before.cost;
+            let allowed = budget - total - rest;
+            if before.exact {
+                total += before.cost;
+                continue;
+            }
+            let known = self.cost(class, used, allowed)?;
+            if !known.exact || known.cost > allowed {
+                return Ok(None);
+            }
+            total += known.cost;
+        }
+        Ok(Some(total))
+    }
+
+    /// The total of the strategy that always plays the guess with the best bound (then the
+    /// most even split): an upper bound of the optimum.
+    fn greedy_total(&self, set: &[u32], used: u64) -> Result<u32> {
+        let n = set.len();
+        if n <= 2 {
+            return Ok(self.floor_of(n));
+        }
+        if self.perfect(set).is_some() {
+            return Ok(self.floor_of(n));
+        }
+        let option = self
+            .options(set, used, u32::MAX - 1)?
+            .into_iter()
+            .next()
+            .ok_or_else(|| param("no guess splits the candidates".to_string()))?;
+        let used_after = self.uses(used, option.rank);
+        let mut total = n as u32;
+        for (_, class) in self.split(option.rank, set) {
+            total = total.saturating_add(self.greedy_total(&class, used_after)?);
+        }
+        Ok(total)
+    }
+
+    /// The optimal guess for `set` and its total: smallest total, then a code of the set,
+    /// then the smallest rank. Top-level guesses are shared over threads; each is tried with
+    /// the best total found so far as an inclusive budget, so every guess that ties the
+    /// optimum is found whatever the schedule.
+    fn best(&self, set: &[u32], used: u64, threads: usize) -> Result<(u32, u32)> {
+        let n = set.len();
+        if n <= 2 {
+            return set
+                .first()
+                .map(|&rank| (rank, self.floor_of(n)))
+                .ok_or_else(|| param("no candidate codes".to_string()));
+        }
+        if let Some(perfect) = self.perfect(set) {
+            return Ok((perfect, self.floor_of(n)));
+        }
+        // A greedy strategy's total is an upper bound: every guess starts with a tight budget.
+        let greedy = self.greedy_total(set, used)?;
+        let options = self.options(set, used, greedy)?;
+        let best_total = AtomicU32::new(greedy);
+        let found: Mutex<Vec<(u32, bool, u32)>> = Mutex::new(Vec::new());
+        parallel::pool(threads)?.install(|| {
+            options.par_iter().with_max_len(1).try_for_each(|option| {
+                let budget = best_total.load(Ordering::Relaxed);
+                if option.bound > budget {
+                    return Ok(());
+                }
+                if let Some(total) = self.guess_cost_with(set, used, option.rank, budget, true)? {
+                    best_total.fetch_min(total, Ordering::Relaxed);
+                    let mut found = found.lock().unwrap_or_else(|p| p.into_inner());
+                    found.push((total, option.outside, option.rank));
+                }
+                Ok::<(), Error>(())
+            })
+        })?;
+        let found = found.into_inner().unwrap_or_else(|p| p.into_inner());
+        found
+            .into_iter()
+            .min()
+            .map(|(total, _, rank)| (rank, total))
+            .ok_or_else(|| param("the optimal search found no guess".to_string()))
+    }
+
+    fn ranks(&self, candidates: &[Counted]) -> Set {
+        let mut set: Set = candidates
+            .iter()
+            .map(|c| self.space.index_of(&c.code) as u32)
+            .collect();
+        set.sort_unstable();
+        set
+    }
+}
+
+const _: () = assert!(MAX_COLOURS <= 64);
+
+/// The optimal total number of guesses to finish every code of `candidates` after `history`.
+pub fn optimal_cost(
+    history: &History,
+    candidates: &[Counted],
+    threads: usize,
+    cancel: &Cancel,
+) -> Result<u64> {
+    let solver = Solver::new(history.space, threads, cancel)?;
+    let set = solver.ranks(candidates);
+    let (_, total) = solver.best(&set, used_colours(history), threads)?;
+    Ok(u64::from(total))
+}
+
+/// The optimal strategy's guess after `history` (rules: smallest total, then a code of the
+/// candidates, then the smallest rank).
+pub fn best_guess(
+    history: &History,
+    candidates: &[Counted],
+    threads: usize,
+    cancel: &Cancel,
+) -> Result<Code> {
+    let solver = Solver::new(history.space, threads, cancel)?;
+    let set = solver.ranks(candidates);
+    let (rank, _) = solver.best(&set, used_colours(history), threads)?;
+    Ok(history.space.code_at(u64::from(rank)))
+}
+
+/// The number of guesses the optimal strategy takes for each candidate, found by walking its
+/// whole tree once.
+pub fn tree_guesses(
+    history: &History,
+    candidates: &[Counted],
+    threads: usize,
+    cancel: &Cancel,
+) -> Result<Vec<(Code, u32)>> {
+    let solver = Solver::new(history.space, threads, cancel)?;
+    let set = solver.ranks(candidates);
+    let mut out = Vec::with_capacity(set.len());
+    walk_tree(&solver, &set, used_colours(history), 0, threads, &mut out)?;
+    Ok(out)
+}
+
+fn walk_tree(
+    solver: &Solver<'_>,
+    set: &[u32],
+    used: u64,
+    depth: u32,
+    threads: usize,
+    out: &mut Vec<(Code, u32)>,
+) -> Result<()> {
+    if set.is_empty() {
+        return Ok(());
+    }
+    let (guess, _) = solver.best(set, used, threads)?;
+    if set.contains(&guess) {
+        out.push((solver.space.code_at(u64::from(guess)), depth + 1));
+    }
+    let used = solver.uses(used, guess);
+    for (_, class) in solver.split(guess, set) {
+        walk_tree(solver, &class, used, depth + 1, threads, out)?;
+    }
+    Ok(())
+}

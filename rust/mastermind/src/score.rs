@@ -1,0 +1,145 @@
+//! Black/white feedback.
+//!
+//! `black` = spots where guess and secret agree; `white` = sum over colours of
+//! min(count in guess, count in secret), minus `black`. Both are computed with fixed-length
+//! loops (16 spots, 48 colour lanes) that the compiler turns into a few vector instructions.
+
+use crate::code::{Code, MAX_COLOURS, MAX_SPOTS, PAD, Space};
+
+/// Colour counts, padded to a multiple of 16 lanes.
+pub const COUNT_LANES: usize = 48;
+const _: () = assert!(COUNT_LANES >= MAX_COLOURS);
+
+/// How many times each colour occurs in a code.
+pub type Counts = [u8; COUNT_LANES];
+
+/// The codemaker's answer to a guess.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Feedback {
+    pub black: u8,
+    pub white: u8,
+}
+
+impl Feedback {
+    /// The dense index `black * (spots + 1) + white`, below [`feedback_slots`].
+    #[inline]
+    pub fn index(self, spots: usize) -> usize {
+        usize::from(self.black) * (spots + 1) + usize::from(self.white)
+    }
+
+    /// The feedback that ends the game.
+    pub fn win(spots: usize) -> Self {
+        Self {
+            black: spots as u8,
+            white: 0,
+        }
+    }
+
+    /// Whether some secret can give this feedback at all: black + white <= spots, and never
+    /// `spots - 1` blacks with one white (the last spot cannot be misplaced alone).
+    pub fn is_possible(self, spots: usize) -> bool {
+        let (black, white) = (usize::from(self.black), usize::from(self.white));
+        black + white <= spots && !(black + 1 == spots && white == 1)
+    }
+}
+
+impl std::fmt::Display for Feedback {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} black {} white", self.black, self.white)
+    }
+}
+
+/// The number of dense feedback indices for `spots` spots.
+pub fn feedback_slots(spots: usize) -> usize {
+    (spots + 1) * (spots + 1)
+}
+
+/// Colour counts of a code (pad spots are not counted).
+#[inline]
+pub fn colour_counts(code: &Code) -> Counts {
+    let mut counts = [0u8; COUNT_LANES];
+    for &colour in code.iter().filter(|&&colour| colour != PAD) {
+        counts[usize::from(colour) % COUNT_LANES] += 1;
+    }
+    counts
+}
+
+/// Spots where two codes agree (pad spots agree in every pair and are subtracted).
+#[inline]
+pub fn blacks(space: Space, a: &Code, b: &Code) -> u8 {
+    let equal = a.iter().zip(b.iter()).filter(|(x, y)| x == y).count();
+    (equal - (MAX_SPOTS - space.spots)) as u8
+}
+
+/// Sum over colours of min(count in a, count in b): black + white.
+#[inline]
+pub fn colour_matches(a: &Counts, b: &Counts) -> u8 {
+    a.iter()
+        .zip(b.iter())
+        .map(|(&x, &y)| x.min(y))
+        .fold(0u8, u8::wrapping_add)
+}
+
+/// The feedback of `guess` against `secret`.
+pub fn score(space: Space, guess: &Code, secret: &Code) -> Feedback {
+    score_counted(space, &Counted::new(guess), &Counted::new(secret))
+}
+
+/// A code with its colour counts, for scoring one code against many.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Counted {
+    pub code: Code,
+    pub counts: Counts,
+}
+
+impl Counted {
+    pub fn new(code: &Code) -> Self {
+        Self {
+            code: *code,
+            counts: colour_counts(code),
+        }
+    }
+}
+
+/// [`score`] on codes whose counts are already known.
+#[inline]
+pub fn score_counted(space: Space, guess: &Counted, secret: &Counted) -> Feedback {
+    let black = blacks(space, &guess.code, &secret.code);
+    let matched = colour_matches(&guess.counts, &secret.counts);
+    Feedback {
+        black,
+        white: matched - black,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use stratagem_core::Result;
+
+    fn feedback(space: Space, guess: &[u8], secret: &[u8]) -> Result<(u8, u8)> {
+        let f = score(space, &space.code(guess)?, &space.code(secret)?);
+        Ok((f.black, f.white))
+    }
+
+    #[test]
+    fn known_feedbacks() -> Result<()> {
+        let space = Space::new(4, 6)?;
+        assert_eq!(feedback(space, &[0, 0, 1, 1], &[1, 1, 0, 0])?, (0, 4));
+        assert_eq!(feedback(space, &[0, 0, 1, 1], &[0, 1, 2, 3])?, (1, 1));
+        assert_eq!(feedback(space, &[2, 1, 0, 0], &[2, 1, 0, 0])?, (4, 0));
+        assert_eq!(feedback(space, &[5, 5, 5, 5], &[0, 1, 2, 3])?, (0, 0));
+        let wide = Space::new(16, 36)?;
+        let a: Vec<u8> = (0..16).map(|i| 35 - i).collect();
+        assert_eq!(feedback(wide, &a, &a)?, (16, 0));
+        Ok(())
+    }
+
+    #[test]
+    fn impossible_feedbacks() {
+        assert!(!Feedback { black: 3, white: 1 }.is_possible(4));
+        assert!(!Feedback { black: 2, white: 3 }.is_possible(4));
+        assert!(Feedback { black: 2, white: 2 }.is_possible(4));
+        assert!(!Feedback { black: 0, white: 1 }.is_possible(1));
+    }
+}

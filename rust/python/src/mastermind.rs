@@ -1,0 +1,454 @@
+//! Bindings of the mastermind engine: scoring, the consistent-code search, strategies,
+//! evaluation and contradiction finding. Codes travel as uint8 arrays, a history as a
+//! `(k, spots)` array of guesses and a `(k, 2)` array of (black, white).
+
+use std::sync::atomic::AtomicU64;
+
+use numpy::ndarray::{Array1, Array2};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
+use pyo3::prelude::*;
+use stratagem_core::parallel;
+use stratagem_mastermind::code::Code;
+use stratagem_mastermind::score::{Counted, score_counted};
+use stratagem_mastermind::search::{self, Order, Problem};
+use stratagem_mastermind::strategy::{Strategy, counted, next_guess};
+use stratagem_mastermind::{History, Space, contradiction, evaluate, optimal, purpose};
+
+use crate::errors::{param, to_py};
+use crate::runtime::{interruptible, interruptible_reporting, thread_count};
+
+/// A uint8 column returned to Python.
+type Column<'py> = Bound<'py, PyArray1<u8>>;
+
+fn space(spots: usize, colours: usize) -> PyResult<Space> {
+    Space::new(spots, colours).map_err(to_py)
+}
+
+/// Rows of a `(n, spots)` uint8 array as checked codes; `what` names the array in errors.
+fn codes(space: Space, array: &PyReadonlyArray2<'_, u8>, what: &str) -> PyResult<Vec<Code>> {
+    let view = array.as_array();
+    if view.ncols() != space.spots {
+        return Err(param(format!(
+            "{what} must have {} columns (one per spot), got shape {:?}",
+            space.spots,
+            view.shape()
+        )));
+    }
+    view.rows()
+        .into_iter()
+        .enumerate()
+        .map(|(i, row)| {
+            let colours: Vec<u8> = row.iter().copied().collect();
+            space
+                .code(&colours)
+                .map_err(|e| param(format!("{what} row {i}: {e}")))
+        })
+        .collect()
+}
+
+/// A checked history from guesses `(k, spots)` and feedback `(k, 2)`.
+fn history(
+    space: Space,
+    guesses: &PyReadonlyArray2<'_, u8>,
+    feedback: &PyReadonlyArray2<'_, u8>,
+) -> PyResult<History> {
+    let guesses = codes(space, guesses, "guesses")?;
+    let feedback = feedback.as_array();
+    if feedback.ncols() != 2 || feedback.nrows() != guesses.len() {
+        return Err(param(format!(
+            "feedback must have shape ({}, 2) for {} guesses, got {:?}",
+            guesses.len(),
+            guesses.len(),
+            feedback.shape()
+        )));
+    }
+    let flat: Vec<u8> = guesses
+        .iter()
+        .flat_map(|g| space.spots_of(g).iter().copied())
+        .collect();
+    let pairs: Vec<(u8, u8)> = feedback.rows().into_iter().map(|r| (r[0], r[1])).collect();
+    History::new(space, &flat, &pairs).map_err(to_py)
+}
+
+fn prefix_of(space: Space, prefix: Option<PyReadonlyArray1<'_, u8>>) -> PyResult<Vec<u8>> {
+    let Some(prefix) = prefix else {
+        return Ok(Vec::new());
+    };
+    let prefix: Vec<u8> = prefix.as_array().iter().copied().collect();
+    if prefix.len() > space.spots {
+        return Err(param(format!(
+            "a prefix has at most {} spots, got {}",
+            space.spots,
+            prefix.len()
+        )));
+    }
+    if let Some((spot, colour)) = prefix
+        .iter()
+        .enumerate()
+        .find(|&(_, &c)| usize::from(c) >= space.colours)
+    {
+        return Err(param(format!(
+            "prefix spot {spot} has colour {colour}; colours are 0 to {}",
+            space.colours - 1
+        )));
+    }
+    Ok(prefix)
+}
+
+fn order_of(space: Space, order: Option<PyReadonlyArray2<'_, u8>>) -> PyResult<Order> {
+    match order {
+        None => Ok(Order::lexicographic()),
+        Some(rows) => {
+            let view = rows.as_array();
+            if view.shape() != [space.spots, space.colours] {
+                return Err(param(format!(
+                    "a search order has shape ({}, {}), got {:?}",
+                    space.spots,
+                    space.colours,
+                    view.shape()
+                )));
+            }
+            let flat: Vec<u8> = view.iter().copied().collect();
+            Order::from_rows(space, &flat).map_err(to_py)
+        }
+    }
+}
+
+fn code_array<'py>(py: Python<'py>, space: Space, code: &Code) -> Bound<'py, PyArray1<u8>> {
+    Array1::from(space.spots_of(code).to_vec()).into_pyarray(py)
+}
+
+fn codes_array<'py>(py: Python<'py>, space: Space, codes: &[Code]) -> Bound<'py, PyArray2<u8>> {
+    let flat: Vec<u8> = codes
+        .iter()
+        .flat_map(|c| space.spots_of(c).iter().copied())
+        .collect();
+    Array2::from_shape_vec((codes.len(), space.spots), flat)
+        .unwrap_or_else(|_| Array2::zeros((0, space.spots)))
+        .into_pyarray(py)
+}
+
+/// `mastermind_score(guesses, secrets, colours)`: black and white of each guess row against
+/// the secret row of the same index; either array may have a single row (broadcast).
+#[pyfunction]
+#[pyo3(signature = (guesses, secrets, colours, threads=None))]
+fn mastermind_score<'py>(
+    py: Python<'py>,
+    guesses: PyReadonlyArray2<'py, u8>,
+    secrets: PyReadonlyArray2<'py, u8>,
+    colours: usize,
+    threads: Option<usize>,
+) -> PyResult<(Column<'py>, Column<'py>)> {
+    let spots = guesses.as_array().ncols();
+    let space = space(spots, colours)?;
+    let guesses: Vec<Counted> = counted(&codes(space, &guesses, "guesses")?);
+    let secrets: Vec<Counted> = counted(&codes(space, &secrets, "secrets")?);
+    let n = match (guesses.len(), secrets.len()) {
+        (a, b) if a == b => a,
+        (1, b) => b,
+        (a, 1) => a,
+        (a, b) => {
+            return Err(param(format!(
+                "guesses and secrets must have the same number of rows or one row, got {a} and {b}"
+            )));
+        }
+    };
+    let threads = thread_count(threads)?;
+    let scores = interruptible(py, |_| {
+        use rayon::prelude::*;
+        parallel::pool(threads).map(|pool| {
+            pool.install(|| {
+                (0..n)
+                    .into_par_iter()
+                    .with_min_len(4096)
+                    .map(|i| {
+                        let g = &guesses[if guesses.len() == 1 { 0 } else { i }];
+                        let s = &secrets[if secrets.len() == 1 { 0 } else { i }];
+                        score_counted(space, g, s)
+                    })
+                    .collect::<Vec<_>>()
+            })
+        })
+    })?;
+    let black: Vec<u8> = scores.iter().map(|f| f.black).collect();
+    let white: Vec<u8> = scores.iter().map(|f| f.white).collect();
+    Ok((black.into_pyarray(py), white.into_pyarray(py)))
+}
+
+/// `mastermind_first(...)`: the first consistent code in the search order (below `prefix`),
+/// or None.
+#[pyfunction]
+#[pyo3(signature = (spots, colours, guesses, feedback, prefix=None, order=None, threads=None))]
+#[allow(clippy::too_many_arguments)]
+fn mastermind_first<'py>(
+    py: Python<'py>,
+    spots: usize,
+    colours: usize,
+    guesses: PyReadonlyArray2<'py, u8>,
+    feedback: PyReadonlyArray2<'py, u8>,
+    prefix: Option<PyReadonlyArray1<'py, u8>>,
+    order: Option<PyReadonlyArray2<'py, u8>>,
+    threads: Option<usize>,
+) -> PyResult<Option<Bound<'py, PyArray1<u8>>>> {
+    let space = space(spots, colours)?;
+    let history = history(space, &guesses, &feedback)?;
+    let prefix = prefix_of(space, prefix)?;
+    let order = order_of(space, order)?;
+    let threads = thread_count(threads)?;
+    let found = interruptible(py, |cancel| {
+        search::first(&history, &order, &prefix, threads, cancel)
+    })?;
+    Ok(found.map(|code| code_array(py, space, &code)))
+}
+
+/// `mastermind_children(...)`: the viable one-spot extensions of `prefix`, in search order.
+#[pyfunction]
+#[pyo3(signature = (spots, colours, guesses, feedback, prefix, order=None))]
+fn mastermind_children<'py>(
+    py: Python<'py>,
+    spots: usize,
+    colours: usize,
+    guesses: PyReadonlyArray2<'py, u8>,
+    feedback: PyReadonlyArray2<'py, u8>,
+    prefix: PyReadonlyArray1<'py, u8>,
+    order: Option<PyReadonlyArray2<'py, u8>>,
+) -> PyResult<Bound<'py, PyArray2<u8>>> {
+    let space = space(spots, colours)?;
+    let history = history(space, &guesses, &feedback)?;
+    let prefix = prefix_of(space, Some(prefix))?;
+    let order = order_of(space, order)?;
+    let children = Problem::new(&history, &order).children(&prefix);
+    let width = prefix.len() + 1;
+    let flat: Vec<u8> = children.concat();
+    let rows = if width > space.spots {
+        0
+    } else {
+        children.len()
+    };
+    Ok(Array2::from_shape_vec((rows, width.min(space.spots)), flat)
+        .unwrap_or_else(|_| Array2::zeros((0, width.min(space.spots))))
+        .into_pyarray(py))
+}
+
+/// `mastermind_count(...)`: the exact number of consistent codes (below `prefix`).
+#[pyfunction]
+#[pyo3(signature = (spots, colours, guesses, feedback, prefix=None, threads=None))]
+fn mastermind_count(
+    py: Python<'_>,
+    spots: usize,
+    colours: usize,
+    guesses: PyReadonlyArray2<'_, u8>,
+    feedback: PyReadonlyArray2<'_, u8>,
+    prefix: Option<PyReadonlyArray1<'_, u8>>,
+    threads: Option<usize>,
+) -> PyResult<u128> {
+    let space = space(spots, colours)?;
+    let history = history(space, &guesses, &feedback)?;
+    let prefix = prefix_of(space, prefix)?;
+    let threads = thread_count(threads)?;
+    interruptible(py, |cancel| {
+        search::count(&history, &prefix, threads, cancel)
+    })
+}
+
+/// `mastermind_estimate(...)`: Knuth's estimate of the number of consistent codes, as
+/// (mean, standard error).
+#[pyfunction]
+#[pyo3(signature = (spots, colours, guesses, feedback, probes, seed, threads=None))]
+#[allow(clippy::too_many_arguments)]
+fn mastermind_estimate(
+    py: Python<'_>,
+    spots: usize,
+    colours: usize,
+    guesses: PyReadonlyArray2<'_, u8>,
+    feedback: PyReadonlyArray2<'_, u8>,
+    probes: u64,
+    seed: u64,
+    threads: Option<usize>,
+) -> PyResult<(f64, f64)> {
+    let space = space(spots, colours)?;
+    let history = history(space, &guesses, &feedback)?;
+    let threads = thread_count(threads)?;
+    interruptible(py, |cancel| {
+        search::estimate(&history, probes, seed, threads, cancel)
+    })
+}
+
+/// `mastermind_consistent(...)`: every consistent code, lexicographic (enumerable spaces).
+#[pyfunction]
+#[pyo3(signature = (spots, colours, guesses, feedback, threads=None))]
+fn mastermind_consistent<'py>(
+    py: Python<'py>,
+    spots: usize,
+    colours: usize,
+    guesses: PyReadonlyArray2<'py, u8>,
+    feedback: PyReadonlyArray2<'py, u8>,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyArray2<u8>>> {
+    let space = space(spots, colours)?;
+    let history = history(space, &guesses, &feedback)?;
+    let threads = thread_count(threads)?;
+    let found = interruptible(py, |cancel| {
+        search::all_consistent(&history, threads, cancel)
+    })?;
+    Ok(codes_array(py, space, &found))
+}
+
+/// `mastermind_shuffled_order(spots, colours, seed)`: the `first` strategy's shuffled order.
+#[pyfunction]
+fn mastermind_shuffled_order<'py>(
+    py: Python<'py>,
+    spots: usize,
+    colours: usize,
+    seed: u64,
+) -> PyResult<Bound<'py, PyArray2<u8>>> {
+    let space = space(spots, colours)?;
+    let order = Order::shuffled(space, |spot| {
+        stratagem_core::rng::Stream::new(seed, purpose::ORDER, &[spot as u64])
+    })
+    .map_err(to_py)?;
+    Array2::from_shape_vec((spots, colours), order.rows(space))
+        .map_err(|e| param(e.to_string()))
+        .map(|a| a.into_pyarray(py))
+}
+
+/// `mastermind_next_guess(...)`: the strategy's guess after the history, or None when no code
+/// is consistent with it.
+#[pyfunction]
+#[pyo3(signature = (spots, colours, guesses, feedback, strategy, seed=0, order="lex", threads=None))]
+#[allow(clippy::too_many_arguments)]
+fn mastermind_next_guess<'py>(
+    py: Python<'py>,
+    spots: usize,
+    colours: usize,
+    guesses: PyReadonlyArray2<'py, u8>,
+    feedback: PyReadonlyArray2<'py, u8>,
+    strategy: &str,
+    seed: u64,
+    order: &str,
+    threads: Option<usize>,
+) -> PyResult<Option<Bound<'py, PyArray1<u8>>>> {
+    let space = space(spots, colours)?;
+    let history = history(space, &guesses, &feedback)?;
+    let strategy = Strategy::parse(strategy, order).map_err(to_py)?;
+    strategy.check_space(space).map_err(to_py)?;
+    let threads = thread_count(threads)?;
+    let found = interruptible(py, |cancel| {
+        next_guess(&history, strategy, seed, threads, cancel)
+    })?;
+    Ok(found.map(|code| code_array(py, space, &code)))
+}
+
+/// `mastermind_contradiction(...)`: a smallest set of turns whose feedbacks contradict each
+/// other, or None when some code fits.
+#[pyfunction]
+#[pyo3(signature = (spots, colours, guesses, feedback, threads=None))]
+fn mastermind_contradiction(
+    py: Python<'_>,
+    spots: usize,
+    colours: usize,
+    guesses: PyReadonlyArray2<'_, u8>,
+    feedback: PyReadonlyArray2<'_, u8>,
+    threads: Option<usize>,
+) -> PyResult<Option<Vec<usize>>> {
+    let space = space(spots, colours)?;
+    let history = history(space, &guesses, &feedback)?;
+    let threads = thread_count(threads)?;
+    interruptible(py, |cancel| {
+        contradiction::smallest_contradiction(&history, threads, cancel)
+    })
+}
+
+/// `mastermind_sample_secrets(spots, colours, count, seed)`: the seeded sample of secrets.
+#[pyfunction]
+fn mastermind_sample_secrets<'py>(
+    py: Python<'py>,
+    spots: usize,
+    colours: usize,
+    count: u64,
+    seed: u64,
+) -> PyResult<Bound<'py, PyArray2<u8>>> {
+    let space = space(spots, colours)?;
+    const MOST: u64 = 1 << 26;
+    if count > MOST {
+        return Err(param(format!(
+            "a sample has at most {MOST} secrets, got {count}"
+        )));
+    }
+    let secrets = evaluate::sample_secrets(space, count, seed).map_err(to_py)?;
+    Ok(codes_array(py, space, &secrets))
+}
+
+/// `mastermind_evaluate(...)`: the number of guesses the strategy takes for each secret row;
+/// `progress(done)` is called about every 20 ms with the number of secrets finished.
+#[pyfunction]
+#[pyo3(signature = (spots, colours, strategy, secrets, seed=0, order="lex", threads=None, progress=None))]
+#[allow(clippy::too_many_arguments)]
+fn mastermind_evaluate<'py>(
+    py: Python<'py>,
+    spots: usize,
+    colours: usize,
+    strategy: &str,
+    secrets: PyReadonlyArray2<'py, u8>,
+    seed: u64,
+    order: &str,
+    threads: Option<usize>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Bound<'py, PyArray1<u32>>> {
+    let space = space(spots, colours)?;
+    let strategy = Strategy::parse(strategy, order).map_err(to_py)?;
+    strategy.check_space(space).map_err(to_py)?;
+    let secrets = codes(space, &secrets, "secrets")?;
+    let threads = thread_count(threads)?;
+    let done = AtomicU64::new(0);
+    let report = progress.as_ref().map(|callback| (callback, &done));
+    let guesses = interruptible_reporting(
+        py,
+        |cancel| evaluate::evaluate(space, strategy, seed, &secrets, threads, cancel, &done),
+        report,
+    )?;
+    Ok(guesses.into_pyarray(py))
+}
+
+/// `mastermind_optimal_cost(...)`: the optimal total number of guesses over every code
+/// consistent with the history.
+#[pyfunction]
+#[pyo3(signature = (spots, colours, guesses, feedback, threads=None))]
+fn mastermind_optimal_cost(
+    py: Python<'_>,
+    spots: usize,
+    colours: usize,
+    guesses: PyReadonlyArray2<'_, u8>,
+    feedback: PyReadonlyArray2<'_, u8>,
+    threads: Option<usize>,
+) -> PyResult<u64> {
+    let space = space(spots, colours)?;
+    optimal::check_space(space).map_err(to_py)?;
+    let history = history(space, &guesses, &feedback)?;
+    let threads = thread_count(threads)?;
+    interruptible(py, |cancel| {
+        let candidates = counted(&search::all_consistent(&history, threads, cancel)?);
+        optimal::optimal_cost(&history, &candidates, threads, cancel)
+    })
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(mastermind_score, m)?)?;
+    m.add_function(wrap_pyfunction!(mastermind_first, m)?)?;
+    m.add_function(wrap_pyfunction!(mastermind_children, m)?)?;
+    m.add_function(wrap_pyfunction!(mastermind_count, m)?)?;
+    m.add_function(wrap_pyfunction!(mastermind_estimate, m)?)?;
+    m.add_function(wrap_pyfunction!(mastermind_consistent, m)?)?;
+    m.add_function(wrap_pyfunction!(mastermind_shuffled_order, m)?)?;
+    m.add_function(wrap_pyfunction!(mastermind_next_guess, m)?)?;
+    m.add_function(wrap_pyfunction!(mastermind_contradiction, m)?)?;
+    m.add_function(wrap_pyfunction!(mastermind_sample_secrets, m)?)?;
+    m.add_function(wrap_pyfunction!(mastermind_evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(mastermind_optimal_cost, m)?)?;
+    m.add(
+        "MASTERMIND_ENUMERABLE_LIMIT",
+        stratagem_mastermind::code::ENUMERABLE_LIMIT,
+    )?;
+    m.add("MASTERMIND_OPTIMAL_LIMIT", optimal::OPTIMAL_LIMIT)?;
+    Ok(())
+}
