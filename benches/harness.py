@@ -4,8 +4,9 @@ the pure-Python oracle in the same run, reported as throughput and as their rati
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -44,3 +45,39 @@ def measure(work: Callable[[], int], min_seconds: float) -> Timing:
         total_units += work()
         total_seconds += time.perf_counter() - started
     return Timing(total_units, total_seconds)
+
+
+@dataclass(frozen=True)
+class Table:
+    """A result table that does not fit the Rust-vs-oracle rows: a bench module may offer
+    ``tables(quick, min_seconds) -> list[Table]``, which ``run.py`` calls after timing its
+    cases and prints after the main table. ``rows`` are the printed cells (the first ``left``
+    columns aligned left, the others right), ``records`` the same figures unrounded for
+    ``--json``, ``notes`` lines printed under the table."""
+
+    title: str
+    header: Sequence[str]
+    rows: Sequence[Sequence[str]]
+    records: Sequence[dict[str, Any]] = field(default_factory=tuple)
+    notes: Sequence[str] = field(default_factory=tuple)
+    left: int = 1
+
+    def render(self) -> str:
+        widths = [
+            max([len(name), *(len(row[i]) for row in self.rows)])
+            for i, name in enumerate(self.header)
+        ]
+
+        def line(cells: Sequence[str]) -> str:
+            return " ".join(
+                f"{cell:<{width}}" if i < self.left else f"{cell:>{width}}"
+                for i, (cell, width) in enumerate(zip(cells, widths, strict=True))
+            ).rstrip()
+
+        header = line(self.header)
+        out = [self.title, header, "-" * len(header), *(line(row) for row in self.rows)]
+        out += [f"  {note}" for note in self.notes]
+        return "\n".join(out)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"title": self.title, "records": list(self.records), "notes": list(self.notes)}

@@ -3,7 +3,10 @@
 Each ``benches/bench_<name>.py`` module offers ``cases(quick) -> list[Case]``; every case is
 timed on the Rust path and on the oracle in this same run, and the table shows both
 throughputs and their ratio. Absolute figures on a shared 2-core machine are noisy; the ratio
-measured in one run is the figure to quote.
+measured in one run is the figure to quote. A module may also offer
+``tables(quick, min_seconds) -> list[Table]`` (``harness.Table``) for results that are not
+Rust-vs-oracle rows; they are computed after its cases and printed after the main table (and
+put under ``"tables"`` with ``--json``).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import stratagem
-from harness import measure
+from harness import Table, measure
 from stratagem.progress import Progress
 
 HERE = Path(__file__).resolve().parent
@@ -48,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown benchmark(s) {unknown}; available: {available()}")
 
     rows: list[dict[str, Any]] = []
+    tables: list[tuple[str, Table]] = []
     for name in names:
         module = importlib.import_module(f"bench_{name}")
         cases = module.cases(args.quick)
@@ -67,11 +71,18 @@ def main(argv: list[str] | None = None) -> int:
                     }
                 )
                 bar.advance()
+        if hasattr(module, "tables"):
+            tables += [(name, table) for table in module.tables(args.quick, args.min_seconds)]
 
     if args.json:
         print(
             json.dumps(
-                {"stratagem": stratagem.__version__, "machine": platform.machine(), "results": rows}
+                {
+                    "stratagem": stratagem.__version__,
+                    "machine": platform.machine(),
+                    "results": rows,
+                    "tables": [{"bench": name, **table.to_dict()} for name, table in tables],
+                }
             )
         )
         return 0
@@ -90,6 +101,9 @@ def main(argv: list[str] | None = None) -> int:
             f"{row['ratio']:>9.0f}x"
             f"  ({row['unit']})"
         )
+    for name, table in tables:
+        print()
+        print(f"{name}: {table.render()}")
     return 0
 
 

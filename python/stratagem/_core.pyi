@@ -47,6 +47,7 @@ __all__ = [
     "mastermind_sample_secrets",
     "mastermind_score",
     "mastermind_shuffled_order",
+    "mastermind_solve",
     "philox4x64_10",
     "purpose_tag",
     "resolve_threads",
@@ -424,3 +425,11 @@ def mastermind_optimal_cost(
     feedback: NDArray[np.uint8],
     threads: int | None = None,
 ) -> int: ...
+def mastermind_solve(
+    secret: NDArray[np.uint8],
+    colours: int,
+    strategy: str,
+    seed: int = 0,
+    order: str = "lex",
+    threads: int | None = None,
+) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]: ...

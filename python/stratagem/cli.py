@@ -234,9 +234,11 @@ def build_parser() -> argparse.ArgumentParser:
     # Each game registers its own command group from its own module.
     from stratagem.annexation.cli import register as register_annexation
     from stratagem.conquest.cli import register as register_conquest
+    from stratagem.mastermind.cli import register as register_mastermind
 
     register_conquest(commands, _common_options)
     register_annexation(commands, _common_options)
+    register_mastermind(commands, _common_options)
     return parser
 
 

@@ -255,6 +255,52 @@ def _annexation(seed: int, threads: int, say: Say) -> dict[str, Any]:
     }
 
 
+def _mastermind(seed: int, threads: int, say: Say) -> dict[str, Any]:
+    """The seed's 10 x 10 instance broken by the consistent-code search (over the MPI ranks
+    under mpiexec), and Knuth's strategy played against every 4 x 6 secret."""
+    from stratagem.mastermind import evaluate, format_code, solve
+
+    secret = "7735427368"
+    world = distributed.world()
+    where = f"{threads} threads"
+    identical = None
+    if world.is_distributed:
+        from stratagem.mastermind.distributed import solve as distributed_solve
+
+        solution = distributed_solve(secret, 10, comm=world, seed=seed)
+        single = solve(secret, 10, "first", seed, threads=threads)
+        identical = bool(np.array_equal(single.guesses, solution.guesses))
+        where = f"{world.size} MPI ranks, identical to one process: {identical}"
+    else:
+        solution = solve(secret, 10, "first", seed, threads=threads)
+    say(
+        f"mastermind, 10 spots x 10 colours (10^10 codes): secret {secret} broken with the "
+        f"first consistent code in {solution.turns} guesses, {solution.seconds:.3f} s on {where}"
+    )
+    guesses = [format_code(g) for g in solution.guesses]
+    for start in range(0, len(guesses), 8):
+        say("  " + " ".join(guesses[start : start + 8]))
+    knuth = evaluate(4, 6, "knuth", seed=seed, threads=threads, progress=False)
+    histogram = ", ".join(f"{k}: {n}" for k, n in enumerate(knuth.histogram.tolist()) if n)
+    say(
+        f"  Knuth's minimax against all 1,296 codes of 4 x 6: {knuth.total} guesses, average "
+        f"{float(knuth.average):.3f}, worst case {knuth.worst} ({knuth.seconds:.3f} s)"
+    )
+    say(f"    secrets per number of guesses: {histogram}")
+    return {
+        "secret": secret,
+        "turns": solution.turns,
+        "guesses": guesses,
+        "seconds": solution.seconds,
+        "distributed_identical_to_single_process": identical,
+        "knuth_total": knuth.total,
+        "knuth_average": float(knuth.average),
+        "knuth_worst": knuth.worst,
+        "knuth_histogram": {str(k): int(n) for k, n in enumerate(knuth.histogram) if n},
+        "knuth_seconds": knuth.seconds,
+    }
+
+
 _PARTS: tuple[tuple[str, Callable[[int, int, Say], dict[str, Any]]], ...] = (
     ("streams", _streams),
     ("coins", _coins),
@@ -262,6 +308,7 @@ _PARTS: tuple[tuple[str, Callable[[int, int, Say], dict[str, Any]]], ...] = (
     ("mpi", _mpi),
     ("conquest", _conquest),
     ("annexation", _annexation),
+    ("mastermind", _mastermind),
 )
 
 

@@ -62,9 +62,12 @@ def as_codes(name: str, value: Any, spots: int, colours: int) -> NDArray[np.uint
             f"{name} must have {spots} colours per code, got shape {np.shape(value)}"
         )
     if array.size and array.dtype.kind not in "iu":
-        if array.dtype.kind == "b" or not np.all(np.isfinite(array)) or not np.all(
-            np.mod(array, 1) == 0
-        ):
+        whole = (
+            array.dtype.kind == "f"
+            and bool(np.all(np.isfinite(array)))
+            and bool(np.all(np.mod(array, 1) == 0))
+        )
+        if not whole:
             raise InvalidParameter(f"{name} must hold whole colour numbers, got {array.dtype}")
     if array.size:
         low, high = int(array.min()), int(array.max())
@@ -81,7 +84,9 @@ def as_code(name: str, value: Any, spots: int, colours: int) -> NDArray[np.uint8
     """One code as a ``(spots,)`` uint8 array (see :func:`as_codes`)."""
     array = np.asarray(value) if not isinstance(value, str) else None
     if array is not None and array.ndim != 1:
-        raise InvalidParameter(f"{name} must be one code of {spots} colours, got shape {array.shape}")
+        raise InvalidParameter(
+            f"{name} must be one code of {spots} colours, got shape {array.shape}"
+        )
     code: NDArray[np.uint8] = as_codes(name, value, spots, colours)[0]
     return code
 

@@ -128,7 +128,9 @@ def evaluate(
         secrets = sample_secrets(spots, colours, DEFAULT_SAMPLE if sample is None else sample, seed)
         sampled = True
     started = time.perf_counter()
-    with Progress(len(secrets), f"mastermind {strategy} {spots}x{colours}", enabled=progress) as bar:
+    with Progress(
+        len(secrets), f"mastermind {strategy} {spots}x{colours}", enabled=progress
+    ) as bar:
 
         def report(done: int) -> None:
             bar.advance(done - bar.done)

@@ -26,7 +26,7 @@ from numpy.typing import NDArray
 
 from stratagem import _core, _validate
 from stratagem.errors import InconsistentFeedback, InvalidMove, InvalidParameter
-from stratagem.mastermind.code import as_code, as_codes, check_space, format_code
+from stratagem.mastermind.code import as_code, as_codes, check_space, format_code, parse_code
 
 __all__ = [
     "ENUMERABLE_LIMIT",
@@ -124,11 +124,12 @@ def first_consistent(
             raise InvalidParameter(f"a prefix has at most {spots} spots, got {len(prefix_array)}")
     order_array = None
     if order is not None:
-        order_array = as_codes("order", order, colours, colours)
-        if len(order_array) != spots:
+        if np.shape(order) != (spots, colours):
             raise InvalidParameter(
-                f"a search order has one row per spot ({spots}), got {len(order_array)}"
+                f"a search order has shape ({spots}, {colours}) (a permutation of the colours "
+                f"per spot), got {np.shape(order)}"
             )
+        order_array = as_codes("search order", order, colours, colours)
     return _core.mastermind_first(
         spots, colours, *history, prefix_array, order_array, _validate.threads(threads)
     )
@@ -220,10 +221,8 @@ def _contradiction_error(
         f"turn {t}: {format_code(guesses[t])} got {feedback[t][0]} black {feedback[t][1]} white"
         for t in turns
     )
-    noun = "this feedback" if len(turns) == 1 else f"these {len(turns)} feedbacks"
-    return InconsistentFeedback(
-        f"no code fits {noun} together: {described}", tuple(int(t) for t in turns)
-    )
+    what = "this feedback" if len(turns) == 1 else f"these {len(turns)} feedbacks together"
+    return InconsistentFeedback(f"no code fits {what}: {described}", tuple(int(t) for t in turns))
 
 
 def next_guess(
@@ -259,10 +258,10 @@ class Codebreaker:
     >>> breaker.feedback(1, 1)                # the codemaker's answer
     >>> breaker.next_guess().tolist()
     [0, 0, 2, 3]
-    >>> breaker.feedback(3, 1)
+    >>> breaker.feedback(3, 1)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    stratagem.errors.InconsistentFeedback: no code fits this feedback together: turn 1: 0023 got 3 black 1 white
+    stratagem.errors.InconsistentFeedback: no code fits this feedback: turn 1: 0023 got 3 black...
     """
 
     def __init__(
@@ -338,14 +337,12 @@ class Codebreaker:
         black, white = _check_feedback(self.spots, black, white, self.turns)
         guesses = np.vstack([self._guesses, guess[None, :]])
         feedback = np.vstack([self._feedback, np.array([[black, white]], dtype=np.uint8)])
-        if black != self.spots:
-            fits = _core.mastermind_first(
-                self.spots, self.colours, guesses, feedback, None, None, self.threads
-            )
-            if fits is None:
-                raise _contradiction_error(
-                    self.spots, self.colours, (guesses, feedback), self.threads
-                )
+        # A win is checked too: the guess must fit the earlier answers to be the secret.
+        fits = _core.mastermind_first(
+            self.spots, self.colours, guesses, feedback, None, None, self.threads
+        )
+        if fits is None:
+            raise _contradiction_error(self.spots, self.colours, (guesses, feedback), self.threads)
         self._guesses, self._feedback, self._pending = guesses, feedback, None
 
     def remaining(self) -> int:
@@ -394,27 +391,24 @@ def solve(
     order: str = "lex",
     threads: int | None = None,
 ) -> Solution:
-    """Plays ``strategy`` against ``secret`` (a code or its written form) until it is found."""
-    if isinstance(secret, str):
-        from stratagem.mastermind.code import parse_code
-
-        secret_array = parse_code(secret, colours)
-    else:
-        secret_array = np.asarray(secret)
+    """Plays ``strategy`` against ``secret`` (a code or its written form) until it is found,
+    in one call to the engine (the same guesses as a :class:`Codebreaker` fed the true
+    feedbacks)."""
+    secret_array = parse_code(secret, colours) if isinstance(secret, str) else np.asarray(secret)
     spots, colours = check_space(secret_array.size, colours)
     secret_array = as_code("secret", secret_array, spots, colours)
-    breaker = Codebreaker(spots, colours, strategy, seed, order=order, threads=threads)
+    strategy, order = _strategy(strategy, order)
+    seed = _validate.seed(seed)
     started = time.perf_counter()
-    while not breaker.solved:
-        guess = breaker.next_guess()
-        black, white = score(guess, secret_array, colours=colours, threads=1)
-        breaker.feedback(int(black[0]), int(white[0]))
+    guesses, feedback = _core.mastermind_solve(
+        secret_array, colours, strategy, seed, order, _validate.threads(threads)
+    )
     return Solution(
         secret=secret_array,
-        guesses=breaker.guesses,
-        feedback=breaker.feedbacks,
+        guesses=guesses,
+        feedback=feedback,
         seconds=time.perf_counter() - started,
         strategy=strategy,
         colours=colours,
-        seed=breaker.seed,
+        seed=seed,
     )

@@ -156,11 +156,17 @@ mod finding {
         // only colours 2 and 3, which 2233 (one black: one 2) cannot be all of.
         let mut wrong = history.clone();
         wrong.feedback[0] = Feedback { black: 0, white: 0 };
-        assert_eq!(smallest_contradiction(&wrong, 2, &cancel)?, Some(vec![0, 1, 2]));
+        assert_eq!(
+            smallest_contradiction(&wrong, 2, &cancel)?,
+            Some(vec![0, 1, 2])
+        );
         // A feedback no code can give contradicts itself.
         let mut impossible = history.clone();
         impossible.push(space.code(&[1, 2, 3, 4])?, Feedback { black: 3, white: 1 })?;
-        assert_eq!(smallest_contradiction(&impossible, 1, &cancel)?, Some(vec![3]));
+        assert_eq!(
+            smallest_contradiction(&impossible, 1, &cancel)?,
+            Some(vec![3])
+        );
         Ok(())
     }
 }

@@ -186,10 +186,22 @@ mod tests {
     #[test]
     fn published_totals_on_four_by_six() -> Result<()> {
         let space = Space::new(4, 6)?;
-        assert_eq!(total(space, Strategy::Heuristic(Heuristic::Knuth))?, (5801, 5));
-        assert_eq!(total(space, Strategy::Heuristic(Heuristic::Irving))?.0, 5696);
-        assert_eq!(total(space, Strategy::Heuristic(Heuristic::Entropy))?.0, 5722);
-        assert_eq!(total(space, Strategy::Heuristic(Heuristic::MostParts))?.0, 5668);
+        assert_eq!(
+            total(space, Strategy::Heuristic(Heuristic::Knuth))?,
+            (5801, 5)
+        );
+        assert_eq!(
+            total(space, Strategy::Heuristic(Heuristic::Irving))?.0,
+            5696
+        );
+        assert_eq!(
+            total(space, Strategy::Heuristic(Heuristic::Entropy))?.0,
+            5722
+        );
+        assert_eq!(
+            total(space, Strategy::Heuristic(Heuristic::MostParts))?.0,
+            5668
+        );
         Ok(())
     }
 

@@ -4,6 +4,10 @@
 //! min(count in guess, count in secret), minus `black`. Both are computed with fixed-length
 //! loops (16 spots, 48 colour lanes) that the compiler turns into a few vector instructions.
 
+use rayon::prelude::*;
+use stratagem_core::error::{Result, param};
+use stratagem_core::{Cancel, parallel};
+
 use crate::code::{Code, MAX_COLOURS, MAX_SPOTS, PAD, Space};
 
 /// Colour counts, padded to a multiple of 16 lanes.
@@ -112,10 +116,66 @@ pub fn score_counted(space: Space, guess: &Counted, secret: &Counted) -> Feedbac
     }
 }
 
+/// Black and white of each guess row against the secret row of the same index, rows given
+/// flat (`spots` colours each); one row on either side is scored against every row of the
+/// other. Rows are checked (and the first bad one named) before anything is scored.
+pub fn score_rows(
+    space: Space,
+    guesses: &[u8],
+    secrets: &[u8],
+    threads: usize,
+    cancel: &Cancel,
+) -> Result<(Vec<u8>, Vec<u8>)> {
+    let spots = space.spots;
+    let (g_rows, s_rows) = (guesses.len() / spots, secrets.len() / spots);
+    let n = match (g_rows, s_rows) {
+        (a, b) if a == b => a,
+        (1, b) => b,
+        (a, 1) => a,
+        (a, b) => {
+            return Err(param(format!(
+                "guesses and secrets must have the same number of rows or one row, got {a} and {b}"
+            )));
+        }
+    };
+    let check = |flat: &[u8], what: &str| -> Result<()> {
+        let bad = flat
+            .par_chunks(spots)
+            .with_min_len(4096)
+            .position_first(|row| row.iter().any(|&c| usize::from(c) >= space.colours));
+        match bad {
+            Some(row) => {
+                let error = space.code(&flat[row * spots..(row + 1) * spots]).err();
+                Err(param(format!(
+                    "{what} row {row}: {}",
+                    error.map(|e| e.to_string()).unwrap_or_default()
+                )))
+            }
+            None => Ok(()),
+        }
+    };
+    parallel::pool(threads)?.install(|| {
+        check(guesses, "guesses")?;
+        check(secrets, "secrets")?;
+        cancel.check()?;
+        let counted = |flat: &[u8], i: usize| {
+            let row = if flat.len() == spots { 0 } else { i };
+            let mut code = [PAD; MAX_SPOTS];
+            code[..spots].copy_from_slice(&flat[row * spots..(row + 1) * spots]);
+            Counted::new(&code)
+        };
+        let scores: Vec<Feedback> = (0..n)
+            .into_par_iter()
+            .with_min_len(4096)
+            .map(|i| score_counted(space, &counted(guesses, i), &counted(secrets, i)))
+            .collect();
+        Ok(scores.iter().map(|f| (f.black, f.white)).unzip())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use stratagem_core::Result;
 
     fn feedback(space: Space, guess: &[u8], secret: &[u8]) -> Result<(u8, u8)> {
         let f = score(space, &space.code(guess)?, &space.code(secret)?);

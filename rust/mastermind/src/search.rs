@@ -20,6 +20,10 @@ use crate::code::{Code, MAX_COLOURS, MAX_SPOTS, PAD, Space};
 use crate::history::History;
 use crate::score::{COUNT_LANES, Counts};
 
+/// A parallel search first runs this many nodes on the calling thread, where most searches
+/// end; splitting them into prefixes would cost more than it saves.
+const SERIAL_FIRST_NODES: u64 = 1 << 16;
+
 /// How many nodes a search visits between two looks at the cancel token.
 const CANCEL_CHECK_NODES: u64 = 1 << 14;
 
@@ -404,6 +408,22 @@ impl<'a> Problem<'a> {
         walk.first(&level, prefix.len())
     }
 
+    /// [`Problem::first_below`] if it takes at most `budget` nodes; `None` if it gives up.
+    fn first_below_within(
+        &self,
+        prefix: &[u8],
+        budget: u64,
+        cancel: &Cancel,
+    ) -> Result<Option<Option<Code>>> {
+        let Some(level) = self.level_of(prefix) else {
+            return Ok(Some(None));
+        };
+        let mut walk = Walk::new(self, cancel);
+        walk.budget = budget;
+        let found = walk.first(&level, prefix.len())?;
+        Ok((walk.nodes <= budget).then_some(found))
+    }
+
     /// The number of consistent codes below `prefix`, counted on this thread.
     pub fn count_below(&self, prefix: &[u8], cancel: &Cancel) -> Result<u128> {
         let Some(level) = self.level_of(prefix) else {
@@ -421,6 +441,8 @@ struct Walk<'p, 'a> {
     cancel: &'p Cancel,
     scratch: Vec<Level>,
     nodes: u64,
+    /// [`Walk::first`] gives up (answering `None`) after this many nodes.
+    budget: u64,
 }
 
 impl<'p, 'a> Walk<'p, 'a> {
@@ -431,6 +453,7 @@ impl<'p, 'a> Walk<'p, 'a> {
             cancel,
             scratch,
             nodes: 0,
+            budget: u64::MAX,
         }
     }
 
@@ -451,6 +474,9 @@ impl<'p, 'a> Walk<'p, 'a> {
         let mut found = None;
         for rank in 0..space.colours {
             self.tick()?;
+            if self.nodes > self.budget {
+                break;
+            }
             let colour = self.problem.order.colour(spot, rank);
             if self.problem.extend(level, spot, colour, &mut child) {
                 found = self.first(&child, spot + 1)?;
@@ -506,10 +532,26 @@ pub fn first(
     threads: usize,
     cancel: &Cancel,
 ) -> Result<Option<Code>> {
+    first_after(history, order, prefix, threads, SERIAL_FIRST_NODES, cancel)
+}
+
+/// [`first`], trying `serial_nodes` nodes on the calling thread before splitting.
+fn first_after(
+    history: &History,
+    order: &Order,
+    prefix: &[u8],
+    threads: usize,
+    serial_nodes: u64,
+    cancel: &Cancel,
+) -> Result<Option<Code>> {
     let problem = Problem::new(history, order);
     let length = split_length(history.space, threads).max(prefix.len());
     if length == prefix.len() {
         return problem.first_below(prefix, cancel);
+    }
+    // Most searches end within a few thousand nodes: try on this thread before splitting.
+    if let Some(found) = problem.first_below_within(prefix, serial_nodes, cancel)? {
+        return Ok(found);
     }
     let prefixes = problem.prefixes(prefix, length);
     let found = parallel::pool(threads)?.install(|| {
@@ -705,10 +747,10 @@ mod tests {
                 .collect();
             for threads in [1, 2] {
                 let order = Order::lexicographic();
-                assert_eq!(
-                    first(&history, &order, &[], threads, &cancel)?,
-                    consistent.first().copied()
-                );
+                for serial_nodes in [0, 5, SERIAL_FIRST_NODES] {
+                    let found = first_after(&history, &order, &[], threads, serial_nodes, &cancel)?;
+                    assert_eq!(found, consistent.first().copied());
+                }
                 assert_eq!(
                     count(&history, &[], threads, &cancel)?,
                     consistent.len() as u128
@@ -720,7 +762,10 @@ mod tests {
             let best = consistent
                 .iter()
                 .min_by_key(|code| shuffled.rank_key(space, code));
-            assert_eq!(first(&history, &shuffled, &[], 2, &cancel)?, best.copied());
+            assert_eq!(
+                first_after(&history, &shuffled, &[], 2, 0, &cancel)?,
+                best.copied()
+            );
         }
         Ok(())
     }

@@ -29,6 +29,17 @@ pub enum Heuristic {
     MostParts,
 }
 
+impl Heuristic {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Knuth => "knuth",
+            Self::Irving => "irving",
+            Self::Entropy => "entropy",
+            Self::MostParts => "most_parts",
+        }
+    }
+}
+
 /// How the order of the `first` strategy is chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FirstOrder {
@@ -83,7 +94,9 @@ impl Strategy {
     /// Checks the strategy can play on a space.
     pub fn check_space(self, space: Space) -> Result<()> {
         match self {
-            Self::Heuristic(_) => space.require_enumerable("this strategy").map(|_| ()),
+            Self::Heuristic(heuristic) => space
+                .require_enumerable(&format!("strategy '{}'", heuristic.name()))
+                .map(|_| ()),
             Self::Optimal => optimal::check_space(space),
             Self::First(_) | Self::Random => Ok(()),
         }

@@ -7,9 +7,8 @@ use std::sync::atomic::AtomicU64;
 use numpy::ndarray::{Array1, Array2};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
-use stratagem_core::parallel;
 use stratagem_mastermind::code::Code;
-use stratagem_mastermind::score::{Counted, score_counted};
+use stratagem_mastermind::score;
 use stratagem_mastermind::search::{self, Order, Problem};
 use stratagem_mastermind::strategy::{Strategy, counted, next_guess};
 use stratagem_mastermind::{History, Space, contradiction, evaluate, optimal, purpose};
@@ -19,6 +18,8 @@ use crate::runtime::{interruptible, interruptible_reporting, thread_count};
 
 /// A uint8 column returned to Python.
 type Column<'py> = Bound<'py, PyArray1<u8>>;
+/// Rows of uint8 (codes, or feedback pairs) returned to Python.
+type Rows<'py> = Bound<'py, PyArray2<u8>>;
 
 fn space(spots: usize, colours: usize) -> PyResult<Space> {
     Space::new(spots, colours).map_err(to_py)
@@ -38,10 +39,11 @@ fn codes(space: Space, array: &PyReadonlyArray2<'_, u8>, what: &str) -> PyResult
         .into_iter()
         .enumerate()
         .map(|(i, row)| {
-            let colours: Vec<u8> = row.iter().copied().collect();
-            space
-                .code(&colours)
-                .map_err(|e| param(format!("{what} row {i}: {e}")))
+            let checked = match row.as_slice() {
+                Some(colours) => space.code(colours),
+                None => space.code(&row.to_vec()),
+            };
+            checked.map_err(|e| param(format!("{what} row {i}: {e}")))
         })
         .collect()
 }
@@ -141,37 +143,21 @@ fn mastermind_score<'py>(
 ) -> PyResult<(Column<'py>, Column<'py>)> {
     let spots = guesses.as_array().ncols();
     let space = space(spots, colours)?;
-    let guesses: Vec<Counted> = counted(&codes(space, &guesses, "guesses")?);
-    let secrets: Vec<Counted> = counted(&codes(space, &secrets, "secrets")?);
-    let n = match (guesses.len(), secrets.len()) {
-        (a, b) if a == b => a,
-        (1, b) => b,
-        (a, 1) => a,
-        (a, b) => {
-            return Err(param(format!(
-                "guesses and secrets must have the same number of rows or one row, got {a} and {b}"
-            )));
-        }
+    if secrets.as_array().ncols() != spots {
+        return Err(param(format!(
+            "guesses have {spots} spots but secrets have {}",
+            secrets.as_array().ncols()
+        )));
+    }
+    let flat = |array: &PyReadonlyArray2<'py, u8>| match array.as_slice() {
+        Ok(slice) => slice.to_vec(),
+        Err(_) => array.as_array().iter().copied().collect(),
     };
+    let (guesses, secrets) = (flat(&guesses), flat(&secrets));
     let threads = thread_count(threads)?;
-    let scores = interruptible(py, |_| {
-        use rayon::prelude::*;
-        parallel::pool(threads).map(|pool| {
-            pool.install(|| {
-                (0..n)
-                    .into_par_iter()
-                    .with_min_len(4096)
-                    .map(|i| {
-                        let g = &guesses[if guesses.len() == 1 { 0 } else { i }];
-                        let s = &secrets[if secrets.len() == 1 { 0 } else { i }];
-                        score_counted(space, g, s)
-                    })
-                    .collect::<Vec<_>>()
-            })
-        })
+    let (black, white) = interruptible(py, |cancel| {
+        score::score_rows(space, &guesses, &secrets, threads, cancel)
     })?;
-    let black: Vec<u8> = scores.iter().map(|f| f.black).collect();
-    let white: Vec<u8> = scores.iter().map(|f| f.white).collect();
     Ok((black.into_pyarray(py), white.into_pyarray(py)))
 }
 
@@ -339,6 +325,42 @@ fn mastermind_next_guess<'py>(
     Ok(found.map(|code| code_array(py, space, &code)))
 }
 
+/// `mastermind_solve(secret, colours, strategy, seed=0, order="lex", threads=None)`: plays the
+/// strategy against the secret until it is found; the guesses `(k, spots)` and their
+/// feedbacks `(k, 2)`.
+#[pyfunction]
+#[pyo3(signature = (secret, colours, strategy, seed=0, order="lex", threads=None))]
+fn mastermind_solve<'py>(
+    py: Python<'py>,
+    secret: PyReadonlyArray1<'py, u8>,
+    colours: usize,
+    strategy: &str,
+    seed: u64,
+    order: &str,
+    threads: Option<usize>,
+) -> PyResult<(Rows<'py>, Rows<'py>)> {
+    let colours_of_secret: Vec<u8> = secret.as_array().iter().copied().collect();
+    let space = space(colours_of_secret.len(), colours)?;
+    let secret = space
+        .code(&colours_of_secret)
+        .map_err(|e| param(format!("secret: {e}")))?;
+    let strategy = Strategy::parse(strategy, order).map_err(to_py)?;
+    strategy.check_space(space).map_err(to_py)?;
+    let threads = thread_count(threads)?;
+    let history = interruptible(py, |cancel| {
+        evaluate::play(space, strategy, seed, &secret, threads, cancel)
+    })?;
+    let guesses: Vec<Code> = history.guesses.iter().map(|g| g.code).collect();
+    let feedback: Vec<u8> = history
+        .feedback
+        .iter()
+        .flat_map(|f| [f.black, f.white])
+        .collect();
+    let feedback = Array2::from_shape_vec((history.len(), 2), feedback)
+        .map_err(|e| param(e.to_string()))?;
+    Ok((codes_array(py, space, &guesses), feedback.into_pyarray(py)))
+}
+
 /// `mastermind_contradiction(...)`: a smallest set of turns whose feedbacks contradict each
 /// other, or None when some code fits.
 #[pyfunction]
@@ -441,6 +463,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(mastermind_consistent, m)?)?;
     m.add_function(wrap_pyfunction!(mastermind_shuffled_order, m)?)?;
     m.add_function(wrap_pyfunction!(mastermind_next_guess, m)?)?;
+    m.add_function(wrap_pyfunction!(mastermind_solve, m)?)?;
     m.add_function(wrap_pyfunction!(mastermind_contradiction, m)?)?;
     m.add_function(wrap_pyfunction!(mastermind_sample_secrets, m)?)?;
     m.add_function(wrap_pyfunction!(mastermind_evaluate, m)?)?;
