@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from numpy.typing import NDArray
 
+from collective_errors import raised
 from conquest_spread import Setup, first_difference, shuffled
 from stratagem.conquest import POLICIES, TROOP_LIMIT, Board, Game, assign_random, assign_regions
 from stratagem.conquest.distributed import (
@@ -323,16 +324,6 @@ BAD: dict[str, tuple[dict[str, Any], type[StratagemError], str, bool]] = {
     "custom policy": ({"policies": [idle, "random"]}, InvalidParameter, "custom policy", False),
     "negative seed": ({"seed": -1}, InvalidParameter, "seed must be at least 0", False),
 }
-
-
-def raised(make: Callable[[], object]) -> StratagemError | None:
-    """The error ``make()`` raised, if any: caught rather than asserted with pytest.raises,
-    so that the collectives after it run on every rank whatever happened here."""
-    try:
-        make()
-    except StratagemError as error:
-        return error
-    return None
 
 
 @pytest.mark.parametrize("case", list(BAD))

@@ -11,7 +11,6 @@ that need ranks to disagree skip.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -19,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from collective_errors import raised
 from mastermind_spread import MEDIUM, SEED_GAMES, Search, as_list, game_id, played, searches
 from stratagem import _core
 from stratagem.distributed import Communicator, world
@@ -184,16 +184,6 @@ def test_statistics_are_the_same_on_every_rank(comm: Communicator) -> None:
 
 ODD = 1 if SIZE > 1 else 0  # the rank given other arguments
 GOOD: dict[str, Any] = {"spots": 4, "colours": 6, "guesses": ["0011"], "feedback": [(1, 1)]}
-
-
-def raised(make: Callable[[], object]) -> StratagemError | None:
-    """The error ``make()`` raised, if any: caught rather than asserted with pytest.raises,
-    so that the collectives after it run on every rank whatever happened here."""
-    try:
-        make()
-    except StratagemError as error:
-        return error
-    return None
 
 
 # (what rank ODD is given instead, the error, what it says, whether it needs another rank)
