@@ -356,8 +356,8 @@ fn mastermind_solve<'py>(
         .iter()
         .flat_map(|f| [f.black, f.white])
         .collect();
-    let feedback = Array2::from_shape_vec((history.len(), 2), feedback)
-        .map_err(|e| param(e.to_string()))?;
+    let feedback =
+        Array2::from_shape_vec((history.len(), 2), feedback).map_err(|e| param(e.to_string()))?;
     Ok((codes_array(py, space, &guesses), feedback.into_pyarray(py)))
 }
 
