@@ -129,5 +129,10 @@ def parse_code(text: str, colours: int, spots: int | None = None) -> NDArray[np.
 
 
 def format_code(code: Any) -> str:
-    """The one-character-per-spot written form of a code (colours up to 35)."""
-    return "".join(_DIGITS[int(c)] for c in np.asarray(code).ravel())
+    """The one-character-per-spot written form of a code (colours 0 to 35)."""
+    array = np.asarray(code)
+    if array.ndim != 1 or not 1 <= array.size <= MAX_SPOTS:
+        raise InvalidParameter(
+            f"a code is 1 to {MAX_SPOTS} colours in a row, got shape {array.shape}"
+        )
+    return "".join(_DIGITS[c] for c in as_codes("code", array, array.size, MAX_COLOURS)[0])

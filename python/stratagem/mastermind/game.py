@@ -26,7 +26,15 @@ from numpy.typing import NDArray
 
 from stratagem import _core, _validate
 from stratagem.errors import InconsistentFeedback, InvalidMove, InvalidParameter
-from stratagem.mastermind.code import as_code, as_codes, check_space, format_code, parse_code
+from stratagem.mastermind.code import (
+    MAX_COLOURS,
+    MIN_COLOURS,
+    as_code,
+    as_codes,
+    check_space,
+    format_code,
+    parse_code,
+)
 
 __all__ = [
     "ENUMERABLE_LIMIT",
@@ -61,19 +69,25 @@ def score(
     on either side is scored against every row of the other. Returns two uint8 arrays of
     length n.
     """
-    guesses_array = np.asarray(guesses) if not isinstance(guesses, str) else None
-    spots = (
-        len(guesses)
-        if guesses_array is None
-        else (guesses_array.shape[-1] if guesses_array.ndim else 0)
-    )
-    spots, colours = check_space(spots, colours)
+    colours = _validate.integer("colours", colours, MIN_COLOURS, MAX_COLOURS)
+    guesses, secrets = _written(guesses, colours), _written(secrets, colours)
+    guesses_array = np.asarray(guesses)
+    spots, colours = check_space(guesses_array.shape[-1] if guesses_array.ndim else 0, colours)
     return _core.mastermind_score(
         as_codes("guesses", guesses, spots, colours),
         as_codes("secrets", secrets, spots, colours),
         colours,
         _validate.threads(threads),
     )
+
+
+def _written(codes: Any, colours: int) -> Any:
+    """Codes given in their written form (a string, or a list of strings) as arrays."""
+    if isinstance(codes, str):
+        return parse_code(codes, colours)
+    if isinstance(codes, (list, tuple)) and codes and all(isinstance(c, str) for c in codes):
+        return np.array([parse_code(c, colours) for c in codes])
+    return codes
 
 
 def _history(spots: int, colours: int, guesses: Any, feedback: Any) -> History:
@@ -118,6 +132,7 @@ def first_consistent(
     spots, colours = check_space(spots, colours)
     history = _history(spots, colours, guesses, feedback)
     prefix_array = None
+    prefix = _written(prefix, colours)
     if prefix is not None and np.size(prefix):
         prefix_array = as_codes("prefix", prefix, len(np.ravel(prefix)), colours)[0]
         if len(prefix_array) > spots:
@@ -282,14 +297,15 @@ class Codebreaker:
             self.colours**self.spots > ENUMERABLE_LIMIT
         ):
             raise InvalidParameter(
-                f"strategy {self.strategy!r} scores every code, so it needs at most "
-                f"{ENUMERABLE_LIMIT} codes; {self.spots} x {self.colours} has "
+                f"strategy '{self.strategy}' scores every code, so it needs at most "
+                f"{ENUMERABLE_LIMIT} codes; {self.spots} spots x {self.colours} colours has "
                 f"{self.colours**self.spots}"
             )
         if self.strategy == "optimal" and self.colours**self.spots > OPTIMAL_LIMIT:
             raise InvalidParameter(
-                f"the optimal strategy needs at most {OPTIMAL_LIMIT} codes; "
-                f"{self.spots} x {self.colours} has {self.colours**self.spots}"
+                f"the optimal strategy is an exhaustive search, so it needs at most "
+                f"{OPTIMAL_LIMIT} codes; {self.spots} spots x {self.colours} colours has "
+                f"{self.colours**self.spots}"
             )
         self._guesses = np.zeros((0, self.spots), dtype=np.uint8)
         self._feedback = np.zeros((0, 2), dtype=np.uint8)

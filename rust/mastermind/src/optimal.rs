@@ -37,8 +37,8 @@ pub fn check_space(space: Space) -> Result<()> {
     match space.enumerable_size() {
         Some(size) if size <= OPTIMAL_LIMIT => Ok(()),
         _ => Err(param(format!(
-            "the optimal strategy searches every strategy, so it needs at most {OPTIMAL_LIMIT} \
-             codes; {} spots x {} colours has {}",
+            "the optimal strategy is an exhaustive search, so it needs at most \
+             {OPTIMAL_LIMIT} codes; {} spots x {} colours has {}",
             space.spots,
             space.colours,
             space.size()
