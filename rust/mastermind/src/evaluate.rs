@@ -11,7 +11,6 @@ use stratagem_core::{Cancel, parallel};
 use crate::code::{Code, Space};
 use crate::history::History;
 use crate::score::{Counted, Feedback, score_counted};
-use crate::search;
 use crate::strategy::{Heuristic, Strategy, choose_here, counted, next_guess};
 use crate::{optimal, score};
 
@@ -162,11 +161,6 @@ pub fn sample_secrets(space: Space, count: u64, seed: u64) -> Result<Vec<Code>> 
             Ok(code)
         })
         .collect()
-}
-
-/// Every consistent code after `history`, as counted codes (serial when `threads` is 1).
-pub fn candidates(history: &History, threads: usize, cancel: &Cancel) -> Result<Vec<Counted>> {
-    Ok(counted(&search::all_consistent(history, threads, cancel)?))
 }
 
 #[cfg(test)]

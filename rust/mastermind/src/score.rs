@@ -38,13 +38,6 @@ impl Feedback {
             white: 0,
         }
     }
-
-    /// Whether some secret can give this feedback at all: black + white <= spots, and never
-    /// `spots - 1` blacks with one white (the last spot cannot be misplaced alone).
-    pub fn is_possible(self, spots: usize) -> bool {
-        let (black, white) = (usize::from(self.black), usize::from(self.white));
-        black + white <= spots && !(black + 1 == spots && white == 1)
-    }
 }
 
 impl std::fmt::Display for Feedback {
@@ -193,13 +186,5 @@ mod tests {
         let a: Vec<u8> = (0..16).map(|i| 35 - i).collect();
         assert_eq!(feedback(wide, &a, &a)?, (16, 0));
         Ok(())
-    }
-
-    #[test]
-    fn impossible_feedbacks() {
-        assert!(!Feedback { black: 3, white: 1 }.is_possible(4));
-        assert!(!Feedback { black: 2, white: 3 }.is_possible(4));
-        assert!(Feedback { black: 2, white: 2 }.is_possible(4));
-        assert!(!Feedback { black: 0, white: 1 }.is_possible(1));
     }
 }

@@ -101,21 +101,6 @@ impl Order {
             .flat_map(|row| row[..space.colours].iter().copied())
             .collect()
     }
-
-    /// The positions of a code's colours in this order: codes compare in search order as these
-    /// keys compare.
-    pub fn rank_key(&self, space: Space, code: &Code) -> Vec<u8> {
-        code[..space.spots]
-            .iter()
-            .enumerate()
-            .map(|(spot, &colour)| {
-                self.colours[spot][..space.colours]
-                    .iter()
-                    .position(|&c| c == colour)
-                    .unwrap_or(0) as u8
-            })
-            .collect()
-    }
 }
 
 /// Bounds on how many times each colour occurs in any consistent code, from the colour
@@ -759,9 +744,17 @@ mod tests {
             }
             let shuffled =
                 Order::shuffled(space, |spot| Stream::new(3, "test.order", &[spot as u64]))?;
-            let best = consistent
-                .iter()
-                .min_by_key(|code| shuffled.rank_key(space, code));
+            // Codes compare in search order as the positions of their colours in the rows.
+            let positions = |code: &&Code| -> Vec<usize> {
+                (0..space.spots)
+                    .map(|spot| {
+                        (0..space.colours)
+                            .position(|rank| shuffled.colour(spot, rank) == code[spot])
+                            .unwrap_or(0)
+                    })
+                    .collect()
+            };
+            let best = consistent.iter().min_by_key(positions);
             assert_eq!(
                 first_after(&history, &shuffled, &[], 2, 0, &cancel)?,
                 best.copied()

@@ -86,11 +86,6 @@ impl Strategy {
         })
     }
 
-    /// Whether the strategy scores every code against every candidate (enumerable spaces only).
-    pub fn needs_enumeration(self) -> bool {
-        matches!(self, Self::Heuristic(_) | Self::Optimal)
-    }
-
     /// Checks the strategy can play on a space.
     pub fn check_space(self, space: Space) -> Result<()> {
         match self {
