@@ -275,7 +275,8 @@ def _mastermind(seed: int, threads: int, say: Say) -> dict[str, Any]:
         solution = solve(secret, 10, "first", seed, threads=threads)
     say(
         f"mastermind, 10 spots x 10 colours (10^10 codes): secret {secret} broken with the "
-        f"first consistent code in {solution.turns} guesses, {solution.seconds:.3f} s on {where}"
+        f"first consistent code in {solution.turns} guesses, "
+        f"{solution.seconds * 1e3:.2f} ms on {where}"
     )
     guesses = [format_code(g) for g in solution.guesses]
     for start in range(0, len(guesses), 8):
