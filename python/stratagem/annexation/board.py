@@ -653,22 +653,17 @@ class Board:
         ``row * width + column``, row 0 on top, odd rows shifted half a cell to the right
         (a cell has up to 6 neighbours). Default starts: 2 players at the top-left and
         bottom-right corners; 3 players add top-right; 4 players add bottom-left too."""
-        w, h = _rectangle("width", width, "height", height)
-        offsets, neighbours, centres = _hex_rectangle_parts(w, h)
-        vertices, polygon_offsets = _tile(centres, _HEXAGON)
-        return cls._make(
-            offsets,
-            neighbours,
+        return cls._tiled_rectangle(
+            "hexrect",
+            _hex_rectangle_parts,
+            _HEXAGON,
+            width,
+            height,
             colour_count=colour_count,
             players=players,
             seed=seed,
             starts=starts,
             colours=colours,
-            kind=f"hexrect:{w}x{h}",
-            centres=centres,
-            polygon_vertices=vertices,
-            polygon_offsets=polygon_offsets,
-            default_starts=_rectangle_corners(w, h),
         )
 
     @classmethod
@@ -687,9 +682,39 @@ class Board:
         ``row * width + column``, row 0 on top (centre ``(column, height - 1 - row)``).
         Default starts as for :meth:`hex_rectangle`: top-left and bottom-right, then
         top-right, then bottom-left."""
+        return cls._tiled_rectangle(
+            "grid",
+            _grid_parts,
+            _SQUARE,
+            width,
+            height,
+            colour_count=colour_count,
+            players=players,
+            seed=seed,
+            starts=starts,
+            colours=colours,
+        )
+
+    @classmethod
+    def _tiled_rectangle(
+        cls,
+        name: str,
+        parts: Callable[[int, int], tuple[IntArray, IntArray, FloatArray]],
+        tile: FloatArray,
+        width: int,
+        height: int,
+        *,
+        colour_count: int,
+        players: int | None,
+        seed: int,
+        starts: ArrayLike | None,
+        colours: ArrayLike | None,
+    ) -> Board:
+        """A ``width x height`` board of ``tile`` polygons whose CSR and centres come from
+        ``parts``, with the corner starts of :meth:`hex_rectangle` and :meth:`grid`."""
         w, h = _rectangle("width", width, "height", height)
-        offsets, neighbours, centres = _grid_parts(w, h)
-        vertices, polygon_offsets = _tile(centres, _SQUARE)
+        offsets, neighbours, centres = parts(w, h)
+        vertices, polygon_offsets = _tile(centres, tile)
         return cls._make(
             offsets,
             neighbours,
@@ -698,7 +723,7 @@ class Board:
             seed=seed,
             starts=starts,
             colours=colours,
-            kind=f"grid:{w}x{h}",
+            kind=f"{name}:{w}x{h}",
             centres=centres,
             polygon_vertices=vertices,
             polygon_offsets=polygon_offsets,

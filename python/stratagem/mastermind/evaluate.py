@@ -17,7 +17,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from stratagem import _core, _validate
-from stratagem.errors import InvalidParameter
 from stratagem.mastermind.code import check_space, format_code
 from stratagem.mastermind.game import ENUMERABLE_LIMIT, _strategy
 from stratagem.progress import Progress
@@ -120,11 +119,7 @@ def evaluate(
         )
         sampled = False
     else:
-        if strategy not in ("first", "random") and size > ENUMERABLE_LIMIT:
-            raise InvalidParameter(
-                f"strategy {strategy!r} needs at most {ENUMERABLE_LIMIT} codes; "
-                f"{spots} x {colours} has {size}"
-            )
+        # The engine refuses strategies the space is too large for, naming the limit.
         secrets = sample_secrets(spots, colours, DEFAULT_SAMPLE if sample is None else sample, seed)
         sampled = True
     started = time.perf_counter()

@@ -317,7 +317,6 @@ fn mastermind_next_guess<'py>(
     let space = space(spots, colours)?;
     let history = history(space, &guesses, &feedback)?;
     let strategy = Strategy::parse(strategy, order).map_err(to_py)?;
-    strategy.check_space(space).map_err(to_py)?;
     let threads = thread_count(threads)?;
     let found = interruptible(py, |cancel| {
         next_guess(&history, strategy, seed, threads, cancel)
@@ -345,7 +344,6 @@ fn mastermind_solve<'py>(
         .code(&colours_of_secret)
         .map_err(|e| param(format!("secret: {e}")))?;
     let strategy = Strategy::parse(strategy, order).map_err(to_py)?;
-    strategy.check_space(space).map_err(to_py)?;
     let threads = thread_count(threads)?;
     let history = interruptible(py, |cancel| {
         evaluate::play(space, strategy, seed, &secret, threads, cancel)
@@ -419,7 +417,6 @@ fn mastermind_evaluate<'py>(
 ) -> PyResult<Bound<'py, PyArray1<u32>>> {
     let space = space(spots, colours)?;
     let strategy = Strategy::parse(strategy, order).map_err(to_py)?;
-    strategy.check_space(space).map_err(to_py)?;
     let secrets = codes(space, &secrets, "secrets")?;
     let threads = thread_count(threads)?;
     let done = AtomicU64::new(0);
