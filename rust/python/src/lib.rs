@@ -10,6 +10,7 @@ mod conquest;
 mod conquest_part;
 mod errors;
 mod mastermind;
+mod outpost;
 mod rng;
 mod runtime;
 
@@ -30,5 +31,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     conquest::register(m)?;
     conquest_part::register(m)?;
     mastermind::register(m)?;
+    outpost::register(m)?;
     Ok(())
 }

@@ -1,0 +1,37 @@
+"""outpost: four empires on a 100x100 land and water grid (seed 002).
+
+Rules: ``docs/outpost-rules.md``; guide: ``docs/outpost.md``. :class:`Map` loads, checks,
+generates and saves maps; :class:`Game` plays a game with built-in players (in Rust) or your
+own Python players; :func:`tournament` plays many games over threads or MPI ranks.
+"""
+
+from stratagem.outpost.game import (
+    BUILTIN_PLAYERS,
+    DIRECTIONS,
+    EMPIRES,
+    HOMES,
+    Game,
+    History,
+    LogEntry,
+    Player,
+    Result,
+    State,
+)
+from stratagem.outpost.map import DEFAULT_MAP, Map, MapWarning, parse_map
+
+__all__ = [
+    "BUILTIN_PLAYERS",
+    "DEFAULT_MAP",
+    "DIRECTIONS",
+    "EMPIRES",
+    "HOMES",
+    "Game",
+    "History",
+    "LogEntry",
+    "Map",
+    "MapWarning",
+    "Player",
+    "Result",
+    "State",
+    "parse_map",
+]

@@ -1,0 +1,692 @@
+"""An outpost game: four empires, their players, the turns, the history and the result
+(``docs/outpost-rules.md``).
+
+A player is a built-in name (``"random"``, ``"spread"``, ``"frontier"``, ``"lookahead"``, played
+in Rust) or an object with two methods (see :class:`Player`)::
+
+    move(state) -> directions for my outposts
+    disband(state) -> the id of one of my outposts
+
+Both see a :class:`State`: the map, the parameters, the turn, the control map and every outpost,
+as read-only numpy arrays. A direction is ``0``-``4`` or one of ``"stay"``, ``"N"``, ``"E"``,
+``"S"``, ``"W"`` (also spelt out, any case); ``move`` answers with a mapping ``{outpost id:
+direction}`` (outposts left out stay) or a sequence with one direction per outpost of
+``state.mine()`` (in increasing id). A player that raises, answers anything else, or runs past
+the game's ``time_budget`` (seconds per turn) loses that answer: its outposts stay, or its
+outpost with the largest id is disbanded; the log says why (kind ``player``).
+
+>>> game = Game("lakes", T=30, players=("spread", "frontier", "random", "lookahead"), seed=1)
+>>> game.run().scores.shape
+(4,)
+>>> game.turn, game.finished
+(30, True)
+>>> game.history.land.shape
+(31, 4)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NamedTuple, Protocol, runtime_checkable
+
+import numpy as np
+from numpy.typing import NDArray
+
+from stratagem import _core, _validate
+from stratagem.errors import InvalidBoard, InvalidParameter
+from stratagem.outpost.map import DEFAULT_MAP, Map, MapWarning, parse_map
+from stratagem.progress import Progress
+
+__all__ = [
+    "BUILTIN_PLAYERS",
+    "DIRECTIONS",
+    "EMPIRES",
+    "HOMES",
+    "Game",
+    "History",
+    "LogEntry",
+    "Player",
+    "Result",
+    "State",
+]
+
+BUILTIN_PLAYERS = ("random", "spread", "frontier", "lookahead")
+"""The players that run in Rust."""
+
+DIRECTIONS = ("stay", "N", "E", "S", "W")
+"""Direction numbers 0-4: stay, north (y - 1), east (x + 1), south (y + 1), west (x - 1)."""
+
+EMPIRES = 4
+HOMES = ((0, 0), (99, 0), (99, 99), (0, 99))
+"""Home cell ``(x, y)`` of empires 0-3."""
+
+NEUTRAL = -1
+DISPUTED = -2
+FORMAT = "stratagem.outpost.game"
+
+_DIRECTION_WORDS = {
+    "stay": 0,
+    "n": 1,
+    "north": 1,
+    "e": 2,
+    "east": 2,
+    "s": 3,
+    "south": 3,
+    "w": 4,
+    "west": 4,
+}
+_NO_ANSWER: list[NDArray[np.uint8] | None] = [None] * EMPIRES
+
+
+def _readonly(array: NDArray[Any]) -> NDArray[Any]:
+    array.flags.writeable = False
+    return array
+
+
+@dataclass(frozen=True)
+class State:
+    """What a player sees. Arrays are read-only; ``outposts`` rows are ``[id, empire, x, y]`` in
+    increasing id, ``control`` is int8 ``[y, x]`` (the empire, -1 neutral, -2 disputed)."""
+
+    map: Map
+    r: int
+    L: int
+    W: int
+    T: int
+    turn: int
+    """The turn being played (1 on the first)."""
+    empire: int
+    """The empire whose player is asked (-1 when nobody is)."""
+    control: NDArray[np.int8]
+    outposts: NDArray[np.int32]
+
+    @property
+    def water(self) -> NDArray[np.bool_]:
+        """The 100 x 100 water mask ``[y, x]``."""
+        return self.map.water
+
+    def mine(self) -> NDArray[np.int32]:
+        """The rows of ``outposts`` that belong to the asked empire."""
+        return self.of(self.empire)
+
+    def of(self, empire: int) -> NDArray[np.int32]:
+        """The rows of ``outposts`` that belong to ``empire``."""
+        return self.outposts[self.outposts[:, 1] == empire]
+
+    def cells_of(self, empire: int) -> tuple[int, int]:
+        """Land and water cells ``empire`` controls."""
+        held = self.control == empire
+        water = int(np.count_nonzero(held & self.map.water))
+        return int(np.count_nonzero(held)) - water, water
+
+
+@runtime_checkable
+class Player(Protocol):
+    """A player written in Python."""
+
+    def move(self, state: State) -> Mapping[int, int | str] | Sequence[int | str] | NDArray[Any]:
+        """Directions for the outposts of ``state.empire``."""
+        ...
+
+    def disband(self, state: State) -> int:
+        """The id of one of ``state.empire``'s outposts, to be disbanded."""
+        ...
+
+
+class LogEntry(NamedTuple):
+    """One event: ``kind`` is ``build``, ``disband``, ``illegal``, ``cut`` or ``player``;
+    ``outpost`` is the outpost's id (-1 for a player's failure)."""
+
+    turn: int
+    empire: int
+    kind: str
+    outpost: int
+    message: str
+
+
+@dataclass(frozen=True)
+class History:
+    """Land cells, water cells and outposts of each empire after each turn: int64 arrays of
+    shape ``(turns + 1, 4)``, row 0 the start."""
+
+    land: NDArray[np.int64]
+    water: NDArray[np.int64]
+    outposts: NDArray[np.int64]
+
+    @property
+    def cells(self) -> NDArray[np.int64]:
+        """Land + water: the score each empire would have after each turn."""
+        return self.land + self.water
+
+
+@dataclass(frozen=True)
+class Result:
+    """Scores (cells controlled), ranks (1 + empires with a higher score) and winners."""
+
+    turn: int
+    finished: bool
+    scores: NDArray[np.int64]
+    land: NDArray[np.int64]
+    water: NDArray[np.int64]
+    outposts: NDArray[np.int64]
+    players: tuple[str, ...]
+
+    @property
+    def ranks(self) -> NDArray[np.int64]:
+        return np.array([1 + int(np.sum(self.scores > s)) for s in self.scores], dtype=np.int64)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return tuple(int(e) for e in np.flatnonzero(self.scores == self.scores.max()))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "turn": self.turn,
+            "finished": self.finished,
+            "players": list(self.players),
+            "scores": self.scores.tolist(),
+            "land": self.land.tolist(),
+            "water": self.water.tolist(),
+            "outposts": self.outposts.tolist(),
+            "ranks": self.ranks.tolist(),
+            "winners": list(self.winners),
+        }
+
+
+class _Refused(Exception):
+    """A player's answer that cannot be used; the message says why."""
+
+
+def _direction(value: object, where: str) -> int:
+    if isinstance(value, str):
+        number = _DIRECTION_WORDS.get(value.strip().lower())
+        if number is None:
+            raise _Refused(f"{where}: {value!r} is not a direction")
+        return number
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise _Refused(f"{where}: {value!r} is not a direction")
+    if not 0 <= int(value) <= 4:
+        raise _Refused(f"{where}: direction {int(value)} is not 0..4")
+    return int(value)
+
+
+def _parse_moves(answer: object, own_ids: Sequence[int]) -> NDArray[np.uint8]:
+    """One direction per own outpost (in id order) from a player's answer."""
+    directions = np.zeros(len(own_ids), dtype=np.uint8)
+    if isinstance(answer, Mapping):
+        index = {outpost: i for i, outpost in enumerate(own_ids)}
+        for key, value in answer.items():
+            if isinstance(key, bool) or not isinstance(key, int | np.integer):
+                raise _Refused(f"outpost id {key!r} is not an integer")
+            if int(key) not in index:
+                raise _Refused(f"outpost {int(key)} is not one of this empire's outposts")
+            directions[index[int(key)]] = _direction(value, f"outpost {int(key)}")
+        return directions
+    if isinstance(answer, str | bytes) or not isinstance(answer, Sequence | np.ndarray):
+        raise _Refused(f"expected a mapping or a sequence of directions, got {type(answer).__name__}")
+    values = list(answer)
+    if len(values) != len(own_ids):
+        raise _Refused(f"{len(values)} directions for {len(own_ids)} outposts")
+    for i, value in enumerate(values):
+        directions[i] = _direction(value, f"outpost {own_ids[i]}")
+    return directions
+
+
+def _parse_disband(answer: object, own_ids: Sequence[int]) -> int:
+    if isinstance(answer, bool) or not isinstance(answer, int | np.integer):
+        raise _Refused(f"expected an outpost id, got {answer!r}")
+    if int(answer) not in own_ids:
+        raise _Refused(f"outpost {int(answer)} is not one of this empire's outposts")
+    return int(answer)
+
+
+def _player_name(player: object) -> str:
+    return player if isinstance(player, str) else type(player).__name__
+
+
+def _seat(player: object, empire: int) -> str | Player:
+    if isinstance(player, str):
+        if player not in BUILTIN_PLAYERS:
+            raise InvalidParameter(
+                f"player {empire}: unknown built-in player {player!r}; the built-in players "
+                f"are {', '.join(BUILTIN_PLAYERS)}"
+            )
+        return player
+    if not (callable(getattr(player, "move", None)) and callable(getattr(player, "disband", None))):
+        raise InvalidParameter(
+            f"player {empire}: {type(player).__name__} is neither a built-in name nor an object "
+            "with move(state) and disband(state) methods"
+        )
+    return player  # type: ignore[return-value]
+
+
+def _map(value: Map | str) -> Map:
+    if isinstance(value, Map):
+        return value
+    if isinstance(value, str):
+        return parse_map(value)
+    raise InvalidParameter(f"map must be a Map or a map name, got {type(value).__name__}")
+
+
+class Game:
+    """A game of outpost on ``map`` (a :class:`Map` or a name, see :func:`parse_map`) with
+    radius ``r``, ``L`` land and ``W`` water cells per extra outpost, ``T`` turns, four
+    ``players`` (built-in names or :class:`Player` objects, empire 0 first) and a ``seed``.
+    ``supply_fringe``, ``sequential_moves`` and ``extra_turn`` switch on the 2014 simulator's
+    behaviours; ``time_budget`` (seconds) limits each Python player's time per turn."""
+
+    def __init__(
+        self,
+        map: Map | str = DEFAULT_MAP,
+        r: int = 7,
+        L: int = 12,
+        W: int = 3,
+        T: int = 4444,
+        players: Sequence[str | Player] = ("spread", "frontier", "random", "lookahead"),
+        seed: int = 0,
+        *,
+        supply_fringe: bool = False,
+        sequential_moves: bool = False,
+        extra_turn: bool = False,
+        time_budget: float | None = None,
+    ) -> None:
+        self._map = _map(map)
+        seats = self._check_players(players)
+        params = self._check_params(r, L, W, T, time_budget)
+        self._seed = _validate.seed(seed)
+        self._flags = {
+            "supply_fringe": bool(supply_fringe),
+            "sequential_moves": bool(sequential_moves),
+            "extra_turn": bool(extra_turn),
+        }
+        self._core = _core.OutpostGame(
+            self._map.water,
+            params["r"],
+            params["L"],
+            params["W"],
+            params["T"],
+            [p if isinstance(p, str) else None for p in seats],
+            self._seed,
+            **self._flags,
+        )
+        self._params = params
+        self._players = seats
+        self._time_budget = time_budget
+        self._log: list[LogEntry] = []
+
+    @staticmethod
+    def _check_players(players: Sequence[str | Player]) -> tuple[str | Player, ...]:
+        if isinstance(players, str):
+            players = players.split(",")
+        players = tuple(players)
+        if len(players) != EMPIRES:
+            raise InvalidParameter(f"players must name 4 players, got {len(players)}")
+        return tuple(_seat(p, e) for e, p in enumerate(players))
+
+    @staticmethod
+    def _check_params(
+        r: int, L: int, W: int, T: int, time_budget: float | None
+    ) -> dict[str, int]:
+        if time_budget is not None and not (
+            isinstance(time_budget, int | float) and time_budget > 0
+        ):
+            raise InvalidParameter(f"time_budget must be a positive number, got {time_budget!r}")
+        return {
+            "r": _validate.integer("r", r, 0, 198),
+            "L": _validate.integer("L", L, 1, 10_000),
+            "W": _validate.integer("W", W, 1, 10_000),
+            "T": _validate.integer("T", T, 0, 1_000_000),
+        }
+
+    # --- what the game is -------------------------------------------------------------------
+
+    @property
+    def map(self) -> Map:
+        return self._map
+
+    @property
+    def r(self) -> int:
+        return self._params["r"]
+
+    @property
+    def L(self) -> int:  # noqa: N802 (the rules' name)
+        return self._params["L"]
+
+    @property
+    def W(self) -> int:  # noqa: N802
+        return self._params["W"]
+
+    @property
+    def T(self) -> int:  # noqa: N802
+        return self._params["T"]
+
+    @property
+    def seed(self) -> int:
+        return self._seed
+
+    @property
+    def flags(self) -> dict[str, bool]:
+        return dict(self._flags)
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """Each seat's player: its built-in name or its class name."""
+        return tuple(_player_name(p) for p in self._players)
+
+    @property
+    def time_budget(self) -> float | None:
+        return self._time_budget
+
+    # --- where it stands --------------------------------------------------------------------
+
+    @property
+    def turn(self) -> int:
+        """Turns played."""
+        return int(self._core.turn)
+
+    @property
+    def last_turn(self) -> int:
+        """``T``, or ``T + 1`` with ``extra_turn``."""
+        return int(self._core.last_turn)
+
+    @property
+    def finished(self) -> bool:
+        return bool(self._core.finished)
+
+    @property
+    def control(self) -> NDArray[np.int8]:
+        """int8 ``(100, 100)`` ``[y, x]``: the empire holding each cell, -1 neutral, -2
+        disputed."""
+        return _readonly(self._core.control())
+
+    @property
+    def outposts(self) -> NDArray[np.int32]:
+        """int32 rows ``[id, empire, x, y]``, in increasing id."""
+        return _readonly(self._core.outposts())
+
+    @property
+    def next_id(self) -> int:
+        return int(self._core.next_id)
+
+    def state(self, empire: int = -1) -> State:
+        """What a player of ``empire`` would see now (``turn`` is the next turn's number)."""
+        return State(
+            map=self._map,
+            r=self.r,
+            L=self.L,
+            W=self.W,
+            T=self.T,
+            turn=self.turn + (0 if self._core.in_turn else 1),
+            empire=empire,
+            control=self.control,
+            outposts=self.outposts,
+        )
+
+    @property
+    def history(self) -> History:
+        rows = self._core.history().astype(np.int64)
+        return History(
+            land=_readonly(rows[:, :, 0].copy()),
+            water=_readonly(rows[:, :, 1].copy()),
+            outposts=_readonly(rows[:, :, 2].copy()),
+        )
+
+    @property
+    def log(self) -> tuple[LogEntry, ...]:
+        return tuple(self._log)
+
+    @property
+    def result(self) -> Result:
+        """Scores and ranks now (final once ``finished``)."""
+        last = self._core.history()[-1].astype(np.int64)
+        return Result(
+            turn=self.turn,
+            finished=self.finished,
+            scores=last[:, 0] + last[:, 1],
+            land=last[:, 0],
+            water=last[:, 1],
+            outposts=last[:, 2],
+            players=self.players,
+        )
+
+    # --- playing ----------------------------------------------------------------------------
+
+    def _all_builtin(self) -> bool:
+        return all(isinstance(p, str) for p in self._players)
+
+    def step(self) -> None:
+        """Plays one turn; refused once the game is over."""
+        if self.finished:
+            raise InvalidParameter(f"the game is over: it ended after turn {self.last_turn}")
+        if self._all_builtin():
+            self._core.run(1)
+            self._log.extend(LogEntry(*event) for event in self._core.take_log())
+            return
+        entries: list[LogEntry] = []
+        try:
+            self._step_with_python_players(entries)
+        except BaseException:
+            self._core.abort_turn()
+            self._core.take_log()
+            raise
+        self._log.extend(entries)
+
+    def _step_with_python_players(self, entries: list[LogEntry]) -> None:
+        turn = self.turn + 1
+        spent = [0.0] * EMPIRES
+        demands = self._core.season_demands()
+        disbands: list[int | None] = [None] * EMPIRES
+        for empire, player in enumerate(self._players):
+            if isinstance(player, str) or demands[empire] != 2:
+                continue
+            disbands[empire] = self._ask(
+                player, "disband", empire, turn, spent, entries, _parse_disband
+            )
+        self._core.begin_turn(disbands)
+        entries.extend(LogEntry(*event) for event in self._core.take_log())
+        groups = [[e] for e in range(EMPIRES)] if self._flags["sequential_moves"] else [
+            list(range(EMPIRES))
+        ]
+        for group in groups:
+            answers = list(_NO_ANSWER)
+            for empire in group:
+                player = self._players[empire]
+                if not isinstance(player, str):
+                    answers[empire] = self._ask(
+                        player, "move", empire, turn, spent, entries, _parse_moves
+                    )
+            self._core.apply_moves(group, answers)
+            entries.extend(LogEntry(*event) for event in self._core.take_log())
+        self._core.end_turn()
+        entries.extend(LogEntry(*event) for event in self._core.take_log())
+
+    def _ask(
+        self,
+        player: Player,
+        question: str,
+        empire: int,
+        turn: int,
+        spent: list[float],
+        entries: list[LogEntry],
+        parse: Callable[[object, Sequence[int]], Any],
+    ) -> Any:
+        """A Python player's checked answer, or None (logged) when it cannot be used."""
+        state = self.state(empire)
+        own_ids = [int(i) for i in state.mine()[:, 0]]
+        started = time.perf_counter()
+        try:
+            answer = getattr(player, question)(state)
+            spent[empire] += time.perf_counter() - started
+            if self._time_budget is not None and spent[empire] > self._time_budget:
+                raise _Refused(
+                    f"took {spent[empire]:.3f} s this turn, over the budget of "
+                    f"{self._time_budget:g} s"
+                )
+            return parse(answer, own_ids)
+        except Exception as error:  # a player's bug must not stop the game
+            reason = str(error) if isinstance(error, _Refused) else (
+                f"raised {type(error).__name__}: {error}"
+            )
+            lost = "its outposts stay" if question == "move" else "its newest outpost goes"
+            entries.append(
+                LogEntry(
+                    turn,
+                    empire,
+                    "player",
+                    -1,
+                    f"player {_player_name(player)} ({question}) {reason}; {lost}",
+                )
+            )
+            return None
+
+    def run(self, turns: int | None = None, *, progress: bool | None = None) -> Result:
+        """Plays ``turns`` more turns (default: to the end) and returns the result. With only
+        built-in players the whole run is one engine call (Ctrl-C stops it between turns)."""
+        remaining = self.last_turn - self.turn
+        count = remaining if turns is None else min(_validate.integer("turns", turns, 0), remaining)
+        with Progress(count, f"outpost turn {self.turn}/{self.last_turn}", enabled=progress) as bar:
+            if self._all_builtin():
+                start = self.turn
+
+                def report(done: int) -> None:
+                    bar.advance(done - bar.done)
+
+                try:
+                    self._core.run(count, report)
+                finally:
+                    self._log.extend(LogEntry(*event) for event in self._core.take_log())
+                bar.advance(self.turn - start - bar.done)
+            else:
+                for _ in range(count):
+                    self.step()
+                    bar.advance()
+        return self.result
+
+    # --- saving -----------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything needed to continue the game (Python players by class name only)."""
+        return {
+            "format": FORMAT,
+            "version": 1,
+            "map": {"name": self._map.name, "water": self._map.water_cells.tolist()},
+            "params": dict(self._params),
+            "flags": dict(self._flags),
+            "players": [p if isinstance(p, str) else None for p in self._players],
+            "player_names": list(self.players),
+            "time_budget": self._time_budget,
+            "seed": self._seed,
+            "turn": self.turn,
+            "next_id": self.next_id,
+            "outposts": self.outposts.tolist(),
+            "history": self._core.history().reshape(-1, 3 * EMPIRES).tolist(),
+            "log": [list(entry) for entry in self._log],
+        }
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Writes the game as JSON to ``path`` (written whole, then renamed into place)."""
+        target = Path(path)
+        partial = target.with_name(target.name + ".partial")
+        partial.write_text(json.dumps(self.to_dict()))
+        partial.replace(target)
+
+    @classmethod
+    def load(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        players: Mapping[int, Player] | Sequence[str | Player] | None = None,
+    ) -> Game:
+        """A saved game, continuing exactly where it stopped. Seats that a Python player held
+        need ``players`` (a mapping seat -> player, or all four seats)."""
+        try:
+            data = json.loads(Path(path).read_text())
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise InvalidBoard(f"{path}: cannot read a saved outpost game: {error}") from error
+        return cls.from_dict(data, players=players, source=str(path))
+
+    @classmethod
+    def from_dict(
+        cls,
+        data: Mapping[str, Any],
+        *,
+        players: Mapping[int, Player] | Sequence[str | Player] | None = None,
+        source: str = "saved game",
+    ) -> Game:
+        try:
+            if data.get("format") != FORMAT or data.get("version") != 1:
+                raise InvalidBoard(f"{source}: not a saved outpost game (format {FORMAT!r} v1)")
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", MapWarning)
+                board = Map.from_cells(
+                    np.array(data["map"]["water"], dtype=np.int64).reshape(-1, 2),
+                    name=str(data["map"]["name"]),
+                    lenient=True,
+                )
+            seats = cls._seats_for_load(list(data["players"]), players, source)
+            params = data["params"]
+            game = cls.__new__(cls)
+            game._map = board
+            game._players = cls._check_players(seats)
+            game._params = cls._check_params(
+                params["r"], params["L"], params["W"], params["T"], data.get("time_budget")
+            )
+            game._seed = _validate.seed(data["seed"])
+            game._flags = {k: bool(data["flags"][k]) for k in
+                           ("supply_fringe", "sequential_moves", "extra_turn")}
+            game._time_budget = data.get("time_budget")
+            game._core = _core.OutpostGame.restore(
+                board.water,
+                game._params["r"],
+                game._params["L"],
+                game._params["W"],
+                game._params["T"],
+                [p if isinstance(p, str) else None for p in game._players],
+                game._seed,
+                int(data["turn"]),
+                np.array(data["outposts"], dtype=np.int64).reshape(-1, 4),
+                int(data["next_id"]),
+                np.array(data["history"], dtype=np.uint32).reshape(-1, 3 * EMPIRES),
+                **game._flags,
+            )
+            game._log = [LogEntry(*(entry)) for entry in data["log"]]
+        except (KeyError, TypeError, ValueError, OverflowError) as error:
+            if isinstance(error, InvalidBoard):
+                raise
+            raise InvalidBoard(f"{source}: {type(error).__name__}: {error}") from error
+        return game
+
+    @staticmethod
+    def _seats_for_load(
+        saved: list[str | None],
+        players: Mapping[int, Player] | Sequence[str | Player] | None,
+        source: str,
+    ) -> list[str | Player]:
+        if players is not None and not isinstance(players, Mapping):
+            return list(players)
+        given = dict(players or {})
+        seats: list[str | Player] = []
+        for empire, name in enumerate(saved):
+            if empire in given:
+                seats.append(given[empire])
+            elif name is None:
+                raise InvalidBoard(
+                    f"{source}: seat {empire} was a Python player; pass it in players="
+                )
+            else:
+                seats.append(name)
+        return seats
+
+    def __repr__(self) -> str:
+        return (
+            f"Game(map={self._map.name!r}, r={self.r}, L={self.L}, W={self.W}, T={self.T}, "
+            f"players={self.players!r}, seed={self._seed}, turn={self.turn})"
+        )

@@ -1,0 +1,262 @@
+//! The 100x100 grid: cells, directions, diamonds and the land/water terrain.
+//!
+//! A cell is its flat index `100 * y + x` (a `u16`); arrays are row-major `[y][x]`.
+
+use stratagem_core::{Error, Result};
+
+pub const SIZE: usize = 100;
+pub const CELLS: usize = SIZE * SIZE;
+pub type Cell = u16;
+
+/// Home cells of empires 0..3: the four corners, clockwise from the top left.
+pub const HOMES: [Cell; 4] = [0, 99, 9999, 9900];
+
+/// Direction numbers: 0 stay, 1 north (y - 1), 2 east (x + 1), 3 south (y + 1), 4 west.
+pub const STAY: u8 = 0;
+pub const DIRECTIONS: u8 = 5;
+pub const DIRECTION_NAMES: [&str; 5] = ["stay", "north", "east", "south", "west"];
+const DX: [i32; 5] = [0, 0, 1, 0, -1];
+const DY: [i32; 5] = [0, -1, 0, 1, 0];
+
+#[inline]
+pub fn x_of(cell: Cell) -> i32 {
+    i32::from(cell) % SIZE as i32
+}
+
+#[inline]
+pub fn y_of(cell: Cell) -> i32 {
+    i32::from(cell) / SIZE as i32
+}
+
+/// The cell at `(x, y)`, or `None` outside the grid.
+#[inline]
+pub fn cell_at(x: i32, y: i32) -> Option<Cell> {
+    if (0..SIZE as i32).contains(&x) && (0..SIZE as i32).contains(&y) {
+        Some((y * SIZE as i32 + x) as Cell)
+    } else {
+        None
+    }
+}
+
+/// The cell one step from `cell` in `direction` (stay gives the cell), or `None` off the grid.
+#[inline]
+pub fn step(cell: Cell, direction: u8) -> Option<Cell> {
+    let d = usize::from(direction);
+    cell_at(x_of(cell) + DX[d], y_of(cell) + DY[d])
+}
+
+/// `(x, y)` as written in messages.
+pub fn describe(cell: Cell) -> String {
+    format!("({}, {})", x_of(cell), y_of(cell))
+}
+
+/// Calls `visit` for every cell of the diamond of radius `r` around `centre`, row by row.
+#[inline]
+pub fn for_diamond(centre: Cell, r: u32, mut visit: impl FnMut(usize)) {
+    let (cx, cy) = (x_of(centre), y_of(centre));
+    let r = r as i32;
+    let top = (cy - r).max(0);
+    let bottom = (cy + r).min(SIZE as i32 - 1);
+    for y in top..=bottom {
+        let half = r - (y - cy).abs();
+        let left = (cx - half).max(0);
+        let right = (cx + half).min(SIZE as i32 - 1);
+        let row = (y * SIZE as i32) as usize;
+        for x in left..=right {
+            visit(row + x as usize);
+        }
+    }
+}
+
+/// For a step of one cell from `from` in `direction` (1..4): calls `visit(cell, true)` for
+/// every cell of the new diamond that is not in the old one and `visit(cell, false)` for every
+/// cell of the old diamond that is not in the new one (both at distance exactly r from their
+/// own centre, on the far sides).
+#[inline]
+pub fn for_diamond_edges(from: Cell, direction: u8, r: u32, mut visit: impl FnMut(usize, bool)) {
+    let d = usize::from(direction);
+    let (px, py) = (x_of(from), y_of(from));
+    let (dx, dy) = (DX[d], DY[d]);
+    let r = r as i32;
+    for offset in -r..=r {
+        let reach = r - offset.abs();
+        // Along the step's axis the new edge lies `reach` beyond the new centre, the old edge
+        // `reach` behind the old centre.
+        let (gain_cell, lost_cell) = if dx != 0 {
+            (
+                cell_at(px + dx + dx * reach, py + offset),
+                cell_at(px - dx * reach, py + offset),
+            )
+        } else {
+            (
+                cell_at(px + offset, py + dy + dy * reach),
+                cell_at(px + offset, py - dy * reach),
+            )
+        };
+        if let Some(c) = gain_cell {
+            visit(usize::from(c), true);
+        }
+        if let Some(c) = lost_cell {
+            visit(usize::from(c), false);
+        }
+    }
+}
+
+/// The orthogonal neighbours of every cell, in direction order N, E, S, W (`NONE` off grid).
+pub struct Neighbours {
+    table: Vec<[Cell; 4]>,
+}
+
+pub const NONE: Cell = Cell::MAX;
+
+impl Neighbours {
+    fn new() -> Self {
+        let table = (0..CELLS as Cell)
+            .map(|cell| {
+                let mut row = [NONE; 4];
+                for (slot, direction) in row.iter_mut().zip(1..DIRECTIONS) {
+                    *slot = step(cell, direction).unwrap_or(NONE);
+                }
+                row
+            })
+            .collect();
+        Self { table }
+    }
+
+    #[inline]
+    pub fn of(&self, cell: usize) -> &[Cell; 4] {
+        &self.table[cell]
+    }
+}
+
+/// Land and water of the whole grid, with the neighbour table every search uses.
+pub struct Terrain {
+    water: Vec<bool>,
+    neighbours: Neighbours,
+    land_neighbours: Vec<[Cell; 4]>,
+}
+
+impl Terrain {
+    /// The terrain of a `CELLS`-long row-major water mask; the homes must be land.
+    pub fn new(water: &[bool]) -> Result<Self> {
+        if water.len() != CELLS {
+            return Err(Error::InvalidBoard(format!(
+                "the water mask has {} cells; the grid has {CELLS} (100 x 100)",
+                water.len()
+            )));
+        }
+        for (empire, &home) in HOMES.iter().enumerate() {
+            if water[usize::from(home)] {
+                return Err(Error::InvalidBoard(format!(
+                    "the home cell {} of empire {empire} is water",
+                    describe(home)
+                )));
+            }
+        }
+        let neighbours = Neighbours::new();
+        let land_neighbours = (0..CELLS)
+            .map(|cell| {
+                neighbours.of(cell).map(|n| {
+                    if n != NONE && !water[usize::from(n)] {
+                        n
+                    } else {
+                        NONE
+                    }
+                })
+            })
+            .collect();
+        Ok(Self {
+            water: water.to_vec(),
+            neighbours,
+            land_neighbours,
+        })
+    }
+
+    #[inline]
+    pub fn is_water(&self, cell: usize) -> bool {
+        self.water[cell]
+    }
+
+    pub fn water(&self) -> &[bool] {
+        &self.water
+    }
+
+    #[inline]
+    pub fn neighbours(&self, cell: usize) -> &[Cell; 4] {
+        self.neighbours.of(cell)
+    }
+
+    /// The land neighbours of a cell in direction order, `NONE` where there is water or the
+    /// edge of the grid.
+    #[inline]
+    pub fn land_neighbours(&self, cell: usize) -> &[Cell; 4] {
+        &self.land_neighbours[cell]
+    }
+
+    /// Where an outpost on `cell` ends up going `direction`: `None` when the move leaves the
+    /// grid or enters water.
+    #[inline]
+    pub fn destination(&self, cell: Cell, direction: u8) -> Option<Cell> {
+        step(cell, direction).filter(|&to| !self.water[usize::from(to)])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn distance(a: Cell, b: Cell) -> i32 {
+        (x_of(a) - x_of(b)).abs() + (y_of(a) - y_of(b)).abs()
+    }
+
+    #[test]
+    fn diamond_edges_are_the_set_differences() {
+        for &from in &[0u16, 5, 99, 505, 4950, 9999, 1234] {
+            for r in [0u32, 1, 3, 7] {
+                for direction in 1..DIRECTIONS {
+                    let Some(to) = step(from, direction) else {
+                        continue;
+                    };
+                    let mut gained = Vec::new();
+                    let mut lost = Vec::new();
+                    for_diamond_edges(from, direction, r, |c, gain| {
+                        if gain { gained.push(c) } else { lost.push(c) }
+                    });
+                    gained.sort_unstable();
+                    lost.sort_unstable();
+                    let within = |c: usize, centre: Cell| distance(c as Cell, centre) <= r as i32;
+                    let want_gained: Vec<usize> = (0..CELLS)
+                        .filter(|&c| within(c, to) && !within(c, from))
+                        .collect();
+                    let want_lost: Vec<usize> = (0..CELLS)
+                        .filter(|&c| within(c, from) && !within(c, to))
+                        .collect();
+                    assert_eq!(gained, want_gained, "from {from} dir {direction} r {r}");
+                    assert_eq!(lost, want_lost, "from {from} dir {direction} r {r}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn diamond_is_the_ball() {
+        for &centre in &[0u16, 99, 4545, 9950] {
+            let mut seen = Vec::new();
+            for_diamond(centre, 7, |c| seen.push(c));
+            let want: Vec<usize> = (0..CELLS)
+                .filter(|&c| distance(c as Cell, centre) <= 7)
+                .collect();
+            assert_eq!(seen, want);
+        }
+    }
+
+    #[test]
+    fn a_home_in_water_is_refused() {
+        let mut water = vec![false; CELLS];
+        water[9999] = true;
+        let Err(Error::InvalidBoard(message)) = Terrain::new(&water) else {
+            panic!("accepted a home in water");
+        };
+        assert!(message.contains("(99, 99)"), "{message}");
+    }
+}

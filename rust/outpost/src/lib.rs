@@ -1,0 +1,16 @@
+//! outpost: four empires on a 100x100 land and water grid (seed 002).
+//!
+//! The rules are `docs/outpost-rules.md`: [`control`] (who holds each cell), [`supply`] (which
+//! outposts keep a line home), [`game`] (seasons, moves, a whole game), [`players`] (the
+//! built-in players) and [`tournament`] (many games over threads). [`grid`] holds the geometry.
+
+pub mod control;
+pub mod game;
+pub mod grid;
+pub mod players;
+pub mod supply;
+pub mod tournament;
+
+pub use game::{Demand, Event, EventKind, Flags, Game, Outpost, Params};
+pub use grid::Terrain;
+pub use players::Builtin;
