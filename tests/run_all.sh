@@ -35,9 +35,10 @@ step "MPI: collective tests under mpiexec -n 2 and oversubscribed -n 4"
 "$mpiexec" -n 2 python -m pytest tests/mpi -q -p no:cacheprovider
 "$mpiexec" -n 4 python -m pytest tests/mpi -q -p no:cacheprovider
 
-step "MPI: conquest and mastermind on 1 and 3 ranks against one process (2 and 4 ran above)"
-"$mpiexec" -n 1 python -m pytest tests/mpi/test_conquest_mpi.py tests/mpi/test_mastermind_mpi.py -q -p no:cacheprovider
-"$mpiexec" -n 3 python -m pytest tests/mpi/test_conquest_mpi.py tests/mpi/test_mastermind_mpi.py -q -p no:cacheprovider
+step "MPI: conquest, mastermind and outpost on 1 and 3 ranks against one process (2 and 4 ran above)"
+for n in 1 3; do
+    "$mpiexec" -n "$n" python -m pytest tests/mpi/test_conquest_mpi.py tests/mpi/test_mastermind_mpi.py tests/mpi/test_outpost_mpi.py -q -p no:cacheprovider
+done
 
 step "soak tests (slow marker, ${STRATAGEM_SOAK_SECONDS} s each)"
 python -m pytest -m slow -q -p no:cacheprovider

@@ -25,6 +25,7 @@ __all__ = [
     "ConquestBoard",
     "ConquestGame",
     "ConquestPart",
+    "OutpostGame",
     "__version__",
     "annexation_batch_step",
     "annexation_play_fixtures",
@@ -48,6 +49,9 @@ __all__ = [
     "mastermind_score",
     "mastermind_shuffled_order",
     "mastermind_solve",
+    "outpost_control",
+    "outpost_cut_off",
+    "outpost_tournament",
     "philox4x64_10",
     "purpose_tag",
     "resolve_threads",
@@ -433,3 +437,81 @@ def mastermind_solve(
     order: str = "lex",
     threads: int | None = None,
 ) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]: ...
+
+@final
+class OutpostGame:
+    def __new__(
+        cls,
+        water: NDArray[np.bool_],
+        r: int,
+        land: int,
+        water_per_outpost: int,
+        turns: int,
+        players: list[str | None],
+        seed: int,
+        supply_fringe: bool = False,
+        sequential_moves: bool = False,
+        extra_turn: bool = False,
+    ) -> OutpostGame: ...
+    @staticmethod
+    def restore(
+        water: NDArray[np.bool_],
+        r: int,
+        land: int,
+        water_per_outpost: int,
+        turns: int,
+        players: list[str | None],
+        seed: int,
+        turn: int,
+        outposts: NDArray[np.int64],
+        next_id: int,
+        history: NDArray[np.uint32],
+        supply_fringe: bool = False,
+        sequential_moves: bool = False,
+        extra_turn: bool = False,
+    ) -> OutpostGame: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def last_turn(self) -> int: ...
+    @property
+    def finished(self) -> bool: ...
+    @property
+    def in_turn(self) -> bool: ...
+    @property
+    def next_id(self) -> int: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def moved(self) -> list[bool]: ...
+    @property
+    def players(self) -> list[str | None]: ...
+    def control(self) -> NDArray[np.int8]: ...
+    def outposts(self) -> NDArray[np.int32]: ...
+    def history(self) -> NDArray[np.uint32]: ...
+    def scores(self) -> list[int]: ...
+    def season_demands(self) -> list[int]: ...
+    def begin_turn(self, disbands: list[int | None]) -> None: ...
+    def apply_moves(self, empires: list[int], answers: list[NDArray[np.uint8] | None]) -> None: ...
+    def end_turn(self) -> None: ...
+    def abort_turn(self) -> None: ...
+    def take_log(self) -> list[tuple[int, int, str, int, str]]: ...
+    def run(self, turns: int, progress: Callable[[int], object] | None = None) -> int: ...
+    def builtin_moves(self, kind: str, empire: int, turn: int) -> NDArray[np.uint8]: ...
+    def builtin_disband(self, kind: str, empire: int, turn: int) -> int: ...
+    def copy(self) -> OutpostGame: ...
+
+def outpost_control(
+    water: NDArray[np.bool_], outposts: NDArray[np.int64], r: int
+) -> NDArray[np.int8]: ...
+def outpost_cut_off(
+    water: NDArray[np.bool_], control: NDArray[np.int8], outposts: NDArray[np.int64], fringe: bool
+) -> list[int]: ...
+def outpost_tournament(
+    waters: list[NDArray[np.bool_]],
+    games: NDArray[np.int64],
+    players: list[list[str]],
+    seeds: NDArray[np.uint64],
+    threads: int | None = None,
+    progress: Callable[[int], object] | None = None,
+) -> NDArray[np.uint32]: ...

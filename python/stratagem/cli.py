@@ -235,10 +235,12 @@ def build_parser() -> argparse.ArgumentParser:
     from stratagem.annexation.cli import register as register_annexation
     from stratagem.conquest.cli import register as register_conquest
     from stratagem.mastermind.cli import register as register_mastermind
+    from stratagem.outpost.cli import register as register_outpost
 
     register_conquest(commands, _common_options)
     register_annexation(commands, _common_options)
     register_mastermind(commands, _common_options)
+    register_outpost(commands, _common_options)
     return parser
 
 

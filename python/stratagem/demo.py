@@ -302,6 +302,58 @@ def _mastermind(seed: int, threads: int, say: Say) -> dict[str, Any]:
     }
 
 
+def _outpost(seed: int, threads: int, say: Say) -> dict[str, Any]:
+    """Four empires on the default 100x100 map, the four built-in players, 400 turns in Rust;
+    then the first turns again by the pure-Python oracle (the same control map and history)."""
+    from stratagem.outpost import Game
+    from stratagem.outpost.oracle import OracleGame
+
+    turns, oracle_turns = 400, 20
+    game = Game(T=turns, seed=seed)
+    started = time.perf_counter()
+    result = game.run(progress=False)
+    turns_per_second = turns / (time.perf_counter() - started)
+    standings = ", ".join(
+        f"{name} {score}" for name, score in zip(game.players, result.scores.tolist(), strict=True)
+    )
+    winners = " and ".join(game.players[e] for e in result.winners)
+    say(
+        f"outpost on the {game.map.name!r} map (100x100, r={game.r} L={game.L} W={game.W}), "
+        f"{turns} turns: {winners} won, {turns_per_second:,.0f} turns/s"
+    )
+    say(f"  cells held: {standings}; outposts {result.outposts.tolist()}")
+    engine = Game(T=oracle_turns, seed=seed)
+    started = time.perf_counter()
+    engine.run(progress=False)
+    engine_rate = oracle_turns / (time.perf_counter() - started)
+    oracle = OracleGame(engine.map.water, T=oracle_turns, seed=seed)
+    started = time.perf_counter()
+    for _ in range(oracle_turns):
+        oracle.step()
+    oracle_rate = oracle_turns / (time.perf_counter() - started)
+    identical = bool(
+        np.array_equal(oracle.control, engine.control)
+        and np.array_equal(oracle.history["land"], engine.history.land)
+        and np.array_equal(oracle.history["outposts"], engine.history.outposts)
+    )
+    say(
+        f"  first {oracle_turns} turns: rust {engine_rate:,.0f} turns/s, python oracle "
+        f"{oracle_rate:,.1f} turns/s: {engine_rate / oracle_rate:,.0f}x; identical: {identical}"
+    )
+    return {
+        "map": game.map.name,
+        "turns": turns,
+        "players": list(game.players),
+        "scores": result.scores.tolist(),
+        "outposts": result.outposts.tolist(),
+        "winners": list(result.winners),
+        "turns_per_second": turns_per_second,
+        "rust_turns_per_second_first_turns": engine_rate,
+        "oracle_turns_per_second": oracle_rate,
+        "rust_equals_oracle": identical,
+    }
+
+
 _PARTS: tuple[tuple[str, Callable[[int, int, Say], dict[str, Any]]], ...] = (
     ("streams", _streams),
     ("coins", _coins),
@@ -310,6 +362,7 @@ _PARTS: tuple[tuple[str, Callable[[int, int, Say], dict[str, Any]]], ...] = (
     ("conquest", _conquest),
     ("annexation", _annexation),
     ("mastermind", _mastermind),
+    ("outpost", _outpost),
 )
 
 

@@ -18,6 +18,13 @@ from stratagem.outpost.game import (
     State,
 )
 from stratagem.outpost.map import DEFAULT_MAP, Map, MapWarning, parse_map
+from stratagem.outpost.tournament import (
+    TOURNAMENT_2014,
+    Params,
+    TournamentResult,
+    fixtures,
+    tournament,
+)
 
 __all__ = [
     "BUILTIN_PLAYERS",
@@ -25,13 +32,18 @@ __all__ = [
     "DIRECTIONS",
     "EMPIRES",
     "HOMES",
+    "TOURNAMENT_2014",
     "Game",
     "History",
     "LogEntry",
     "Map",
     "MapWarning",
+    "Params",
     "Player",
     "Result",
     "State",
+    "TournamentResult",
+    "fixtures",
     "parse_map",
+    "tournament",
 ]

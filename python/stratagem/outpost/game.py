@@ -11,9 +11,11 @@ Both see a :class:`State`: the map, the parameters, the turn, the control map an
 as read-only numpy arrays. A direction is ``0``-``4`` or one of ``"stay"``, ``"N"``, ``"E"``,
 ``"S"``, ``"W"`` (also spelt out, any case); ``move`` answers with a mapping ``{outpost id:
 direction}`` (outposts left out stay) or a sequence with one direction per outpost of
-``state.mine()`` (in increasing id). A player that raises, answers anything else, or runs past
-the game's ``time_budget`` (seconds per turn) loses that answer: its outposts stay, or its
-outpost with the largest id is disbanded; the log says why (kind ``player``).
+``state.mine()`` (in increasing id); ``None`` stands for stay. A player that raises, answers
+anything else, or runs past the game's ``time_budget`` (seconds per turn) loses that answer:
+its outposts stay, or its outpost with the largest id is disbanded; the log says why (kind
+``player``). The budget is checked when the player returns: a player that never returns
+blocks the game.
 
 >>> game = Game("lakes", T=30, players=("spread", "frontier", "random", "lookahead"), seed=1)
 >>> game.run().scores.shape
@@ -117,7 +119,8 @@ class State:
 
     def of(self, empire: int) -> NDArray[np.int32]:
         """The rows of ``outposts`` that belong to ``empire``."""
-        return self.outposts[self.outposts[:, 1] == empire]
+        rows: NDArray[np.int32] = self.outposts[self.outposts[:, 1] == empire]
+        return rows
 
     def cells_of(self, empire: int) -> tuple[int, int]:
         """Land and water cells ``empire`` controls."""
@@ -231,7 +234,8 @@ def _parse_moves(answer: object, own_ids: Sequence[int]) -> NDArray[np.uint8]:
             directions[index[int(key)]] = _direction(value, f"outpost {int(key)}")
         return directions
     if isinstance(answer, str | bytes) or not isinstance(answer, Sequence | np.ndarray):
-        raise _Refused(f"expected a mapping or a sequence of directions, got {type(answer).__name__}")
+        kind = type(answer).__name__
+        raise _Refused(f"expected a mapping or a sequence of directions, got {kind}")
     values = list(answer)
     if len(values) != len(own_ids):
         raise _Refused(f"{len(values)} directions for {len(own_ids)} outposts")
@@ -283,13 +287,13 @@ class Game:
     ``supply_fringe``, ``sequential_moves`` and ``extra_turn`` switch on the 2014 simulator's
     behaviours; ``time_budget`` (seconds) limits each Python player's time per turn."""
 
-    def __init__(
+    def __init__(  # noqa: PLR0917 (the rules' order: Game(map, r, L, W, T, players, seed))
         self,
         map: Map | str = DEFAULT_MAP,
         r: int = 7,
-        L: int = 12,
-        W: int = 3,
-        T: int = 4444,
+        L: int = 12,  # noqa: N803 (the rules' names)
+        W: int = 3,  # noqa: N803
+        T: int = 4444,  # noqa: N803
         players: Sequence[str | Player] = ("spread", "frontier", "random", "lookahead"),
         seed: int = 0,
         *,
@@ -333,17 +337,19 @@ class Game:
 
     @staticmethod
     def _check_params(
-        r: int, L: int, W: int, T: int, time_budget: float | None
+        r: int, land: int, water: int, turns: int, time_budget: float | None
     ) -> dict[str, int]:
-        if time_budget is not None and not (
-            isinstance(time_budget, int | float) and time_budget > 0
+        if time_budget is not None and (
+            isinstance(time_budget, bool)
+            or not isinstance(time_budget, int | float)
+            or not time_budget > 0
         ):
             raise InvalidParameter(f"time_budget must be a positive number, got {time_budget!r}")
         return {
             "r": _validate.integer("r", r, 0, 198),
-            "L": _validate.integer("L", L, 1, 10_000),
-            "W": _validate.integer("W", W, 1, 10_000),
-            "T": _validate.integer("T", T, 0, 1_000_000),
+            "L": _validate.integer("L", land, 1, 10_000),
+            "W": _validate.integer("W", water, 1, 10_000),
+            "T": _validate.integer("T", turns, 0, 1_000_000),
         }
 
     # --- what the game is -------------------------------------------------------------------
@@ -417,7 +423,9 @@ class Game:
         return int(self._core.next_id)
 
     def state(self, empire: int = -1) -> State:
-        """What a player of ``empire`` would see now (``turn`` is the next turn's number)."""
+        """What a player of ``empire`` would see now (``turn`` is the next turn's number);
+        ``-1``: nobody in particular."""
+        empire = _validate.integer("empire", empire, -1, EMPIRES - 1)
         return State(
             map=self._map,
             r=self.r,
@@ -488,20 +496,34 @@ class Game:
             if isinstance(player, str) or demands[empire] != 2:
                 continue
             disbands[empire] = self._ask(
-                player, "disband", empire, turn, spent, entries, _parse_disband
+                player,
+                "disband",
+                empire,
+                turn=turn,
+                spent=spent,
+                entries=entries,
+                parse=_parse_disband,
             )
         self._core.begin_turn(disbands)
         entries.extend(LogEntry(*event) for event in self._core.take_log())
-        groups = [[e] for e in range(EMPIRES)] if self._flags["sequential_moves"] else [
-            list(range(EMPIRES))
-        ]
+        groups = (
+            [[e] for e in range(EMPIRES)]
+            if self._flags["sequential_moves"]
+            else [list(range(EMPIRES))]
+        )
         for group in groups:
             answers = list(_NO_ANSWER)
             for empire in group:
                 player = self._players[empire]
                 if not isinstance(player, str):
                     answers[empire] = self._ask(
-                        player, "move", empire, turn, spent, entries, _parse_moves
+                        player,
+                        "move",
+                        empire,
+                        turn=turn,
+                        spent=spent,
+                        entries=entries,
+                        parse=_parse_moves,
                     )
             self._core.apply_moves(group, answers)
             entries.extend(LogEntry(*event) for event in self._core.take_log())
@@ -513,6 +535,7 @@ class Game:
         player: Player,
         question: str,
         empire: int,
+        *,
         turn: int,
         spent: list[float],
         entries: list[LogEntry],
@@ -532,8 +555,10 @@ class Game:
                 )
             return parse(answer, own_ids)
         except Exception as error:  # a player's bug must not stop the game
-            reason = str(error) if isinstance(error, _Refused) else (
-                f"raised {type(error).__name__}: {error}"
+            reason = (
+                str(error)
+                if isinstance(error, _Refused)
+                else (f"raised {type(error).__name__}: {error}")
             )
             lost = "its outposts stay" if question == "move" else "its newest outpost goes"
             entries.append(
@@ -621,9 +646,15 @@ class Game:
         players: Mapping[int, Player] | Sequence[str | Player] | None = None,
         source: str = "saved game",
     ) -> Game:
+        """A game from :meth:`to_dict`'s form. A broken save raises ``InvalidBoard`` naming
+        ``source``; a bad ``players`` argument raises ``InvalidParameter``."""
         try:
-            if data.get("format") != FORMAT or data.get("version") != 1:
-                raise InvalidBoard(f"{source}: not a saved outpost game (format {FORMAT!r} v1)")
+            if not isinstance(data, Mapping) or data.get("format") != FORMAT:
+                raise InvalidBoard(f"{source}: not a saved outpost game (format {FORMAT!r})")
+            if data.get("version") != 1:
+                raise InvalidBoard(
+                    f"{source}: saved game version {data.get('version')!r}; this version reads 1"
+                )
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", MapWarning)
                 board = Map.from_cells(
@@ -631,37 +662,51 @@ class Game:
                     name=str(data["map"]["name"]),
                     lenient=True,
                 )
-            seats = cls._seats_for_load(list(data["players"]), players, source)
+            saved_seats = [None if p is None else str(p) for p in data["players"]]
             params = data["params"]
-            game = cls.__new__(cls)
-            game._map = board
-            game._players = cls._check_players(seats)
-            game._params = cls._check_params(
+            checked = cls._check_params(
                 params["r"], params["L"], params["W"], params["T"], data.get("time_budget")
             )
-            game._seed = _validate.seed(data["seed"])
-            game._flags = {k: bool(data["flags"][k]) for k in
-                           ("supply_fringe", "sequential_moves", "extra_turn")}
-            game._time_budget = data.get("time_budget")
-            game._core = _core.OutpostGame.restore(
-                board.water,
-                game._params["r"],
-                game._params["L"],
-                game._params["W"],
-                game._params["T"],
-                [p if isinstance(p, str) else None for p in game._players],
-                game._seed,
-                int(data["turn"]),
-                np.array(data["outposts"], dtype=np.int64).reshape(-1, 4),
-                int(data["next_id"]),
-                np.array(data["history"], dtype=np.uint32).reshape(-1, 3 * EMPIRES),
-                **game._flags,
-            )
-            game._log = [LogEntry(*(entry)) for entry in data["log"]]
-        except (KeyError, TypeError, ValueError, OverflowError) as error:
-            if isinstance(error, InvalidBoard):
-                raise
+            flags = {
+                k: bool(data["flags"][k])
+                for k in ("supply_fringe", "sequential_moves", "extra_turn")
+            }
+            seed = _validate.seed(data["seed"])
+            turn, next_id = int(data["turn"]), int(data["next_id"])
+            outposts = np.array(data["outposts"], dtype=np.int64).reshape(-1, 4)
+            history = np.array(data["history"], dtype=np.uint32).reshape(-1, 3 * EMPIRES)
+            log = [LogEntry(*entry) for entry in data["log"]]
+        except InvalidBoard:
+            raise
+        except (KeyError, TypeError, ValueError, OverflowError, AttributeError) as error:
             raise InvalidBoard(f"{source}: {type(error).__name__}: {error}") from error
+        seats = cls._check_players(cls._seats_for_load(saved_seats, players, source))
+        try:
+            engine = _core.OutpostGame.restore(
+                board.water,
+                checked["r"],
+                checked["L"],
+                checked["W"],
+                checked["T"],
+                [p if isinstance(p, str) else None for p in seats],
+                seed,
+                turn,
+                outposts,
+                next_id,
+                history,
+                **flags,
+            )
+        except (ValueError, OverflowError) as error:
+            raise InvalidBoard(f"{source}: {error}") from error
+        game = cls.__new__(cls)
+        game._map = board
+        game._players = seats
+        game._params = checked
+        game._seed = seed
+        game._flags = flags
+        game._time_budget = data.get("time_budget")
+        game._core = engine
+        game._log = log
         return game
 
     @staticmethod
@@ -670,19 +715,32 @@ class Game:
         players: Mapping[int, Player] | Sequence[str | Player] | None,
         source: str,
     ) -> list[str | Player]:
-        if players is not None and not isinstance(players, Mapping):
-            return list(players)
-        given = dict(players or {})
+        """The saved seats with the Python players given back; a built-in seat stays as saved."""
+        if players is None:
+            given: dict[int, str | Player] = {}
+        elif isinstance(players, Mapping):
+            given = dict(players)
+        else:
+            given = dict(enumerate(players))
+        for seat, player in given.items():
+            if not (isinstance(seat, int) and 0 <= seat < EMPIRES):
+                raise InvalidParameter(f"players: seat {seat!r} is not 0..3")
+            if saved[seat] is not None and player != saved[seat]:
+                raise InvalidParameter(
+                    f"players: seat {seat} was the built-in player {saved[seat]!r} in "
+                    f"{source}; it cannot be replaced"
+                )
         seats: list[str | Player] = []
         for empire, name in enumerate(saved):
-            if empire in given:
-                seats.append(given[empire])
-            elif name is None:
-                raise InvalidBoard(
-                    f"{source}: seat {empire} was a Python player; pass it in players="
-                )
-            else:
+            if name is not None:
                 seats.append(name)
+            elif empire in given:
+                seats.append(given[empire])
+            else:
+                raise InvalidParameter(
+                    f"{source}: seat {empire} was a Python player; pass it back with "
+                    f"players={{{empire}: player}}"
+                )
         return seats
 
     def __repr__(self) -> str:

@@ -350,6 +350,9 @@ class Map:
                 text = handle.read()
         except UnicodeDecodeError as error:
             raise InvalidBoard(f"{shown}: not a text file in UTF-8 ({error})") from error
+        except OSError as error:
+            reason = error.strerror or error
+            raise InvalidBoard(f"{shown}: cannot read the map: {reason}") from error
         stem = os.path.splitext(os.path.basename(shown))[0]
         return cls._parse(text, name=stem, lenient=lenient, prefix=f"{shown}: ")
 

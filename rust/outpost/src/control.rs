@@ -10,133 +10,121 @@
 //! outposts, never O(cells x outposts).
 
 use crate::game::Outpost;
-use crate::grid::{CELLS, Cell, SIZE, Terrain};
+use crate::grid::{Cell, SIZE, Terrain};
 
 pub const NEUTRAL: i8 = -1;
 pub const DISPUTED: i8 = -2;
-/// Farther than any two cells of the grid (198).
-const FAR: u8 = u8::MAX;
 
-/// The control value of each set of empires at the smallest distance.
-const OWNER: [i8; 16] = {
-    let mut table = [DISPUTED; 16];
-    table[0] = NEUTRAL;
-    table[1] = 0;
-    table[2] = 1;
-    table[4] = 2;
-    table[8] = 3;
-    table
-};
+/// A cell of the transform: `distance << 4 | empires at that distance` (a 4-bit set), so one
+/// comparison of the high bits orders distances and the low bits unite on ties.
+type Packed = u16;
+const EMPIRE_BITS: Packed = 0xF;
+const ONE_STEP: Packed = 1 << 4;
+/// Farther than any two cells of the grid (198), with no empire.
+const FAR: Packed = 255 << 4;
 
-/// Reusable buffers of the transform.
-#[derive(Default)]
-pub struct ControlWork {
-    distance: Vec<u8>,
-    empires: Vec<u8>,
-    distance_t: Vec<u8>,
-    empires_t: Vec<u8>,
-}
+type Grid = [[Packed; SIZE]; SIZE];
 
-/// One step of a pass: `row` takes the better of itself and `from` one cell farther.
+/// The control value of a cell of the transform: arithmetic only (no table), so the final
+/// pass over the grid runs as vector code.
 #[inline]
-fn relax(distance: &mut [u8], empires: &mut [u8], from_distance: &[u8], from_empires: &[u8]) {
-    for (((d, e), &fd), &fe) in distance
-        .iter_mut()
-        .zip(empires.iter_mut())
-        .zip(from_distance)
-        .zip(from_empires)
-    {
-        let through = fd.saturating_add(1);
-        let united = if through == *d { *e | fe } else { *e };
-        *e = if through < *d { fe } else { united };
-        *d = (*d).min(through);
+fn owner(value: Packed, radius: Packed) -> i8 {
+    let empires = value & EMPIRE_BITS;
+    // For a single empire bit, its index: bit 1 -> 1, bit 2 -> 2, bit 3 -> 3.
+    let index = ((empires >> 1) & 1) + 2 * ((empires >> 2) & 1) + 3 * (empires >> 3);
+    let alone = if empires & (empires.wrapping_sub(1)) == 0 {
+        index as i8
+    } else {
+        DISPUTED
+    };
+    if value >> 4 > radius || empires == 0 {
+        NEUTRAL
+    } else {
+        alone
     }
 }
 
-/// Passes down and up every column of a row-major `SIZE x SIZE` grid.
-fn columns(distance: &mut [u8], empires: &mut [u8]) {
+/// Reusable buffers of the transform: the grid and its transpose.
+pub struct ControlWork {
+    grid: Box<Grid>,
+    transposed: Box<Grid>,
+}
+
+impl Default for ControlWork {
+    fn default() -> Self {
+        Self {
+            grid: Box::new([[FAR; SIZE]; SIZE]),
+            transposed: Box::new([[FAR; SIZE]; SIZE]),
+        }
+    }
+}
+
+/// One step of a pass: each cell of `row` takes the better of itself and its neighbour in
+/// `from`, one step farther (equal distances unite their empires).
+#[inline]
+fn relax(row: &mut [Packed; SIZE], from: &[Packed; SIZE]) {
+    for (cell, &neighbour) in row.iter_mut().zip(from) {
+        let through = neighbour + ONE_STEP;
+        let (mine, theirs) = (*cell >> 4, through >> 4);
+        let united = if theirs == mine {
+            *cell | (through & EMPIRE_BITS)
+        } else {
+            *cell
+        };
+        *cell = if theirs < mine { through } else { united };
+    }
+}
+
+/// Passes down and up every column.
+fn columns(grid: &mut Grid) {
     for y in 1..SIZE {
-        let (above_d, rest_d) = distance.split_at_mut(y * SIZE);
-        let (above_e, rest_e) = empires.split_at_mut(y * SIZE);
-        relax(
-            &mut rest_d[..SIZE],
-            &mut rest_e[..SIZE],
-            &above_d[(y - 1) * SIZE..],
-            &above_e[(y - 1) * SIZE..],
-        );
+        let (above, rest) = grid.split_at_mut(y);
+        relax(&mut rest[0], &above[y - 1]);
     }
     for y in (0..SIZE - 1).rev() {
-        let (upto_d, below_d) = distance.split_at_mut((y + 1) * SIZE);
-        let (upto_e, below_e) = empires.split_at_mut((y + 1) * SIZE);
-        relax(
-            &mut upto_d[y * SIZE..],
-            &mut upto_e[y * SIZE..],
-            &below_d[..SIZE],
-            &below_e[..SIZE],
-        );
+        let (upto, below) = grid.split_at_mut(y + 1);
+        relax(&mut upto[y], &below[0]);
     }
 }
 
-fn transpose(from: &[u8], to: &mut [u8]) {
-    for (y, row) in from.chunks_exact(SIZE).enumerate() {
+fn transpose(from: &Grid, to: &mut Grid) {
+    for (y, row) in from.iter().enumerate() {
         for (x, &value) in row.iter().enumerate() {
-            to[x * SIZE + y] = value;
+            to[x][y] = value;
         }
     }
 }
 
 impl ControlWork {
     /// The control of every cell of the grid into `control` (`CELLS` long).
-    pub fn compute(&mut self, terrain: &Terrain, outposts: &[Outpost], r: u32, control: &mut [i8]) {
-        self.compute_cells(
-            terrain,
-            outposts.iter().map(|o| (o.cell, o.empire)),
-            r,
-            control,
-        );
+    pub fn compute(&mut self, outposts: &[Outpost], r: u32, control: &mut [i8]) {
+        self.compute_cells(outposts.iter().map(|o| (o.cell, o.empire)), r, control);
     }
 
     /// As [`ControlWork::compute`] from `(cell, empire)` pairs.
     pub fn compute_cells(
         &mut self,
-        _terrain: &Terrain,
         outposts: impl Iterator<Item = (Cell, u8)>,
         r: u32,
         control: &mut [i8],
     ) {
-        for buffer in [
-            &mut self.distance,
-            &mut self.empires,
-            &mut self.distance_t,
-            &mut self.empires_t,
-        ] {
-            buffer.clear();
-            buffer.resize(CELLS, 0);
+        for row in self.grid.iter_mut() {
+            row.fill(FAR);
         }
-        self.distance.fill(FAR);
         for (cell, empire) in outposts {
             let c = usize::from(cell);
-            self.distance[c] = 0;
-            self.empires[c] |= 1 << empire;
+            let slot = &mut self.grid[c / SIZE][c % SIZE];
+            *slot = (*slot & EMPIRE_BITS) | (1 << empire);
         }
-        columns(&mut self.distance, &mut self.empires);
-        transpose(&self.distance, &mut self.distance_t);
-        transpose(&self.empires, &mut self.empires_t);
+        columns(&mut self.grid);
+        transpose(&self.grid, &mut self.transposed);
         // Rows of the grid are columns of the transposed copy.
-        columns(&mut self.distance_t, &mut self.empires_t);
-        let radius = r.min(u32::from(FAR) - 1) as u8;
-        for (x, (row_d, row_e)) in self
-            .distance_t
-            .chunks_exact(SIZE)
-            .zip(self.empires_t.chunks_exact(SIZE))
-            .enumerate()
-        {
-            for (y, (&d, &e)) in row_d.iter().zip(row_e).enumerate() {
-                control[y * SIZE + x] = if d <= radius {
-                    OWNER[usize::from(e)]
-                } else {
-                    NEUTRAL
-                };
+        columns(&mut self.transposed);
+        transpose(&self.transposed, &mut self.grid);
+        let radius = Packed::try_from(r).unwrap_or(Packed::MAX).min(254);
+        for (cells, row) in control.chunks_exact_mut(SIZE).zip(self.grid.iter()) {
+            for (cell, &value) in cells.iter_mut().zip(row) {
+                *cell = owner(value, radius);
             }
         }
     }
@@ -156,10 +144,10 @@ pub fn tally(terrain: &Terrain, control: &[i8]) -> [[u32; 2]; 4] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::{x_of, y_of};
+    use crate::grid::{CELLS, x_of, y_of};
 
     fn owner(empires: u8) -> i8 {
-        OWNER[usize::from(empires)]
+        super::owner(Packed::from(empires), 0)
     }
 
     fn scan(outposts: &[(Cell, u8)], r: u32) -> Vec<i8> {
@@ -183,7 +171,6 @@ mod tests {
 
     #[test]
     fn the_search_equals_the_scan() {
-        let terrain = Terrain::new(&vec![false; CELLS]).unwrap_or_else(|e| panic!("{e}"));
         let mut work = ControlWork::default();
         let mut control = vec![0i8; CELLS];
         let mut state = 12345u64;
@@ -201,7 +188,7 @@ mod tests {
                     ((y * 100 + x) as Cell, ((state >> 20) % 4) as u8)
                 })
                 .collect();
-            work.compute_cells(&terrain, outposts.iter().copied(), r, &mut control);
+            work.compute_cells(outposts.iter().copied(), r, &mut control);
             assert_eq!(control, scan(&outposts, r), "case {case}");
         }
     }

@@ -357,14 +357,13 @@ impl Game {
 
     fn recompute_control(&mut self) {
         let Self {
-            terrain,
             outposts,
             control,
             work,
             params,
             ..
         } = self;
-        work.control.compute(terrain, outposts, params.r, control);
+        work.control.compute(outposts, params.r, control);
     }
 
     /// The view a player of turn `turn` sees, and the players' buffers.

@@ -8,6 +8,20 @@ pub const SIZE: usize = 100;
 pub const CELLS: usize = SIZE * SIZE;
 pub type Cell = u16;
 
+/// Arrays indexed by cell have a slot for every `u16`, so indexing one with a `Cell` needs no
+/// bounds check in the hot loops (only the first `CELLS` slots are ever used).
+pub const SLOTS: usize = 1 << 16;
+pub type PerCell<T> = Box<[T; SLOTS]>;
+
+/// A per-cell array holding `value` everywhere.
+pub fn per_cell<T: Copy>(value: T) -> PerCell<T> {
+    let slots: Box<[T]> = vec![value; SLOTS].into_boxed_slice();
+    match slots.try_into() {
+        Ok(array) => array,
+        Err(_) => unreachable!("a vector of SLOTS values converts to an array of SLOTS"),
+    }
+}
+
 /// Home cells of empires 0..3: the four corners, clockwise from the top left.
 pub const HOMES: [Cell; 4] = [0, 99, 9999, 9900];
 
@@ -52,7 +66,7 @@ pub fn describe(cell: Cell) -> String {
 
 /// Calls `visit` for every cell of the diamond of radius `r` around `centre`, row by row.
 #[inline]
-pub fn for_diamond(centre: Cell, r: u32, mut visit: impl FnMut(usize)) {
+pub fn for_diamond(centre: Cell, r: u32, mut visit: impl FnMut(Cell)) {
     let (cx, cy) = (x_of(centre), y_of(centre));
     let r = r as i32;
     let top = (cy - r).max(0);
@@ -61,9 +75,9 @@ pub fn for_diamond(centre: Cell, r: u32, mut visit: impl FnMut(usize)) {
         let half = r - (y - cy).abs();
         let left = (cx - half).max(0);
         let right = (cx + half).min(SIZE as i32 - 1);
-        let row = (y * SIZE as i32) as usize;
+        let row = y * SIZE as i32;
         for x in left..=right {
-            visit(row + x as usize);
+            visit((row + x) as Cell);
         }
     }
 }
@@ -73,7 +87,7 @@ pub fn for_diamond(centre: Cell, r: u32, mut visit: impl FnMut(usize)) {
 /// cell of the old diamond that is not in the new one (both at distance exactly r from their
 /// own centre, on the far sides).
 #[inline]
-pub fn for_diamond_edges(from: Cell, direction: u8, r: u32, mut visit: impl FnMut(usize, bool)) {
+pub fn for_diamond_edges(from: Cell, direction: u8, r: u32, mut visit: impl FnMut(Cell, bool)) {
     let d = usize::from(direction);
     let (px, py) = (x_of(from), y_of(from));
     let (dx, dy) = (DX[d], DY[d]);
@@ -94,10 +108,10 @@ pub fn for_diamond_edges(from: Cell, direction: u8, r: u32, mut visit: impl FnMu
             )
         };
         if let Some(c) = gain_cell {
-            visit(usize::from(c), true);
+            visit(c, true);
         }
         if let Some(c) = lost_cell {
-            visit(usize::from(c), false);
+            visit(c, false);
         }
     }
 }
@@ -131,9 +145,9 @@ impl Neighbours {
 
 /// Land and water of the whole grid, with the neighbour table every search uses.
 pub struct Terrain {
-    water: Vec<bool>,
+    water: PerCell<bool>,
     neighbours: Neighbours,
-    land_neighbours: Vec<[Cell; 4]>,
+    land_neighbours: PerCell<[Cell; 4]>,
 }
 
 impl Terrain {
@@ -154,19 +168,20 @@ impl Terrain {
             }
         }
         let neighbours = Neighbours::new();
-        let land_neighbours = (0..CELLS)
-            .map(|cell| {
-                neighbours.of(cell).map(|n| {
-                    if n != NONE && !water[usize::from(n)] {
-                        n
-                    } else {
-                        NONE
-                    }
-                })
-            })
-            .collect();
+        let mut land_neighbours = per_cell([NONE; 4]);
+        let mut wet = per_cell(false);
+        for cell in 0..CELLS {
+            wet[cell] = water[cell];
+            land_neighbours[cell] = neighbours.of(cell).map(|n| {
+                if n != NONE && !water[usize::from(n)] {
+                    n
+                } else {
+                    NONE
+                }
+            });
+        }
         Ok(Self {
-            water: water.to_vec(),
+            water: wet,
             neighbours,
             land_neighbours,
         })
@@ -178,7 +193,7 @@ impl Terrain {
     }
 
     pub fn water(&self) -> &[bool] {
-        &self.water
+        &self.water[..CELLS]
     }
 
     #[inline]
@@ -220,7 +235,11 @@ mod tests {
                     let mut gained = Vec::new();
                     let mut lost = Vec::new();
                     for_diamond_edges(from, direction, r, |c, gain| {
-                        if gain { gained.push(c) } else { lost.push(c) }
+                        if gain {
+                            gained.push(usize::from(c))
+                        } else {
+                            lost.push(usize::from(c))
+                        }
                     });
                     gained.sort_unstable();
                     lost.sort_unstable();
@@ -242,7 +261,7 @@ mod tests {
     fn diamond_is_the_ball() {
         for &centre in &[0u16, 99, 4545, 9950] {
             let mut seen = Vec::new();
-            for_diamond(centre, 7, |c| seen.push(c));
+            for_diamond(centre, 7, |c| seen.push(usize::from(c)));
             let want: Vec<usize> = (0..CELLS)
                 .filter(|&c| distance(c as Cell, centre) <= 7)
                 .collect();

@@ -10,7 +10,9 @@ use stratagem_core::{Error, Result};
 
 use crate::control::{ControlWork, tally};
 use crate::game::{Outpost, Params};
-use crate::grid::{CELLS, Cell, DIRECTIONS, NONE, STAY, Terrain, for_diamond, for_diamond_edges};
+use crate::grid::{
+    CELLS, Cell, DIRECTIONS, NONE, PerCell, STAY, Terrain, for_diamond, for_diamond_edges, per_cell,
+};
 use crate::supply::{Reach, cut_off};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -64,20 +66,35 @@ pub struct View<'a> {
 
 const RANDOM_MOVES: u64 = purpose_tag("outpost.random");
 const RANDOM_DISBAND: u64 = purpose_tag("outpost.disband");
-const UNREACHABLE: u32 = u32::MAX;
+const UNREACHABLE: u16 = u16::MAX;
 /// An outpost of another empire this close could share a cell after one move of each.
 const DANGER_RADIUS: u32 = 2;
 
 /// Buffers the players reuse from turn to turn.
-#[derive(Default)]
 pub struct Scratch {
-    cover: Vec<u16>,
-    walk: Vec<u32>,
+    cover: PerCell<u16>,
+    walk: PerCell<u16>,
     queue: Vec<Cell>,
-    needed: Vec<bool>,
-    danger: Vec<bool>,
+    around: Vec<Cell>,
+    needed: PerCell<bool>,
+    danger: PerCell<bool>,
     reach: Reach,
     simulation: Simulation,
+}
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Self {
+            cover: per_cell(0),
+            walk: per_cell(UNREACHABLE),
+            queue: Vec::new(),
+            around: Vec::new(),
+            needed: per_cell(false),
+            danger: per_cell(false),
+            reach: Reach::default(),
+            simulation: Simulation::default(),
+        }
+    }
 }
 
 /// The directions `kind` plays for `empire`'s outposts (in id order).
@@ -113,7 +130,7 @@ pub fn disband(kind: Builtin, view: &View<'_>, empire: u8, scratch: &mut Scratch
     for outpost in own {
         let mut alone = 0usize;
         for_diamond(outpost.cell, view.params.r, |c| {
-            alone += usize::from(cover[c] == 1)
+            alone += usize::from(cover[usize::from(c)] == 1)
         });
         // Ties go to the largest id: ids increase along `own`.
         if best.is_none_or(|(fewest, _)| alone <= fewest) {
@@ -147,40 +164,31 @@ fn random_moves(view: &View<'_>, empire: u8) -> Vec<u8> {
 }
 
 /// `cover[c]`: how many of `empire`'s diamonds contain `c`.
-fn count_cover(view: &View<'_>, empire: u8, cover: &mut Vec<u16>) {
-    cover.clear();
-    cover.resize(CELLS, 0);
+fn count_cover(view: &View<'_>, empire: u8, cover: &mut PerCell<u16>) {
+    cover[..CELLS].fill(0);
     for outpost in view.outposts.iter().filter(|o| o.empire == empire) {
-        for_diamond(outpost.cell, view.params.r, |c| cover[c] += 1);
+        for_diamond(outpost.cell, view.params.r, |c| cover[usize::from(c)] += 1);
     }
 }
 
 /// `walk[c]`: steps over land from `c` to the nearest target. Targets get 0, the land next
 /// to them 1, and a breadth-first search over the other land fills the rest; it stops once
-/// every cell of `wanted` is settled (the others keep whatever they have). The work is in
-/// the land that is not a target (an empire's own ground), not the whole grid.
+/// every cell of `wanted` is settled (the others keep whatever they have). The search works
+/// in the land that is not a target (an empire's own ground), not the whole grid.
 fn walk_to_targets(
     terrain: &Terrain,
     is_target: impl Fn(usize) -> bool,
-    wanted: impl Iterator<Item = Cell>,
-    walk: &mut Vec<u32>,
+    wanted: &[Cell],
+    walk: &mut PerCell<u16>,
     queue: &mut Vec<Cell>,
-    needed: &mut Vec<bool>,
+    needed: &mut PerCell<bool>,
 ) {
-    needed.clear();
-    needed.resize(CELLS, false);
-    let mut missing = 0usize;
-    for cell in wanted {
-        let c = usize::from(cell);
-        missing += usize::from(!needed[c]);
-        needed[c] = true;
-    }
-    walk.clear();
-    walk.resize(CELLS, UNREACHABLE);
-    for (cell, steps) in walk.iter_mut().enumerate() {
-        if is_target(cell) && !terrain.is_water(cell) {
-            *steps = 0;
-        }
+    for (cell, steps) in walk[..CELLS].iter_mut().enumerate() {
+        *steps = if !terrain.is_water(cell) && is_target(cell) {
+            0
+        } else {
+            UNREACHABLE
+        };
     }
     queue.clear();
     for cell in 0..CELLS {
@@ -197,9 +205,13 @@ fn walk_to_targets(
     for &cell in queue.iter() {
         walk[usize::from(cell)] = 1;
     }
-    for cell in 0..CELLS {
-        if needed[cell] && walk[cell] <= 1 {
-            missing -= 1;
+    needed[..CELLS].fill(false);
+    let mut missing = 0usize;
+    for &cell in wanted {
+        let c = usize::from(cell);
+        if !needed[c] && walk[c] == UNREACHABLE {
+            needed[c] = true;
+            missing += 1;
         }
     }
     let mut next = 0;
@@ -234,31 +246,31 @@ fn greedy(view: &View<'_>, empire: u8, greed: Greed, scratch: &mut Scratch) -> V
         cover,
         walk,
         queue,
+        around,
+        needed,
         danger,
         reach,
-        needed,
         ..
     } = scratch;
     let terrain = view.terrain;
     let r = view.params.r;
     count_cover(view, empire, cover);
     // The cells a decision looks at: where each outpost is and where it can step.
-    let around = || {
-        let own = view.outposts.iter().filter(|o| o.empire == empire);
-        own.flat_map(|o| options(terrain, o.cell).map(|(_, to)| to))
-    };
+    around.clear();
+    for outpost in view.outposts.iter().filter(|o| o.empire == empire) {
+        around.extend(options(terrain, outpost.cell).map(|(_, to)| to));
+    }
     match greed {
         Greed::Spread => {
-            walk_to_targets(terrain, |c| cover[c] == 0, around(), walk, queue, needed);
+            walk_to_targets(terrain, |c| cover[c] == 0, around, walk, queue, needed);
         }
         Greed::Frontier => {
             let not_held = |c| view.control[c] != empire as i8;
-            walk_to_targets(terrain, not_held, around(), walk, queue, needed);
-            reach.search(terrain, view.control, empire, false, around());
-            danger.clear();
-            danger.resize(CELLS, false);
+            walk_to_targets(terrain, not_held, around, walk, queue, needed);
+            reach.search(terrain, view.control, empire, false, around.iter().copied());
+            danger[..CELLS].fill(false);
             for enemy in view.outposts.iter().filter(|o| o.empire != empire) {
-                for_diamond(enemy.cell, DANGER_RADIUS, |c| danger[c] = true);
+                for_diamond(enemy.cell, DANGER_RADIUS, |c| danger[usize::from(c)] = true);
             }
         }
     }
@@ -273,6 +285,7 @@ fn greedy(view: &View<'_>, empire: u8, greed: Greed, scratch: &mut Scratch) -> V
         for (direction, to) in options(terrain, from).skip(1) {
             let mut net = 0i64;
             for_diamond_edges(from, direction, r, |c, gained| {
+                let c = usize::from(c);
                 if gained {
                     net += i64::from(cover[c] == 0);
                 } else {
@@ -287,6 +300,7 @@ fn greedy(view: &View<'_>, empire: u8, greed: Greed, scratch: &mut Scratch) -> V
         }
         if best_direction != STAY {
             for_diamond_edges(from, best_direction, r, |c, gained| {
+                let c = usize::from(c);
                 if gained {
                     cover[c] += 1;
                 } else {
@@ -325,7 +339,7 @@ impl Simulation {
         }
         self.control.resize(CELLS, 0);
         self.work
-            .compute(terrain, &self.outposts, view.params.r, &mut self.control);
+            .compute(&self.outposts, view.params.r, &mut self.control);
         let removed = cut_off(
             terrain,
             &self.control,
@@ -346,7 +360,7 @@ impl Simulation {
             self.outposts
                 .retain(|_| !flags.next().copied().unwrap_or(false));
             self.work
-                .compute(terrain, &self.outposts, view.params.r, &mut self.control);
+                .compute(&self.outposts, view.params.r, &mut self.control);
         }
         let counts = tally(terrain, &self.control);
         let cells = |e: usize| i64::from(counts[e][0] + counts[e][1]);

@@ -3,16 +3,15 @@
 
 use crate::control::NEUTRAL;
 use crate::game::Outpost;
-use crate::grid::{CELLS, Cell, HOMES, NONE, Terrain};
+use crate::grid::{Cell, HOMES, NONE, PerCell, Terrain, per_cell};
 
 /// The cells reached from one empire's home, marked by a generation stamp so that a new search
 /// does not clear the whole grid. A search stops once every cell it was asked about is
 /// reached: the answers about those cells are the same, and the search stays within the
 /// empire's outposts instead of flooding the neutral land beyond.
-#[derive(Default)]
 pub struct Reach {
-    stamp: Vec<u32>,
-    wanted: Vec<u32>,
+    stamp: PerCell<u32>,
+    wanted: PerCell<u32>,
     generation: u32,
     queue: Vec<Cell>,
     missing: usize,
@@ -23,13 +22,20 @@ fn passable(terrain: &Terrain, control: &[i8], empire: u8, cell: usize) -> bool 
     !terrain.is_water(cell) && (control[cell] == NEUTRAL || control[cell] == empire as i8)
 }
 
+impl Default for Reach {
+    fn default() -> Self {
+        Self {
+            stamp: per_cell(0),
+            wanted: per_cell(0),
+            generation: 0,
+            queue: Vec::new(),
+            missing: 0,
+        }
+    }
+}
+
 impl Reach {
     fn start(&mut self, wanted: impl Iterator<Item = Cell>) {
-        if self.stamp.len() != CELLS {
-            self.stamp = vec![0; CELLS];
-            self.wanted = vec![0; CELLS];
-            self.generation = 0;
-        }
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.stamp.fill(0);
@@ -68,7 +74,11 @@ impl Reach {
         fringe: bool,
         wanted: impl Iterator<Item = Cell>,
     ) {
-        self.start(wanted);
+        // Under the default rule a cell that is not passable is never reached: leaving it out
+        // of the wanted cells keeps it from holding the search open to the end.
+        self.start(
+            wanted.filter(|&c| fringe || passable(terrain, control, empire, usize::from(c))),
+        );
         let home = HOMES[usize::from(empire)];
         if fringe || passable(terrain, control, empire, usize::from(home)) {
             self.mark(home);

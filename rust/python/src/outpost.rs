@@ -398,10 +398,11 @@ fn outpost_control<'py>(
     outposts: PyReadonlyArray2<'_, i64>,
     r: u32,
 ) -> PyResult<Bound<'py, PyArray2<i8>>> {
-    let terrain = terrain(&water)?;
+    // The map plays no part in control; it is checked like everywhere else.
+    terrain(&water)?;
     let outposts = outposts_from(&outposts)?;
     let mut control = vec![0i8; CELLS];
-    ControlWork::default().compute(&terrain, &outposts, r, &mut control);
+    ControlWork::default().compute(&outposts, r, &mut control);
     grid_i8(py, &control)
 }
 

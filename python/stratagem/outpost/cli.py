@@ -1,0 +1,906 @@
+"""``stratagem outpost play | tournament | map``: the outpost commands of the command line.
+
+:func:`register` adds them to the main parser (:mod:`stratagem.cli`); each command returns a
+report dictionary, printed as text or, with ``--json``, as one JSON object. Maps are
+:func:`~stratagem.outpost.parse_map` specs (a shipped map's name such as ``lakes``,
+``random:SEED[:lakes=N][:rivers=N]``, or the path of a map file). A player is a built-in
+name (``random``, ``spread``, ``frontier``, ``lookahead``) or a Python class, written
+``MODULE:CLASS`` (an importable module) or ``path/to/file.py:CLASS``, instantiated with no
+arguments (:func:`load_player`):
+
+>>> parse_players("spread, frontier,random,lookahead")
+['spread', 'frontier', 'random', 'lookahead']
+>>> parse_params("7:12:3:4444,7:40:10:100")
+[Params(r=7, L=12, W=3, T=4444), Params(r=7, L=40, W=10, T=100)]
+>>> load_player("greedy")
+Traceback (most recent call last):
+    ...
+stratagem.errors.InvalidParameter: player 'greedy': not a built-in player (random, spread, \
+frontier, lookahead) nor MODULE:CLASS or path/to/file.py:CLASS
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import json
+import math
+import os
+import sys
+import time
+import warnings
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from stratagem import _validate
+from stratagem.cli import count_argument as _count
+from stratagem.distributed import world
+from stratagem.errors import InvalidBoard, InvalidParameter, StratagemError
+from stratagem.outpost.game import BUILTIN_PLAYERS, EMPIRES, Game, Player
+from stratagem.outpost.map import DEFAULT_MAP, REGION, Map, MapWarning, parse_map
+from stratagem.progress import Progress
+
+if TYPE_CHECKING:
+    from stratagem.outpost.plot import GifRecorder
+    from stratagem.outpost.tournament import Params
+
+__all__ = ["load_player", "map_summary", "parse_params", "parse_players", "register"]
+
+_DEFAULT_PLAYERS = "spread,frontier,random,lookahead"
+_DEFAULT_PARAMS = {"r": 7, "L": 12, "W": 3, "turns": 4444}
+_FLAGS = ("supply_fringe", "sequential_moves", "extra_turn")
+# Options of a new game that a loaded game already fixes.
+_NEW_GAME_OPTIONS = ("map", "turns", "r", "L", "W", *_FLAGS, "lenient", "time_budget")
+# Player problems shown in the text output (all are in the JSON).
+_SHOWN_PROBLEMS = 5
+_LOG_WORDS = {
+    "build": "built",
+    "disband": "disbanded",
+    "illegal": "illegal moves",
+    "cut": "cut off",
+    "player": "player problems",
+}
+# Python modules loaded from player files, by resolved path.
+_LOADED: dict[Path, Any] = {}
+
+
+# -- shared helpers ------------------------------------------------------------------------
+
+
+def _named(option: str, spec: str, error: StratagemError) -> StratagemError:
+    """``error`` with the option and spec in front, unless the message names the spec."""
+    if spec in str(error):
+        return error
+    return type(error)(f"{option} {spec!r}: {error}")
+
+
+def _map(spec: str, *, option: str = "--map", lenient: bool = False) -> Map:
+    """The map of a spec; errors name it. The rules a lenient map breaks are said on stderr
+    (rank 0), as ``stratagem: warning: ...``."""
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", MapWarning)
+            board = parse_map(spec, lenient=lenient)
+    except StratagemError as error:
+        raise _named(option, spec, error) from error
+    except OSError as error:
+        raise InvalidParameter(f"{option} {spec!r}: cannot read it ({error})") from error
+    for warning in caught:
+        if world().rank == 0:
+            print(f"stratagem: warning: {warning.message}", file=sys.stderr)
+    return board
+
+
+def _module_of_file(path: Path, spec: str) -> Any:
+    resolved = path.resolve()
+    if resolved in _LOADED:
+        return _LOADED[resolved]
+    if not resolved.is_file():
+        raise InvalidParameter(f"player {spec!r}: no file {os.fspath(path)!r}")
+    name = f"stratagem_outpost_player_{len(_LOADED)}_{resolved.stem}"
+    module_spec = importlib.util.spec_from_file_location(name, resolved)
+    if module_spec is None or module_spec.loader is None:
+        raise InvalidParameter(f"player {spec!r}: cannot load {os.fspath(path)!r} as Python")
+    module = importlib.util.module_from_spec(module_spec)
+    sys.modules[name] = module
+    try:
+        module_spec.loader.exec_module(module)
+    except Exception as error:
+        del sys.modules[name]
+        raise InvalidParameter(
+            f"player {spec!r}: running {os.fspath(path)!r} raised {type(error).__name__}: {error}"
+        ) from error
+    _LOADED[resolved] = module
+    return module
+
+
+def load_player(spec: str) -> str | Player:
+    """A player from its command-line spec: a built-in name as it is, else a new instance of
+    the class ``CLASS`` of ``MODULE:CLASS`` (imported) or ``path/to/file.py:CLASS`` (the file
+    run as a module, once per file), made with no arguments."""
+    text = spec.strip()
+    if text in BUILTIN_PLAYERS:
+        return text
+    where, colon, class_name = text.rpartition(":")
+    if not colon or not where or not class_name.isidentifier():
+        raise InvalidParameter(
+            f"player {spec!r}: not a built-in player ({', '.join(BUILTIN_PLAYERS)}) nor "
+            "MODULE:CLASS or path/to/file.py:CLASS"
+        )
+    if where.endswith(".py") or "/" in where or os.sep in where:
+        module = _module_of_file(Path(where), spec)
+    else:
+        try:
+            module = importlib.import_module(where)
+        except Exception as error:
+            raise InvalidParameter(
+                f"player {spec!r}: cannot import {where!r} ({type(error).__name__}: {error})"
+            ) from error
+    cls = getattr(module, class_name, None)
+    if not isinstance(cls, type):
+        raise InvalidParameter(f"player {spec!r}: {where} has no class {class_name}")
+    try:
+        player = cls()
+    except Exception as error:
+        raise InvalidParameter(
+            f"player {spec!r}: {class_name}() raised {type(error).__name__}: {error}"
+        ) from error
+    if not (callable(getattr(player, "move", None)) and callable(getattr(player, "disband", None))):
+        raise InvalidParameter(
+            f"player {spec!r}: {class_name} needs the methods move(state) and disband(state)"
+        )
+    return player  # type: ignore[no-any-return]
+
+
+def _specs(text: str, option: str = "--players") -> list[str]:
+    specs = [part.strip() for part in text.split(",") if part.strip()]
+    if not specs:
+        raise InvalidParameter(f"{option} {text!r} names no player")
+    return specs
+
+
+def parse_players(text: str, *, count: int | None = EMPIRES) -> list[str | Player]:
+    """The players of a comma-separated list of specs (:func:`load_player`); ``count`` of
+    them (None: any number)."""
+    specs = _specs(text)
+    if count is not None and len(specs) != count:
+        raise InvalidParameter(
+            f"--players {text!r} names {len(specs)} players; a game seats {count}, one per "
+            f"empire (empire 0 first)"
+        )
+    return [load_player(spec) for spec in specs]
+
+
+def parse_params(text: str) -> list[Params]:
+    """Parameter sets ``r:L:W:T`` separated by commas."""
+    from stratagem.outpost.tournament import Params
+
+    sets = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        values = part.split(":")
+        try:
+            numbers = [int(v) for v in values]
+        except ValueError:
+            numbers = []
+        if len(numbers) != 4:
+            raise InvalidParameter(
+                f"--params {part!r}: expected r:L:W:T, four integers such as 7:12:3:4444"
+            )
+        sets.append(Params(*numbers))
+    if not sets:
+        raise InvalidParameter(f"--params {text!r} names no parameter set")
+    return sets
+
+
+def _finite(value: Any) -> Any:
+    """``value`` with every NaN or infinite float replaced by None (JSON has neither)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(item) for item in value]
+    return value
+
+
+def _pictures_possible() -> None:
+    """Fails before a long run when the pictures asked for cannot be drawn."""
+    from stratagem.outpost.plot import _matplotlib
+
+    _matplotlib()
+
+
+def _rate(count: int, seconds: float) -> float | None:
+    return count / seconds if seconds > 0 and count else None
+
+
+# -- play ----------------------------------------------------------------------------------
+
+
+def _new_game(args: argparse.Namespace) -> Game:
+    board = _map(args.map or DEFAULT_MAP, lenient=bool(args.lenient))
+    players = parse_players(args.players or _DEFAULT_PLAYERS)
+    params = {
+        key: _DEFAULT_PARAMS[key] if getattr(args, key) is None else getattr(args, key)
+        for key in _DEFAULT_PARAMS
+    }
+    return Game(
+        board,
+        r=params["r"],
+        L=params["L"],
+        W=params["W"],
+        T=params["turns"],
+        players=players,
+        seed=0 if args.seed is None else args.seed,
+        supply_fringe=bool(args.supply_fringe),
+        sequential_moves=bool(args.sequential_moves),
+        extra_turn=bool(args.extra_turn),
+        time_budget=args.time_budget,
+    )
+
+
+def _loaded_game(args: argparse.Namespace) -> Game:
+    given = [
+        "--" + key.replace("_", "-") for key in _NEW_GAME_OPTIONS if getattr(args, key) is not None
+    ]
+    if given:
+        raise InvalidParameter(
+            f"--load continues the saved game with its own map, parameters, flags and time "
+            f"budget; drop {', '.join(given)}"
+        )
+    path = Path(args.load)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise InvalidBoard(f"{path}: cannot read a saved outpost game: {error}") from error
+    if not isinstance(data, dict) or not isinstance(data.get("players"), list):
+        raise InvalidBoard(f"{path}: not a saved outpost game")
+    saved: list[str | None] = data["players"]
+    names = data.get("player_names") or ["?"] * len(saved)
+    players: list[str | Player] | None = None
+    if args.players is not None:
+        players = parse_players(args.players)
+        for empire, (was, now) in enumerate(zip(saved, players, strict=False)):
+            if was is not None and now != was:
+                raise InvalidParameter(
+                    f"--players: seat {empire} of {path} is the built-in player {was!r}; a "
+                    f"loaded game keeps its built-in players"
+                )
+            if was is None and isinstance(now, str):
+                raise InvalidParameter(
+                    f"--players: seat {empire} of {path} was the Python player "
+                    f"{names[empire]}; give a Python player (MODULE:CLASS or file.py:CLASS)"
+                )
+    else:
+        missing = [f"{e} ({names[e]})" for e, was in enumerate(saved) if was is None]
+        if missing:
+            held = "a Python player" if len(missing) == 1 else "Python players"
+            example = ",".join(
+                was or f"my_player.py:{name}" for was, name in zip(saved, names, strict=False)
+            )
+            raise InvalidParameter(
+                f"{path}: seat{'s' if len(missing) > 1 else ''} {', '.join(missing)} held "
+                f"{held}: give --players with a spec for every seat, e.g. --players {example}"
+            )
+    game = Game.from_dict(data, players=players, source=str(path))
+    if args.seed is not None and args.seed != game.seed:
+        raise InvalidParameter(
+            f"{path} was saved with seed {game.seed}; --seed {args.seed} cannot change it"
+        )
+    return game
+
+
+def _log_counts(game: Game) -> dict[str, int]:
+    counts = Counter(entry.kind for entry in game.log)
+    return {kind: counts.get(kind, 0) for kind in _LOG_WORDS}
+
+
+def _play_recorded(game: Game, turns: int | None, frames: int) -> tuple[float, GifRecorder]:
+    """Plays ``turns`` turns (None: to the end) in ``frames - 1`` chunks, capturing a picture
+    before and after each; the seconds spent playing (not drawing) and the pictures."""
+    from stratagem.outpost.plot import GifRecorder
+
+    remaining = game.last_turn - game.turn
+    count = remaining if turns is None else min(turns, remaining)
+    recorder = GifRecorder()
+    recorder.capture(game)
+    chunks = min(frames - 1, count)
+    start = game.turn
+    seconds = 0.0
+    with Progress(count, f"outpost turn {start}/{game.last_turn}") as bar:
+        for chunk in range(1, chunks + 1):
+            started = time.perf_counter()
+            game.run(start + count * chunk // chunks - game.turn, progress=False)
+            seconds += time.perf_counter() - started
+            bar.advance(game.turn - start - bar.done)
+            recorder.capture(game)
+    return seconds, recorder
+
+
+def _play(args: argparse.Namespace) -> dict[str, Any]:
+    stop = (
+        None if args.stop_after is None else _validate.integer("--stop-after", args.stop_after, 0)
+    )
+    frames = _validate.integer("--frames", args.frames, 2, 10_000)
+    if args.gif or args.png or args.history_png:
+        _pictures_possible()
+    game = _loaded_game(args) if args.load else _new_game(args)
+    first_turn = game.turn
+    recorder = None
+    try:
+        if args.gif:
+            seconds, recorder = _play_recorded(game, stop, frames)
+        else:
+            started = time.perf_counter()
+            game.run(stop)
+            seconds = time.perf_counter() - started
+    except KeyboardInterrupt:
+        if args.save and world().rank == 0:
+            game.save(args.save)
+            print(
+                f"stratagem: interrupted after turn {game.turn}; the game is saved in "
+                f"{args.save}: continue it with --load {args.save}",
+                file=sys.stderr,
+            )
+        raise
+    played = game.turn - first_turn
+    files: dict[str, str] = {}
+    # Under mpiexec every rank plays the same game; rank 0 alone writes the files.
+    if world().rank == 0:
+        if recorder is not None:
+            files["gif"] = str(recorder.save(args.gif))
+        if args.save:
+            game.save(args.save)
+            files["save"] = str(args.save)
+        if args.png:
+            from stratagem.outpost.plot import render_game
+
+            files["png"] = str(render_game(game, args.png))
+        if args.history_png:
+            from stratagem.outpost.plot import render_history
+
+            history = render_history(game.history, game.players, args.history_png)
+            files["history_png"] = str(history)
+    problems = [entry.message for entry in game.log if entry.kind == "player"]
+    return {
+        **game.result.to_dict(),
+        "map": game.map.name,
+        "params": {"r": game.r, "L": game.L, "W": game.W, "T": game.T},
+        "flags": game.flags,
+        "seed": game.seed,
+        "time_budget": game.time_budget,
+        "last_turn": game.last_turn,
+        "loaded": None if args.load is None else str(args.load),
+        "first_turn": first_turn,
+        "turns_played": played,
+        "seconds": seconds,
+        "turns_per_second": _rate(played, seconds),
+        "log": _log_counts(game),
+        "player_problems": problems,
+        "files": files,
+    }
+
+
+def _print_play(report: dict[str, Any]) -> None:
+    params = report["params"]
+    flags = [name.replace("_", " ") for name, on in report["flags"].items() if on]
+    extras = f", {', '.join(flags)}" if flags else ""
+    print(
+        f"outpost on {report['map']} (r={params['r']} L={params['L']} W={params['W']} "
+        f"T={params['T']}{extras}), seed {report['seed']}"
+    )
+    if report["loaded"]:
+        print(f"continued from {report['loaded']} at turn {report['first_turn']}")
+    rate = report["turns_per_second"]
+    shown = "" if rate is None else f" ({rate:,.0f} turns/s)"
+    print(f"played {report['turns_played']} turns in {report['seconds']:.2f} s{shown}")
+    width = max(6, *(len(name) for name in report["players"]))
+    print(
+        f"  {'empire':<6}  {'player':<{width}}  {'score':>5}  {'land':>5}  {'water':>5}  "
+        f"{'outposts':>8}  {'rank':>4}"
+    )
+    for empire, name in enumerate(report["players"]):
+        print(
+            f"  {empire:<6}  {name:<{width}}  {report['scores'][empire]:>5}  "
+            f"{report['land'][empire]:>5}  {report['water'][empire]:>5}  "
+            f"{report['outposts'][empire]:>8}  {report['ranks'][empire]:>4}"
+        )
+    log = ", ".join(f"{count} {_LOG_WORDS[kind]}" for kind, count in report["log"].items())
+    print(f"events: {log}")
+    for message in report["player_problems"][:_SHOWN_PROBLEMS]:
+        print(f"  {message}")
+    if len(report["player_problems"]) > _SHOWN_PROBLEMS:
+        print(f"  ... and {len(report['player_problems']) - _SHOWN_PROBLEMS} more (see --json)")
+    winners = report["winners"]
+    top = report["scores"][winners[0]]
+    named = " and ".join(f"empire {e} ({report['players'][e]})" for e in winners)
+    if report["finished"]:
+        verb = "wins" if len(winners) == 1 else "share the win"
+        print(f"result: {named} {verb} with {top} cells")
+    else:
+        print(
+            f"not finished: turn {report['turn']} of {report['last_turn']}, {named} ahead with "
+            f"{top} cells; save with --save and continue with --load"
+        )
+    for kind, path in report["files"].items():
+        print(f"{kind.replace('_', '-')}: {path}")
+
+
+# -- tournament ----------------------------------------------------------------------------
+
+
+def _tournament(args: argparse.Namespace) -> dict[str, Any]:
+    from stratagem.outpost.tournament import TOURNAMENT_2014, tournament
+
+    if args.preset is not None:
+        given = [
+            option
+            for option, value in (("--maps", args.maps), ("--params", args.params))
+            if value is not None
+        ]
+        if given:
+            raise InvalidParameter(
+                f"--preset {args.preset} sets the maps and parameters; drop {', '.join(given)}"
+            )
+        maps: list[Map] = [_map(name, option="--maps") for name in TOURNAMENT_2014["maps"]]
+        param_sets = list(TOURNAMENT_2014["params"])
+    else:
+        maps = [_map(spec, option="--maps") for spec in _specs(args.maps or DEFAULT_MAP, "--maps")]
+        param_sets = parse_params(args.params or "7:12:3:4444")
+    players = parse_players(args.players or ",".join(BUILTIN_PLAYERS), count=None)
+    by = [] if not args.by else [key.strip() for key in args.by.split(",") if key.strip()]
+    for key in by:
+        if key not in ("map", "params"):
+            raise InvalidParameter(f"--by {args.by!r}: group by map and/or params, not {key!r}")
+    if args.png:
+        _pictures_possible()
+    started = time.perf_counter()
+    result = tournament(
+        maps=maps,
+        params=param_sets,
+        players=players,
+        rotations=args.rotations,
+        repeats=args.repeats,
+        seed=args.seed,
+        threads=args.threads,
+        checkpoint=args.checkpoint,
+        supply_fringe=args.supply_fringe,
+        sequential_moves=args.sequential_moves,
+        extra_turn=args.extra_turn,
+    )
+    seconds = time.perf_counter() - started
+    table_text = result.format_table(by)
+    files: dict[str, str] = {}
+    if world().rank == 0:
+        if args.csv:
+            result.to_csv(args.csv)
+            files["csv"] = str(args.csv)
+        if args.png:
+            result.plot(args.png)
+            files["png"] = str(args.png)
+    if args.checkpoint:
+        files["checkpoint"] = str(args.checkpoint)
+    report: dict[str, Any] = _finite(
+        {
+            **result.to_dict(),
+            "table": [row.to_row() for row in result.table(by)],
+            "by": by,
+            "params": [list(p) for p in result.params],
+            "rotations": args.rotations,
+            "repeats": args.repeats,
+            "seed": args.seed,
+            "flags": {flag: bool(getattr(args, flag)) for flag in _FLAGS},
+            "preset": args.preset,
+            "ranks": world().size,
+            "seconds": seconds,
+            "table_text": table_text,
+            "files": files,
+        }
+    )
+    return report
+
+
+def _print_tournament(report: dict[str, Any]) -> None:
+    games = len(report["games"])
+    flags = [name.replace("_", " ") for name, on in report["flags"].items() if on]
+    extras = f", {', '.join(flags)}" if flags else ""
+    where = f" on {report['ranks']} MPI ranks" if report["ranks"] > 1 else ""
+    params = ", ".join(f"r={r} L={L} W={W} T={T}" for r, L, W, T in report["params"])
+    print(
+        f"outpost tournament: {games} games, {len(report['players'])} players on "
+        f"{len(report['maps'])} map(s) ({', '.join(report['maps'])}) x {params}; "
+        f"{report['rotations']} rotations, {report['repeats']} repeat(s), seed "
+        f"{report['seed']}{extras} ({report['seconds']:.1f} s{where})"
+    )
+    print(report["table_text"])
+    for kind, path in report["files"].items():
+        print(f"{kind}: {path}")
+
+
+# -- map -----------------------------------------------------------------------------------
+
+
+def _water_bodies(region: np.ndarray[Any, Any]) -> list[int]:
+    """Sizes of the 4-connected bodies of water of a region, largest first."""
+    water = region.tolist()
+    size = len(water)
+    seen = [[False] * size for _ in range(size)]
+    bodies = []
+    for y in range(size):
+        for x in range(size):
+            if not water[y][x] or seen[y][x]:
+                continue
+            seen[y][x] = True
+            stack = [(x, y)]
+            count = 0
+            while stack:
+                cx, cy = stack.pop()
+                count += 1
+                for nx, ny in ((cx, cy - 1), (cx + 1, cy), (cx, cy + 1), (cx - 1, cy)):
+                    if 0 <= nx < size and 0 <= ny < size and water[ny][nx] and not seen[ny][nx]:
+                        seen[ny][nx] = True
+                        stack.append((nx, ny))
+            bodies.append(count)
+    return sorted(bodies, reverse=True)
+
+
+def map_summary(board: Map) -> dict[str, Any]:
+    """What the map commands say about a map: its name, the region's water and land cells,
+    the grid's water, the bodies of water of the region (4-connected) and the rules it
+    breaks (a lenient map)."""
+    bodies = _water_bodies(board.region)
+    return {
+        "name": board.name,
+        "water_cells": board.water_count,
+        "land_cells": board.land_count,
+        "grid_water_cells": int(board.water.sum()),
+        "water_bodies": len(bodies),
+        "largest_body": bodies[0] if bodies else 0,
+        "problems": list(board.problems),
+    }
+
+
+def _summary_line(summary: dict[str, Any]) -> str:
+    return (
+        f"{summary['water_cells']} water and {summary['land_cells']} land cells in the "
+        f"{REGION}x{REGION} region ({summary['grid_water_cells']} water cells on the grid), "
+        f"{summary['water_bodies']} bodies of water (largest {summary['largest_body']} cells)"
+    )
+
+
+def _region_rows(board: Map) -> list[str]:
+    """The region as text: ``~`` water, ``.`` land, ``H`` the home ``(0, 0)``."""
+    rows = ["".join("~" if wet else "." for wet in row) for row in board.region.tolist()]
+    rows[0] = "H" + rows[0][1:]
+    return rows
+
+
+def _map_check(args: argparse.Namespace) -> dict[str, Any]:
+    path = Path(args.file)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", MapWarning)
+        try:
+            if not path.is_file():
+                raise InvalidBoard(f"{path}: no such file")
+            board = Map.load(path, lenient=bool(args.lenient))
+        except (StratagemError, OSError) as error:
+            message = str(error) if isinstance(error, StratagemError) else f"{path}: {error}"
+            if world().rank == 0:
+                if args.json:
+                    error_type = type(error).__name__
+                    report = {
+                        "file": str(path),
+                        "ok": False,
+                        "error": {"type": error_type, "message": message},
+                    }
+                    print(json.dumps(report, sort_keys=True))
+                else:
+                    print(f"invalid map: {message}")
+            raise SystemExit(1) from None
+    found = [str(w.message) for w in caught if issubclass(w.category, MapWarning)]
+    return {"file": str(path), "ok": True, **map_summary(board), "warnings": found}
+
+
+def _print_map_check(report: dict[str, Any]) -> None:
+    for message in report["warnings"]:
+        print(f"warning: {message}")
+    lenient = " (lenient)" if report["warnings"] else ""
+    print(f"OK{lenient}: {report['file']}: {_summary_line(report)}")
+
+
+def _map_generate(args: argparse.Namespace) -> dict[str, Any]:
+    lakes = None if args.lakes is None else _validate.integer("--lakes", args.lakes, 0, 500)
+    rivers = None if args.rivers is None else _validate.integer("--rivers", args.rivers, 0, 100)
+    if args.png:
+        _pictures_possible()
+    board = Map.generate(args.seed, lakes=lakes, rivers=rivers)
+    files: dict[str, str] = {}
+    if world().rank == 0:
+        if args.out:
+            board.save(args.out)
+            files["map"] = str(args.out)
+        if args.png:
+            from stratagem.outpost.plot import render_map
+
+            render_map(board, args.png)
+            files["png"] = str(args.png)
+    return {
+        **map_summary(board),
+        "seed": args.seed,
+        "lakes": lakes,
+        "rivers": rivers,
+        "text": board.to_text(),
+        "cells": board.water_cells.tolist(),
+        "files": files,
+    }
+
+
+def _print_map_generate(report: dict[str, Any]) -> None:
+    if not report["files"]:
+        # No file asked for: the map itself, ready for a redirection to a file.
+        print(report["text"], end="")
+        return
+    print(f"map {report['name']}: {_summary_line(report)}")
+    for kind, path in report["files"].items():
+        print(f"{kind}: {path}")
+
+
+def _map_show(args: argparse.Namespace) -> dict[str, Any]:
+    if args.png:
+        _pictures_possible()
+    board = _map(args.name, option="map", lenient=bool(args.lenient))
+    files: dict[str, str] = {}
+    if args.png and world().rank == 0:
+        from stratagem.outpost.plot import render_map
+
+        render_map(board, args.png)
+        files["png"] = str(args.png)
+    return {**map_summary(board), "rows": _region_rows(board), "files": files}
+
+
+def _print_map_show(report: dict[str, Any]) -> None:
+    print(f"map {report['name']}: {_summary_line(report)}")
+    for problem in report["problems"]:
+        print(f"warning: {problem}")
+    print("the region (empire 0's quarter, H its home; ~ water, . land):")
+    print("\n".join(report["rows"]))
+    for kind, path in report["files"].items():
+        print(f"{kind}: {path}")
+
+
+def _map_list(args: argparse.Namespace) -> dict[str, Any]:
+    return {
+        "default": DEFAULT_MAP,
+        "maps": [map_summary(Map.named(name)) for name in Map.names()],
+    }
+
+
+def _print_map_list(report: dict[str, Any]) -> None:
+    width = max(len(summary["name"]) for summary in report["maps"])
+    for summary in report["maps"]:
+        default = " (default)" if summary["name"] == report["default"] else ""
+        print(
+            f"{summary['name']:<{width}}  {summary['water_bodies']:>3} bodies of water, "
+            f"largest {summary['largest_body']:>3} cells{default}"
+        )
+    print("also: random:SEED[:lakes=N][:rivers=N] (generated), or the path of a map file")
+
+
+# -- registration --------------------------------------------------------------------------
+
+
+def _number(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from error
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
+
+
+def _flag_options(parser: argparse.ArgumentParser, *, default: bool | None) -> None:
+    parser.add_argument(
+        "--supply-fringe",
+        action="store_true",
+        default=default,
+        help="supply lines reach the land next to the home's component (the 2014 simulator)",
+    )
+    parser.add_argument(
+        "--sequential-moves",
+        action="store_true",
+        default=default,
+        help="empires move one after the other, seeing earlier moves (the 2014 simulator)",
+    )
+    parser.add_argument(
+        "--extra-turn",
+        action="store_true",
+        default=default,
+        help="play turn T + 1 too (the 2014 simulator)",
+    )
+
+
+def register(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+    common: Callable[[], argparse.ArgumentParser],
+) -> None:
+    """Adds ``outpost play | tournament | map check | map generate | map show | map list`` to
+    the subcommands ``commands`` of the main parser; ``common()`` makes the parent that gives
+    a command ``--seed``, ``--threads`` and ``--json``."""
+    outpost = commands.add_parser(
+        "outpost", help="four empires on a 100x100 land and water grid: games, tournaments, maps"
+    )
+    sub = outpost.add_subparsers(dest="outpost_command", metavar="<outpost command>", required=True)
+    builtins = ", ".join(BUILTIN_PLAYERS)
+
+    play = sub.add_parser(
+        "play",
+        parents=[common()],
+        help="play one game (or continue a saved one)",
+        description="Play one game of four players, empire 0 first, and print the scores, "
+        "ranks and outposts. A player is a built-in name or a Python class, MODULE:CLASS or "
+        "path/to/file.py:CLASS (made with no arguments). Ctrl-C stops the game between "
+        "turns; with --save it is saved first, to be continued with --load.",
+    )
+    play.add_argument(
+        "--map",
+        metavar="SPEC",
+        help=f"a map: {', '.join(Map.names())} (default {DEFAULT_MAP}), "
+        "random:SEED[:lakes=N][:rivers=N], or the path of a map file",
+    )
+    play.add_argument(
+        "--lenient",
+        action="store_true",
+        default=None,
+        help="accept a map file that breaks the corner or count rule (with a warning)",
+    )
+    play.add_argument(
+        "--players",
+        metavar="SPECS",
+        help=f"four comma-separated players: {builtins}, MODULE:CLASS or file.py:CLASS "
+        f"(default {_DEFAULT_PLAYERS})",
+    )
+    play.add_argument(
+        "--turns", type=_count, metavar="T", help="T, the turns of the game (default 4444)"
+    )
+    play.add_argument("--r", type=_count, help="radius of an outpost's control (default 7)")
+    play.add_argument("--L", type=_count, help="land cells needed per extra outpost (default 12)")
+    play.add_argument("--W", type=_count, help="water cells needed per extra outpost (default 3)")
+    _flag_options(play, default=None)
+    play.add_argument(
+        "--time-budget",
+        type=_number,
+        metavar="SECONDS",
+        help="seconds a Python player may think per turn (default: no limit)",
+    )
+    play.add_argument(
+        "--stop-after",
+        type=_count,
+        metavar="N",
+        help="play at most this many turns now (default: to the end); --save, then --load",
+    )
+    play.add_argument(
+        "--png", type=Path, metavar="FILE", help="draw who controls what at the end (PNG)"
+    )
+    play.add_argument(
+        "--history-png",
+        type=Path,
+        metavar="FILE",
+        help="plot each empire's cells and outposts by turn (PNG)",
+    )
+    play.add_argument("--gif", type=Path, metavar="FILE", help="record the game as an animated GIF")
+    play.add_argument(
+        "--frames", type=_count, default=80, metavar="N", help="pictures in the GIF (default 80)"
+    )
+    play.add_argument(
+        "--save", type=Path, metavar="FILE", help="save the game (JSON), also on Ctrl-C"
+    )
+    play.add_argument("--load", type=Path, metavar="FILE", help="continue a game saved with --save")
+    # A loaded game keeps its seed: an explicit --seed must be the saved one.
+    play.set_defaults(run=_play, show=_print_play, seed=None)
+
+    tournament = sub.add_parser(
+        "tournament",
+        parents=[common()],
+        help="every seating of the players on every map and parameter set",
+        description="Play every group of four players in every rotation of their seats, on "
+        "every map and parameter set, --repeats times, over threads (or MPI ranks under "
+        "mpiexec), and print each player's mean score, wins and mean rank.",
+    )
+    tournament.add_argument(
+        "--maps", metavar="SPECS", help=f"comma-separated map specs (default {DEFAULT_MAP})"
+    )
+    tournament.add_argument(
+        "--params",
+        metavar="R:L:W:T,...",
+        help="comma-separated parameter sets r:L:W:T (default 7:12:3:4444)",
+    )
+    tournament.add_argument(
+        "--preset",
+        choices=("2014",),
+        help="the 2014 course's tournament: maps lakes, rivers, mixed and parameters "
+        "7:12:3:4444, 7:40:10:4444",
+    )
+    tournament.add_argument(
+        "--players",
+        metavar="SPECS",
+        help=f"at least four comma-separated players: {builtins}, MODULE:CLASS or "
+        f"file.py:CLASS (default all the built-in players)",
+    )
+    tournament.add_argument(
+        "--rotations",
+        choices=("cyclic", "all"),
+        default="cyclic",
+        help="seatings of each group of four: cyclic (4, default) or all (24)",
+    )
+    tournament.add_argument(
+        "--repeats", type=_count, default=1, metavar="N", help="games per seating (default 1)"
+    )
+    tournament.add_argument("--by", help="group the table by map and/or params (comma-separated)")
+    _flag_options(tournament, default=False)
+    tournament.add_argument("--csv", type=Path, metavar="FILE", help="write one row per game (CSV)")
+    tournament.add_argument(
+        "--png", type=Path, metavar="FILE", help="draw the mean scores as a bar chart (PNG)"
+    )
+    tournament.add_argument(
+        "--checkpoint",
+        type=Path,
+        metavar="FILE",
+        help="save the results so far to this JSON file; run again with it to resume",
+    )
+    tournament.set_defaults(run=_tournament, show=_print_tournament)
+
+    map_parser = sub.add_parser("map", help="check, generate, show and list maps")
+    maps = map_parser.add_subparsers(dest="map_command", metavar="<map command>", required=True)
+    check = maps.add_parser(
+        "check",
+        parents=[common()],
+        help="check a map file (exit status 1 when it is not valid)",
+        description="Check a map file against the rules (two integers per line, cells in "
+        "0..49, no cell twice, land corners, 500 water cells, connected land); print OK "
+        "with its counts, or the first error naming the line or cell and exit with status 1.",
+    )
+    check.add_argument("file", help="the map file")
+    check.add_argument(
+        "--lenient",
+        action="store_true",
+        help="only warn about water corners and a wrong count of water cells",
+    )
+    check.set_defaults(run=_map_check, show=_print_map_check)
+
+    generate = maps.add_parser(
+        "generate",
+        parents=[common()],
+        help="generate a map from --seed",
+        description="Generate a valid map of lakes and rivers from --seed (the same seed "
+        "always gives the same map; it is also the map spec random:SEED[:lakes=N][:rivers=N]). "
+        "Without --out or --png the map file is printed.",
+    )
+    generate.add_argument("--lakes", type=_count, help="lakes, 0 to 500 (default: drawn, 2-6)")
+    generate.add_argument("--rivers", type=_count, help="rivers, 0 to 100 (default: drawn, 1-3)")
+    generate.add_argument("--out", type=Path, metavar="FILE", help="write the map file here")
+    generate.add_argument("--png", type=Path, metavar="FILE", help="draw the map (PNG)")
+    generate.set_defaults(run=_map_generate, show=_print_map_generate)
+
+    show = maps.add_parser(
+        "show",
+        parents=[common()],
+        help="print (and draw) a map",
+        description="Print a map's counts and its region as text; --png draws the grid.",
+    )
+    show.add_argument("name", help="a map name, random:SEED[:lakes=N][:rivers=N] or a map file")
+    show.add_argument("--png", type=Path, metavar="FILE", help="draw the map (PNG)")
+    show.add_argument(
+        "--lenient", action="store_true", help="accept a file breaking the corner or count rule"
+    )
+    show.set_defaults(run=_map_show, show=_print_map_show)
+
+    listing = maps.add_parser("list", parents=[common()], help="the maps shipped with stratagem")
+    listing.set_defaults(run=_map_list, show=_print_map_list)
