@@ -551,7 +551,7 @@ def test_load_prefixes_errors_and_warnings_with_the_path(tmp_path: Path) -> None
     binary.write_bytes(b"\xff\xfe\x00")
     with pytest.raises(InvalidBoard, match="UTF-8"):
         Map.load(binary)
-    with pytest.raises(InvalidBoard, match="missing.txt: cannot read the map: No such file"):
+    with pytest.raises(InvalidBoard, match=r"missing\.txt: cannot read the map: No such file"):
         Map.load(tmp_path / "missing.txt")
 
 

@@ -712,3 +712,147 @@ impl Game {
         Ok(played)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn open_game(players: [Option<Builtin>; EMPIRES], turns: u32) -> Game {
+        let terrain = Arc::new(Terrain::new(&vec![false; CELLS]).unwrap_or_else(|e| panic!("{e}")));
+        let params =
+            Params::new(3, 4, 1, turns, Flags::default()).unwrap_or_else(|e| panic!("{e}"));
+        Game::new(terrain, params, players, 7)
+    }
+
+    fn state(game: &Game) -> (u32, Vec<Outpost>, u32, Vec<i8>, usize) {
+        (
+            game.turn(),
+            game.outposts().to_vec(),
+            game.next_id(),
+            game.control().to_vec(),
+            game.history().len(),
+        )
+    }
+
+    #[test]
+    fn an_aborted_turn_leaves_the_game_as_it_was() {
+        let all = [Some(Builtin::Spread); EMPIRES];
+        let mut game = open_game(
+            [None, Some(Builtin::Frontier), None, Some(Builtin::Random)],
+            30,
+        );
+        let mut reference = open_game(all, 30);
+        for _ in 0..9 {
+            game.begin_turn(&[None; EMPIRES])
+                .unwrap_or_else(|e| panic!("{e}"));
+            game.apply_moves(&[0, 1, 2, 3], &[None, None, None, None])
+                .unwrap_or_else(|e| panic!("{e}"));
+            game.end_turn().unwrap_or_else(|e| panic!("{e}"));
+            reference.play_turn().unwrap_or_else(|e| panic!("{e}"));
+        }
+        let before = state(&game);
+        // Turn 10 is a season: builds happen in begin_turn, then the turn is abandoned.
+        game.begin_turn(&[None; EMPIRES])
+            .unwrap_or_else(|e| panic!("{e}"));
+        game.apply_moves(&[0, 1, 2, 3], &[Some(vec![2; 2]), None, None, None])
+            .ok();
+        game.abort_turn();
+        assert_eq!(state(&game), before);
+        assert!(!game.in_turn());
+    }
+
+    #[test]
+    fn phases_are_refused_out_of_order() {
+        let mut game = open_game([None; EMPIRES], 2);
+        assert!(game.end_turn().is_err());
+        assert!(
+            game.apply_moves(&[0, 1, 2, 3], &[None, None, None, None])
+                .is_err()
+        );
+        game.begin_turn(&[None; EMPIRES])
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(game.begin_turn(&[None; EMPIRES]).is_err());
+        let Err(Error::InvalidMove(message)) =
+            game.apply_moves(&[0, 1, 2, 3], &[Some(vec![9]), None, None, None])
+        else {
+            panic!("a direction of 9 was accepted");
+        };
+        assert!(message.contains("direction 9"), "{message}");
+        assert!(
+            game.play_turn().is_err(),
+            "outside players cannot be played by play_turn"
+        );
+    }
+
+    #[test]
+    fn a_restored_game_continues_exactly() {
+        let players = [
+            Some(Builtin::Spread),
+            Some(Builtin::Frontier),
+            Some(Builtin::Random),
+            Some(Builtin::Lookahead),
+        ];
+        let mut whole = open_game(players, 40);
+        let mut first = open_game(players, 40);
+        let cancel = Cancel::new();
+        let done = AtomicU64::new(0);
+        first
+            .run(17, &cancel, &done)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let mut second = Game::restore(
+            Arc::clone(first.terrain()),
+            *first.params(),
+            players,
+            first.seed(),
+            first.turn(),
+            first.outposts().to_vec(),
+            first.next_id(),
+            first.history().to_vec(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        whole
+            .run(40, &cancel, &done)
+            .unwrap_or_else(|e| panic!("{e}"));
+        second
+            .run(40, &cancel, &done)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(state(&whole), state(&second));
+        assert_eq!(whole.history(), second.history());
+    }
+
+    #[test]
+    fn restore_refuses_inconsistent_parts() {
+        let game = open_game([Some(Builtin::Random); EMPIRES], 5);
+        let restore = |outposts: Vec<Outpost>, next_id: u32, history: Vec<Tally>| {
+            Game::restore(
+                Arc::clone(game.terrain()),
+                *game.params(),
+                *game.players(),
+                0,
+                0,
+                outposts,
+                next_id,
+                history,
+            )
+        };
+        let outposts = game.outposts().to_vec();
+        let history = game.history().to_vec();
+        assert!(restore(outposts.clone(), 4, history.clone()).is_ok());
+        let mut swapped = outposts.clone();
+        swapped.swap(0, 1);
+        assert!(
+            restore(swapped, 4, history.clone()).is_err(),
+            "ids out of order"
+        );
+        assert!(
+            restore(outposts.clone(), 3, history.clone()).is_err(),
+            "id above next id"
+        );
+        let mut wrong = history.clone();
+        wrong[0][0][0] += 1;
+        assert!(
+            restore(outposts, 4, wrong).is_err(),
+            "history row off by one cell"
+        );
+    }
+}
