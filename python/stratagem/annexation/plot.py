@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from stratagem._plotting import matplotlib
 from stratagem.errors import InvalidParameter
 
 if TYPE_CHECKING:
@@ -60,19 +61,9 @@ HALO_COLOURS = ("#000000", "#ffffff", "#000000", "#000000")
 _GRID = float(1 << 20)
 
 
-def _matplotlib() -> Any:
-    try:
-        import matplotlib
-    except ImportError as error:
-        raise InvalidParameter(
-            "pictures need matplotlib: pip install 'stratagem[plot]' (or pip install matplotlib)"
-        ) from error
-    return matplotlib
-
-
 def _new_figure(path: object, figsize: tuple[float, float]) -> Any:
     """A figure of its own (Agg renderer) when writing a file, else one from pyplot."""
-    _matplotlib()
+    matplotlib()
     if path is not None:
         from matplotlib.figure import Figure
 
@@ -170,7 +161,7 @@ def render(
         board.colour_count - 1,
     )
     owners = None if owner is None else _cell_vector("owner", owner, n, -1, players - 1)
-    _matplotlib()
+    matplotlib()
     from matplotlib.collections import LineCollection, PolyCollection
     from matplotlib.lines import Line2D
 
@@ -334,7 +325,7 @@ def render_scores(
         )
     if scores.dtype.kind not in "iu":
         raise InvalidParameter(f"history_scores must hold integers, got dtype {scores.dtype}")
-    _matplotlib()
+    matplotlib()
     figure = _new_figure(path, (8.0, 4.5))
     ax = figure.add_subplot()
     moves = np.arange(scores.shape[0])

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from stratagem._plotting import matplotlib
 from stratagem.errors import InvalidParameter
 
 if TYPE_CHECKING:
@@ -34,14 +35,8 @@ _NAMES_LIMIT = 100
 
 
 def _pyplot() -> Any:
-    try:
-        import matplotlib
-    except ImportError as error:
-        raise InvalidParameter(
-            "plots need matplotlib: pip install 'stratagem[plot]' (or pip install matplotlib)"
-        ) from error
     # Agg draws PNG files without a display, also on headless machines.
-    matplotlib.use("Agg")
+    matplotlib().use("Agg")
     import matplotlib.pyplot as plt
 
     return plt

@@ -14,10 +14,10 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
+from stratagem._plotting import matplotlib
 from stratagem.errors import InvalidParameter
 from stratagem.mastermind.evaluate import Evaluation
 
@@ -25,16 +25,6 @@ __all__ = ["plot_evaluations", "png_path"]
 
 # Bars get their counts written on them while there are this few evaluations side by side.
 _LABELLED_BARS = 2
-
-
-def _matplotlib() -> Any:
-    try:
-        import matplotlib
-    except ImportError as error:
-        raise InvalidParameter(
-            "plots need matplotlib: pip install 'stratagem[plot]' (or pip install matplotlib)"
-        ) from error
-    return matplotlib
 
 
 def png_path(path: str | os.PathLike[str]) -> Path:
@@ -50,7 +40,7 @@ def png_path(path: str | os.PathLike[str]) -> Path:
         raise InvalidParameter(f"{str(target)!r}: the folder {str(folder)!r} does not exist")
     if target.is_dir():
         raise InvalidParameter(f"{str(target)!r} is a folder, not a file")
-    _matplotlib()
+    matplotlib()
     return target
 
 
@@ -100,7 +90,7 @@ def plot_evaluations(
     """
     items = _evaluations(evaluations)
     target = png_path(path)
-    _matplotlib()
+    matplotlib()
     from matplotlib.figure import Figure
 
     worst = max(e.worst for e in items)
@@ -109,7 +99,7 @@ def plot_evaluations(
     width = 0.8 / len(items)
     figure = Figure(figsize=(max(6.0, 1.0 + 0.9 * worst * max(1.0, len(items) / 3)), 4.5))
     ax = figure.add_subplot()
-    palette = _matplotlib().colormaps["tab10"]
+    palette = matplotlib().colormaps["tab10"]
     for k, item in enumerate(items):
         counts = np.zeros(worst, dtype=np.float64)
         histogram = item.histogram[1:]

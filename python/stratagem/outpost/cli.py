@@ -212,9 +212,9 @@ def _finite(value: Any) -> Any:
 
 def _pictures_possible() -> None:
     """Fails before a long run when the pictures asked for cannot be drawn."""
-    from stratagem.outpost.plot import _matplotlib
+    from stratagem._plotting import matplotlib
 
-    _matplotlib()
+    matplotlib()
 
 
 def _rate(count: int, seconds: float) -> float | None:

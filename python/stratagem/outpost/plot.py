@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
+from stratagem._plotting import matplotlib
 from stratagem.errors import InvalidParameter
 
 if TYPE_CHECKING:
@@ -56,16 +57,6 @@ WATER_COLOUR = "#3a7bd5"
 LAND_COLOUR = "#cfe8b4"
 
 
-def _matplotlib() -> Any:
-    try:
-        import matplotlib
-    except ImportError as error:
-        raise InvalidParameter(
-            "pictures need matplotlib: pip install 'stratagem[plot]' (or pip install matplotlib)"
-        ) from error
-    return matplotlib
-
-
 def render_map(map: Map, path: str | os.PathLike[str]) -> None:
     """Write a PNG of ``map``'s 100 x 100 grid to ``path``: cell ``(x, y)`` drawn at column
     ``x``, row ``y`` from the top (as the arrays are indexed), water blue, land light green,
@@ -74,7 +65,7 @@ def render_map(map: Map, path: str | os.PathLike[str]) -> None:
 
     if not isinstance(map, Map):
         raise InvalidParameter(f"expected an outpost Map, got {type(map).__name__}")
-    _matplotlib()
+    matplotlib()
     from matplotlib.colors import ListedColormap
     from matplotlib.figure import Figure
     from matplotlib.lines import Line2D
@@ -271,7 +262,7 @@ class _Scene:
     def __init__(self, first: _Frame, *, animated: bool = False) -> None:
         from stratagem.outpost.map import GRID, HOMES
 
-        _matplotlib()
+        matplotlib()
         from matplotlib.figure import Figure
         from matplotlib.patches import Rectangle
 
@@ -392,7 +383,7 @@ def render_history(
     if len(names) != _EMPIRES:
         raise InvalidParameter(f"players must name {_EMPIRES} players, got {len(names)}")
     target = _png(path)
-    _matplotlib()
+    matplotlib()
     from matplotlib.figure import Figure
 
     figure = Figure(figsize=(6.0, 5.0))
@@ -454,7 +445,7 @@ class GifRecorder:
         if not (isinstance(fps, int | float) and fps > 0):
             raise InvalidParameter(f"fps must be a positive number, got {fps!r}")
         target = _png(path)
-        _matplotlib()
+        matplotlib()
         from matplotlib import font_manager
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from PIL import Image, ImageDraw, ImageFont

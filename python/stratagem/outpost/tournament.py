@@ -70,6 +70,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from stratagem import _core, _validate, rng
+from stratagem._plotting import matplotlib
 from stratagem.distributed import (
     Communicator,
     bcast_array,
@@ -472,16 +473,6 @@ def _format_number(value: float, digits: int) -> str:
     return "-" if math.isnan(value) else f"{value:.{digits}f}"
 
 
-def _matplotlib() -> Any:
-    try:
-        import matplotlib
-    except ImportError as error:
-        raise InvalidParameter(
-            "pictures need matplotlib: pip install 'stratagem[plot]' (or pip install matplotlib)"
-        ) from error
-    return matplotlib
-
-
 _CSV_HEAD: Final = (
     "game",
     "map",
@@ -805,7 +796,7 @@ class TournamentResult:
     def plot(self, path: str | os.PathLike[str]) -> None:
         """Writes a PNG bar chart to ``path``: each player's mean score with its 95% interval
         as an error bar, one group of bars per parameter set (every map together)."""
-        _matplotlib()
+        matplotlib()
         from matplotlib.figure import Figure
 
         param_sets = self.params

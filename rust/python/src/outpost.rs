@@ -33,6 +33,16 @@ fn terrain(water: &PyReadonlyArray2<'_, bool>) -> PyResult<Terrain> {
     Terrain::new(&cells).map_err(to_py)
 }
 
+/// The checked terrain and parameters `[r, L, W, T]` of a game.
+fn setup(
+    water: &PyReadonlyArray2<'_, bool>,
+    [r, land, water_per_outpost, turns]: [u32; 4],
+    flags: Flags,
+) -> PyResult<(Arc<Terrain>, Params)> {
+    let params = Params::new(r, land, water_per_outpost, turns, flags).map_err(to_py)?;
+    Ok((Arc::new(terrain(water)?), params))
+}
+
 fn builtin(name: &str) -> PyResult<Builtin> {
     Builtin::parse(name).map_err(to_py)
 }
@@ -170,8 +180,7 @@ impl PyGame {
             sequential_moves,
             extra_turn,
         };
-        let params = Params::new(r, land, water_per_outpost, turns, flags).map_err(to_py)?;
-        let terrain = Arc::new(terrain(&water)?);
+        let (terrain, params) = setup(&water, [r, land, water_per_outpost, turns], flags)?;
         Ok(Self {
             inner: Game::new(terrain, params, seats(&players)?, seed),
         })
@@ -202,8 +211,7 @@ impl PyGame {
             sequential_moves,
             extra_turn,
         };
-        let params = Params::new(r, land, water_per_outpost, turns, flags).map_err(to_py)?;
-        let terrain = Arc::new(terrain(&water)?);
+        let (terrain, params) = setup(&water, [r, land, water_per_outpost, turns], flags)?;
         let game = Game::restore(
             terrain,
             params,
