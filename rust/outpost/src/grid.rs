@@ -116,37 +116,12 @@ pub fn for_diamond_edges(from: Cell, direction: u8, r: u32, mut visit: impl FnMu
     }
 }
 
-/// The orthogonal neighbours of every cell, in direction order N, E, S, W (`NONE` off grid).
-pub struct Neighbours {
-    table: Vec<[Cell; 4]>,
-}
-
+/// No cell: a missing neighbour (water or off the grid).
 pub const NONE: Cell = Cell::MAX;
 
-impl Neighbours {
-    fn new() -> Self {
-        let table = (0..CELLS as Cell)
-            .map(|cell| {
-                let mut row = [NONE; 4];
-                for (slot, direction) in row.iter_mut().zip(1..DIRECTIONS) {
-                    *slot = step(cell, direction).unwrap_or(NONE);
-                }
-                row
-            })
-            .collect();
-        Self { table }
-    }
-
-    #[inline]
-    pub fn of(&self, cell: usize) -> &[Cell; 4] {
-        &self.table[cell]
-    }
-}
-
-/// Land and water of the whole grid, with the neighbour table every search uses.
+/// Land and water of the whole grid, with the land neighbours of every cell.
 pub struct Terrain {
     water: PerCell<bool>,
-    neighbours: Neighbours,
     land_neighbours: PerCell<[Cell; 4]>,
 }
 
@@ -167,22 +142,17 @@ impl Terrain {
                 )));
             }
         }
-        let neighbours = Neighbours::new();
         let mut land_neighbours = per_cell([NONE; 4]);
         let mut wet = per_cell(false);
         for cell in 0..CELLS {
             wet[cell] = water[cell];
-            land_neighbours[cell] = neighbours.of(cell).map(|n| {
-                if n != NONE && !water[usize::from(n)] {
-                    n
-                } else {
-                    NONE
-                }
-            });
+            for (slot, direction) in land_neighbours[cell].iter_mut().zip(1..DIRECTIONS) {
+                let to = step(cell as Cell, direction).filter(|&n| !water[usize::from(n)]);
+                *slot = to.unwrap_or(NONE);
+            }
         }
         Ok(Self {
             water: wet,
-            neighbours,
             land_neighbours,
         })
     }
@@ -190,15 +160,6 @@ impl Terrain {
     #[inline]
     pub fn is_water(&self, cell: usize) -> bool {
         self.water[cell]
-    }
-
-    pub fn water(&self) -> &[bool] {
-        &self.water[..CELLS]
-    }
-
-    #[inline]
-    pub fn neighbours(&self, cell: usize) -> &[Cell; 4] {
-        self.neighbours.of(cell)
     }
 
     /// The land neighbours of a cell in direction order, `NONE` where there is water or the

@@ -33,12 +33,18 @@ fn terrain(water: &PyReadonlyArray2<'_, bool>) -> PyResult<Terrain> {
     Terrain::new(&cells).map_err(to_py)
 }
 
-/// The checked terrain and parameters `[r, L, W, T]` of a game.
+/// The checked terrain and parameters `[r, L, W, T]` of a game, with its flags
+/// `[supply_fringe, sequential_moves, extra_turn]`.
 fn setup(
     water: &PyReadonlyArray2<'_, bool>,
     [r, land, water_per_outpost, turns]: [u32; 4],
-    flags: Flags,
+    [supply_fringe, sequential_moves, extra_turn]: [bool; 3],
 ) -> PyResult<(Arc<Terrain>, Params)> {
+    let flags = Flags {
+        supply_fringe,
+        sequential_moves,
+        extra_turn,
+    };
     let params = Params::new(r, land, water_per_outpost, turns, flags).map_err(to_py)?;
     Ok((Arc::new(terrain(water)?), params))
 }
@@ -158,6 +164,21 @@ pub struct PyGame {
     inner: Game,
 }
 
+impl PyGame {
+    /// What a player sees now, as on turn `turn`.
+    fn view(&self, turn: u32) -> View<'_> {
+        let game = &self.inner;
+        View {
+            terrain: game.terrain(),
+            outposts: game.outposts(),
+            control: game.control(),
+            params: game.params(),
+            seed: game.seed(),
+            turn,
+        }
+    }
+}
+
 #[pymethods]
 impl PyGame {
     #[new]
@@ -175,11 +196,7 @@ impl PyGame {
         sequential_moves: bool,
         extra_turn: bool,
     ) -> PyResult<Self> {
-        let flags = Flags {
-            supply_fringe,
-            sequential_moves,
-            extra_turn,
-        };
+        let flags = [supply_fringe, sequential_moves, extra_turn];
         let (terrain, params) = setup(&water, [r, land, water_per_outpost, turns], flags)?;
         Ok(Self {
             inner: Game::new(terrain, params, seats(&players)?, seed),
@@ -206,11 +223,7 @@ impl PyGame {
         sequential_moves: bool,
         extra_turn: bool,
     ) -> PyResult<Self> {
-        let flags = Flags {
-            supply_fringe,
-            sequential_moves,
-            extra_turn,
-        };
+        let flags = [supply_fringe, sequential_moves, extra_turn];
         let (terrain, params) = setup(&water, [r, land, water_per_outpost, turns], flags)?;
         let game = Game::restore(
             terrain,
@@ -358,37 +371,24 @@ impl PyGame {
     ) -> PyResult<Bound<'py, PyArray1<u8>>> {
         let kind = builtin(kind)?;
         let empire = empire_index(empire)?;
-        let game = &self.inner;
-        let view = View {
-            terrain: game.terrain(),
-            outposts: game.outposts(),
-            control: game.control(),
-            params: game.params(),
-            seed: game.seed(),
-            turn,
-        };
         let mut scratch = players::Scratch::default();
-        Ok(players::moves(kind, &view, empire, &mut scratch).into_pyarray(py))
+        Ok(players::moves(kind, &self.view(turn), empire, &mut scratch).into_pyarray(py))
     }
 
     /// The outpost the built-in player `kind` would disband for `empire` on turn `turn`.
     fn builtin_disband(&self, kind: &str, empire: usize, turn: u32) -> PyResult<u32> {
         let kind = builtin(kind)?;
         let empire = empire_index(empire)?;
-        let game = &self.inner;
-        if !game.outposts().iter().any(|o| o.empire == empire) {
+        if !self.inner.outposts().iter().any(|o| o.empire == empire) {
             return Err(param(format!("empire {empire} has no outposts to disband")));
         }
-        let view = View {
-            terrain: game.terrain(),
-            outposts: game.outposts(),
-            control: game.control(),
-            params: game.params(),
-            seed: game.seed(),
-            turn,
-        };
         let mut scratch = players::Scratch::default();
-        Ok(players::disband(kind, &view, empire, &mut scratch))
+        Ok(players::disband(
+            kind,
+            &self.view(turn),
+            empire,
+            &mut scratch,
+        ))
     }
 
     fn copy(&self) -> Self {
