@@ -3,8 +3,9 @@
 Written for reading, not speed. Grids are lists of rows of plain Python values indexed
 ``[y][x]``, as the arrays are indexed ``[y, x]``; every rule is a loop over cells or over
 outposts, and each function quotes the rule it plays from ``docs/outpost-rules.md``, in the
-order of that page. The engine computes control with a multi-source breadth-first search; this
-module scans every outpost for every cell, which is the definition itself. The tests demand
+order of that page. The engine computes control with a separable distance transform and
+searches with sets of cells held as bit rows; this module scans every outpost for every cell,
+which is the definition itself. The tests demand
 that the engine reproduce this module exactly: the same outposts with the same ids on the same
 cells, the same control map and history after every turn, the same log.
 

@@ -11,6 +11,7 @@
 
 use crate::game::Outpost;
 use crate::grid::{Cell, SIZE, Terrain};
+use crate::rows;
 
 pub const NEUTRAL: i8 = -1;
 pub const DISPUTED: i8 = -2;
@@ -133,9 +134,11 @@ impl ControlWork {
 /// Land and water cells each empire controls alone.
 pub fn tally(terrain: &Terrain, control: &[i8]) -> [[u32; 2]; 4] {
     let mut counts = [[0u32; 2]; 4];
-    for (cell, &holder) in control.iter().enumerate() {
-        if holder >= 0 {
-            counts[holder as usize][usize::from(terrain.is_water(cell))] += 1;
+    for (empire, [land_count, water_count]) in counts.iter_mut().enumerate() {
+        let held = rows::matching(control, empire as i8, empire as i8);
+        for (row, land) in held.iter().zip(terrain.land_rows()) {
+            *land_count += (row & land).count_ones();
+            *water_count += (row & !land).count_ones();
         }
     }
     counts

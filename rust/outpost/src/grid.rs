@@ -4,6 +4,8 @@
 
 use stratagem_core::{Error, Result};
 
+use crate::rows::{self, Rows};
+
 pub const SIZE: usize = 100;
 pub const CELLS: usize = SIZE * SIZE;
 pub type Cell = u16;
@@ -64,9 +66,10 @@ pub fn describe(cell: Cell) -> String {
     format!("({}, {})", x_of(cell), y_of(cell))
 }
 
-/// Calls `visit` for every cell of the diamond of radius `r` around `centre`, row by row.
+/// Calls `visit(y, left, right)` for every row `y` of the diamond of radius `r` around
+/// `centre`, with the columns `left..=right` it covers there (clipped to the grid).
 #[inline]
-pub fn for_diamond(centre: Cell, r: u32, mut visit: impl FnMut(Cell)) {
+pub fn for_diamond_rows(centre: Cell, r: u32, mut visit: impl FnMut(usize, usize, usize)) {
     let (cx, cy) = (x_of(centre), y_of(centre));
     let r = r as i32;
     let top = (cy - r).max(0);
@@ -75,11 +78,18 @@ pub fn for_diamond(centre: Cell, r: u32, mut visit: impl FnMut(Cell)) {
         let half = r - (y - cy).abs();
         let left = (cx - half).max(0);
         let right = (cx + half).min(SIZE as i32 - 1);
-        let row = y * SIZE as i32;
-        for x in left..=right {
-            visit((row + x) as Cell);
-        }
+        visit(y as usize, left as usize, right as usize);
     }
+}
+
+/// Calls `visit` for every cell of the diamond of radius `r` around `centre`, row by row.
+#[inline]
+pub fn for_diamond(centre: Cell, r: u32, mut visit: impl FnMut(Cell)) {
+    for_diamond_rows(centre, r, |y, left, right| {
+        for x in left..=right {
+            visit((y * SIZE + x) as Cell);
+        }
+    });
 }
 
 /// For a step of one cell from `from` in `direction` (1..4): calls `visit(cell, true)` for
@@ -116,13 +126,76 @@ pub fn for_diamond_edges(from: Cell, direction: u8, r: u32, mut visit: impl FnMu
     }
 }
 
-/// No cell: a missing neighbour (water or off the grid).
-pub const NONE: Cell = Cell::MAX;
+/// The cells [`for_diamond_edges`] visits, as offsets from the step's start, for starts far
+/// enough from the border that every one of them is inside the grid (most outposts): the
+/// players' inner loop then reads a table instead of clipping each cell.
+pub struct Edges {
+    r: u32,
+    /// `gained[d]`, `lost[d]`: the offsets for direction `d`.
+    gained: [Vec<i32>; DIRECTIONS as usize],
+    lost: [Vec<i32>; DIRECTIONS as usize],
+}
 
-/// Land and water of the whole grid, with the land neighbours of every cell.
+impl Edges {
+    pub fn new(r: u32) -> Self {
+        let mut edges = Self {
+            r,
+            gained: Default::default(),
+            lost: Default::default(),
+        };
+        let centre = (SIZE / 2 * (SIZE + 1)) as Cell;
+        if edges.fits(centre) {
+            for direction in 1..DIRECTIONS {
+                let d = usize::from(direction);
+                for_diamond_edges(centre, direction, r, |c, gained| {
+                    let offset = i32::from(c) - i32::from(centre);
+                    if gained {
+                        edges.gained[d].push(offset);
+                    } else {
+                        edges.lost[d].push(offset);
+                    }
+                });
+            }
+        }
+        edges
+    }
+
+    pub fn radius(&self) -> u32 {
+        self.r
+    }
+
+    /// Whether the diamonds of radius r around `from` and its four neighbours lie inside the
+    /// grid.
+    #[inline]
+    fn fits(&self, from: Cell) -> bool {
+        let r = self.r as i32;
+        let inside = |v: i32| v > r && v + r + 1 < SIZE as i32;
+        inside(x_of(from)) && inside(y_of(from))
+    }
+
+    /// The same visits as [`for_diamond_edges`], gained cells first.
+    #[inline]
+    pub fn visit(&self, from: Cell, direction: u8, mut visit: impl FnMut(Cell, bool)) {
+        if !self.fits(from) {
+            return for_diamond_edges(from, direction, self.r, visit);
+        }
+        let d = usize::from(direction);
+        let (Some(gained), Some(lost)) = (self.gained.get(d), self.lost.get(d)) else {
+            return;
+        };
+        for &offset in gained {
+            visit((i32::from(from) + offset) as Cell, true);
+        }
+        for &offset in lost {
+            visit((i32::from(from) + offset) as Cell, false);
+        }
+    }
+}
+
+/// Land and water of the whole grid, cell by cell and as bit rows of land.
 pub struct Terrain {
     water: PerCell<bool>,
-    land_neighbours: PerCell<[Cell; 4]>,
+    land_rows: Rows,
 }
 
 impl Terrain {
@@ -142,18 +215,17 @@ impl Terrain {
                 )));
             }
         }
-        let mut land_neighbours = per_cell([NONE; 4]);
         let mut wet = per_cell(false);
+        let mut land_rows = rows::EMPTY;
         for cell in 0..CELLS {
             wet[cell] = water[cell];
-            for (slot, direction) in land_neighbours[cell].iter_mut().zip(1..DIRECTIONS) {
-                let to = step(cell as Cell, direction).filter(|&n| !water[usize::from(n)]);
-                *slot = to.unwrap_or(NONE);
+            if !water[cell] {
+                rows::insert(&mut land_rows, cell as Cell);
             }
         }
         Ok(Self {
             water: wet,
-            land_neighbours,
+            land_rows,
         })
     }
 
@@ -162,11 +234,10 @@ impl Terrain {
         self.water[cell]
     }
 
-    /// The land neighbours of a cell in direction order, `NONE` where there is water or the
-    /// edge of the grid.
+    /// The land cells as bit rows.
     #[inline]
-    pub fn land_neighbours(&self, cell: usize) -> &[Cell; 4] {
-        &self.land_neighbours[cell]
+    pub fn land_rows(&self) -> &Rows {
+        &self.land_rows
     }
 
     /// Where an outpost on `cell` ends up going `direction`: `None` when the move leaves the
@@ -213,6 +284,24 @@ mod tests {
                         .collect();
                     assert_eq!(gained, want_gained, "from {from} dir {direction} r {r}");
                     assert_eq!(lost, want_lost, "from {from} dir {direction} r {r}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn edge_tables_visit_the_same_cells() {
+        for r in [0u32, 1, 7, 12, 48, 49, 60] {
+            let edges = Edges::new(r);
+            for from in (0..CELLS as Cell).step_by(37) {
+                for direction in 1..DIRECTIONS {
+                    let mut want = Vec::new();
+                    for_diamond_edges(from, direction, r, |c, g| want.push((c, g)));
+                    let mut got = Vec::new();
+                    edges.visit(from, direction, |c, g| got.push((c, g)));
+                    want.sort_unstable();
+                    got.sort_unstable();
+                    assert_eq!(got, want, "r {r} from {from} direction {direction}");
                 }
             }
         }

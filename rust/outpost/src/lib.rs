@@ -8,6 +8,7 @@ pub mod control;
 pub mod game;
 pub mod grid;
 pub mod players;
+pub mod rows;
 pub mod supply;
 pub mod tournament;
 

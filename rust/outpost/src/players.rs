@@ -11,8 +11,10 @@ use stratagem_core::{Error, Result};
 use crate::control::{ControlWork, tally};
 use crate::game::{Outpost, Params};
 use crate::grid::{
-    CELLS, Cell, DIRECTIONS, NONE, PerCell, STAY, Terrain, for_diamond, for_diamond_edges, per_cell,
+    CELLS, Cell, DIRECTIONS, Edges, PerCell, SIZE, STAY, Terrain, for_diamond, for_diamond_rows,
+    per_cell,
 };
+use crate::rows::{self, EMPTY, Rows};
 use crate::supply::{Reach, cut_off};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -74,10 +76,8 @@ const DANGER_RADIUS: u32 = 2;
 pub struct Scratch {
     cover: PerCell<u16>,
     walk: PerCell<u16>,
-    queue: Vec<Cell>,
     around: Vec<Cell>,
-    needed: PerCell<bool>,
-    danger: PerCell<bool>,
+    edges: Edges,
     reach: Reach,
     simulation: Simulation,
 }
@@ -87,10 +87,8 @@ impl Default for Scratch {
         Self {
             cover: per_cell(0),
             walk: per_cell(UNREACHABLE),
-            queue: Vec::new(),
             around: Vec::new(),
-            needed: per_cell(false),
-            danger: per_cell(false),
+            edges: Edges::new(0),
             reach: Reach::default(),
             simulation: Simulation::default(),
         }
@@ -171,65 +169,82 @@ fn count_cover(view: &View<'_>, empire: u8, cover: &mut PerCell<u16>) {
     }
 }
 
-/// `walk[c]`: steps over land from `c` to the nearest target. Targets get 0, the land next
-/// to them 1, and a breadth-first search over the other land fills the rest; it stops once
-/// every cell of `wanted` is settled (the others keep whatever they have). The search works
-/// in the land that is not a target (an empire's own ground), not the whole grid.
-fn walk_to_targets(
-    terrain: &Terrain,
-    is_target: impl Fn(usize) -> bool,
-    wanted: &[Cell],
-    walk: &mut PerCell<u16>,
-    queue: &mut Vec<Cell>,
-    needed: &mut PerCell<bool>,
-) {
-    for (cell, steps) in walk[..CELLS].iter_mut().enumerate() {
-        *steps = if !terrain.is_water(cell) && is_target(cell) {
-            0
-        } else {
-            UNREACHABLE
-        };
+/// The cells of the diamonds of radius `r` around `centres`.
+fn diamonds(centres: impl Iterator<Item = Cell>, r: u32) -> Rows {
+    let mut covered = EMPTY;
+    for centre in centres {
+        for_diamond_rows(centre, r, |y, left, right| {
+            covered[y] |= rows::span(left, right)
+        });
     }
-    queue.clear();
-    for cell in 0..CELLS {
-        if walk[cell] == UNREACHABLE && !terrain.is_water(cell) {
-            let next_to_target = terrain
-                .land_neighbours(cell)
-                .iter()
-                .any(|&n| n != NONE && walk[usize::from(n)] == 0);
-            if next_to_target {
-                queue.push(cell as Cell);
-            }
-        }
-    }
-    for &cell in queue.iter() {
-        walk[usize::from(cell)] = 1;
-    }
-    needed[..CELLS].fill(false);
+    covered
+}
+
+/// `walk[c]` for every cell `c` of `wanted`: steps over land from `c` to the nearest land cell
+/// of `targets` (0 on one, `UNREACHABLE` when no land path leads to one). A breadth-first
+/// search from every target at once, a whole layer of cells per step, that stops once every
+/// wanted cell is settled. Other cells of `walk` keep whatever they held.
+fn walk_to_targets(terrain: &Terrain, targets: &Rows, wanted: &[Cell], walk: &mut PerCell<u16>) {
+    let land = terrain.land_rows();
+    let mut unsettled = EMPTY;
     let mut missing = 0usize;
     for &cell in wanted {
-        let c = usize::from(cell);
-        if !needed[c] && walk[c] == UNREACHABLE {
-            needed[c] = true;
+        if !rows::contains(&unsettled, cell) {
+            rows::insert(&mut unsettled, cell);
+            walk[usize::from(cell)] = UNREACHABLE;
             missing += 1;
         }
     }
-    let mut next = 0;
-    while next < queue.len() && missing > 0 {
-        let cell = usize::from(queue[next]);
-        next += 1;
-        let steps = walk[cell] + 1;
-        for &n in terrain.land_neighbours(cell) {
-            if n == NONE {
-                continue;
-            }
-            let n = usize::from(n);
-            if walk[n] == UNREACHABLE {
-                walk[n] = steps;
-                queue.push(n as Cell);
-                missing -= usize::from(needed[n]);
+    let mut layer = EMPTY;
+    for (y, row) in layer.iter_mut().enumerate() {
+        *row = targets[y] & land[y];
+    }
+    let mut seen = layer;
+    // `next` is empty at the start of every step; `band` holds the rows where `layer` may
+    // have cells, so a step works on the rows near the search front only.
+    let mut next = EMPTY;
+    let mut band = 0..SIZE;
+    for steps in 0u16.. {
+        let band_rows = layer.get(band.clone()).unwrap_or_default().iter();
+        let settled_rows = unsettled
+            .get_mut(band.clone())
+            .unwrap_or_default()
+            .iter_mut();
+        for (y, (row, unsettled)) in band.clone().zip(band_rows.zip(settled_rows)) {
+            let mut settled = row & *unsettled;
+            *unsettled &= !settled;
+            while settled != 0 {
+                let x = settled.trailing_zeros() as usize;
+                settled &= settled - 1;
+                walk[y * SIZE + x] = steps;
+                missing -= 1;
             }
         }
+        if missing == 0 {
+            return;
+        }
+        let wider = band.start.saturating_sub(1)..(band.end + 1).min(SIZE);
+        let (mut first, mut last) = (SIZE, 0);
+        for y in wider.clone() {
+            let row = layer[y];
+            let above = if y > 0 { layer[y - 1] } else { 0 };
+            let below = layer.get(y + 1).copied().unwrap_or(0);
+            let grown = (row << 1 | row >> 1 | above | below) & land[y] & !seen[y];
+            next[y] = grown;
+            seen[y] |= grown;
+            if grown != 0 {
+                first = first.min(y);
+                last = y;
+            }
+        }
+        for row in layer.get_mut(band.clone()).unwrap_or_default() {
+            *row = 0;
+        }
+        if first > last {
+            return;
+        }
+        band = first..last + 1;
+        std::mem::swap(&mut layer, &mut next);
     }
 }
 
@@ -245,37 +260,46 @@ fn greedy(view: &View<'_>, empire: u8, greed: Greed, scratch: &mut Scratch) -> V
     let Scratch {
         cover,
         walk,
-        queue,
         around,
-        needed,
-        danger,
         reach,
+        edges,
         ..
     } = scratch;
     let terrain = view.terrain;
     let r = view.params.r;
+    if edges.radius() != r {
+        *edges = Edges::new(r);
+    }
+    let own = || view.outposts.iter().filter(|o| o.empire == empire);
     count_cover(view, empire, cover);
     // The cells a decision looks at: where each outpost is and where it can step.
     around.clear();
-    for outpost in view.outposts.iter().filter(|o| o.empire == empire) {
+    for outpost in own() {
         around.extend(options(terrain, outpost.cell).map(|(_, to)| to));
     }
+    let mut danger = EMPTY;
     match greed {
         Greed::Spread => {
-            walk_to_targets(terrain, |c| cover[c] == 0, around, walk, queue, needed);
+            // The land no diamond of the empire covers.
+            let mut uncovered = diamonds(own().map(|o| o.cell), r);
+            for row in uncovered.iter_mut() {
+                *row = !*row;
+            }
+            walk_to_targets(terrain, &uncovered, around, walk);
         }
         Greed::Frontier => {
-            let not_held = |c| view.control[c] != empire as i8;
-            walk_to_targets(terrain, not_held, around, walk, queue, needed);
-            reach.search(terrain, view.control, empire, false, around.iter().copied());
-            danger[..CELLS].fill(false);
-            for enemy in view.outposts.iter().filter(|o| o.empire != empire) {
-                for_diamond(enemy.cell, DANGER_RADIUS, |c| danger[usize::from(c)] = true);
+            let mut not_held = rows::matching(view.control, empire as i8, empire as i8);
+            for row in not_held.iter_mut() {
+                *row = !*row;
             }
+            walk_to_targets(terrain, &not_held, around, walk);
+            reach.search(terrain, view.control, empire, false, around.iter().copied());
+            let enemies = view.outposts.iter().filter(|o| o.empire != empire);
+            danger = diamonds(enemies.map(|o| o.cell), DANGER_RADIUS);
         }
     }
     let safe = |cell: Cell| -> bool {
-        greed == Greed::Spread || (reach.contains(cell) && !danger[usize::from(cell)])
+        greed == Greed::Spread || (reach.contains(cell) && !rows::contains(&danger, cell))
     };
     let mut chosen = Vec::new();
     for outpost in view.outposts.iter().filter(|o| o.empire == empire) {
@@ -284,7 +308,7 @@ fn greedy(view: &View<'_>, empire: u8, greed: Greed, scratch: &mut Scratch) -> V
         let mut best_key = (safe(from), 0i64, -i64::from(walk[usize::from(from)]));
         for (direction, to) in options(terrain, from).skip(1) {
             let mut net = 0i64;
-            for_diamond_edges(from, direction, r, |c, gained| {
+            edges.visit(from, direction, |c, gained| {
                 let c = usize::from(c);
                 if gained {
                     net += i64::from(cover[c] == 0);
@@ -299,7 +323,7 @@ fn greedy(view: &View<'_>, empire: u8, greed: Greed, scratch: &mut Scratch) -> V
             }
         }
         if best_direction != STAY {
-            for_diamond_edges(from, best_direction, r, |c, gained| {
+            edges.visit(from, best_direction, |c, gained| {
                 let c = usize::from(c);
                 if gained {
                     cover[c] += 1;

@@ -3,87 +3,27 @@
 
 use crate::control::NEUTRAL;
 use crate::game::Outpost;
-use crate::grid::{CELLS, Cell, HOMES, SIZE, Terrain};
+use crate::grid::{Cell, HOMES, Terrain};
+use crate::rows::{self, EMPTY, Rows};
 
-/// Words of a bit set with a bit for every cell: a power of two above `CELLS / 64`, so that
-/// masking a word index (cheaper than a bounds check) keeps it in range.
-const WORDS: usize = 256;
-const _: () = assert!(WORDS * 64 >= CELLS && WORDS.is_power_of_two());
-
-/// One bit per cell (2 kB), so a search's marks stay in the fastest cache.
-#[derive(Clone)]
-struct CellBits([u64; WORDS]);
-
-impl CellBits {
-    #[inline]
-    fn get(&self, cell: usize) -> bool {
-        self.0[(cell >> 6) & (WORDS - 1)] >> (cell & 63) & 1 == 1
-    }
-
-    #[inline]
-    fn set(&mut self, cell: usize) {
-        self.0[(cell >> 6) & (WORDS - 1)] |= 1 << (cell & 63);
-    }
-
-    fn clear(&mut self) {
-        self.0.fill(0);
-    }
-}
-
-/// The cells reached from one empire's home. A search stops once every cell it was asked
-/// about is settled: the answers about those cells are the same, and the search stays near
-/// the empire's outposts instead of flooding the neutral land beyond.
+/// The cells reached from one empire's home, as bit rows.
 #[derive(Clone)]
 pub struct Reach {
-    reached: CellBits,
-    wanted: CellBits,
-    queue: Vec<Cell>,
-    missing: usize,
+    reached: Rows,
 }
 
 impl Default for Reach {
     fn default() -> Self {
-        Self {
-            reached: CellBits([0; WORDS]),
-            wanted: CellBits([0; WORDS]),
-            queue: Vec::new(),
-            missing: 0,
-        }
+        Self { reached: EMPTY }
     }
-}
-
-#[inline]
-fn passable(terrain: &Terrain, control: &[i8], empire: u8, cell: usize) -> bool {
-    !terrain.is_water(cell) && (control[cell] == NEUTRAL || control[cell] == empire as i8)
 }
 
 impl Reach {
-    fn start(&mut self, wanted: impl Iterator<Item = Cell>) {
-        self.reached.clear();
-        self.wanted.clear();
-        self.queue.clear();
-        self.missing = 0;
-        for cell in wanted {
-            let c = usize::from(cell);
-            if !self.wanted.get(c) {
-                self.wanted.set(c);
-                self.missing += 1;
-            }
-        }
-    }
-
-    #[inline]
-    fn mark(&mut self, cell: usize) {
-        self.reached.set(cell);
-        self.queue.push(cell as Cell);
-        if self.wanted.get(cell) {
-            self.missing -= 1;
-        }
-    }
-
     /// Searches from `empire`'s home on `control` until every cell of `wanted` is known to be
-    /// reached or not. `fringe`: the 2014 simulator's search, which tested the cell it
-    /// expanded from rather than the neighbour.
+    /// reached or not: the passable cells (land held by the empire or by nobody) joined to
+    /// the home through passable cells. `fringe`: the 2014 simulator's search, which tested
+    /// the cell it expanded from rather than the neighbour, so it also reaches the home itself
+    /// and the land next to the passable cells it reached.
     pub fn search(
         &mut self,
         terrain: &Terrain,
@@ -92,49 +32,42 @@ impl Reach {
         fringe: bool,
         wanted: impl Iterator<Item = Cell>,
     ) {
-        // Under the default rule a cell that is not passable is never reached: leaving it out
-        // of the wanted cells keeps it from holding the search open to the end.
-        self.start(
-            wanted.filter(|&c| fringe || passable(terrain, control, empire, usize::from(c))),
-        );
-        let home = usize::from(HOMES[usize::from(empire)]);
-        if fringe || passable(terrain, control, empire, home) {
-            self.mark(home);
+        let mut passable = rows::matching(control, NEUTRAL, empire as i8);
+        for (row, land) in passable.iter_mut().zip(terrain.land_rows()) {
+            *row &= land;
         }
-        let mut next = 0;
-        while next < self.queue.len() && self.missing > 0 {
-            let cell = usize::from(self.queue[next]);
-            next += 1;
-            if fringe && !passable(terrain, control, empire, cell) {
-                continue;
-            }
-            // The orthogonal neighbours inside the grid, computed rather than looked up.
-            let x = cell % SIZE;
-            let around = [
-                (cell >= SIZE, cell.wrapping_sub(SIZE)),
-                (x + 1 < SIZE, cell + 1),
-                (cell + SIZE < CELLS, cell + SIZE),
-                (x > 0, cell.wrapping_sub(1)),
-            ];
-            for (inside, n) in around {
-                if inside
-                    && !self.reached.get(n)
-                    && (if fringe {
-                        !terrain.is_water(n)
-                    } else {
-                        passable(terrain, control, empire, n)
-                    })
-                {
-                    self.mark(n);
+        // A cell that is not passable is never reached by the default rule, so it does not
+        // hold the search open; the fringe rule's answers need the whole flood.
+        let mut open_wanted = EMPTY;
+        if fringe {
+            open_wanted = passable;
+        } else {
+            for cell in wanted {
+                if rows::contains(&passable, cell) {
+                    rows::insert(&mut open_wanted, cell);
                 }
             }
         }
+        let home = HOMES[usize::from(empire)];
+        self.reached = EMPTY;
+        if rows::contains(&passable, home) {
+            rows::insert(&mut self.reached, home);
+            rows::flood(&mut self.reached, &passable, &open_wanted);
+        }
+        if fringe {
+            let mut next_to = rows::grow(&self.reached);
+            for (row, land) in next_to.iter_mut().zip(terrain.land_rows()) {
+                *row &= land;
+            }
+            self.reached = next_to;
+            rows::insert(&mut self.reached, home);
+        }
     }
 
-    /// Whether `cell` (one of the wanted cells) was reached by the last search.
+    /// Whether the last search reached `cell` (one of the cells it was asked about).
     #[inline]
     pub fn contains(&self, cell: Cell) -> bool {
-        self.reached.get(usize::from(cell))
+        rows::contains(&self.reached, cell)
     }
 }
 
