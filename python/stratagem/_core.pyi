@@ -1,7 +1,7 @@
 """Type stubs of the Rust extension ``stratagem._core`` (checked by ``mypy.stubtest``)."""
 
 from collections.abc import Callable
-from typing import final
+from typing import Any, final
 
 import numpy as np
 from numpy.typing import NDArray
@@ -25,6 +25,8 @@ __all__ = [
     "ConquestBoard",
     "ConquestGame",
     "ConquestPart",
+    "DiplomacyBoard",
+    "DiplomacyPosition",
     "OutpostGame",
     "__version__",
     "annexation_batch_step",
@@ -515,3 +517,52 @@ def outpost_tournament(
     threads: int | None = None,
     progress: Callable[[int], object] | None = None,
 ) -> NDArray[np.uint32]: ...
+
+@final
+class DiplomacyBoard:
+    def __new__(
+        cls,
+        powers: int,
+        kind: NDArray[np.int64],
+        centre_province: NDArray[np.int64],
+        centre_home: NDArray[np.int64],
+        army_province: NDArray[np.int64],
+        fleet_province: NDArray[np.int64],
+        army_offsets: NDArray[np.int64],
+        army_targets: NDArray[np.int64],
+        fleet_offsets: NDArray[np.int64],
+        fleet_targets: NDArray[np.int64],
+    ) -> DiplomacyBoard: ...
+    def open_problem(
+        self, convention: str, victory: bool
+    ) -> tuple[int, list[tuple[int, int, list[int], int, int]]]: ...
+
+@final
+class DiplomacyPosition:
+    def __new__(
+        cls,
+        board: DiplomacyBoard,
+        unit_power: NDArray[np.int64],
+        unit_fleet: NDArray[np.bool_],
+        unit_location: NDArray[np.int64],
+        owner: NDArray[np.int64],
+    ) -> DiplomacyPosition: ...
+    def counts(self, convention: str) -> list[int]: ...
+    def options(self, power: int, convention: str, start: int, stop: int) -> NDArray[np.uint8]: ...
+    def rank(self, power: int, convention: str, slots: list[int]) -> int: ...
+    def values(
+        self, convention: str, profile: list[int | None], weights: list[int]
+    ) -> NDArray[np.int64]: ...
+    def search(
+        self,
+        method: str,
+        convention: str,
+        weights: list[int],
+        seed: int,
+        steps: int,
+        max_evaluations: int,
+        time_limit: float | None = None,
+        start: list[int] | None = None,
+        threads: int | None = None,
+        progress: Callable[[int], object] | None = None,
+    ) -> dict[str, Any]: ...

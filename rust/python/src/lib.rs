@@ -8,6 +8,7 @@ use pyo3::prelude::*;
 mod annexation;
 mod conquest;
 mod conquest_part;
+mod diplomacy;
 mod errors;
 mod mastermind;
 mod outpost;
@@ -30,6 +31,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     annexation::register(m)?;
     conquest::register(m)?;
     conquest_part::register(m)?;
+    diplomacy::register(m)?;
     mastermind::register(m)?;
     outpost::register(m)?;
     Ok(())

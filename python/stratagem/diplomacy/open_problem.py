@@ -1,0 +1,116 @@
+"""Loeb's open problem: the legal position with the largest total number of adjustment choices
+(``docs/diplomacy-rules.md``, "The open problem"), solved exactly by the engine's dynamic
+programme, with a concrete position on the map that reaches it."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from stratagem.diplomacy import engine
+from stratagem.diplomacy.adjustments import counts, total
+from stratagem.diplomacy.engine import Convention, check_convention
+from stratagem.diplomacy.map import Map
+from stratagem.diplomacy.position import Position, Unit
+from stratagem.errors import InconsistentInput
+
+
+@dataclass(frozen=True)
+class Share:
+    """One power's part of the best position: its units, centres, open homes, its number of
+    choices, and the fewest centres it needed at the previous winter."""
+
+    power: str
+    units: int
+    centres: int
+    open_homes: tuple[str, ...]
+    choices: int
+    previous: int
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The largest total, each power's share, a position reaching it and the solver's time."""
+
+    convention: Convention
+    victory: bool
+    total: int
+    shares: tuple[Share, ...]
+    position: Position
+    seconds: float
+
+
+def solve(
+    convention: Convention = "exact", *, victory: bool = False, map: Map | None = None
+) -> Answer:
+    """Solves the open problem under ``convention``; ``victory`` adds the rule that a power
+    with 18 centres has won (at most 17 now and at the previous winter)."""
+    check_convention(convention)
+    the_map = map or Map.standard()
+    started = time.perf_counter()
+    best, raw = engine.board(the_map).open_problem(convention, victory)
+    seconds = time.perf_counter() - started
+    shares = tuple(
+        Share(
+            power=power,
+            units=int(units),
+            centres=int(centres),
+            open_homes=tuple(the_map.homes[power][h] for h in open_homes),
+            choices=int(choices),
+            previous=int(previous),
+        )
+        for power, (units, centres, open_homes, choices, previous) in zip(
+            the_map.powers, raw, strict=True
+        )
+    )
+    position = witness(the_map, shares)
+    reached = counts(position, convention)
+    if total(position, convention) != int(best) or any(
+        reached[s.power] != s.choices for s in shares
+    ):
+        raise InconsistentInput(
+            f"the position built for the answer counts {reached}, not the shares {shares}"
+        )
+    return Answer(convention, victory, int(best), shares, position, seconds)
+
+
+def witness(the_map: Map, shares: tuple[Share, ...]) -> Position:
+    """A position with every power's units, centres and open homes as in ``shares``.
+
+    Each power owns its open homes (left empty) and as many other centres as it needs,
+    neutral centres first, then other powers' homes, its own other homes last; its units stand
+    first on its own homes that are not open (an empty owned home would be open), then on its
+    other centres, and the rest on provinces that are not centres (fleets at sea, armies on
+    land)."""
+    owners: dict[str, str] = {}
+    for share in shares:
+        for home in share.open_homes:
+            owners[home] = share.power
+    open_homes = {h for s in shares for h in s.open_homes}
+
+    def rank(centre: str, power: str) -> int:
+        home = the_map.home_of[centre]
+        return 0 if home is None else 2 if home == power else 1
+
+    units: list[Unit] = []
+    free = [p for p in the_map.provinces if p not in the_map.centres]
+    for share in shares:
+        extra = share.centres - len(share.open_homes)
+        spare = [c for c in the_map.centres if c not in owners and c not in open_homes]
+        spare.sort(key=lambda c: rank(c, share.power))
+        taken = spare[:extra]
+        if len(taken) < extra:
+            raise InconsistentInput(f"not enough centres left for {share.power}'s share")
+        for centre in taken:
+            owners[centre] = share.power
+        # Own homes first: an owned home with nobody on it would be an open home.
+        standing = sorted(taken, key=lambda c: -rank(c, share.power))[: share.units]
+        for centre in standing:
+            units.append(Unit(share.power, "A", centre))
+        for _ in range(share.units - len(standing)):
+            if not free:
+                raise InconsistentInput("not enough provinces for every unit")
+            province = free.pop(0)
+            kind = "F" if the_map.kind[the_map.provinces.index(province)] == "sea" else "A"
+            units.append(Unit(share.power, kind, province))
+    return Position.from_units(units, owners, the_map)

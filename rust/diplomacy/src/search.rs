@@ -1,0 +1,419 @@
+//! The strategy finder (`docs/diplomacy-rules.md`): preliminary search, simulated annealing
+//! and the combined search, each under a budget of evaluations and time.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use rayon::prelude::*;
+use stratagem_core::rng::{Stream, purpose_tag};
+use stratagem_core::{Cancel, Error, Result};
+
+use crate::adjust::{Choices, Convention};
+use crate::board::Board;
+use crate::evaluate::{Scratch, Weights, values};
+use crate::position::{Position, Unit};
+
+const ANNEAL: u64 = purpose_tag("diplomacy.anneal");
+
+/// How far a search may go: evaluations, and optionally a deadline.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    pub evaluations: u64,
+    pub deadline: Option<Instant>,
+}
+
+impl Budget {
+    fn spent(&self, used: u64) -> bool {
+        used >= self.evaluations || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// What a search returns: one option per power (its index), the values of that profile, whether
+/// the search ended by its own rule, the evaluations it made, and the profiles of a cycle.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub profile: Vec<u128>,
+    pub values: Vec<i64>,
+    pub finished: bool,
+    pub evaluations: u64,
+    pub cycle: Option<Vec<Vec<u128>>>,
+}
+
+/// A position with every power's options: the common ground of the searches.
+pub struct Problem<'a> {
+    pub board: &'a Board,
+    pub position: &'a Position,
+    pub choices: Vec<Choices>,
+    pub weights: Weights,
+}
+
+/// Buffers of one evaluating thread.
+#[derive(Default, Clone)]
+pub struct Work {
+    scratch: Scratch,
+    units: Vec<Unit>,
+    values: Vec<i64>,
+}
+
+impl<'a> Problem<'a> {
+    pub fn new(
+        board: &'a Board,
+        position: &'a Position,
+        convention: Convention,
+        weights: Weights,
+    ) -> Self {
+        let choices = (0..board.powers as u8)
+            .map(|power| Choices::of(board, position, power, convention))
+            .collect();
+        Self {
+            board,
+            position,
+            choices,
+            weights,
+        }
+    }
+
+    /// The values of a profile given in slot form (`None`: the power does nothing).
+    pub fn evaluate<'s>(
+        &self,
+        profile: impl Iterator<Item = Option<&'s [u8]>>,
+        work: &mut Work,
+    ) -> Vec<i64> {
+        work.units.clear();
+        for (power, slots) in profile.enumerate() {
+            self.choices[power].apply(self.position, power as u8, slots, &mut work.units);
+        }
+        values(
+            self.board,
+            &self.position.owner,
+            &work.units,
+            &self.weights,
+            &mut work.scratch,
+            &mut work.values,
+        );
+        work.values.clone()
+    }
+
+    fn slots_of(&self, profile: &[u128]) -> Result<Vec<Vec<u8>>> {
+        profile
+            .iter()
+            .zip(&self.choices)
+            .map(|(&index, choices)| {
+                let mut slots = Vec::new();
+                choices.unrank(index, &mut slots)?;
+                Ok(slots)
+            })
+            .collect()
+    }
+
+    fn evaluate_profile(&self, slots: &[Vec<u8>], work: &mut Work) -> Vec<i64> {
+        self.evaluate(slots.iter().map(|s| Some(s.as_slice())), work)
+    }
+}
+
+/// Evaluates options `0..count` of `power` (the others doing nothing) in parallel; the best
+/// for the power, ties to the smallest index, and how many were evaluated.
+fn best_alone(
+    problem: &Problem<'_>,
+    power: usize,
+    count: u64,
+    budget: &Budget,
+    cancel: &Cancel,
+    done: &AtomicU64,
+) -> Result<(i64, u64)> {
+    // Blocks of options, each evaluated in order by one thread; the best of each block
+    // reduced in block order, so the answer does not depend on the threads.
+    const BLOCK: u64 = 1024;
+    let blocks = usize::try_from(count.div_ceil(BLOCK)).unwrap_or(usize::MAX);
+    let best = (0..blocks)
+        .into_par_iter()
+        .map(|block| {
+            let mut work = Work::default();
+            let mut slots = Vec::new();
+            let mut best: Option<(i64, std::cmp::Reverse<u64>)> = None;
+            let first = block as u64 * BLOCK;
+            for index in first..(first + BLOCK).min(count) {
+                if cancel.is_cancelled() || budget.deadline.is_some_and(|d| Instant::now() >= d) {
+                    break;
+                }
+                if problem.choices[power]
+                    .unrank(u128::from(index), &mut slots)
+                    .is_err()
+                {
+                    break;
+                }
+                let profile =
+                    (0..problem.choices.len()).map(|p| (p == power).then_some(slots.as_slice()));
+                let value = problem.evaluate(profile, &mut work)[power];
+                done.fetch_add(1, Ordering::Relaxed);
+                best = best.max(Some((value, std::cmp::Reverse(index))));
+            }
+            best
+        })
+        .reduce(|| None, |a, b| a.max(b));
+    cancel.check()?;
+    let Some((value, std::cmp::Reverse(index))) = best else {
+        return Err(Error::InvalidParameter(
+            "the time budget ran out before the first evaluation".into(),
+        ));
+    };
+    Ok((value, index))
+}
+
+/// Each power's best option while the others do nothing (ties to the smallest index).
+pub fn preliminary(
+    problem: &Problem<'_>,
+    budget: &Budget,
+    cancel: &Cancel,
+    done: &AtomicU64,
+) -> Result<Outcome> {
+    let mut profile = vec![0u128; problem.choices.len()];
+    let mut used = 0u64;
+    let mut finished = true;
+    for (power, choices) in problem.choices.iter().enumerate() {
+        let count = choices.count();
+        if count <= 1 {
+            continue;
+        }
+        let left = budget.evaluations.saturating_sub(used);
+        let allowed = u64::try_from(count).unwrap_or(u64::MAX).min(left);
+        if allowed < u64::try_from(count).unwrap_or(u64::MAX) || allowed == 0 {
+            finished = false;
+        }
+        if allowed == 0 {
+            break;
+        }
+        let (_, index) = best_alone(problem, power, allowed, budget, cancel, done)?;
+        used += allowed;
+        profile[power] = u128::from(index);
+        if budget.deadline.is_some_and(|d| Instant::now() >= d) {
+            finished = false;
+            break;
+        }
+    }
+    let slots = problem.slots_of(&profile)?;
+    let values = problem.evaluate_profile(&slots, &mut Work::default());
+    Ok(Outcome {
+        profile,
+        values,
+        finished,
+        evaluations: used + 1,
+        cycle: None,
+    })
+}
+
+/// Fisher-Yates from the last position down.
+fn shuffle(items: &mut [usize], cursor: &mut stratagem_core::rng::Cursor) {
+    for i in (1..items.len()).rev() {
+        let j = cursor.below(i as u64 + 1) as usize;
+        items.swap(i, j);
+    }
+}
+
+/// Loeb's secondary search from `start`: `steps` proposals of shrinking size.
+pub fn anneal(
+    problem: &Problem<'_>,
+    start: &[u128],
+    seed: u64,
+    steps: u64,
+    budget: &Budget,
+    cancel: &Cancel,
+    done: &AtomicU64,
+) -> Result<Outcome> {
+    let mut slots = problem.slots_of(start)?;
+    let mut work = Work::default();
+    let mut current = problem.evaluate_profile(&slots, &mut work);
+    let mut used = 1u64;
+    let active: Vec<usize> = (0..problem.choices.len())
+        .filter(|&p| problem.choices[p].count() > 1)
+        .collect();
+    let mut finished = true;
+    let mut proposal = Vec::new();
+    let mut order = Vec::new();
+    for t in 0..steps {
+        if active.is_empty() {
+            break;
+        }
+        if t % 256 == 0 {
+            cancel.check()?;
+        }
+        if budget.spent(used) {
+            finished = false;
+            break;
+        }
+        let power = active[(t % active.len() as u64) as usize];
+        let choices = &problem.choices[power];
+        let mut cursor = Stream::with_ids(seed, ANNEAL, [t, 0, 0]).cursor();
+        proposal.clone_from(&slots[power]);
+        let largest = match choices {
+            Choices::Remove { units, k } => (*k).min(units.len() - k),
+            Choices::Build { homes, .. } => homes.len(),
+            Choices::Nothing => 0,
+        } as u64;
+        let size = ((largest * (steps - t)).div_ceil(steps)).max(1) as usize;
+        match choices {
+            Choices::Remove { .. } => {
+                let mut removed: Vec<usize> =
+                    (0..proposal.len()).filter(|&i| proposal[i] == 1).collect();
+                let mut kept: Vec<usize> =
+                    (0..proposal.len()).filter(|&i| proposal[i] == 0).collect();
+                shuffle(&mut removed, &mut cursor);
+                shuffle(&mut kept, &mut cursor);
+                for (&r, &k) in removed.iter().zip(&kept).take(size) {
+                    proposal[r] = 0;
+                    proposal[k] = 1;
+                }
+            }
+            Choices::Build { homes, .. } => {
+                order.clear();
+                order.extend(0..homes.len());
+                shuffle(&mut order, &mut cursor);
+                for &h in order.iter().take(size) {
+                    proposal[h] = cursor.below(homes[h].len() as u64 + 1) as u8;
+                }
+            }
+            Choices::Nothing => {}
+        }
+        if !choices.allows(&proposal) {
+            continue;
+        }
+        let values = problem.evaluate(
+            slots.iter().enumerate().map(|(p, s)| {
+                Some(if p == power {
+                    proposal.as_slice()
+                } else {
+                    s.as_slice()
+                })
+            }),
+            &mut work,
+        );
+        used += 1;
+        done.fetch_add(1, Ordering::Relaxed);
+        if values[power] > current[power] {
+            slots[power].clone_from(&proposal);
+            current = values;
+        }
+    }
+    let profile = slots
+        .iter()
+        .zip(&problem.choices)
+        .map(|(s, c)| c.rank(s).unwrap_or(0))
+        .collect();
+    Ok(Outcome {
+        profile,
+        values: current,
+        finished,
+        evaluations: used,
+        cycle: None,
+    })
+}
+
+/// Loeb's combined search: better replies in turn, each power going through its untried
+/// options, until no power has a better option (a pure Nash equilibrium) or a profile repeats.
+pub fn combined(
+    problem: &Problem<'_>,
+    budget: &Budget,
+    cancel: &Cancel,
+    done: &AtomicU64,
+) -> Result<Outcome> {
+    let powers = problem.choices.len();
+    let mut work = Work::default();
+    let mut profile = vec![0u128; powers];
+    let mut slots = problem.slots_of(&profile)?;
+    let mut current = problem.evaluate_profile(&slots, &mut work);
+    let mut used = 1u64;
+    // New lists as ranges of option indices; old lists as (value, index), best first.
+    let mut new: Vec<VecDeque<(u128, u128)>> = problem
+        .choices
+        .iter()
+        .map(|c| {
+            let count = c.count();
+            if count > 1 {
+                VecDeque::from([(1, count)])
+            } else {
+                VecDeque::new()
+            }
+        })
+        .collect();
+    let mut old: Vec<Vec<(i64, u128)>> = (0..powers).map(|p| vec![(current[p], 0)]).collect();
+    let mut history = vec![profile.clone()];
+    let mut seen = HashMap::from([(profile.clone(), 0usize)]);
+    let mut candidate = Vec::new();
+    let mut power = 0usize;
+    loop {
+        if new.iter().all(VecDeque::is_empty) {
+            return Ok(Outcome {
+                profile,
+                values: current,
+                finished: true,
+                evaluations: used,
+                cycle: None,
+            });
+        }
+        let Some(&(start, end)) = new[power].front() else {
+            power = (power + 1) % powers;
+            continue;
+        };
+        if budget.spent(used) {
+            return Ok(Outcome {
+                profile,
+                values: current,
+                finished: false,
+                evaluations: used,
+                cycle: None,
+            });
+        }
+        if used % 1024 == 0 {
+            cancel.check()?;
+        }
+        if start + 1 < end {
+            new[power][0].0 += 1;
+        } else {
+            new[power].pop_front();
+        }
+        let option = start;
+        problem.choices[power].unrank(option, &mut candidate)?;
+        let values = problem.evaluate(
+            slots.iter().enumerate().map(|(p, s)| {
+                Some(if p == power {
+                    candidate.as_slice()
+                } else {
+                    s.as_slice()
+                })
+            }),
+            &mut work,
+        );
+        used += 1;
+        done.fetch_add(1, Ordering::Relaxed);
+        let value = values[power];
+        if value > current[power] {
+            profile[power] = option;
+            slots[power].clone_from(&candidate);
+            current = values;
+            for (fresh, tried) in new.iter_mut().zip(old.iter_mut()) {
+                fresh.extend(tried.drain(..).map(|(_, index)| (index, index + 1)));
+            }
+            if let Some(&first) = seen.get(&profile) {
+                let mut cycle = history.split_off(first);
+                cycle.push(profile.clone());
+                return Ok(Outcome {
+                    profile,
+                    values: current,
+                    finished: true,
+                    evaluations: used,
+                    cycle: Some(cycle),
+                });
+            }
+            seen.insert(profile.clone(), history.len());
+            history.push(profile.clone());
+        }
+        let tried = &mut old[power];
+        let at = tried
+            .iter()
+            .position(|&(v, _)| v < value)
+            .unwrap_or(tried.len());
+        tried.insert(at, (value, option));
+        power = (power + 1) % powers;
+    }
+}
