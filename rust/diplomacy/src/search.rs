@@ -99,17 +99,30 @@ impl<'a> Problem<'a> {
         profile
             .iter()
             .zip(&self.choices)
-            .map(|(&index, choices)| {
-                let mut slots = Vec::new();
-                choices.unrank(index, &mut slots)?;
-                Ok(slots)
-            })
+            .map(|(&index, choices)| unranked(choices, index))
             .collect()
+    }
+
+    /// The values of a profile of option indices (`None`: the power does nothing).
+    pub fn values_of(&self, profile: &[Option<u128>]) -> Result<Vec<i64>> {
+        let slots = profile
+            .iter()
+            .zip(&self.choices)
+            .map(|(index, choices)| index.map(|i| unranked(choices, i)).transpose())
+            .collect::<Result<Vec<_>>>()?;
+        Ok(self.evaluate(slots.iter().map(Option::as_deref), &mut Work::default()))
     }
 
     fn evaluate_profile(&self, slots: &[Vec<u8>], work: &mut Work) -> Vec<i64> {
         self.evaluate(slots.iter().map(|s| Some(s.as_slice())), work)
     }
+}
+
+/// Option `index` of `choices` in slot form.
+fn unranked(choices: &Choices, index: u128) -> Result<Vec<u8>> {
+    let mut slots = Vec::new();
+    choices.unrank(index, &mut slots)?;
+    Ok(slots)
 }
 
 /// Evaluates options `0..count` of `power` (the others doing nothing) in parallel; the best

@@ -87,6 +87,14 @@ pub fn flood(reached: &mut Rows, open: &Rows, wanted: &Rows) {
     }
 }
 
+/// Keeps only the cells of `rows` that are also in `other`.
+#[inline]
+pub fn intersect(rows: &mut Rows, other: &Rows) {
+    for (row, keep) in rows.iter_mut().zip(other) {
+        *row &= keep;
+    }
+}
+
 /// The cells of `rows` and their orthogonal neighbours.
 pub fn grow(rows: &Rows) -> Rows {
     let mut grown = EMPTY;

@@ -33,9 +33,7 @@ impl Reach {
         wanted: impl Iterator<Item = Cell>,
     ) {
         let mut passable = rows::matching(control, NEUTRAL, empire as i8);
-        for (row, land) in passable.iter_mut().zip(terrain.land_rows()) {
-            *row &= land;
-        }
+        rows::intersect(&mut passable, terrain.land_rows());
         // A cell that is not passable is never reached by the default rule, so it does not
         // hold the search open; the fringe rule's answers need the whole flood.
         let mut open_wanted = EMPTY;
@@ -55,11 +53,8 @@ impl Reach {
             rows::flood(&mut self.reached, &passable, &open_wanted);
         }
         if fringe {
-            let mut next_to = rows::grow(&self.reached);
-            for (row, land) in next_to.iter_mut().zip(terrain.land_rows()) {
-                *row &= land;
-            }
-            self.reached = next_to;
+            self.reached = rows::grow(&self.reached);
+            rows::intersect(&mut self.reached, terrain.land_rows());
             rows::insert(&mut self.reached, home);
         }
     }

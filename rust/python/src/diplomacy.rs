@@ -12,7 +12,7 @@ use pyo3::prelude::*;
 use stratagem_core::parallel;
 use stratagem_diplomacy::board::Board;
 use stratagem_diplomacy::evaluate::Weights;
-use stratagem_diplomacy::search::{self, Budget, Outcome, Problem, Work};
+use stratagem_diplomacy::search::{self, Budget, Outcome, Problem};
 use stratagem_diplomacy::{Choices, Convention, Position, Unit, open_problem};
 
 use crate::errors::{param, to_py};
@@ -246,18 +246,7 @@ impl DiplomacyPosition {
             convention,
             weights_from(weights),
         );
-        let mut slots: Vec<Option<Vec<u8>>> = Vec::with_capacity(profile.len());
-        for (choices, index) in problem.choices.iter().zip(&profile) {
-            slots.push(match index {
-                Some(i) => {
-                    let mut s = Vec::new();
-                    choices.unrank(*i, &mut s).map_err(to_py)?;
-                    Some(s)
-                }
-                None => None,
-            });
-        }
-        let values = problem.evaluate(slots.iter().map(Option::as_deref), &mut Work::default());
+        let values = problem.values_of(&profile).map_err(to_py)?;
         Ok(values.into_pyarray(py))
     }
 
