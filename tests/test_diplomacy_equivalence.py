@@ -3,6 +3,9 @@ counts, listings, values, the three searches and the open problem."""
 
 from __future__ import annotations
 
+import itertools
+
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -10,6 +13,7 @@ from stratagem.diplomacy import adjustments as adj
 from stratagem.diplomacy import engine, oracle, search
 from stratagem.diplomacy.map import Map
 from stratagem.diplomacy.open_problem import solve as solve_open_problem
+from stratagem.diplomacy.position import Position
 from test_diplomacy_engine import random_position
 
 CONVENTIONS = engine.CONVENTIONS
@@ -37,31 +41,93 @@ def test_values_of_random_profiles(seed: int, pick: int) -> None:
     assert tuple(int(v) for v in engine) == oracle.values(position, profile, convention="waives")
 
 
-@settings(max_examples=8)
-@given(st.integers(0, 10**6), st.sampled_from(CONVENTIONS))
-def test_searches(seed: int, convention: str) -> None:
-    position = random_position(seed, units=12)
-    if adj.total(position, convention) > 5_000:
-        return
-    plain = oracle.DEFAULT_WEIGHTS
+def small_game(seed: int, convention: str, limit: int = 5_000) -> Position:
+    """A random position whose total under ``convention`` is at most ``limit``, so that the
+    oracle's searches stay quick: the first of the seeds ``seed, seed + 1, ...`` that gives
+    one (about one random position in four, one in twenty under ``waives``)."""
+    for attempt in itertools.count(seed):
+        position = random_position(attempt, units=12)
+        if adj.total(position, convention) <= limit:
+            return position
+    raise AssertionError("unreachable: itertools.count does not end")
+
+
+weights_strategy = st.builds(search.Weights, *(st.integers(-12, 12) for _ in range(4))) | st.just(
+    search.Weights()
+)
+
+
+@settings(max_examples=12)
+@given(
+    st.integers(0, 10**6),
+    st.sampled_from(CONVENTIONS),
+    weights_strategy,
+    st.sampled_from([None, 1, 7, 60]),
+)
+def test_searches(seed: int, convention: str, weights: search.Weights, budget: int | None) -> None:
+    """Every search, run to its end or cut short by an evaluation budget: the same profile,
+    values, ending, count of evaluations and cycle."""
+    position = small_game(seed, convention)
+    plain = oracle.Weights(*weights.as_list())
+    limit = budget or 20_000
     expected = {
-        "preliminary": oracle.preliminary(position, convention, plain),
-        "anneal": oracle.anneal(position, convention, plain, seed, 300),
-        "combined": oracle.combined(position, convention, plain, 20_000),
+        "preliminary": oracle.preliminary(position, convention, plain, max_evaluations=limit),
+        "anneal": oracle.anneal(position, convention, plain, seed, 300, max_evaluations=limit),
+        "combined": oracle.combined(position, convention, plain, limit),
     }
     for method, want in expected.items():
         got = search.solve(
             position,
             method,
             convention=convention,
+            weights=weights,
             seed=seed,
             steps=300,
-            max_evaluations=20_000,
+            max_evaluations=limit,
         )
         assert got.profile == tuple(want.profile), method
         assert tuple(int(v) for v in got.values) == tuple(want.values), method
         assert got.finished == want.finished, method
-        assert (got.cycle is None) == (want.cycle is None), method
+        assert got.evaluations == want.evaluations, method
+        assert got.cycle == want.cycle, method
+
+
+@settings(max_examples=12)
+@given(st.integers(0, 10**6), st.sampled_from(CONVENTIONS), st.integers(1, 40))
+def test_the_combined_search_step_by_step(seed: int, convention: str, stride: int) -> None:
+    """The engine's resumable combined search, advanced ``stride`` evaluations at a time,
+    stands where the oracle's does after the same evaluations: profile, values, the power to
+    move, every new and old list, the history and the ending."""
+    position = small_game(seed, convention)
+    fast = search.CombinedSearch(position, convention=convention)
+    slow = oracle.CombinedSearch(position, convention)
+    while True:
+        assert state_of(slow) == comparable(fast.state())
+        if slow.ending != "running":
+            break
+        fast.advance(stride)
+        slow.run(slow.evaluations + stride)
+    assert fast.result().profile == slow.result().profile
+
+
+def state_of(search: oracle.CombinedSearch) -> dict[str, object]:
+    """The oracle's state in the form of the engine's ``state()``."""
+    return {
+        "profile": list(search.profile),
+        "values": list(search.values),
+        "evaluations": search.evaluations,
+        "power": search.power,
+        "new": [[p, a, b] for p, ranges in enumerate(search.new) for a, b in ranges],
+        "old_index": [[p, i] for p, entries in enumerate(search.old) for i, _ in entries],
+        "old_value": [v for entries in search.old for _, v in entries],
+        "history": [list(profile) for profile in search.history],
+        "ending": search.ending,
+        "cycle_from": search.cycle_from,
+    }
+
+
+def comparable(state: dict[str, object]) -> dict[str, object]:
+    return {k: v.tolist() if isinstance(v, np.ndarray) else v for k, v in state.items()}
 
 
 def test_open_problem_totals() -> None:

@@ -26,6 +26,7 @@ __all__ = [
     "ConquestGame",
     "ConquestPart",
     "DiplomacyBoard",
+    "DiplomacyCombined",
     "DiplomacyPosition",
     "OutpostGame",
     "__version__",
@@ -566,3 +567,24 @@ class DiplomacyPosition:
         threads: int | None = None,
         progress: Callable[[int], object] | None = None,
     ) -> dict[str, Any]: ...
+
+@final
+class DiplomacyCombined:
+    def __new__(
+        cls, position: DiplomacyPosition, convention: str, weights: list[int]
+    ) -> DiplomacyCombined: ...
+    @staticmethod
+    def restore(
+        position: DiplomacyPosition,
+        convention: str,
+        weights: list[int],
+        state: dict[str, Any],
+    ) -> DiplomacyCombined: ...
+    def advance(
+        self,
+        max_evaluations: int,
+        time_limit: float | None = None,
+        progress: Callable[[int], object] | None = None,
+    ) -> dict[str, Any]: ...
+    def state(self) -> dict[str, Any]: ...
+    def outcome(self) -> dict[str, Any]: ...

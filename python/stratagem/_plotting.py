@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 from stratagem.errors import InvalidParameter
@@ -17,3 +19,20 @@ def matplotlib() -> Any:
             "pictures need matplotlib: pip install 'stratagem[plot]' (or pip install matplotlib)"
         ) from error
     return module
+
+
+def png_path(path: str | os.PathLike[str]) -> Path:
+    """``path`` as a Path, checked before any work is done: it must end in ``.png`` and its
+    folder must exist. Also checks that matplotlib can be imported."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise InvalidParameter(f"a picture's path must be a string or a path, got {path!r}")
+    target = Path(path)
+    if target.suffix.lower() != ".png":
+        raise InvalidParameter(f"{str(target)!r}: pictures are written as PNG, name a .png file")
+    folder = target.parent
+    if not folder.is_dir():
+        raise InvalidParameter(f"{str(target)!r}: the folder {str(folder)!r} does not exist")
+    if target.is_dir():
+        raise InvalidParameter(f"{str(target)!r} is a folder, not a file")
+    matplotlib()
+    return target

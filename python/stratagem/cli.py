@@ -10,22 +10,36 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import platform
 import socket
 import sys
 from collections.abc import Callable, Sequence
 from importlib import metadata
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 
 from stratagem import _core, _validate, distributed, rng
 from stratagem.errors import StratagemError
 
-__all__ = ["build_parser", "collect_info", "main"]
+__all__ = [
+    "Commands",
+    "Common",
+    "build_parser",
+    "collect_info",
+    "command_group",
+    "count_argument",
+    "main",
+    "seconds_argument",
+]
 
 Command = Callable[[argparse.Namespace], dict[str, Any]]
+#: The subcommands of a parser, where each game's ``register(commands, common)`` adds its group.
+Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+#: Makes the parent parser that gives a command ``--seed``, ``--threads`` and ``--json``.
+Common: TypeAlias = Callable[[], argparse.ArgumentParser]
 
 _OPTIONAL_PACKAGES = ("mpi4py", "matplotlib", "networkx", "scipy", "hypothesis")
 
@@ -45,6 +59,17 @@ def count_argument(text: str) -> int:
         return int(text)
     except ValueError as error:
         raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from error
+
+
+def seconds_argument(text: str) -> float:
+    """An argparse type for durations: a positive, finite number of seconds."""
+    try:
+        value = float(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from error
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
 
 
 def _threads(text: str) -> int:
@@ -75,6 +100,13 @@ def _common_options() -> argparse.ArgumentParser:
         "--json", action="store_true", help="print one JSON object on stdout, nothing else"
     )
     return common
+
+
+def command_group(commands: Commands, name: str, help: str) -> Commands:
+    """The subcommands of a new command ``name`` that only groups others (``NAME <NAME
+    command>``): a game's commands, or a group inside them."""
+    group = commands.add_parser(name, help=help)
+    return group.add_subparsers(dest=f"{name}_command", metavar=f"<{name} command>", required=True)
 
 
 def _package_version(name: str) -> str | None:
@@ -205,10 +237,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     demo.set_defaults(run=_demo, show=None)
 
-    rng_parser = commands.add_parser("rng", help="inspect the reproducible random streams")
-    rng_commands = rng_parser.add_subparsers(
-        dest="rng_command", metavar="<rng command>", required=True
-    )
+    rng_commands = command_group(commands, "rng", "inspect the reproducible random streams")
     blocks = rng_commands.add_parser(
         "blocks", parents=[_common_options()], help="print blocks of a stream"
     )
@@ -234,6 +263,7 @@ def build_parser() -> argparse.ArgumentParser:
     # Each game registers its own command group from its own module.
     from stratagem.annexation.cli import register as register_annexation
     from stratagem.conquest.cli import register as register_conquest
+    from stratagem.diplomacy.cli import register as register_diplomacy
     from stratagem.mastermind.cli import register as register_mastermind
     from stratagem.outpost.cli import register as register_outpost
 
@@ -241,6 +271,7 @@ def build_parser() -> argparse.ArgumentParser:
     register_annexation(commands, _common_options)
     register_mastermind(commands, _common_options)
     register_outpost(commands, _common_options)
+    register_diplomacy(commands, _common_options)
     return parser
 
 

@@ -354,6 +354,78 @@ def _outpost(seed: int, threads: int, say: Say) -> dict[str, Any]:
     }
 
 
+def _diplomacy(seed: int, threads: int, say: Say) -> dict[str, Any]:
+    """Diplomacy winter adjustments: the counts of the 1901 start and of the open problem's
+    answers, the combined search on a small position, and the engine against the pure-Python
+    oracle (the same counts, the same equilibrium, and the speed of the preliminary search)."""
+    from stratagem.diplomacy import oracle
+    from stratagem.diplomacy.adjustments import counts, total
+    from stratagem.diplomacy.cli import OPENING
+    from stratagem.diplomacy.engine import CONVENTIONS
+    from stratagem.diplomacy.open_problem import solve as solve_open_problem
+    from stratagem.diplomacy.position import Position
+    from stratagem.diplomacy.search import solve
+
+    opening = Position.parse(OPENING)
+    say(f"diplomacy, the 1901 start: {total(opening):,} adjustment profile (nobody adjusts)")
+    answers = {c: solve_open_problem(c) for c in CONVENTIONS}
+    for convention, answer in answers.items():
+        shares = ", ".join(f"{s.power} {s.units}->{s.centres}" for s in answer.shares)
+        say(
+            f"  the open problem, {convention}: {answer.total:,} profiles "
+            f"({answer.seconds * 1e3:.1f} ms; units->centres {shares})"
+        )
+    small = Position.parse(
+        "AUS: A VIE, A BUD, F TRI, A GAL, A BOH, A TYR / BUD TRI VIE; ITA: A PIE / NAP ROM VEN "
+        "TUN; RUS: A UKR / MOS SEV WAR STP; TUR: A BUL / ANK CON SMY BUL GRE"
+    )
+    started = time.perf_counter()
+    found = solve(small, "combined", seed=seed, threads=threads)
+    seconds = time.perf_counter() - started
+    mirror = oracle.combined(small, "exact")
+    identical = mirror.profile == found.profile and list(mirror.values) == found.values.tolist()
+    outcome = "a pure Nash equilibrium" if found.cycle is None else "a cycle"
+    say(
+        f"  combined search on a {total(small):,}-profile position: {outcome} after "
+        f"{found.evaluations} evaluations ({seconds * 1e3:.1f} ms); oracle identical: {identical}"
+    )
+    for power, orders in found.orders.items():
+        if orders:
+            say(f"    {power}: {', '.join(orders)}")
+    checked = [opening, small, *(answer.position for answer in answers.values())]
+    counts_agree = all(
+        counts(position, c) == {p: oracle.count(position, p, c) for p in position.map.powers}
+        for position in checked
+        for c in CONVENTIONS
+    )
+    say(f"  counts of {len(checked)} positions x 3 conventions equal the oracle's: {counts_agree}")
+    largest = answers["exact"].position
+    started = time.perf_counter()
+    rust = solve(largest, "preliminary", threads=threads)
+    rust_rate = rust.evaluations / (time.perf_counter() - started)
+    started = time.perf_counter()
+    slow = oracle.preliminary(largest, "exact", max_evaluations=200)
+    oracle_rate = slow.evaluations / (time.perf_counter() - started)
+    say(
+        f"  preliminary search on the open problem's answer: rust {rust_rate:,.0f} "
+        f"evaluations/s, python oracle {oracle_rate:,.0f}/s: {rust_rate / oracle_rate:,.0f}x"
+    )
+    return {
+        "opening_total": total(opening),
+        "open_problem": {c: a.total for c, a in answers.items()},
+        "small_position": str(small),
+        "combined_profile": list(found.profile),
+        "combined_finished": found.finished,
+        "combined_cycle": found.cycle is not None,
+        "combined_evaluations": found.evaluations,
+        "combined_seconds": seconds,
+        "rust_equals_oracle": identical,
+        "counts_equal_oracle": counts_agree,
+        "rust_evaluations_per_second": rust_rate,
+        "oracle_evaluations_per_second": oracle_rate,
+    }
+
+
 _PARTS: tuple[tuple[str, Callable[[int, int, Say], dict[str, Any]]], ...] = (
     ("streams", _streams),
     ("coins", _coins),
@@ -363,6 +435,7 @@ _PARTS: tuple[tuple[str, Callable[[int, int, Say], dict[str, Any]]], ...] = (
     ("annexation", _annexation),
     ("mastermind", _mastermind),
     ("outpost", _outpost),
+    ("diplomacy", _diplomacy),
 )
 
 

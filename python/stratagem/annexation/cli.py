@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import math
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +38,7 @@ from stratagem.annexation.ai import AI
 from stratagem.annexation.board import Board, parse_board
 from stratagem.annexation.game import MODES, POLICIES, Game, playouts
 from stratagem.annexation.match import play_match, round_robin
+from stratagem.cli import Commands, Common, command_group
 from stratagem.cli import count_argument as _count
 from stratagem.errors import InvalidParameter, StratagemError
 from stratagem.progress import Progress
@@ -551,18 +551,10 @@ def _rule_options(parser: argparse.ArgumentParser, *, defaults: bool = True) -> 
     )
 
 
-def register(
-    commands: argparse._SubParsersAction[argparse.ArgumentParser],
-    common: Callable[[], argparse.ArgumentParser],
-) -> None:
-    """Adds ``annexation play | match | tournament | playouts | render`` to the subcommands
-    ``commands`` of the main parser; ``common()`` makes the parent that gives a command
-    ``--seed``, ``--threads`` and ``--json``."""
-    annexation = commands.add_parser(
-        "annexation", help="the Filler-style colour game: play, matches, playouts, pictures"
-    )
-    sub = annexation.add_subparsers(
-        dest="annexation_command", metavar="<annexation command>", required=True
+def register(commands: Commands, common: Common) -> None:
+    """Adds the commands ``annexation play | match | tournament | playouts | render``."""
+    sub = command_group(
+        commands, "annexation", "the Filler-style colour game: play, matches, playouts, pictures"
     )
 
     play = sub.add_parser(

@@ -29,6 +29,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from stratagem import _core, _validate
+from stratagem._files import write_json
 from stratagem.annexation.board import Board
 from stratagem.errors import InvalidBoard, InvalidMove, InvalidParameter
 
@@ -222,9 +223,7 @@ class Game:
             "seed": self.seed,
             "history": self.history,
         }
-        partial = target.with_name(target.name + ".partial")
-        partial.write_text(json.dumps(data))
-        os.replace(partial, target)
+        write_json(target, data)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Game:

@@ -26,6 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from stratagem import _core, _validate, rng
+from stratagem._files import write_json
 from stratagem.annexation.ai import AI
 from stratagem.annexation.board import Board
 from stratagem.annexation.game import Rules
@@ -255,8 +256,6 @@ def round_robin(
             )
             if path is not None:
                 finished = [m.to_dict() for m in done.values()]
-                partial = path.with_name(path.name + ".partial")
-                partial.write_text(json.dumps({"setup": setup, "matches": finished}))
-                os.replace(partial, path)
+                write_json(path, {"setup": setup, "matches": finished})
         results.append(done[names[i], names[j]])
     return RoundRobin(names, tuple(results))

@@ -10,12 +10,12 @@ import argparse
 import csv
 import math
 import time
-from collections.abc import Callable
 from itertools import cycle, islice
 from pathlib import Path
 from typing import Any
 
 from stratagem import _validate
+from stratagem.cli import Commands, Common, command_group
 from stratagem.cli import count_argument as _count
 from stratagem.conquest.board import Board, assign_random, assign_regions, troops_uniform
 from stratagem.conquest.distributed import ORDERS, DistributedGame
@@ -402,18 +402,10 @@ def _print_tournament(report: dict[str, Any]) -> None:
 # -- registration --------------------------------------------------------------------------
 
 
-def register(
-    commands: argparse._SubParsersAction[argparse.ArgumentParser],
-    common: Callable[[], argparse.ArgumentParser],
-) -> None:
-    """Adds ``conquest run | odds | tournament`` to the subcommands ``commands`` of the main
-    parser; ``common()`` makes the parent that gives a command ``--seed``, ``--threads`` and
-    ``--json``."""
-    conquest = commands.add_parser(
-        "conquest", help="the RISK-like war on a graph: play, odds, tournaments"
-    )
-    sub = conquest.add_subparsers(
-        dest="conquest_command", metavar="<conquest command>", required=True
+def register(commands: Commands, common: Common) -> None:
+    """Adds the commands ``conquest run | odds | tournament``."""
+    sub = command_group(
+        commands, "conquest", "the RISK-like war on a graph: play, odds, tournaments"
     )
 
     run = sub.add_parser(

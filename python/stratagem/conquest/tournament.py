@@ -16,7 +16,6 @@ policies.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from itertools import combinations
@@ -26,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from stratagem import _validate, rng
+from stratagem._files import write_json
 from stratagem.conquest.board import Board, assign_random, assign_regions, troops_uniform
 from stratagem.conquest.game import POLICIES, TROOP_LIMIT, simulate_many, wilson_interval
 from stratagem.errors import InvalidParameter
@@ -171,10 +171,8 @@ def _load_checkpoint(path: Path, setup: dict[str, Any]) -> dict[tuple[str, str],
 
 def _save_checkpoint(path: Path, setup: dict[str, Any], pairs: list[PairResult]) -> None:
     """Writes the pairs played so far; the rename makes an interrupted write harmless."""
-    partial = path.with_name(path.name + ".partial")
     record = {"format": _CHECKPOINT_FORMAT, "setup": setup, "pairs": [asdict(p) for p in pairs]}
-    partial.write_text(json.dumps(record), encoding="utf-8")
-    os.replace(partial, path)
+    write_json(path, record)
 
 
 def round_robin(

@@ -12,29 +12,40 @@ under the convention given; a power's **slots** are the option in slot form (see
 
 Readings of the rules page made here:
 
-- A power with one option (``u = c``, ``b = 0``, or ``k = u``) has, in slot form, the empty
+- A power with one option because ``u = c`` or ``b = 0`` has, in slot form, the empty
   tuple ``()``: it decides nothing (the doc gives slots to units and open homes but does not
   say how wide the "doing nothing" row is; for ``u = c`` with open homes the rows would be
-  zeros, and here they are ``()``).
+  zeros, and here they are ``()``). A power that must remove all its units (``k = u``) has
+  one option too, all ones.
 - Budgets and the count of evaluations: ``evaluations`` counts every call of the evaluator a
   search made, and ``max_evaluations`` bounds them. The preliminary search values the profile
   it returns with one more call (its values are not known from the search), counted but not
   bounded; the combined search's first call values the first profile ``P`` and is always made.
-  ``time_limit`` (seconds) stops a search as well; a result cut short by either budget has
+  The simulated annealing's count (and budget) includes the preliminary search it starts
+  from. ``time_limit`` (seconds) stops a search as well; a result cut short by either budget has
   ``finished = False``.
 - The combined search on a cycle stops with ``finished = True`` (it ended by its own rule),
   ``cycle`` the profiles from the first visit of the repeated profile up to the one before the
   repeat (each once), and ``profile`` the repeated profile; a pure Nash equilibrium is a
   finished result with ``cycle is None``. The restricted game's players choose among the
   options they played in the cycle in increasing index order; its payoffs are evaluated
-  (and counted) afresh. Support enumeration runs over support pairs ordered by total size,
-  then by the row support, then by the column support (index tuples in lexicographic order),
+  afresh, outside the search's count of evaluations. Support enumeration runs over support
+  pairs ordered by total size, then by the row support, then by the column support (index
+  tuples in lexicographic order),
   solves the indifference equations exactly (free unknowns set to 0) and returns the first
   equilibrium found.
 - A proposal of the simulated annealing that reproduces the current option is evaluated like
   any other (it is never better, so it is never kept).
 - ``apply`` and ``values`` take the convention (it fixes the listing the indices point into),
   ``"waives"`` unless told.
+
+The open problem (:func:`open_problem`, about a second per convention here, a third of that
+with the victory rule): the largest totals are 16,130,949,120 (``exact``: a 17-unit power
+down to 8 centres, 24,310, and six powers with 1 unit or none and two or three open homes),
+1,969,817,952,960 (``waives``) and 1,536,258,489,480 (``article``: both a 15-unit power down to
+7 centres, 6,435, and six powers with no unit and every home open); the victory rule changes
+none of them, as no power of these answers needs more than 17 centres. :func:`position_for`
+builds a concrete position for them.
 """
 
 from __future__ import annotations
@@ -242,7 +253,7 @@ def count(position: Position, power: str | int, convention: str) -> int:
 
 
 def total(position: Position, convention: str) -> int:
-    """ "The total for a position is the product of the seven counts" (a Python int)."""
+    """The rule: "The total for a position is the product of the seven counts" (an int)."""
     return math.prod(count(position, p, convention) for p in position.map.powers)
 
 
@@ -395,18 +406,41 @@ def _built(home: str, option: str) -> str:
 
 def adjust(position: Position, slots: Sequence[Sequence[int]]) -> Position:
     """The position after every power's adjustment given in slot form (one per power, map
-    order): units removed, units built; "centre ownership does not change in winter"."""
+    order): units removed, units built; "centre ownership does not change in winter". Each
+    power's slots must be an option under some convention: exactly ``k`` removals, or at most
+    ``b`` builds."""
     position = _position(position)
     powers = position.map.powers
     if len(slots) != len(powers):
         raise InvalidParameter(
             f"adjust takes one option per power ({len(powers)}), got {len(slots)}"
         )
-    units: list[Unit] = []
+    checked = []
     for power, given in zip(powers, slots, strict=True):
-        adjustment = _adjustment(position, power)
         chosen = tuple(given)
         describe(position, power, chosen)  # checks the width
+        adjustment = _adjustment(position, power)
+        if adjustment.kind == "remove" and (
+            any(s not in (0, 1) for s in chosen) or sum(chosen) != adjustment.k
+        ):
+            raise InvalidParameter(
+                f"{power} must remove exactly {adjustment.k} units, got {chosen}"
+            )
+        if adjustment.kind == "build" and (
+            any(not 0 <= s <= len(c) for s, c in zip(chosen, adjustment.choices, strict=True))
+            or sum(1 for s in chosen if s) > adjustment.b
+        ):
+            raise InvalidParameter(f"{power} may build at most {adjustment.b} units, got {chosen}")
+        checked.append(chosen)
+    return _after(position, checked)
+
+
+def _after(position: Position, slots: Sequence[Slots]) -> Position:
+    """:func:`adjust` without the checks (the preliminary search also plays "doing nothing",
+    keeping every unit, for a power that must remove)."""
+    units: list[Unit] = []
+    for power, chosen in zip(position.map.powers, slots, strict=True):
+        adjustment = _adjustment(position, power)
         if adjustment.kind == "remove":
             units += [unit for unit, s in zip(adjustment.units, chosen, strict=True) if not s]
             continue
@@ -494,17 +528,20 @@ def evaluate(position: Position, weights: Weights = DEFAULT_WEIGHTS) -> tuple[in
     position = _position(position)
     w = _weights(weights)
     m = position.map
+    army, fleet = _distance_tables(m)
+    # each unit's distances: province -> moves (absent: the cap)
+    near = [(u.power, (fleet if u.kind == "F" else army)[u.location]) for u in position.units]
     result = []
     for power in m.powers:
-        own = [u for u in position.units if u.power == power]
-        enemies = [u for u in position.units if u.power != power]
+        own = [table for owner, table in near if owner == power]
+        enemies = [table for owner, table in near if owner != power]
         reach = threat = 0
         for centre in m.centres:
-            o = min((distance(m, u, centre) for u in own), default=CAP)
+            o = min((table.get(centre, CAP) for table in own), default=CAP)
             if position.owners.get(centre) != power:
                 reach += CAP - o
             else:
-                e = min((distance(m, u, centre) for u in enemies), default=CAP)
+                e = min((table.get(centre, CAP) for table in enemies), default=CAP)
                 if e < o:
                     threat += CAP - e
         centres = len(position.centres_of(power))
@@ -518,8 +555,8 @@ def values(
     weights: Weights = DEFAULT_WEIGHTS,
     convention: str = "waives",
 ) -> tuple[int, ...]:
-    """ "The value of a profile ... for power ``X`` is computed on the position after every
-    power's adjustment": seven ints, map order."""
+    """The rule: "The value of a profile ... for power ``X`` is computed on the position
+    after every power's adjustment": seven ints, map order."""
     return evaluate(apply(position, profile, convention), weights)
 
 
@@ -531,7 +568,7 @@ class MixedEquilibrium:
     """A mixed equilibrium of the restricted game of a two-power cycle: ``powers`` the two
     powers, ``options`` the options each chooses among (indices), ``probabilities`` each
     one's mixture over them, ``values`` each one's expected value, ``method``
-    ``'linprog'`` (constant-sum) or ``'support enumeration'``."""
+    ``'linear programming (HiGHS)'`` (constant-sum) or ``'support enumeration'``."""
 
     powers: tuple[str, str]
     options: tuple[tuple[int, ...], tuple[int, ...]]
@@ -577,6 +614,13 @@ class _Game:
         if evaluator is not None and not callable(evaluator):
             raise InvalidParameter(f"evaluator must be callable, got {evaluator!r}")
         self.evaluator = evaluator
+        self.budget(max_evaluations, time_limit)
+        self.powers = self.position.map.powers
+        self.counts = tuple(count(self.position, p, self.convention) for p in self.powers)
+        self.evaluations = 0
+
+    def budget(self, max_evaluations: int | None, time_limit: float | None) -> None:
+        """Bounds the evaluations made in all, and the time from now."""
         self.max_evaluations = (
             None
             if max_evaluations is None
@@ -589,9 +633,6 @@ class _Game:
                 f"time_limit must be a number of seconds >= 0, got {time_limit!r}"
             )
         self.deadline = None if time_limit is None else time.monotonic() + float(time_limit)
-        self.powers = self.position.map.powers
-        self.counts = tuple(count(self.position, p, self.convention) for p in self.powers)
-        self.evaluations = 0
 
     def slots(self, power: int, index: int) -> Slots:
         return option_at(self.position, self.powers[power], self.convention, index)
@@ -621,7 +662,7 @@ class _Game:
         if budgeted and self.out_of_budget():
             raise _OutOfBudget
         slots = [self.slots(p, i) for p, i in enumerate(profile)]
-        return self.value_of(adjust(self.position, slots))
+        return self.value_of(_after(self.position, slots))
 
 
 def preliminary(
@@ -633,9 +674,9 @@ def preliminary(
     max_evaluations: int | None = None,
     time_limit: float | None = None,
 ) -> SearchResult:
-    """ "Each power with more than one option evaluates every option with all other powers
-    doing nothing (keeping their units, building nothing) and takes the option with the
-    largest value for itself; ties go to the smallest index."""
+    """The rule: "Each power with more than one option evaluates every option with all other
+    powers doing nothing (keeping their units, building nothing) and takes the option with
+    the largest value for itself; ties go to the smallest index"."""
     game = _Game(
         position,
         convention,
@@ -666,7 +707,7 @@ def _preliminary(game: _Game) -> SearchResult:
                     raise _OutOfBudget
                 mine = list(nothing)
                 mine[p] = slots
-                value = game.value_of(adjust(game.position, mine))[p]
+                value = game.value_of(_after(game.position, mine))[p]
                 if best is None or value > best:
                     best, profile[p] = value, index
     except _OutOfBudget:
@@ -676,7 +717,7 @@ def _preliminary(game: _Game) -> SearchResult:
 
 
 def _shuffle(items: list[int], cursor: Cursor) -> None:
-    """ "Fisher-Yates from the last position down: for ``i`` from ``n - 1`` to ``1``,
+    """The rule: "Fisher-Yates from the last position down: for ``i`` from ``n - 1`` to ``1``,
     ``j = below(i + 1)``, swap ``i`` and ``j``."""
     for i in range(len(items) - 1, 0, -1):
         j = cursor.below(i + 1)
@@ -691,6 +732,7 @@ def anneal(
     steps: int = DEFAULT_STEPS,
     *,
     evaluator: Evaluator | None = None,
+    max_evaluations: int | None = None,
     time_limit: float | None = None,
 ) -> SearchResult:
     """Loeb's secondary search, "Simulated annealing" on the rules page: from the
@@ -704,7 +746,7 @@ def anneal(
         convention,
         weights,
         evaluator=evaluator,
-        max_evaluations=None,
+        max_evaluations=max_evaluations,
         time_limit=time_limit,
     )
     start = _preliminary(game)
@@ -756,30 +798,119 @@ def anneal(
     return SearchResult(tuple(profile), current, finished, game.evaluations)
 
 
-class _NewList:
-    """A power's new list: what is left of its listing (consumed lazily, so a power with
-    billions of options costs nothing until it is reached), then what came back from its old
-    list, in order."""
+class CombinedSearch:
+    """Loeb's combined search ("Combined search" on the rules page) as a state advanced one
+    evaluation at a time, so that a run can be resumed and compared step by step.
 
-    def __init__(self, n: int) -> None:
-        self.rest = iter(range(1, n))
-        self.head: int | None = next(self.rest, None)
-        self.back: deque[int] = deque()
+    A power's new list is kept as ranges ``[start, end)`` of option indices (so a power with
+    billions of options costs nothing until it is reached); its old list as ``(index, value)``
+    pairs, best first. ``ending`` is ``"running"``, ``"equilibrium"`` or ``"cycle"``; for a
+    cycle, ``history[cycle_from:]`` are its profiles and ``profile`` is the repeated one."""
 
-    def __bool__(self) -> bool:
-        return self.head is not None or bool(self.back)
+    def __init__(
+        self,
+        position: Position,
+        convention: str,
+        weights: Weights = DEFAULT_WEIGHTS,
+        *,
+        evaluator: Evaluator | None = None,
+    ) -> None:
+        self.game = _Game(
+            position,
+            convention,
+            weights,
+            evaluator=evaluator,
+            max_evaluations=None,
+            time_limit=None,
+        )
+        n = len(self.game.powers)
+        # 1. "Each power's new list holds all its options in listing order; its old list is
+        # empty." 2. "P takes the first option of every power; those options move to the old
+        # lists."
+        self.new: list[deque[tuple[int, int]]] = [
+            deque([(1, c)]) if c > 1 else deque() for c in self.game.counts
+        ]
+        self.profile: Profile = (0,) * n
+        self.values = self.game.value(self.profile, budgeted=False)
+        self.old: list[list[tuple[int, float]]] = [[(0, self.values[p])] for p in range(n)]
+        # 5. "Every profile P becomes is recorded."
+        self.history: list[Profile] = [self.profile]
+        self.visited = {self.profile: 0}
+        self.power = 0
+        self.ending = "running"
+        self.cycle_from = 0
+        self._settle()
 
-    def first(self) -> int:
-        return self.head if self.head is not None else self.back[0]
+    @property
+    def evaluations(self) -> int:
+        return self.game.evaluations
 
-    def pop_first(self) -> None:
-        if self.head is not None:
-            self.head = next(self.rest, None)
+    def _settle(self) -> None:
+        if self.ending != "running":
+            return
+        # 4. "When every new list is empty, P is a pure Nash equilibrium."
+        if not any(self.new):
+            self.ending = "equilibrium"
+            return
+        # 3. "When C's new list is empty, go to the next power."
+        while not self.new[self.power]:
+            self.power = (self.power + 1) % len(self.new)
+
+    def step(self) -> None:
+        """One evaluation of step 3, and the cycle check of step 5; nothing once ended."""
+        if self.ending != "running":
+            return
+        power, new, old = self.power, self.new, self.old
+        b, end = new[power][0]
+        trial = (*self.profile[:power], b, *self.profile[power + 1 :])
+        trial_values = self.game.value(trial, budgeted=False)
+        # "b ... leaves the new list"
+        if b + 1 < end:
+            new[power][0] = (b + 1, end)
         else:
-            self.back.popleft()
+            new[power].popleft()
+        if trial_values[power] > self.values[power]:
+            # "P becomes P', and every power's old list goes back to the end of its new list"
+            self.profile, self.values = trial, trial_values
+            for p in range(len(new)):
+                new[p].extend((index, index + 1) for index, _ in old[p])
+                old[p] = []
+            if self.profile in self.visited:
+                self.ending = "cycle"
+                self.cycle_from = self.visited[self.profile]
+                return
+            self.visited[self.profile] = len(self.history)
+            self.history.append(self.profile)
+        # "b goes into C's old list, after every entry whose value for C is at least
+        # value_C(P')"
+        value = trial_values[power]
+        place = 0
+        while place < len(old[power]) and old[power][place][1] >= value:
+            place += 1
+        old[power].insert(place, (b, value))
+        self.power = (power + 1) % len(new)
+        self._settle()
 
-    def extend(self, indices: Sequence[int]) -> None:
-        self.back.extend(indices)
+    def run(self, max_evaluations: int | None = None, time_limit: float | None = None) -> None:
+        """Steps until the search ends, has made ``max_evaluations`` evaluations in all (since
+        it began), or ``time_limit`` seconds have passed."""
+        self.game.budget(max_evaluations, time_limit)
+        while self.ending == "running" and not self.game.out_of_budget():
+            self.step()
+
+    @property
+    def cycle(self) -> tuple[Profile, ...] | None:
+        return tuple(self.history[self.cycle_from :]) if self.ending == "cycle" else None
+
+    def result(self) -> SearchResult:
+        """6. "when either runs out the search returns the current P with finished = False";
+        a cycle comes with the mixed equilibrium of a two-power cycle."""
+        cycle, made = self.cycle, self.evaluations
+        equilibrium = None if cycle is None else _cycle_equilibrium(self.game, cycle)
+        self.game.evaluations = made  # the restricted game's payoffs are not the search's
+        return SearchResult(
+            self.profile, self.values, self.ending != "running", made, cycle, equilibrium
+        )
 
 
 def combined(
@@ -791,69 +922,16 @@ def combined(
     evaluator: Evaluator | None = None,
     time_limit: float | None = None,
 ) -> SearchResult:
-    """Loeb's combined search with a cycle check ("Combined search" on the rules page)."""
-    game = _Game(
-        position,
-        convention,
-        weights,
-        evaluator=evaluator,
-        max_evaluations=max_evaluations,
-        time_limit=time_limit,
-    )
-    n = len(game.powers)
-    # 1. "Each power's new list holds all its options in listing order; its old list is empty."
-    # 2. "P takes the first option of every power; those options move to the old lists."
-    new = [_NewList(game.counts[p]) for p in range(n)]
-    profile: Profile = (0,) * n
-    current = game.value(profile, budgeted=False)
-    old: list[list[tuple[int, float]]] = [[(0, current[p])] for p in range(n)]
-    # 5. "Every profile P becomes is recorded."
-    history = [profile]
-    visited = {profile: 0}
-    power = 0
-    while True:
-        # 4. "When every new list is empty, P is a pure Nash equilibrium."
-        if not any(new):
-            return SearchResult(profile, current, True, game.evaluations)
-        # 3. "C runs over the powers in map order, round after round. When C's new list is
-        # empty, go to the next power."
-        if not new[power]:
-            power = (power + 1) % n
-            continue
-        b = new[power].first()
-        trial = (*profile[:power], b, *profile[power + 1 :])
-        try:
-            trial_values = game.value(trial)
-        except _OutOfBudget:
-            # 6. "when either runs out the search returns the current P with finished = False"
-            return SearchResult(profile, current, False, game.evaluations)
-        if trial_values[power] > current[power]:
-            # "P becomes P', and every power's old list goes back to the end of its new list"
-            profile, current = trial, trial_values
-            for p in range(n):
-                new[p].extend([index for index, _ in old[p]])
-                old[p] = []
-            if profile in visited:
-                cycle = tuple(history[visited[profile] :])
-                equilibrium = _cycle_equilibrium(game, cycle)
-                return SearchResult(profile, current, True, game.evaluations, cycle, equilibrium)
-            visited[profile] = len(history)
-            history.append(profile)
-        # "b goes into C's old list, after every entry whose value for C is at least
-        # value_C(P'), and leaves the new list"
-        value = trial_values[power]
-        place = 0
-        while place < len(old[power]) and old[power][place][1] >= value:
-            place += 1
-        old[power].insert(place, (b, value))
-        new[power].pop_first()
-        power = (power + 1) % n
+    """Loeb's combined search with a cycle check, run to its end or its budget."""
+    search = CombinedSearch(position, convention, weights, evaluator=evaluator)
+    search.run(max_evaluations, time_limit)
+    return search.result()
 
 
 def _cycle_equilibrium(game: _Game, cycle: tuple[Profile, ...]) -> MixedEquilibrium | None:
-    """ "When the cycle's profiles differ in exactly two powers, the mixed equilibrium of their
-    restricted game -- those two powers, each choosing among the options it played in the
-    cycle, the others fixed -- is computed"."""
+    """The rule: "When the cycle's profiles differ in exactly two powers, the mixed
+    equilibrium of their restricted game -- those two powers, each choosing among the options
+    it played in the cycle, the others fixed -- is computed"."""
     moving = [p for p in range(len(game.powers)) if len({q[p] for q in cycle}) > 1]
     if len(moving) != 2:
         return None
@@ -894,7 +972,7 @@ def restricted_equilibrium(
         x, value_a = _maximin(a)
         transposed = [[b[i][j] for i in range(len(a))] for j in range(len(a[0]))]
         y, value_b = _maximin(transposed)
-        return x, y, value_a, value_b, "linprog"
+        return x, y, value_a, value_b, "linear programming (HiGHS)"
     found = _support_enumeration(a, b)
     if found is None:  # pragma: no cover - every finite game has an equilibrium
         raise InconsistentInput("support enumeration found no equilibrium")
@@ -1043,9 +1121,10 @@ def open_problem(
     powers: Sequence[str] | None = None,
     units: Mapping[str, int] | None = None,
 ) -> tuple[int, tuple[Resources, ...]]:
-    """ "The maximum of the product over powers of the counts, subject to ``sum c <= 34`` and
-    ``sum max(u, c - u, |H|) <= 34``, ... found exactly by dynamic programming over the
-    powers (states: the centres and the previous-winter centres used so far)." With
+    """The rule: "The maximum of the product over powers of the counts, subject to
+    ``sum c <= 34`` and ``sum max(u, c - u, |H|) <= 34``, ... found exactly by dynamic
+    programming over the powers (states: the centres and the previous-winter centres used so
+    far)." With
     ``victory``, "``c <= 17`` and ``q <= 17``" for every power (half the centres).
 
     Returns the largest total and, per power (map order, or the order of ``powers``), one
@@ -1082,9 +1161,10 @@ def open_problem(
             max_previous=per_power_q,
             units=fixed.get(power),
         )
+        ordered = sorted(choices.items())
         following: dict[tuple[int, int], tuple[int, tuple[Resources, ...]]] = {}
         for (used_c, used_q), (product, so_far) in sorted(states.items()):
-            for (c, q), (n, resources) in sorted(choices.items()):
+            for (c, q), (n, resources) in ordered:
                 key = (used_c + c, used_q + q)
                 if key[0] > total_c or key[1] > total_q:
                     continue

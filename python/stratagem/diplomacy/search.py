@@ -6,13 +6,18 @@ combined search cycles between two powers."""
 from __future__ import annotations
 
 import itertools
+import json
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 import numpy as np
 from numpy.typing import NDArray
 
+from stratagem import _core
+from stratagem._files import write_json
 from stratagem.diplomacy import engine
 from stratagem.diplomacy.adjustments import batch, describe
 from stratagem.diplomacy.engine import Convention, check_convention
@@ -132,6 +137,7 @@ def solve(
             seed=seed,
             steps=steps,
             max_evaluations=max_evaluations,
+            time_limit=time_limit,
         )
     raw = engine.position(position).search(
         method,
@@ -145,6 +151,17 @@ def solve(
         threads,
         progress,
     )
+    return _result(position, convention, weights, method, raw)
+
+
+def _result(
+    position: Position,
+    convention: Convention,
+    weights: Weights,
+    method: Method,
+    raw: dict[str, Any],
+) -> SearchResult:
+    """A search's result from the engine's dict, with the mixed equilibrium of a cycle."""
     profile = tuple(int(i) for i in raw["profile"])
     cycle = None if raw["cycle"] is None else tuple(tuple(int(i) for i in p) for p in raw["cycle"])
     mixed = None if cycle is None else _mixed_from_cycle(position, convention, weights, cycle)
@@ -160,6 +177,133 @@ def solve(
     )
 
 
+class CombinedSearch:
+    """Loeb's combined search (``docs/diplomacy-rules.md``), advanced in steps: each
+    :meth:`advance` makes at most a given number of further evaluations, a search can be saved
+    to a file and loaded to go on exactly where it stopped, and Ctrl-C leaves it intact between
+    two evaluations. Running it to its end gives the result of ``solve(position, "combined")``.
+    """
+
+    FORMAT = "stratagem.diplomacy.combined"
+
+    def __init__(
+        self,
+        position: Position,
+        *,
+        convention: Convention = "exact",
+        weights: Weights | None = None,
+    ) -> None:
+        self.position = position
+        self.convention = check_convention(convention)
+        self.weights = weights or Weights()
+        self._core = _core.DiplomacyCombined(
+            engine.position(position), self.convention, self.weights.as_list()
+        )
+
+    @property
+    def evaluations(self) -> int:
+        """The evaluations made since the search began (the first profile's included)."""
+        return int(self._core.outcome()["evaluations"])
+
+    @property
+    def finished(self) -> bool:
+        """Whether the search has ended by its own rule (an equilibrium or a cycle)."""
+        return bool(self._core.outcome()["finished"])
+
+    def advance(
+        self,
+        evaluations: int | None = None,
+        *,
+        time_limit: float | None = None,
+        progress: Callable[[int], object] | None = None,
+    ) -> SearchResult:
+        """Goes on until the search ends, ``evaluations`` more have been made (``None``: no
+        limit) or ``time_limit`` seconds have passed; the result so far."""
+        if evaluations is None:
+            limit = 2**64 - 1
+        elif (
+            isinstance(evaluations, int) and not isinstance(evaluations, bool) and evaluations >= 0
+        ):
+            limit = min(self.evaluations + evaluations, 2**64 - 1)
+        else:
+            raise InvalidParameter(
+                f"evaluations must be an integer >= 0 or None, got {evaluations!r}"
+            )
+        self._core.advance(limit, time_limit, progress)
+        return self.result()
+
+    def result(self) -> SearchResult:
+        """The profile the search is at, as :func:`solve` reports it."""
+        return _result(
+            self.position, self.convention, self.weights, "combined", self._core.outcome()
+        )
+
+    def state(self) -> dict[str, Any]:
+        """The whole state: profile, values, evaluations, the power to move, the new lists
+        (rows ``[power, start, end)``), the old lists (rows ``[power, index]`` and their
+        values), the history of profiles, the ending and where a cycle starts."""
+        return dict(self._core.state())
+
+    def to_dict(self) -> dict[str, Any]:
+        """The search as JSON-ready data: the position, its map, the convention, the weights
+        and :meth:`state`."""
+        state = {k: v.tolist() if isinstance(v, np.ndarray) else v for k, v in self.state().items()}
+        return {
+            "format": self.FORMAT,
+            "version": 1,
+            "map": self.position.map.text(),
+            "position": str(self.position),
+            "convention": self.convention,
+            "weights": self.weights.as_list(),
+            "state": state,
+        }
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Writes the search as JSON to ``path`` (written whole, then renamed into place)."""
+        write_json(path, self.to_dict())
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> CombinedSearch:
+        """A saved search, going on exactly where it stopped."""
+        try:
+            data = json.loads(Path(path).read_text())
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise InvalidParameter(
+                f"{path}: cannot read a saved combined search: {error}"
+            ) from error
+        return cls.from_dict(data, source=str(path))
+
+    @classmethod
+    def from_dict(cls, data: Any, *, source: str = "saved search") -> CombinedSearch:
+        """A search from :meth:`to_dict`'s form; a broken one raises ``InvalidParameter``
+        naming ``source`` and what is wrong."""
+        from stratagem.diplomacy.map import Map
+        from stratagem.diplomacy.position import Position
+
+        if not isinstance(data, dict) or data.get("format") != cls.FORMAT:
+            raise InvalidParameter(f"{source}: not a saved combined search ({cls.FORMAT!r})")
+        if data.get("version") != 1:
+            raise InvalidParameter(
+                f"{source}: saved search version {data.get('version')!r}; this version reads 1"
+            )
+        try:
+            the_map = Map.parse(str(data["map"]), source=f"{source} (its map)")
+            position = Position.parse(str(data["position"]), the_map)
+            weights = Weights(*data["weights"])
+            search = cls.__new__(cls)
+            search.position = position
+            search.convention = check_convention(str(data["convention"]))
+            search.weights = weights
+            search._core = _core.DiplomacyCombined.restore(
+                engine.position(position), search.convention, weights.as_list(), data["state"]
+            )
+        except (KeyError, TypeError, ValueError, OverflowError) as error:
+            raise InvalidParameter(
+                f"{source}: a saved combined search is broken: {error!r}"
+            ) from None
+        return search
+
+
 def _solve_in_python(
     position: Position,
     method: Method,
@@ -170,17 +314,42 @@ def _solve_in_python(
     seed: int,
     steps: int,
     max_evaluations: int,
+    time_limit: float | None,
 ) -> SearchResult:
     from stratagem.diplomacy import oracle
 
     plain = oracle.Weights(*weights.as_list())
     if method == "preliminary":
-        found = oracle.preliminary(position, convention, plain, evaluator=evaluator)
+        found = oracle.preliminary(
+            position,
+            convention,
+            plain,
+            evaluator=evaluator,
+            max_evaluations=max_evaluations,
+            time_limit=time_limit,
+        )
     elif method == "anneal":
-        found = oracle.anneal(position, convention, plain, seed, steps, evaluator=evaluator)
+        found = oracle.anneal(
+            position,
+            convention,
+            plain,
+            seed,
+            steps,
+            evaluator=evaluator,
+            max_evaluations=max_evaluations,
+            time_limit=time_limit,
+        )
     else:
-        found = oracle.combined(position, convention, plain, max_evaluations, evaluator=evaluator)
+        found = oracle.combined(
+            position,
+            convention,
+            plain,
+            max_evaluations,
+            evaluator=evaluator,
+            time_limit=time_limit,
+        )
     profile = tuple(int(i) for i in found.profile)
+    mixed = found.equilibrium
     return SearchResult(
         method=method,
         profile=profile,
@@ -189,6 +358,7 @@ def _solve_in_python(
         finished=bool(found.finished),
         evaluations=int(found.evaluations),
         cycle=found.cycle,
+        mixed=None if mixed is None else MixedEquilibrium(**vars(mixed)),
     )
 
 
@@ -223,74 +393,18 @@ def _mixed_from_cycle(
     )
 
 
-def _zero_sum_strategy(payoff: NDArray[np.float64]) -> NDArray[np.float64]:
-    """The row player's maximin strategy of ``payoff`` by linear programming (HiGHS)."""
-    from scipy.optimize import linprog
-
-    m, n = payoff.shape
-    # Variables x_1..x_m, v: maximise v with every column paying at least v.
-    cost = np.zeros(m + 1)
-    cost[-1] = -1.0
-    upper = np.hstack([-payoff.T, np.ones((n, 1))])
-    equal = np.hstack([np.ones((1, m)), np.zeros((1, 1))])
-    bounds = [(0.0, None)] * m + [(None, None)]
-    found = linprog(
-        cost, A_ub=upper, b_ub=np.zeros(n), A_eq=equal, b_eq=[1.0], bounds=bounds, method="highs"
-    )
-    strategy = np.clip(np.asarray(found.x[:m], dtype=float), 0.0, None)
-    return np.asarray(strategy / strategy.sum(), dtype=float)
-
-
 def mixed_equilibrium(
     a: NDArray[np.float64], b: NDArray[np.float64]
 ) -> tuple[NDArray[np.float64], NDArray[np.float64], str]:
     """A mixed Nash equilibrium of the bimatrix game ``(a, b)`` (row payoffs ``a``, column
-    payoffs ``b``): linear programming when ``a + b`` is constant, else support enumeration
-    (equal-sized supports, smallest first)."""
+    payoffs ``b``) and how it was found: linear programming (HiGHS) when ``a + b`` is
+    constant, else exact support enumeration (``docs/diplomacy-rules.md``)."""
+    from stratagem.diplomacy.oracle import restricted_equilibrium
+
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    total = a + b
-    if np.allclose(total, total.flat[0]):
-        return _zero_sum_strategy(a), _zero_sum_strategy(b.T), "linear programming (HiGHS)"
-    m, n = a.shape
-    for size in range(1, min(m, n) + 1):
-        for rows in itertools.combinations(range(m), size):
-            for cols in itertools.combinations(range(n), size):
-                found = _support_equilibrium(a, b, rows, cols)
-                if found is not None:
-                    return found[0], found[1], "support enumeration"
-    raise InvalidParameter("no equilibrium found by support enumeration (a degenerate game)")
-
-
-def _support_equilibrium(
-    a: NDArray[np.float64], b: NDArray[np.float64], rows: tuple[int, ...], cols: tuple[int, ...]
-) -> tuple[NDArray[np.float64], NDArray[np.float64]] | None:
-    size = len(rows)
-
-    def indifferent(payoff: NDArray[np.float64]) -> NDArray[np.float64] | None:
-        # Probabilities p over the support and a value w: payoff @ p == w on every row.
-        system = np.zeros((size + 1, size + 1))
-        system[:size, :size] = payoff
-        system[:size, size] = -1.0
-        system[size, :size] = 1.0
-        rhs = np.zeros(size + 1)
-        rhs[size] = 1.0
-        try:
-            solution = np.asarray(np.linalg.solve(system, rhs), dtype=np.float64)
-        except np.linalg.LinAlgError:
-            return None
-        return solution
-
-    y_part = indifferent(a[np.ix_(rows, cols)])
-    x_part = indifferent(b[np.ix_(rows, cols)].T)
-    if y_part is None or x_part is None:
-        return None
-    if (y_part[:size] < -1e-12).any() or (x_part[:size] < -1e-12).any():
-        return None
-    x = np.zeros(a.shape[0])
-    y = np.zeros(a.shape[1])
-    x[list(rows)] = x_part[:size]
-    y[list(cols)] = y_part[:size]
-    # No better reply outside the supports.
-    if (a @ y > y_part[size] + 1e-9).any() or (x @ b > x_part[size] + 1e-9).any():
-        return None
-    return x, y
+    if a.ndim != 2 or a.shape != b.shape or a.size == 0:
+        raise InvalidParameter(
+            f"a and b must be payoff matrices of one non-empty shape, got {a.shape} and {b.shape}"
+        )
+    x, y, _, _, method = restricted_equilibrium(a.tolist(), b.tolist())
+    return np.asarray(x, dtype=float), np.asarray(y, dtype=float), method

@@ -25,6 +25,7 @@ from typing import Any, TextIO
 import numpy as np
 
 from stratagem import _validate
+from stratagem.cli import Commands, Common, command_group
 from stratagem.cli import count_argument as _count
 from stratagem.distributed import world
 from stratagem.errors import InconsistentFeedback, InvalidParameter, StratagemError
@@ -515,18 +516,12 @@ def _order_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def register(
-    commands: argparse._SubParsersAction[argparse.ArgumentParser],
-    common: Callable[[], argparse.ArgumentParser],
-) -> None:
-    """Adds ``mastermind solve | evaluate | break | count`` to the subcommands ``commands`` of
-    the main parser; ``common()`` makes the parent that gives a command ``--seed``,
-    ``--threads`` and ``--json``."""
-    mastermind = commands.add_parser(
-        "mastermind", help="the Mastermind codebreaker: solve, evaluate strategies, play, count"
-    )
-    sub = mastermind.add_subparsers(
-        dest="mastermind_command", metavar="<mastermind command>", required=True
+def register(commands: Commands, common: Common) -> None:
+    """Adds the commands ``mastermind solve | evaluate | break | count``."""
+    sub = command_group(
+        commands,
+        "mastermind",
+        "the Mastermind codebreaker: solve, evaluate strategies, play, count",
     )
     strategies = ", ".join(STRATEGIES)
     default_spots = f"spots of a code, {MIN_SPOTS} to {MAX_SPOTS} (default {_DEFAULT_SPOTS})"

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from stratagem._plotting import matplotlib
+from stratagem._plotting import matplotlib, png_path
 from stratagem.errors import InvalidParameter
 from stratagem.mastermind.evaluate import Evaluation
 
@@ -25,23 +25,6 @@ __all__ = ["plot_evaluations", "png_path"]
 
 # Bars get their counts written on them while there are this few evaluations side by side.
 _LABELLED_BARS = 2
-
-
-def png_path(path: str | os.PathLike[str]) -> Path:
-    """``path`` as a Path, checked before any work is done: it must end in ``.png`` and its
-    folder must exist. Also checks that matplotlib can be imported."""
-    if not isinstance(path, (str, os.PathLike)):
-        raise InvalidParameter(f"a picture's path must be a string or a path, got {path!r}")
-    target = Path(path)
-    if target.suffix.lower() != ".png":
-        raise InvalidParameter(f"{str(target)!r}: pictures are written as PNG, name a .png file")
-    folder = target.parent
-    if not folder.is_dir():
-        raise InvalidParameter(f"{str(target)!r}: the folder {str(folder)!r} does not exist")
-    if target.is_dir():
-        raise InvalidParameter(f"{str(target)!r} is a folder, not a file")
-    matplotlib()
-    return target
 
 
 def _evaluations(evaluations: Evaluation | Iterable[Evaluation]) -> list[Evaluation]:

@@ -31,14 +31,15 @@ import sys
 import time
 import warnings
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from stratagem import _validate
+from stratagem.cli import Commands, Common, command_group
 from stratagem.cli import count_argument as _count
+from stratagem.cli import seconds_argument as _seconds
 from stratagem.distributed import world
 from stratagem.errors import InvalidBoard, InvalidParameter, StratagemError
 from stratagem.outpost.game import BUILTIN_PLAYERS, EMPIRES, Game, Player
@@ -696,16 +697,6 @@ def _print_map_list(report: dict[str, Any]) -> None:
 # -- registration --------------------------------------------------------------------------
 
 
-def _number(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from error
-    if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
-    return value
-
-
 def _flag_options(parser: argparse.ArgumentParser, *, default: bool | None) -> None:
     parser.add_argument(
         "--supply-fringe",
@@ -727,17 +718,14 @@ def _flag_options(parser: argparse.ArgumentParser, *, default: bool | None) -> N
     )
 
 
-def register(
-    commands: argparse._SubParsersAction[argparse.ArgumentParser],
-    common: Callable[[], argparse.ArgumentParser],
-) -> None:
-    """Adds ``outpost play | tournament | map check | map generate | map show | map list`` to
-    the subcommands ``commands`` of the main parser; ``common()`` makes the parent that gives
-    a command ``--seed``, ``--threads`` and ``--json``."""
-    outpost = commands.add_parser(
-        "outpost", help="four empires on a 100x100 land and water grid: games, tournaments, maps"
+def register(commands: Commands, common: Common) -> None:
+    """Adds the commands ``outpost play | tournament`` and ``outpost map check | generate |
+    show | list``."""
+    sub = command_group(
+        commands,
+        "outpost",
+        "four empires on a 100x100 land and water grid: games, tournaments, maps",
     )
-    sub = outpost.add_subparsers(dest="outpost_command", metavar="<outpost command>", required=True)
     builtins = ", ".join(BUILTIN_PLAYERS)
 
     play = sub.add_parser(
@@ -776,7 +764,7 @@ def register(
     _flag_options(play, default=None)
     play.add_argument(
         "--time-budget",
-        type=_number,
+        type=_seconds,
         metavar="SECONDS",
         help="seconds a Python player may think per turn (default: no limit)",
     )
@@ -857,8 +845,7 @@ def register(
     )
     tournament.set_defaults(run=_tournament, show=_print_tournament)
 
-    map_parser = sub.add_parser("map", help="check, generate, show and list maps")
-    maps = map_parser.add_subparsers(dest="map_command", metavar="<map command>", required=True)
+    maps = command_group(sub, "map", "check, generate, show and list maps")
     check = maps.add_parser(
         "check",
         parents=[common()],

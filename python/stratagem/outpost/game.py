@@ -41,6 +41,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from stratagem import _core, _validate
+from stratagem._files import write_json
 from stratagem.errors import InvalidBoard, InvalidParameter
 from stratagem.outpost.map import DEFAULT_MAP, Map, MapWarning, parse_map
 from stratagem.progress import Progress
@@ -618,10 +619,7 @@ class Game:
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Writes the game as JSON to ``path`` (written whole, then renamed into place)."""
-        target = Path(path)
-        partial = target.with_name(target.name + ".partial")
-        partial.write_text(json.dumps(self.to_dict()))
-        partial.replace(target)
+        write_json(path, self.to_dict())
 
     @classmethod
     def load(

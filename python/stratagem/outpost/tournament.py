@@ -70,6 +70,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from stratagem import _core, _validate, rng
+from stratagem._files import write_json
 from stratagem._plotting import matplotlib
 from stratagem.distributed import (
     Communicator,
@@ -965,10 +966,8 @@ def _save_checkpoint(path: Path, setup: dict[str, Any], results: NDArray[np.uint
         "done": len(results),
         "results": results.reshape(len(results), -1).tolist(),
     }
-    partial = path.with_name(path.name + ".partial")
     try:
-        partial.write_text(json.dumps(record), encoding="utf-8")
-        os.replace(partial, path)
+        write_json(path, record)
     except OSError as error:
         raise InvalidParameter(f"cannot write the checkpoint {path}: {error}") from error
 

@@ -224,24 +224,37 @@ fn shuffle(items: &mut [usize], cursor: &mut stratagem_core::rng::Cursor) {
     }
 }
 
-/// Loeb's secondary search from `start`: `steps` proposals of shrinking size.
+/// Where annealing starts: the preliminary search's outcome, or a given profile evaluated once.
+pub fn start_at(problem: &Problem<'_>, profile: Vec<u128>) -> Result<Outcome> {
+    let slots = problem.slots_of(&profile)?;
+    Ok(Outcome {
+        values: problem.evaluate_profile(&slots, &mut Work::default()),
+        profile,
+        finished: true,
+        evaluations: 1,
+        cycle: None,
+    })
+}
+
+/// Loeb's secondary search from `start`: `steps` proposals of shrinking size. The evaluations
+/// and the budget count those that found `start` too.
 pub fn anneal(
     problem: &Problem<'_>,
-    start: &[u128],
+    start: Outcome,
     seed: u64,
     steps: u64,
     budget: &Budget,
     cancel: &Cancel,
     done: &AtomicU64,
 ) -> Result<Outcome> {
-    let mut slots = problem.slots_of(start)?;
+    let mut slots = problem.slots_of(&start.profile)?;
     let mut work = Work::default();
-    let mut current = problem.evaluate_profile(&slots, &mut work);
-    let mut used = 1u64;
+    let mut current = start.values;
+    let mut used = start.evaluations;
     let active: Vec<usize> = (0..problem.choices.len())
         .filter(|&p| problem.choices[p].count() > 1)
         .collect();
-    let mut finished = true;
+    let mut finished = start.finished;
     let mut proposal = Vec::new();
     let mut order = Vec::new();
     for t in 0..steps {
@@ -322,71 +335,167 @@ pub fn anneal(
     })
 }
 
-/// Loeb's combined search: better replies in turn, each power going through its untried
-/// options, until no power has a better option (a pure Nash equilibrium) or a profile repeats.
-pub fn combined(
-    problem: &Problem<'_>,
-    budget: &Budget,
-    cancel: &Cancel,
-    done: &AtomicU64,
-) -> Result<Outcome> {
-    let powers = problem.choices.len();
-    let mut work = Work::default();
-    let mut profile = vec![0u128; powers];
-    let mut slots = problem.slots_of(&profile)?;
-    let mut current = problem.evaluate_profile(&slots, &mut work);
-    let mut used = 1u64;
-    // New lists as ranges of option indices; old lists as (value, index), best first.
-    let mut new: Vec<VecDeque<(u128, u128)>> = problem
-        .choices
-        .iter()
-        .map(|c| {
-            let count = c.count();
-            if count > 1 {
-                VecDeque::from([(1, count)])
-            } else {
-                VecDeque::new()
-            }
-        })
-        .collect();
-    let mut old: Vec<Vec<(i64, u128)>> = (0..powers).map(|p| vec![(current[p], 0)]).collect();
-    let mut history = vec![profile.clone()];
-    let mut seen = HashMap::from([(profile.clone(), 0usize)]);
-    let mut candidate = Vec::new();
-    let mut power = 0usize;
-    loop {
-        if new.iter().all(VecDeque::is_empty) {
-            return Ok(Outcome {
-                profile,
-                values: current,
-                finished: true,
-                evaluations: used,
-                cycle: None,
-            });
-        }
-        let Some(&(start, end)) = new[power].front() else {
-            power = (power + 1) % powers;
-            continue;
+/// How a combined search stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    Running,
+    /// Every new list is empty: the profile is a pure Nash equilibrium.
+    Equilibrium,
+    /// The profile became one it was before: the cycle is `history[from..]`.
+    Cycle {
+        from: usize,
+    },
+}
+
+/// Everything a combined search needs to go on: what `Combined::restore` takes back.
+#[derive(Clone, Debug)]
+pub struct CombinedState {
+    /// The values of the current profile `P`.
+    pub values: Vec<i64>,
+    pub evaluations: u64,
+    /// The power whose turn it is.
+    pub power: usize,
+    /// Each power's new list as ranges `[start, end)` of option indices, in order.
+    pub new: Vec<VecDeque<(u128, u128)>>,
+    /// Each power's old list as `(value, index)`, best first.
+    pub old: Vec<Vec<(i64, u128)>>,
+    /// Every profile the search has been at, in order: `P` is the last, or for a cycle the
+    /// one it starts with.
+    pub history: Vec<Vec<u128>>,
+    pub ending: Ending,
+}
+
+/// Loeb's combined search as a state that advances one evaluation at a time, so that a run can
+/// be budgeted, saved, resumed and checked step by step.
+#[derive(Clone, Debug)]
+pub struct Combined {
+    pub state: CombinedState,
+    pub profile: Vec<u128>,
+    seen: HashMap<Vec<u128>, usize>,
+    slots: Vec<Vec<u8>>,
+}
+
+fn corrupt(what: impl std::fmt::Display) -> Error {
+    Error::InvalidParameter(format!("a saved combined search is corrupt: {what}"))
+}
+
+impl Combined {
+    /// Steps 1 and 2: every power plays its first option, whose value starts each old list.
+    pub fn new(problem: &Problem<'_>) -> Result<Self> {
+        let powers = problem.choices.len();
+        let profile = vec![0u128; powers];
+        let values = problem.evaluate_profile(&problem.slots_of(&profile)?, &mut Work::default());
+        let new = problem
+            .choices
+            .iter()
+            .map(|c| match c.count() {
+                count if count > 1 => VecDeque::from([(1, count)]),
+                _ => VecDeque::new(),
+            })
+            .collect();
+        let old = (0..powers).map(|p| vec![(values[p], 0)]).collect();
+        let state = CombinedState {
+            values,
+            evaluations: 1,
+            power: 0,
+            new,
+            old,
+            history: vec![profile],
+            ending: Ending::Running,
         };
-        if budget.spent(used) {
-            return Ok(Outcome {
-                profile,
-                values: current,
-                finished: false,
-                evaluations: used,
-                cycle: None,
-            });
+        Self::restore(problem, state)
+    }
+
+    /// A search going on from `state`, checked against the problem's options.
+    pub fn restore(problem: &Problem<'_>, state: CombinedState) -> Result<Self> {
+        let powers = problem.choices.len();
+        let counts: Vec<u128> = problem.choices.iter().map(Choices::count).collect();
+        if state.values.len() != powers || state.new.len() != powers || state.old.len() != powers {
+            return Err(corrupt(format!("it does not have {powers} powers")));
         }
-        if used % 1024 == 0 {
-            cancel.check()?;
+        if state.power >= powers {
+            return Err(corrupt(format!("the power to move is {}", state.power)));
         }
-        if start + 1 < end {
-            new[power][0].0 += 1;
-        } else {
-            new[power].pop_front();
+        for (p, ranges) in state.new.iter().enumerate() {
+            if let Some(&(start, end)) = ranges.iter().find(|&&(s, e)| s >= e || e > counts[p]) {
+                return Err(corrupt(format!(
+                    "power {p}'s new list holds options {start}..{end} of {}",
+                    counts[p]
+                )));
+            }
         }
-        let option = start;
-        problem.choices[power].unrank(option, &mut candidate)?;
+        for (p, entries) in state.old.iter().enumerate() {
+            if entries.iter().any(|&(_, i)| i >= counts[p]) {
+                return Err(corrupt(format!(
+                    "power {p}'s old list holds an unknown option"
+                )));
+            }
+        }
+        let mut seen = HashMap::new();
+        for (at, visited) in state.history.iter().enumerate() {
+            let valid =
+                visited.len() == powers && visited.iter().zip(&counts).all(|(&i, &n)| i < n);
+            if !valid {
+                return Err(corrupt(format!("profile {at} of its history is not one")));
+            }
+            if seen.insert(visited.clone(), at).is_some() {
+                return Err(corrupt(format!("profile {at} of its history repeats")));
+            }
+        }
+        let current = match state.ending {
+            Ending::Cycle { from } => state.history.get(from),
+            Ending::Equilibrium if state.new.iter().any(|n| !n.is_empty()) => {
+                return Err(corrupt(
+                    "it ended at an equilibrium with options left to try",
+                ));
+            }
+            _ => state.history.last(),
+        };
+        let Some(profile) = current.cloned() else {
+            return Err(corrupt("its history does not hold the current profile"));
+        };
+        let slots = problem.slots_of(&profile)?;
+        let mut search = Self {
+            state,
+            profile,
+            seen,
+            slots,
+        };
+        search.settle();
+        Ok(search)
+    }
+
+    /// Step 4, and step 3's skipping of powers whose new list is empty.
+    fn settle(&mut self) {
+        let state = &mut self.state;
+        if state.ending != Ending::Running {
+            return;
+        }
+        if state.new.iter().all(VecDeque::is_empty) {
+            state.ending = Ending::Equilibrium;
+            return;
+        }
+        while state.new[state.power].is_empty() {
+            state.power = (state.power + 1) % state.new.len();
+        }
+    }
+
+    /// One evaluation of step 3 (and the cycle check of step 5); nothing once ended.
+    pub fn step(
+        &mut self,
+        problem: &Problem<'_>,
+        work: &mut Work,
+        candidate: &mut Vec<u8>,
+    ) -> Result<()> {
+        self.settle();
+        let state = &mut self.state;
+        let power = state.power;
+        let (Ending::Running, Some(&(option, end))) = (state.ending, state.new[power].front())
+        else {
+            return Ok(());
+        };
+        problem.choices[power].unrank(option, candidate)?;
+        let slots = &self.slots;
         let values = problem.evaluate(
             slots.iter().enumerate().map(|(p, s)| {
                 Some(if p == power {
@@ -395,38 +504,84 @@ pub fn combined(
                     s.as_slice()
                 })
             }),
-            &mut work,
+            work,
         );
-        used += 1;
-        done.fetch_add(1, Ordering::Relaxed);
+        state.evaluations += 1;
+        if option + 1 < end {
+            state.new[power][0].0 += 1;
+        } else {
+            state.new[power].pop_front();
+        }
         let value = values[power];
-        if value > current[power] {
-            profile[power] = option;
-            slots[power].clone_from(&candidate);
-            current = values;
-            for (fresh, tried) in new.iter_mut().zip(old.iter_mut()) {
+        if value > state.values[power] {
+            self.profile[power] = option;
+            self.slots[power].clone_from(candidate);
+            state.values = values;
+            for (fresh, tried) in state.new.iter_mut().zip(state.old.iter_mut()) {
                 fresh.extend(tried.drain(..).map(|(_, index)| (index, index + 1)));
             }
-            if let Some(&first) = seen.get(&profile) {
-                let mut cycle = history.split_off(first);
-                cycle.push(profile.clone());
-                return Ok(Outcome {
-                    profile,
-                    values: current,
-                    finished: true,
-                    evaluations: used,
-                    cycle: Some(cycle),
-                });
+            if let Some(&from) = self.seen.get(&self.profile) {
+                state.ending = Ending::Cycle { from };
+                return Ok(());
             }
-            seen.insert(profile.clone(), history.len());
-            history.push(profile.clone());
+            self.seen.insert(self.profile.clone(), state.history.len());
+            state.history.push(self.profile.clone());
         }
-        let tried = &mut old[power];
+        let tried = &mut state.old[power];
         let at = tried
             .iter()
             .position(|&(v, _)| v < value)
             .unwrap_or(tried.len());
         tried.insert(at, (value, option));
-        power = (power + 1) % powers;
+        state.power = (power + 1) % state.new.len();
+        self.settle();
+        Ok(())
     }
+
+    /// Steps until the search ends or the budget (counting every evaluation since the search
+    /// began) is spent.
+    pub fn run(
+        &mut self,
+        problem: &Problem<'_>,
+        budget: &Budget,
+        cancel: &Cancel,
+        done: &AtomicU64,
+    ) -> Result<()> {
+        let mut work = Work::default();
+        let mut candidate = Vec::new();
+        while self.state.ending == Ending::Running && !budget.spent(self.state.evaluations) {
+            if self.state.evaluations % 1024 == 0 {
+                cancel.check()?;
+            }
+            self.step(problem, &mut work, &mut candidate)?;
+            done.fetch_add(1, Ordering::Relaxed);
+        }
+        Ok(())
+    }
+
+    pub fn outcome(&self) -> Outcome {
+        let state = &self.state;
+        Outcome {
+            profile: self.profile.clone(),
+            values: state.values.clone(),
+            finished: state.ending != Ending::Running,
+            evaluations: state.evaluations,
+            cycle: match state.ending {
+                Ending::Cycle { from } => Some(state.history[from..].to_vec()),
+                _ => None,
+            },
+        }
+    }
+}
+
+/// Loeb's combined search run to its end or its budget.
+pub fn combined(
+    problem: &Problem<'_>,
+    budget: &Budget,
+    cancel: &Cancel,
+    done: &AtomicU64,
+) -> Result<Outcome> {
+    let mut search = Combined::new(problem)?;
+    search.run(problem, budget, cancel, done)?;
+    Ok(search.outcome())
 }

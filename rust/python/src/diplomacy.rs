@@ -12,7 +12,9 @@ use pyo3::prelude::*;
 use stratagem_core::parallel;
 use stratagem_diplomacy::board::Board;
 use stratagem_diplomacy::evaluate::Weights;
-use stratagem_diplomacy::search::{self, Budget, Outcome, Problem};
+use stratagem_diplomacy::search::{
+    self, Budget, Combined, CombinedState, Ending, Outcome, Problem,
+};
 use stratagem_diplomacy::{Choices, Convention, Position, Unit, open_problem};
 
 use crate::errors::{param, to_py};
@@ -122,6 +124,24 @@ impl DiplomacyPosition {
             convention,
         ))
     }
+}
+
+fn budget(max_evaluations: u64, time_limit: Option<f64>) -> PyResult<Budget> {
+    let deadline = match time_limit {
+        Some(seconds) if seconds.is_finite() && seconds > 0.0 => {
+            Some(Instant::now() + Duration::from_secs_f64(seconds))
+        }
+        Some(seconds) => {
+            return Err(param(format!(
+                "time_limit must be a positive number of seconds, got {seconds}"
+            )));
+        }
+        None => None,
+    };
+    Ok(Budget {
+        evaluations: max_evaluations,
+        deadline,
+    })
 }
 
 fn outcome_dict<'py>(
@@ -274,21 +294,7 @@ impl DiplomacyPosition {
                 "unknown method {method:?}; the methods are preliminary, anneal and combined"
             )));
         }
-        let deadline = match time_limit {
-            Some(seconds) if seconds.is_finite() && seconds > 0.0 => {
-                Some(Instant::now() + Duration::from_secs_f64(seconds))
-            }
-            Some(seconds) => {
-                return Err(param(format!(
-                    "time_limit must be a positive number of seconds, got {seconds}"
-                )));
-            }
-            None => None,
-        };
-        let budget = Budget {
-            evaluations: max_evaluations,
-            deadline,
-        };
+        let budget = budget(max_evaluations, time_limit)?;
         let threads = thread_count(threads)?;
         let done = AtomicU64::new(0);
         let report = progress.as_ref().map(|callback| (callback, &done));
@@ -302,10 +308,10 @@ impl DiplomacyPosition {
                     "preliminary" => search::preliminary(&problem, &budget, cancel, &done),
                     "anneal" => {
                         let start = match &start {
-                            Some(s) => s.clone(),
-                            None => search::preliminary(&problem, &budget, cancel, &done)?.profile,
+                            Some(profile) => search::start_at(&problem, profile.clone())?,
+                            None => search::preliminary(&problem, &budget, cancel, &done)?,
                         };
-                        search::anneal(&problem, &start, seed, steps, &budget, cancel, &done)
+                        search::anneal(&problem, start, seed, steps, &budget, cancel, &done)
                     }
                     _ => search::combined(&problem, &budget, cancel, &done),
                 })
@@ -316,8 +322,208 @@ impl DiplomacyPosition {
     }
 }
 
+/// Option indices as numpy stores them (every power's count fits in 64 bits).
+fn index_u64(index: u128) -> PyResult<u64> {
+    u64::try_from(index).map_err(|_| param(format!("option index {index} exceeds 64 bits")))
+}
+
+/// A combined search that advances a given number of evaluations at a time; its state can be
+/// read out and restored, so a long search can be saved and resumed.
+#[pyclass(module = "stratagem._core")]
+pub struct DiplomacyCombined {
+    board: Arc<Board>,
+    position: Position,
+    convention: Convention,
+    weights: Weights,
+    search: Combined,
+}
+
+impl DiplomacyCombined {
+    /// A search on `position` that `start` makes from the problem.
+    fn on(
+        position: &DiplomacyPosition,
+        convention: &str,
+        weights: [i64; 4],
+        start: impl FnOnce(&Problem<'_>) -> stratagem_core::Result<Combined>,
+    ) -> PyResult<Self> {
+        let convention = Convention::parse(convention).map_err(to_py)?;
+        let weights = weights_from(weights);
+        let problem = Problem::new(&position.board, &position.position, convention, weights);
+        let search = start(&problem).map_err(to_py)?;
+        Ok(Self {
+            board: Arc::clone(&position.board),
+            position: position.position.clone(),
+            convention,
+            weights,
+            search,
+        })
+    }
+}
+
+#[pymethods]
+impl DiplomacyCombined {
+    /// `DiplomacyCombined(position, convention, weights)`: steps 1 and 2 (one evaluation).
+    #[new]
+    fn new(position: &DiplomacyPosition, convention: &str, weights: [i64; 4]) -> PyResult<Self> {
+        Self::on(position, convention, weights, Combined::new)
+    }
+
+    /// `restore(position, convention, weights, state)`: a search from the dict `state()` gave.
+    #[staticmethod]
+    fn restore(
+        position: &DiplomacyPosition,
+        convention: &str,
+        weights: [i64; 4],
+        state: &Bound<'_, pyo3::types::PyDict>,
+    ) -> PyResult<Self> {
+        let powers = position.board.powers;
+        let field = |name: &str| -> PyResult<Bound<'_, PyAny>> {
+            state
+                .get_item(name)?
+                .ok_or_else(|| param(format!("a saved combined search lacks {name:?}")))
+        };
+        let values: Vec<i64> = field("values")?.extract()?;
+        let evaluations: u64 = field("evaluations")?.extract()?;
+        let power: usize = field("power")?.extract()?;
+        let new_rows: Vec<[u64; 3]> = field("new")?.extract()?;
+        let old_rows: Vec<[u64; 2]> = field("old_index")?.extract()?;
+        let old_values: Vec<i64> = field("old_value")?.extract()?;
+        let history: Vec<Vec<u64>> = field("history")?.extract()?;
+        let ending: String = field("ending")?.extract()?;
+        let cycle_from: usize = field("cycle_from")?.extract()?;
+        if old_rows.len() != old_values.len() {
+            return Err(param(
+                "a saved combined search has old lists of two lengths",
+            ));
+        }
+        let in_powers = |p: u64| {
+            usize::try_from(p)
+                .ok()
+                .filter(|&p| p < powers)
+                .ok_or_else(|| param(format!("a saved combined search names power {p}")))
+        };
+        let mut new = vec![std::collections::VecDeque::new(); powers];
+        for [p, start, end] in new_rows {
+            new[in_powers(p)?].push_back((u128::from(start), u128::from(end)));
+        }
+        let mut old = vec![Vec::new(); powers];
+        for ([p, index], value) in old_rows.into_iter().zip(old_values) {
+            old[in_powers(p)?].push((value, u128::from(index)));
+        }
+        let ending = match ending.as_str() {
+            "running" => Ending::Running,
+            "equilibrium" => Ending::Equilibrium,
+            "cycle" => Ending::Cycle { from: cycle_from },
+            other => {
+                return Err(param(format!(
+                    "a saved combined search has the ending {other:?}; the endings are \
+                     running, equilibrium and cycle"
+                )));
+            }
+        };
+        let state = CombinedState {
+            values,
+            evaluations,
+            power,
+            new,
+            old,
+            history: history
+                .into_iter()
+                .map(|p| p.into_iter().map(u128::from).collect())
+                .collect(),
+            ending,
+        };
+        Self::on(position, convention, weights, |problem| {
+            Combined::restore(problem, state)
+        })
+    }
+
+    /// `advance(max_evaluations, time_limit=None, progress=None)`: evaluations until the search
+    /// ends, has made `max_evaluations` in all, or the time is up; the outcome as a dict.
+    /// Ctrl-C stops it between two evaluations, with the state intact.
+    #[pyo3(signature = (max_evaluations, time_limit=None, progress=None))]
+    fn advance<'py>(
+        &mut self,
+        py: Python<'py>,
+        max_evaluations: u64,
+        time_limit: Option<f64>,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let budget = budget(max_evaluations, time_limit)?;
+        let done = AtomicU64::new(0);
+        let report = progress.as_ref().map(|callback| (callback, &done));
+        let problem = Problem::new(&self.board, &self.position, self.convention, self.weights);
+        let search = &mut self.search;
+        interruptible_reporting(
+            py,
+            |cancel| search.run(&problem, &budget, cancel, &done),
+            report,
+        )?;
+        outcome_dict(py, self.search.outcome())
+    }
+
+    /// The whole state as numpy arrays and ints: what `restore` takes.
+    fn state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let search = &self.search.state;
+        let powers = self.board.powers;
+        let dict = pyo3::types::PyDict::new(py);
+        let profile: Vec<u64> = self
+            .search
+            .profile
+            .iter()
+            .map(|&i| index_u64(i))
+            .collect::<PyResult<_>>()?;
+        dict.set_item("profile", profile.into_pyarray(py))?;
+        dict.set_item("values", search.values.clone().into_pyarray(py))?;
+        dict.set_item("evaluations", search.evaluations)?;
+        dict.set_item("power", search.power)?;
+        let mut new = Vec::new();
+        for (p, ranges) in search.new.iter().enumerate() {
+            for &(start, end) in ranges {
+                new.extend([p as u64, index_u64(start)?, index_u64(end)?]);
+            }
+        }
+        let mut old_index = Vec::new();
+        let mut old_value = Vec::new();
+        for (p, entries) in search.old.iter().enumerate() {
+            for &(value, index) in entries {
+                old_index.extend([p as u64, index_u64(index)?]);
+                old_value.push(value);
+            }
+        }
+        let mut history = Vec::new();
+        for profile in &search.history {
+            for &index in profile {
+                history.push(index_u64(index)?);
+            }
+        }
+        let rows = |data: Vec<u64>, width: usize| {
+            Array2::from_shape_vec((data.len() / width, width), data)
+                .map_err(|e| param(format!("state shape: {e}")))
+        };
+        dict.set_item("new", rows(new, 3)?.into_pyarray(py))?;
+        dict.set_item("old_index", rows(old_index, 2)?.into_pyarray(py))?;
+        dict.set_item("old_value", old_value.into_pyarray(py))?;
+        dict.set_item("history", rows(history, powers)?.into_pyarray(py))?;
+        let (ending, cycle_from) = match search.ending {
+            Ending::Running => ("running", 0),
+            Ending::Equilibrium => ("equilibrium", 0),
+            Ending::Cycle { from } => ("cycle", from),
+        };
+        dict.set_item("ending", ending)?;
+        dict.set_item("cycle_from", cycle_from)?;
+        Ok(dict)
+    }
+
+    /// The outcome so far, as `DiplomacyPosition.search` gives it.
+    fn outcome<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        outcome_dict(py, self.search.outcome())
+    }
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<DiplomacyBoard>()?;
     m.add_class::<DiplomacyPosition>()?;
+    m.add_class::<DiplomacyCombined>()?;
     Ok(())
 }
