@@ -180,10 +180,7 @@ def _searches(quick: bool, repeats: int) -> Table:
         ["method", "threads", "time", "evaluations", "evaluations/s", "outcome"],
         rows,
         records,
-        notes=[
-            "anneal: the time includes the preliminary search it starts from, its evaluations "
-            "only its proposals"
-        ],
+        notes=["anneal: its time and evaluations include the preliminary search it starts from"],
     )
 
 
