@@ -5,7 +5,6 @@ combined search cycles between two powers."""
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 from collections.abc import Callable, Sequence
@@ -21,6 +20,11 @@ from stratagem._files import write_json
 from stratagem.diplomacy import engine
 from stratagem.diplomacy.adjustments import batch, describe
 from stratagem.diplomacy.engine import Convention, check_convention
+from stratagem.diplomacy.equilibrium import (
+    MixedEquilibrium,
+    cycle_equilibrium,
+    restricted_equilibrium,
+)
 from stratagem.errors import InvalidParameter
 
 if TYPE_CHECKING:
@@ -46,18 +50,6 @@ class Weights:
         if any(not isinstance(v, int) for v in values):
             raise InvalidParameter(f"weights are integers, got {values}")
         return values
-
-
-@dataclass(frozen=True)
-class MixedEquilibrium:
-    """A mixed equilibrium of the two powers of a cycle, the others fixed: each power's
-    options (indices) and the probability of each."""
-
-    powers: tuple[str, str]
-    options: tuple[tuple[int, ...], tuple[int, ...]]
-    probabilities: tuple[tuple[float, ...], tuple[float, ...]]
-    values: tuple[float, float]
-    method: str
 
 
 @dataclass(frozen=True)
@@ -164,7 +156,15 @@ def _result(
     """A search's result from the engine's dict, with the mixed equilibrium of a cycle."""
     profile = tuple(int(i) for i in raw["profile"])
     cycle = None if raw["cycle"] is None else tuple(tuple(int(i) for i in p) for p in raw["cycle"])
-    mixed = None if cycle is None else _mixed_from_cycle(position, convention, weights, cycle)
+    mixed = (
+        None
+        if cycle is None
+        else cycle_equilibrium(
+            position.map.powers,
+            cycle,
+            lambda profile: values(position, profile, convention, weights).tolist(),
+        )
+    )
     return SearchResult(
         method=method,
         profile=profile,
@@ -349,7 +349,6 @@ def _solve_in_python(
             time_limit=time_limit,
         )
     profile = tuple(int(i) for i in found.profile)
-    mixed = found.equilibrium
     return SearchResult(
         method=method,
         profile=profile,
@@ -358,38 +357,7 @@ def _solve_in_python(
         finished=bool(found.finished),
         evaluations=int(found.evaluations),
         cycle=found.cycle,
-        mixed=None if mixed is None else MixedEquilibrium(**vars(mixed)),
-    )
-
-
-def _mixed_from_cycle(
-    position: Position,
-    convention: Convention,
-    weights: Weights,
-    cycle: tuple[tuple[int, ...], ...],
-) -> MixedEquilibrium | None:
-    """The restricted game of a cycle between exactly two powers, solved."""
-    moving = [p for p in range(len(cycle[0])) if len({profile[p] for profile in cycle}) > 1]
-    if len(moving) != 2:
-        return None
-    first, second = moving
-    rows = tuple(sorted({profile[first] for profile in cycle}))
-    cols = tuple(sorted({profile[second] for profile in cycle}))
-    base = list(cycle[0])
-    a = np.zeros((len(rows), len(cols)))
-    b = np.zeros((len(rows), len(cols)))
-    for i, j in itertools.product(range(len(rows)), range(len(cols))):
-        base[first], base[second] = rows[i], cols[j]
-        found = values(position, base, convention, weights)
-        a[i, j], b[i, j] = found[first], found[second]
-    x, y, method = mixed_equilibrium(a, b)
-    powers = (position.map.powers[first], position.map.powers[second])
-    return MixedEquilibrium(
-        powers=powers,
-        options=(rows, cols),
-        probabilities=(tuple(float(v) for v in x), tuple(float(v) for v in y)),
-        values=(float(x @ a @ y), float(x @ b @ y)),
-        method=method,
+        mixed=found.equilibrium,
     )
 
 
@@ -399,8 +367,6 @@ def mixed_equilibrium(
     """A mixed Nash equilibrium of the bimatrix game ``(a, b)`` (row payoffs ``a``, column
     payoffs ``b``) and how it was found: linear programming (HiGHS) when ``a + b`` is
     constant, else exact support enumeration (``docs/diplomacy-rules.md``)."""
-    from stratagem.diplomacy.oracle import restricted_equilibrium
-
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     if a.ndim != 2 or a.shape != b.shape or a.size == 0:
         raise InvalidParameter(

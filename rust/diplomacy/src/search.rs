@@ -487,7 +487,7 @@ impl Combined {
         work: &mut Work,
         candidate: &mut Vec<u8>,
     ) -> Result<()> {
-        self.settle();
+        // `new`, `restore` and every step end settled: the power to move has options left.
         let state = &mut self.state;
         let power = state.power;
         let (Ending::Running, Some(&(option, end))) = (state.ending, state.new[power].front())
