@@ -12,7 +12,7 @@ from stratagem.cli import main
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 # Deterministic agents, so that a game can be cut in two and continued exactly.
-SMALL_GAME = ["--board", "hex:5", "--seed", "3", "--a", "greedy", "--b", "minimax:depth=2"]
+SMALL_GAME = ["--board", "hex:5", "--seed", "3", "--players", "greedy,minimax:depth=2"]
 
 
 def run_json(capsys, *argv: str) -> dict:
@@ -39,10 +39,10 @@ def failure(capsys, *argv: str) -> tuple[dict, str]:
 def test_play_reports_every_move_and_the_result(capsys):
     report = run_json(capsys, "play", *SMALL_GAME)
     assert report["board"] == "hex:5"
-    assert (report["a"], report["b"]) == ("greedy", "minimax:depth=2")
+    assert report["players"] == ["greedy", "minimax:depth=2"]
     assert report["outcome"] in ("won", "drawn")
     moves = report["moves"]
-    assert len(moves) == len(report["history"]) == report["played"]
+    assert len(moves) == len(report["history"]) == report["turns_played"]
     assert [m["colour"] for m in moves] == report["history"]
     assert [m["player"] for m in moves] == [i % 2 for i in range(len(moves))]
     assert moves[-1]["scores"] == report["scores"]
@@ -51,9 +51,13 @@ def test_play_reports_every_move_and_the_result(capsys):
     for colour in report["history"]:
         game.play(colour)
     assert game.scores.tolist() == report["scores"]
-    assert (game.outcome, game.winner) == (report["outcome"], report["winner"])
+    assert game.outcome == report["outcome"]
     if report["outcome"] == "won":
-        assert report["scores"][report["winner"]] == max(report["scores"])
+        assert report["winners"] == [game.winner]
+        assert report["scores"][game.winner] == max(report["scores"])
+    else:
+        top = max(report["scores"])
+        assert report["winners"] == [q for q, s in enumerate(report["scores"]) if s == top]
 
 
 def test_play_text_draws_the_board_in_rows(capsys):
@@ -73,21 +77,21 @@ def test_play_with_mcts_three_players_and_a_summary(capsys):
         "play",
         "--board",
         "voronoi:60",
-        "--players",
+        "--seats",
         "3",
         "--colours",
         "6",
-        "--a",
-        "mcts:iterations=50",
-        "--b",
-        "random",
-        "--moves",
+        "--players",
+        "mcts:iterations=50,random",
+        "--turns",
         "9",
     )
-    assert report["agents"] == ["mcts:iterations=50", "random", "mcts:iterations=50"]
-    assert report["played"] == len(report["moves"]) <= 9
+    assert report["players"] == ["mcts:iterations=50", "random", "mcts:iterations=50"]
+    assert report["turns_played"] == len(report["moves"]) <= 9
     assert report["rows"] is None  # Voronoi cells are not in rows
-    out = run_text(capsys, "play", "--board", "voronoi:60", "--a", "greedy", "--moves", "4")
+    out = run_text(
+        capsys, "play", "--board", "voronoi:60", "--players", "greedy,mcts", "--turns", "4"
+    )
     assert "cells: A " in out
     assert "result: not over after 4 moves" in out
 
@@ -118,26 +122,24 @@ def test_play_writes_the_png(capsys, tmp_path):
 def test_save_then_load_continues_like_an_uninterrupted_game(capsys, tmp_path):
     whole, first = tmp_path / "whole.json", tmp_path / "first.json"
     uninterrupted = run_json(capsys, "play", *SMALL_GAME, "--save", str(whole))
-    part = run_json(capsys, "play", *SMALL_GAME, "--moves", "6", "--save", str(first))
-    assert part["outcome"] == "ongoing"
-    assert part["played"] == 6
-    resumed = run_json(
-        capsys, "play", "--load", str(first), "--a", "greedy", "--b", "minimax:depth=2"
-    )
+    part = run_json(capsys, "play", *SMALL_GAME, "--turns", "6", "--save", str(first))
+    assert part["outcome"] == "unfinished"
+    assert (part["turns_played"], part["winners"]) == (6, [])
+    resumed = run_json(capsys, "play", "--load", str(first), "--players", "greedy,minimax:depth=2")
     assert resumed["loaded"] == str(first)
-    assert resumed["played"] == len(uninterrupted["moves"]) - 6
-    for key in ("moves", "history", "scores", "winner", "outcome", "board"):
+    assert resumed["turns_played"] == len(uninterrupted["moves"]) - 6
+    for key in ("moves", "history", "scores", "winners", "outcome", "board"):
         assert resumed[key] == uninterrupted[key]
     # A finished game loads as it was and plays nothing more.
     again = run_json(capsys, "play", "--load", str(whole))
-    assert again["played"] == 0
+    assert again["turns_played"] == 0
     assert again["moves"] == uninterrupted["moves"]
     assert Game.load(whole).history == uninterrupted["history"]
 
 
 def test_load_refuses_options_of_a_new_game(capsys, tmp_path):
     saved = tmp_path / "game.json"
-    run_json(capsys, "play", *SMALL_GAME, "--moves", "2", "--save", str(saved))
+    run_json(capsys, "play", *SMALL_GAME, "--turns", "2", "--save", str(saved))
     error, err = failure(
         capsys, "play", "--load", str(saved), "--board", "hex:3", "--mode", "flood"
     )
@@ -267,7 +269,7 @@ def test_playouts_light_and_text(capsys):
 def test_render_writes_the_board_picture(capsys, tmp_path):
     picture = tmp_path / "board.png"
     report = run_json(capsys, "render", "--board", "voronoi:80", "--png", str(picture))
-    assert (report["board"], report["cells"], report["players"]) == ("voronoi:80", 80, 2)
+    assert (report["board"], report["cells"], report["seats"]) == ("voronoi:80", 80, 2)
     assert report["files"] == {"png": str(picture)}
     assert picture.read_bytes()[:8] == PNG_MAGIC
     grid = tmp_path / "grid.png"
@@ -288,10 +290,12 @@ def test_render_writes_the_board_picture(capsys, tmp_path):
         (["play", "--board", "hexagon:5"], "hexagon:5"),
         (["play", "--board", "hex:0"], "hex:0"),
         (["play", "--board", "hex:4", "--colours", "2"], "--board 'hex:4'"),
-        (["play", "--board", "hex:4", "--a", "bogus"], "'bogus'"),
-        (["play", "--board", "hex:4", "--b", "mcts:iterations=many"], "iterations"),
-        (["play", "--board", "hex:4", "--a", "mcts:depth=2"], "mcts:depth=2"),
-        (["play", "--board", "hex:4", "--moves", "-1"], "--moves"),
+        (["play", "--board", "hex:4", "--players", "bogus,greedy"], "'bogus'"),
+        (["play", "--board", "hex:4", "--players", "greedy,mcts:iterations=many"], "iterations"),
+        (["play", "--board", "hex:4", "--players", "mcts:depth=2,greedy"], "mcts:depth=2"),
+        (["play", "--board", "hex:4", "--turns", "-1"], "--turns"),
+        (["play", "--board", "hex:4", "--players", "greedy,greedy,greedy,greedy,greedy"], "5"),
+        (["play", "--load", "/nonexistent/game.json"], "no such file"),
         (["match", "greedy", "nobody", "--games", "2"], "'nobody'"),
         (["match", "greedy", "random", "--games", "0"], "games"),
         (["tournament", "greedy", "--games", "2"], "at least two"),
@@ -306,6 +310,22 @@ def test_bad_input_exits_2_with_the_error_named(capsys, argv, named):
     assert named in error["message"]
     assert named in err
     assert err.startswith("stratagem: error:")
+
+
+def test_old_spellings_still_work_with_a_note(capsys):
+    argv = ["play", "--board", "hex:4", "--a", "greedy", "--b", "random", "--moves", "3"]
+    assert main(["annexation", *argv, "--json"]) == 0
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    assert report["players"] == ["greedy", "random"]
+    assert report["turns_played"] == 3
+    for old, new in (("--a", "--players"), ("--b", "--players"), ("--moves", "--turns")):
+        assert f"note: {old} is deprecated; use {new}" in captured.err
+    argv = ["playouts", "--board", "hex:3", "--players", "3", "--n", "10", "--json"]
+    assert main(["annexation", *argv]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["seats"] == 3
+    assert "note: --players is deprecated; use --seats" in captured.err
 
 
 @pytest.mark.parametrize(

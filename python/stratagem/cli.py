@@ -10,18 +10,26 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import platform
 import socket
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from importlib import metadata
-from typing import Any, TypeAlias
+from typing import Any
 
 import numpy as np
 
-from stratagem import _core, _validate, distributed, rng
+from stratagem import _core, _validate, distributed, games, rng
+from stratagem.cli_common import (
+    Commands,
+    Common,
+    command_group,
+    common_options,
+    count_argument,
+    seconds_argument,
+    warn_deprecated_command,
+)
 from stratagem.errors import StratagemError
 
 __all__ = [
@@ -35,78 +43,8 @@ __all__ = [
     "seconds_argument",
 ]
 
-Command = Callable[[argparse.Namespace], dict[str, Any]]
-#: The subcommands of a parser, where each game's ``register(commands, common)`` adds its group.
-Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
-#: Makes the parent parser that gives a command ``--seed``, ``--threads`` and ``--json``.
-Common: TypeAlias = Callable[[], argparse.ArgumentParser]
-
 _OPTIONAL_PACKAGES = ("mpi4py", "matplotlib", "networkx", "scipy", "hypothesis")
-
-
-def _seed(text: str) -> int:
-    try:
-        return _validate.seed(int(text, 0))
-    except (ValueError, StratagemError) as error:
-        raise argparse.ArgumentTypeError(
-            f"seed must be an integer in [0, 2**64): {text!r}"
-        ) from error
-
-
-def count_argument(text: str) -> int:
-    """An argparse type for counts (games, turns, playouts): a whole number."""
-    try:
-        return int(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from error
-
-
-def seconds_argument(text: str) -> float:
-    """An argparse type for durations: a positive, finite number of seconds."""
-    try:
-        value = float(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from error
-    if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
-    return value
-
-
-def _threads(text: str) -> int:
-    try:
-        value = _validate.threads(int(text))
-    except (ValueError, StratagemError) as error:
-        raise argparse.ArgumentTypeError(
-            f"threads must be an integer from 1 to {_core.MAX_THREADS}: {text!r}"
-        ) from error
-    assert value is not None
-    return value
-
-
-def _common_options() -> argparse.ArgumentParser:
-    """A fresh parent parser per command: parents share their option objects, so one shared
-    parent would let one command's defaults leak into every other."""
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument(
-        "--seed", type=_seed, default=0, help="seed of every random draw (default 0)"
-    )
-    common.add_argument(
-        "--threads",
-        type=_threads,
-        default=None,
-        help="worker threads (default: STRATAGEM_NUM_THREADS, else every core)",
-    )
-    common.add_argument(
-        "--json", action="store_true", help="print one JSON object on stdout, nothing else"
-    )
-    return common
-
-
-def command_group(commands: Commands, name: str, help: str) -> Commands:
-    """The subcommands of a new command ``name`` that only groups others (``NAME <NAME
-    command>``): a game's commands, or a group inside them."""
-    group = commands.add_parser(name, help=help)
-    return group.add_subparsers(dest=f"{name}_command", metavar=f"<{name} command>", required=True)
+_common_options = common_options
 
 
 def _package_version(name: str) -> str | None:
@@ -260,18 +198,10 @@ def build_parser() -> argparse.ArgumentParser:
     binomial.add_argument("--count", type=int, default=1_000_000, help="number of draws")
     binomial.set_defaults(run=_rng_binomial, show=_print_rng_binomial)
 
-    # Each game registers its own command group from its own module.
-    from stratagem.annexation.cli import register as register_annexation
-    from stratagem.conquest.cli import register as register_conquest
-    from stratagem.diplomacy.cli import register as register_diplomacy
-    from stratagem.mastermind.cli import register as register_mastermind
-    from stratagem.outpost.cli import register as register_outpost
-
-    register_conquest(commands, _common_options)
-    register_annexation(commands, _common_options)
-    register_mastermind(commands, _common_options)
-    register_outpost(commands, _common_options)
-    register_diplomacy(commands, _common_options)
+    # Each registered game adds its own command group from its own module.
+    for spec in games.available():
+        if spec.cli is not None:
+            spec.register_cli(commands, common_options)
     return parser
 
 
@@ -287,6 +217,7 @@ def _emit(args: argparse.Namespace, report: dict[str, Any]) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    warn_deprecated_command(args)
     try:
         report = args.run(args)
     except StratagemError as error:

@@ -426,6 +426,34 @@ def _diplomacy(seed: int, threads: int, say: Say) -> dict[str, Any]:
     }
 
 
+def _one_loop(seed: int, threads: int, say: Say) -> dict[str, Any]:
+    """One random-agent loop drives every registered game through the protocol."""
+    from stratagem import games
+    from stratagem.testing import random_action
+
+    say("one loop, every game (stratagem.games + stratagem.protocol, random legal actions):")
+    played: dict[str, Any] = {}
+    for spec in games.available():
+        game = spec.make(seed=seed, **spec.quick)
+        started = time.perf_counter()
+        while not game.is_over:
+            game.step({seat: random_action(seed, game, seat) for seat in game.to_move()})
+        seconds = time.perf_counter() - started
+        returns = [round(float(r), 3) for r in game.returns()]
+        say(
+            f"  {spec.name:<11} {spec.dynamics:<13} {game.seats} seat(s), {game.turn:>4} steps: "
+            f"{game.outcome}, winners {list(game.winners)}, returns {returns}"
+        )
+        played[spec.name] = {
+            "steps": game.turn,
+            "outcome": game.outcome,
+            "winners": list(game.winners),
+            "returns": returns,
+            "seconds": seconds,
+        }
+    return played
+
+
 _PARTS: tuple[tuple[str, Callable[[int, int, Say], dict[str, Any]]], ...] = (
     ("streams", _streams),
     ("coins", _coins),
@@ -436,6 +464,7 @@ _PARTS: tuple[tuple[str, Callable[[int, int, Say], dict[str, Any]]], ...] = (
     ("mastermind", _mastermind),
     ("outpost", _outpost),
     ("diplomacy", _diplomacy),
+    ("one_loop", _one_loop),
 )
 
 

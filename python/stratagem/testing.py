@@ -13,7 +13,10 @@ contracts of ``overview.md``:
   :class:`~stratagem.errors.StratagemError` subclass with a message naming the offending item,
   and leaves the game it was given untouched;
 - :func:`check_save_load` -- a saved and loaded game continues bit-identically;
-- :func:`check_conformance` -- all of the above.
+- :func:`check_conformance` -- all of the above;
+- :func:`check_protocol` -- random play through :mod:`stratagem.protocol` alone, for any
+  registered game: same seed same trajectory, clone and save/load continue identically, bad
+  actions refused without change, outcome/winners/returns agree.
 
 Each check raises ``AssertionError`` with a message naming the check, the turn, the snapshot key,
 the first differing index and the two runs compared (thread counts, oracle or fast path).
@@ -38,6 +41,8 @@ from stratagem.errors import StratagemError
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
 
+    from stratagem.protocol import TurnGame as ProtocolGame
+
 __all__ = [
     "BadInput",
     "GameAdapter",
@@ -48,9 +53,11 @@ __all__ = [
     "check_bad_input",
     "check_conformance",
     "check_oracle_equivalence",
+    "check_protocol",
     "check_save_load",
     "check_thread_determinism",
     "check_turn_batching",
+    "random_action",
     "seeds",
 ]
 
@@ -408,3 +415,187 @@ def check_conformance(
     check_save_load(
         adapter, case, seed, tmp_path, turns_before=turns_before, turns_after=turns - turns_before
     )
+
+
+# --- the protocol-level check: any registered game, through stratagem.protocol only -----------
+
+
+def random_action(seed: int, game: ProtocolGame, seat: int) -> int:
+    """A uniformly random legal action of ``seat``, a pure function of the seed, the turn and
+    the seat (the project's counter-based generator)."""
+    from stratagem import rng
+
+    legal = game.legal_actions(seat)
+    index = rng.draws(seed, "testing.protocol", [game.turn, seat], "uniform_below", [legal.size])
+    return int(legal[int(index[0])])
+
+
+def _random_step(seed: int, game: ProtocolGame) -> dict[int, int]:
+    return {seat: random_action(seed, game, seat) for seat in game.to_move()}
+
+
+def _protocol_state(game: ProtocolGame) -> dict[str, SnapshotValue]:
+    """What the protocol shows of a game, by name (observations of every seat included)."""
+    state: dict[str, SnapshotValue] = {
+        "turn": game.turn,
+        "is_over": int(game.is_over),
+        "outcome": game.outcome,
+        "winners": np.asarray(game.winners, dtype=np.int64),
+        "to_move": np.asarray(game.to_move(), dtype=np.int64),
+        "rewards": game.rewards(),
+        "returns": game.returns(),
+    }
+    for seat in range(game.seats):
+        state[f"observation[{seat}]"] = np.array(game.observation(seat), copy=True)
+        state[f"legal[{seat}]"] = np.array(game.legal_actions(seat), copy=True)
+    return state
+
+
+def _check_state_shape(game: ProtocolGame, where: str) -> None:
+    name = f"{type(game).__name__} {where}"
+    movers = game.to_move()
+    assert game.is_over == (len(movers) == 0), f"{name}: is_over disagrees with to_move()"
+    assert all(0 <= seat < game.seats for seat in movers), f"{name}: to_move() {movers}"
+    for seat in range(game.seats):
+        observation = game.observation(seat)
+        assert observation.shape == game.observation_shape, (
+            f"{name}: observation({seat}) has shape {observation.shape}, "
+            f"observation_shape says {game.observation_shape}"
+        )
+        assert observation.dtype == game.observation_dtype, (
+            f"{name}: observation({seat}) has dtype {observation.dtype}, "
+            f"observation_dtype says {game.observation_dtype}"
+        )
+        legal = game.legal_actions(seat)
+        assert legal.dtype == np.int64, f"{name}: legal_actions({seat}) dtype {legal.dtype}"
+        assert np.all(np.diff(legal) > 0), f"{name}: legal_actions({seat}) not sorted and unique"
+        assert legal.size == 0 or (legal[0] >= 0 and legal[-1] < game.num_actions), (
+            f"{name}: legal_actions({seat}) outside 0..{game.num_actions - 1}"
+        )
+        assert (seat in movers) == (legal.size > 0), (
+            f"{name}: seat {seat} {'moves' if seat in movers else 'does not move'} but has "
+            f"{legal.size} legal actions"
+        )
+        mask = game.action_mask(seat)
+        assert mask.shape == (game.num_actions,), f"{name}: action_mask({seat}) {mask.shape}"
+        assert mask.dtype == np.bool_, f"{name}: action_mask({seat}) has dtype {mask.dtype}"
+        assert np.array_equal(np.flatnonzero(mask), legal), (
+            f"{name}: action_mask({seat}) disagrees with legal_actions({seat})"
+        )
+
+
+def _check_result(game: ProtocolGame) -> None:
+    name = type(game).__name__
+    returns = game.returns()
+    assert returns.shape == (game.seats,), f"{name}: returns() has shape {returns.shape}"
+    if not game.is_over or game.outcome == "unfinished":
+        assert game.outcome == "unfinished" or game.is_over, f"{name}: {game.outcome} yet going"
+        assert game.winners == (), f"{name}: outcome unfinished but winners {game.winners}"
+        return
+    top = tuple(int(seat) for seat in np.flatnonzero(returns == returns.max()))
+    assert tuple(sorted(game.winners)) == top, (
+        f"{name}: outcome {game.outcome} with winners {game.winners}, but the seats with the "
+        f"highest return {returns.tolist()} are {top}"
+    )
+    if game.outcome == "won":
+        assert len(game.winners) == 1, f"{name}: won by {game.winners}"
+
+
+def _refusal(game: ProtocolGame, actions: object) -> str | None:
+    """The message of the InvalidMove that ``game.step(actions)`` raises (None: accepted)."""
+    from stratagem.errors import InvalidMove
+
+    try:
+        game.step(actions)  # type: ignore[arg-type]
+    except InvalidMove as error:
+        return str(error)
+    return None
+
+
+def _check_refusals(game: ProtocolGame, where: str) -> None:
+    """Illegal, missing and extra actions raise InvalidMove naming seat and action, and leave
+    the game as it was."""
+    before = _protocol_state(game)
+    movers = game.to_move()
+    attempts: list[tuple[str, object, str]] = [
+        ("no action at all", {}, f"seat {movers[0]}"),
+        ("an action out of range", dict.fromkeys(movers, game.num_actions), str(game.num_actions)),
+        ("a negative action", dict.fromkeys(movers, -1), "-1"),
+        ("a non-integer action", dict.fromkeys(movers, 0.5), "0.5"),
+    ]
+    illegal = np.flatnonzero(~game.action_mask(movers[0]))
+    if illegal.size:
+        action = int(illegal[0])
+        chosen: dict[int, int] = {s: int(game.legal_actions(s)[0]) for s in movers}
+        chosen[movers[0]] = action
+        attempts.append(("an illegal action", chosen, f"action {action}"))
+    idle = [seat for seat in range(game.seats) if seat not in movers]
+    if idle:
+        extra = {s: int(game.legal_actions(s)[0]) for s in movers}
+        extra[idle[0]] = 0
+        attempts.append(("a seat that does not move", extra, f"seat {idle[0]}"))
+    for label, actions, fragment in attempts:
+        message = _refusal(game, actions)
+        if message is None:
+            raise AssertionError(f"{type(game).__name__} {where}: {label} was accepted")
+        assert fragment in message, (
+            f"{type(game).__name__} {where}: {label} raised {message!r}, which does not "
+            f"name {fragment!r}"
+        )
+        assert_snapshots_equal(
+            before, _protocol_state(game), context=f"{where}: {label} changed the game"
+        )
+
+
+def check_protocol(
+    make: Callable[[], ProtocolGame],
+    seed: int,
+    tmp_path: Path,
+    *,
+    max_steps: int = 400,
+    refuse_every: int = 7,
+) -> ProtocolGame:
+    """Random play through :mod:`stratagem.protocol` only, for any game ``make()`` returns
+    (two calls must give the same new game):
+
+    - the same seed gives the same trajectory (two games step by step, every observation);
+    - the state is well formed after every step (shapes, dtypes, masks, ``to_move``);
+    - illegal, missing and extra actions are refused by name and change nothing (every
+      ``refuse_every`` steps);
+    - a ``clone()`` and a saved-and-loaded copy taken half-way continue identically;
+    - ``outcome``, ``winners`` and ``returns`` agree at the end.
+
+    Returns the game as played."""
+    from stratagem import protocol
+
+    first, second = make(), make()
+    assert_snapshots_equal(
+        _protocol_state(first), _protocol_state(second), context="two new games differ"
+    )
+    copies: list[tuple[str, ProtocolGame]] = []
+    for step in range(max_steps):
+        where = f"at step {step}"
+        _check_state_shape(first, where)
+        if first.is_over:
+            break
+        if step % refuse_every == 0:
+            _check_refusals(first, where)
+        if step == max_steps // 4 or (step == 1 and not copies):
+            path = tmp_path / f"{type(first).__name__.lower()}-protocol.json"
+            first.save(path)
+            copies = [("clone", first.clone()), ("save/load", protocol.load(path))]
+        actions = _random_step(seed, first)
+        first.step(actions)
+        second.step(dict(actions))
+        state = _protocol_state(first)
+        assert_snapshots_equal(state, _protocol_state(second), context=f"same seed, {where}")
+        for label, copy in copies:
+            try:
+                copy.step(dict(actions))
+            except StratagemError as error:
+                raise AssertionError(
+                    f"the {label} refused the original's actions {actions} {where}: {error}"
+                ) from error
+            assert_snapshots_equal(state, _protocol_state(copy), context=f"{label}, {where}")
+    _check_result(first)
+    return first

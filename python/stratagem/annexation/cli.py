@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -38,8 +39,21 @@ from stratagem.annexation.ai import AI
 from stratagem.annexation.board import Board, parse_board
 from stratagem.annexation.game import MODES, POLICIES, Game, playouts
 from stratagem.annexation.match import play_match, round_robin
-from stratagem.cli import Commands, Common, command_group
-from stratagem.cli import count_argument as _count
+from stratagem.cli_common import (
+    Commands,
+    Common,
+    DeprecatedOption,
+    add_command,
+    add_load,
+    add_png,
+    add_save,
+    add_turns,
+    check_readable,
+    command_group,
+    names_argument,
+    played_report,
+)
+from stratagem.cli_common import count_argument as _count
 from stratagem.errors import InvalidParameter, StratagemError
 from stratagem.progress import Progress
 
@@ -56,7 +70,8 @@ _MAX_COLUMNS = 160
 # Seeds of the agents of `play`: word 0 of (seed, purpose, player).
 _PLAY_AI_PURPOSE = "annexation.cli.play.ai"
 # Options of a new game that a loaded game already fixes.
-_NEW_GAME_OPTIONS = ("board", "colours", "players", "mode", "allow_opponent_colours", "max_moves")
+_NEW_GAME_OPTIONS = ("board", "colours", "seats", "mode", "allow_opponent_colours", "max_moves")
+_DEFAULT_PLAYERS = ("mcts", "greedy")
 
 
 # -- shared helpers ------------------------------------------------------------------------
@@ -145,14 +160,40 @@ def _finite(value: float) -> float | None:
 # -- play ----------------------------------------------------------------------------------
 
 
+def _players_argument(text: str) -> list[str]:
+    """``--players``: agents separated by commas. An agent's own options also use commas
+    (``mcts:iterations=50,c=0.7``), so a piece with ``=`` and no ``:`` continues the agent
+    before it."""
+    agents: list[str] = []
+    for piece in names_argument(text):
+        if agents and "=" in piece and ":" not in piece:
+            agents[-1] += "," + piece
+        else:
+            agents.append(piece)
+    return agents
+
+
 def _new_game(args: argparse.Namespace) -> Game:
     board = _board(
         args.board or _DEFAULT_BOARD,
         colours=8 if args.colours is None else args.colours,
-        players=2 if args.players is None else args.players,
+        players=len(_player_specs(args)) if args.seats is None else args.seats,
         seed=args.seed,
     )
     return Game(board, args.seed, **_rules(args))
+
+
+def _player_specs(args: argparse.Namespace) -> list[str]:
+    """The agents of ``--players`` (or of the deprecated ``--a``/``--b``)."""
+    if args.players is not None and len(args.players) == 1 and args.players[0].isdigit():
+        # The old meaning of --players: the number of seats.
+        print("stratagem: note: --players N is deprecated; use --seats N", file=sys.stderr)
+        args.seats, args.players = int(args.players[0]), None
+    if args.players is not None:
+        if args.a is not None or args.b is not None:
+            raise InvalidParameter("give the agents with --players only (not with --a/--b)")
+        return list(args.players)
+    return [args.a or _DEFAULT_PLAYERS[0], args.b or _DEFAULT_PLAYERS[1]]
 
 
 def _loaded_game(args: argparse.Namespace) -> Game:
@@ -183,18 +224,23 @@ def _replayed_moves(game: Game) -> list[dict[str, Any]]:
 
 
 def _play(args: argparse.Namespace) -> dict[str, Any]:
-    if args.moves is not None:
-        _validate.integer("--moves", args.moves, 0)
+    if args.turns is not None:
+        _validate.integer("--turns", args.turns, 0)
+    check_readable(args.load, "--load")
+    specs = _player_specs(args)
     game = _loaded_game(args) if args.load else _new_game(args)
     players = game.board.players
-    specs = [args.a, args.b]
-    options = ["--a", "--b"]
-    # Player q plays agent A when q is even, B when odd (so A moves first), each with a seed
-    # of its own.
+    if len(specs) not in (2, players):
+        raise InvalidParameter(
+            f"--players names {len(specs)} agents for a game of {players} players; name "
+            f"{players} (one per seat) or 2 (alternating A, B, A, ...)"
+        )
+    # Seat q plays the q-th agent (with two agents for more seats, A and B alternate), each
+    # with a seed of its own.
     agents = [
         _agent(
-            options[q % 2],
-            specs[q % 2],
+            "--players",
+            specs[q % len(specs)],
             seed=int(rng.blocks(args.seed, _PLAY_AI_PURPOSE, [q])[0, 0]),
             threads=args.threads,
         )
@@ -205,7 +251,7 @@ def _play(args: argparse.Namespace) -> dict[str, Any]:
     with Progress(game.board.cells, "playing") as bar:
         owned = int(game.scores.sum())
         bar.advance(owned)
-        while not game.is_over and (args.moves is None or played < args.moves):
+        while not game.is_over and (args.turns is None or played < args.turns):
             game.play(agents[game.to_move].choose(game))
             played += 1
             now = int(game.scores.sum())
@@ -221,28 +267,32 @@ def _play(args: argparse.Namespace) -> dict[str, Any]:
         game.render(args.png, title=title)
         files["png"] = str(args.png)
     owner = game.owner
-    return {
-        "board": game.board.kind,
-        "cells": game.board.cells,
-        "colours": game.board.colour_count,
-        "players": players,
-        "rules": game.rules.to_dict(),
-        "seed": args.seed,
-        "loaded": None if args.load is None else str(args.load),
-        "a": agents[0].spec,
-        "b": agents[1].spec,
-        "agents": [agent.spec for agent in agents],
-        "played": played,
-        "seconds": seconds,
-        "moves": _replayed_moves(game),
-        "history": game.history,
-        "scores": game.scores.tolist(),
-        "winner": game.winner,
-        "outcome": game.outcome,
-        "owner": owner.tolist(),
-        "rows": board_rows(game.board, owner),
-        "files": files,
-    }
+    scores = game.scores
+    winners: list[int] = []
+    if game.winner is not None:
+        winners = [game.winner]
+    elif game.outcome == "drawn":
+        winners = np.flatnonzero(scores == scores.max()).tolist()
+    return played_report(
+        outcome="unfinished" if game.outcome == "ongoing" else game.outcome,
+        winners=winners,
+        turns_played=played,
+        seconds=seconds,
+        board=game.board.kind,
+        cells=game.board.cells,
+        colours=game.board.colour_count,
+        seats=players,
+        rules=game.rules.to_dict(),
+        seed=args.seed,
+        loaded=None if args.load is None else str(args.load),
+        players=[agent.spec for agent in agents],
+        moves=_replayed_moves(game),
+        history=game.history,
+        scores=scores.tolist(),
+        owner=owner.tolist(),
+        rows=board_rows(game.board, owner),
+        files=files,
+    )
 
 
 def _move_tokens(moves: list[dict[str, Any]], players: int) -> list[str]:
@@ -283,29 +333,31 @@ def _print_play(report: dict[str, Any]) -> None:
     )
     if report["loaded"]:
         print(f"continued from {report['loaded']}")
-    for q, spec in enumerate(report["agents"]):
+    for q, spec in enumerate(report["players"]):
         print(f"  player {q} ({_LETTERS[q]}): {spec}")
     print("moves (round. player colour +cells taken):")
     line = ""
-    for token in _move_tokens(report["moves"], report["players"]):
+    for token in _move_tokens(report["moves"], report["seats"]):
         if line and len(line) + 1 + len(token) > _LINE_WIDTH:
             print("  " + line)
             line = ""
         line = f"{line} {token}" if line else token
     if line:
         print("  " + line)
-    rate = report["played"] / report["seconds"] if report["seconds"] > 0 else math.inf
-    print(f"played {report['played']} moves in {report['seconds']:.3f} s ({rate:,.1f} moves/s)")
+    rate = report["turns_played"] / report["seconds"] if report["seconds"] > 0 else math.inf
+    print(
+        f"played {report['turns_played']} moves in {report['seconds']:.3f} s ({rate:,.1f} moves/s)"
+    )
     rows = report["rows"]
     if rows is not None:
         print("\n".join(rows))
     else:
-        print(_summary(report["owner"], report["players"]))
+        print(_summary(report["owner"], report["seats"]))
     scores = " : ".join(str(s) for s in report["scores"])
     if report["outcome"] == "won":
-        q = report["winner"]
+        q = report["winners"][0]
         print(
-            f"result: player {q} ({_LETTERS[q]}, {report['agents'][q]}) won, cells {scores}, "
+            f"result: player {q} ({_LETTERS[q]}, {report['players'][q]}) won, cells {scores}, "
             f"after {len(report['moves'])} moves"
         )
     elif report["outcome"] == "drawn":
@@ -428,7 +480,7 @@ def _print_tournament(report: dict[str, Any]) -> None:
 
 def _playouts(args: argparse.Namespace) -> dict[str, Any]:
     count = _validate.integer("--n", args.n, 1)
-    board = _board(args.board, colours=args.colours, players=args.players, seed=args.seed)
+    board = _board(args.board, colours=args.colours, players=args.seats, seed=args.seed)
     game = Game(board, args.seed, **_rules(args))
     threads = _core.resolve_threads(args.threads)
     started = time.perf_counter()
@@ -437,7 +489,7 @@ def _playouts(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "board": board.kind,
         "cells": board.cells,
-        "players": board.players,
+        "seats": board.players,
         "rules": game.rules.to_dict(),
         "policy": args.policy,
         "steps": args.steps,
@@ -474,7 +526,7 @@ def _print_playouts(report: dict[str, Any]) -> None:
 
 
 def _render(args: argparse.Namespace) -> dict[str, Any]:
-    board = _board(args.board, colours=args.colours, players=args.players, seed=args.seed)
+    board = _board(args.board, colours=args.colours, players=args.seats, seed=args.seed)
     from stratagem.annexation import plot
 
     plot.render(board, path=args.png, title=args.title)
@@ -483,7 +535,7 @@ def _render(args: argparse.Namespace) -> dict[str, Any]:
         "cells": board.cells,
         "edges": int(board.neighbours.shape[0] // 2),
         "colours": board.colour_count,
-        "players": board.players,
+        "seats": board.players,
         "regions": board.region_count,
         "starts": board.starts.tolist(),
         "seed": args.seed,
@@ -525,11 +577,15 @@ def _board_options(
     )
     if players:
         parser.add_argument(
-            "--players",
+            "--seats",
             type=_count,
             default=None if default is None else 2,
-            help="players, 2 to 4 (default 2)",
+            help="players of the game, 2 to 4 (default 2; in play, one per --players agent)",
         )
+        if default is not None:  # play's --players names the agents
+            parser.add_argument(
+                "--players", dest="seats", action=DeprecatedOption, new="--seats", convert=_count
+            )
 
 
 def _rule_options(parser: argparse.ArgumentParser, *, defaults: bool = True) -> None:
@@ -557,30 +613,32 @@ def register(commands: Commands, common: Common) -> None:
         commands, "annexation", "the Filler-style colour game: play, matches, playouts, pictures"
     )
 
-    play = sub.add_parser(
-        "play",
-        parents=[common()],
-        help="play one game between two agents",
-        description="Play one game (or continue a saved one) between two agents and print "
-        "the moves, the final position and the result. Player 0 is A and moves first; with "
-        "3 or 4 players, the even players are A and the odd ones B.",
+    (play,) = add_command(sub, "play", help="play one game between agents", parents=[common()])
+    play.description = (
+        "Play one game (or continue a saved one) between agents and print the moves, the "
+        "final position and the result. Seat 0 is A and moves first."
     )
     _board_options(play, players=True, default=None)
     play.add_argument(
-        "--a",
-        default="mcts",
-        help="agent of player 0 (default mcts, 1000 iterations), e.g. mcts:iterations=2000,c=0.7",
+        "--players",
+        type=_players_argument,
+        default=None,
+        metavar="A,B,...",
+        help="the agent of each seat, e.g. mcts:iterations=2000,greedy (default mcts,greedy); "
+        "2 agents for 3 or 4 seats alternate",
     )
-    play.add_argument("--b", default="greedy", help="agent of player 1 (default greedy)")
+    for old in ("--a", "--b"):
+        play.add_argument(old, dest=old[2:], default=None, action=DeprecatedOption, new="--players")
     _rule_options(play, defaults=False)
-    play.add_argument(
-        "--moves",
-        type=_count,
+    add_turns(
+        play,
+        default=None,
         help="stop after this many moves (default: play to the end); continue with --load",
+        old=("--moves",),
     )
-    play.add_argument("--png", type=Path, help="draw the final position (PNG)")
-    play.add_argument("--save", type=Path, help="save the game at the end (JSON)")
-    play.add_argument("--load", type=Path, help="continue a game saved with --save")
+    add_png(play, help="draw the final position (PNG)")
+    add_save(play, help="save the game at the end (JSON)")
+    add_load(play)
     play.set_defaults(run=_play, show=_print_play)
 
     match = sub.add_parser(

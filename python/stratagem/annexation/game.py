@@ -30,7 +30,7 @@ from numpy.typing import NDArray
 
 from stratagem import _core, _validate
 from stratagem._files import write_json
-from stratagem.annexation.board import Board
+from stratagem.annexation.board import Board, parse_board
 from stratagem.errors import InvalidBoard, InvalidMove, InvalidParameter
 
 __all__ = ["MODES", "POLICIES", "Game", "PlayoutResult", "Rules", "playouts"]
@@ -89,6 +89,8 @@ class Game:
     """A game of annexation on ``board``: ``legal_moves()``, ``play(colour)``, ``scores``,
     ``is_over``, ``winner``, ``copy()``, ``save``/``load``.
 
+    ``board`` is a :class:`Board` or a board spec string (``"hex:8"``, ``"voronoi:300"``, a
+    saved board's path: :func:`~stratagem.annexation.parse_board`, generated with ``seed``).
     ``seed`` is the default seed of :func:`playouts` from this game. The rule options are
     keywords (see :class:`Rules`). An illegal move raises :class:`~stratagem.errors.InvalidMove`
     and leaves the game as it was.
@@ -96,7 +98,7 @@ class Game:
 
     def __init__(
         self,
-        board: Board,
+        board: Board | str,
         seed: int = 0,
         *,
         mode: str = "flood",
@@ -104,9 +106,9 @@ class Game:
         max_moves: int | None = None,
     ) -> None:
         self.rules = Rules(mode, allow_opponent_colours, max_moves)
-        self.board = board
+        self.board = parse_board(board, seed=seed) if isinstance(board, str) else board
         self.seed = _validate.seed(seed)
-        self._engine_board = self.rules.compile(board)
+        self._engine_board = self.rules.compile(self.board)
         self._game = _core.AnnexationGame(self._engine_board)
 
     def legal_moves(self) -> list[int]:

@@ -1,0 +1,148 @@
+"""Annexation through :mod:`stratagem.protocol`: :class:`Annexation`.
+
+Seats are the players, who move in turn (``dynamics="alternating"``); an action is a colour
+(``num_actions`` is the colour count), so an agent expresses every move the rules allow.
+Rewards come at the end: +1 to the winner and -1 to every other seat; a draw gives 0 to the
+seats sharing the top and -1 to the rest (0 to all with two players); a game stopped at the
+move limit is scored the same way (the rules score it). The observation of seat ``s`` is an
+``int8`` array of shape ``(2, cells)``: row 0 the owner of each cell relative to ``s``
+(-1 unowned, 0 ``s`` itself, 1 the next seat in turn order, ...), row 1 the colour each cell
+shows.
+
+>>> from stratagem.annexation.protocol import Annexation
+>>> game = Annexation(seed=2, board="hex:3")
+>>> game.observation(0).shape, game.legal_actions(0).tolist()
+((2, 37), [0, 2, 3, 4, 5, 7])
+>>> game.step([2]); game.to_move()
+(1,)
+>>> game.native.scores.tolist()
+[2, 1]
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from stratagem.annexation.ai import AI
+from stratagem.annexation.board import parse_board
+from stratagem.annexation.game import Game as NativeGame
+from stratagem.errors import InvalidParameter
+from stratagem.protocol import Game, Outcome, TurnGame, terminal_rewards
+
+__all__ = ["Annexation"]
+
+
+class Annexation(TurnGame):
+    """An annexation game behind the protocol; ``native`` is the rich
+    :class:`~stratagem.annexation.Game` it plays on (read it, do not play on it)."""
+
+    name = "annexation"
+
+    def __init__(
+        self,
+        *,
+        seed: int = 0,
+        board: str = "hex:8",
+        colours: int = 8,
+        players: int = 2,
+        mode: str = "flood",
+        allow_opponent_colours: bool = False,
+        max_moves: int | None = None,
+    ) -> None:
+        if not isinstance(board, str):
+            raise InvalidParameter(f"board must be a board spec string, got {board!r}")
+        self.native = NativeGame(
+            parse_board(board, colour_count=colours, players=players, seed=seed),
+            seed,
+            mode=mode,
+            allow_opponent_colours=allow_opponent_colours,
+            max_moves=max_moves,
+        )
+        super().__init__(
+            seed,
+            {
+                "board": board,
+                "colours": colours,
+                "players": players,
+                "mode": mode,
+                "allow_opponent_colours": allow_opponent_colours,
+                "max_moves": max_moves,
+            },
+        )
+
+    @property
+    def seats(self) -> int:
+        return self.native.board.players
+
+    @property
+    def is_over(self) -> bool:
+        return self.native.is_over
+
+    @property
+    def outcome(self) -> Outcome:
+        outcome = self.native.outcome
+        return "unfinished" if outcome == "ongoing" else outcome  # type: ignore[return-value]
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        if not self.is_over:
+            return ()
+        if self.native.winner is not None:
+            return (self.native.winner,)
+        scores = self.native.scores
+        return tuple(int(seat) for seat in np.flatnonzero(scores == scores.max()))
+
+    @property
+    def num_actions(self) -> int:
+        return self.native.board.colour_count
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        return (2, self.native.board.cells)
+
+    @property
+    def observation_dtype(self) -> np.dtype[Any]:
+        return np.dtype(np.int8)
+
+    def to_move(self) -> tuple[int, ...]:
+        return () if self.native.is_over else (self.native.to_move,)
+
+    def legal_actions(self, seat: int) -> NDArray[np.int64]:
+        if self._seat(seat) not in self.to_move():
+            return np.zeros(0, dtype=np.int64)
+        return np.asarray(self.native.legal_moves(), dtype=np.int64)
+
+    def _apply(self, actions: dict[int, int]) -> NDArray[np.float64]:
+        (colour,) = actions.values()
+        self.native.play(colour)
+        if not self.native.is_over:
+            return np.zeros(self.seats, dtype=np.float64)
+        return terminal_rewards(self.seats, self.outcome, self.winners)
+
+    def observation(self, seat: int) -> NDArray[np.int8]:
+        seat = self._seat(seat)
+        owner = self.native.owner.astype(np.int16)
+        relative = np.where(owner >= 0, (owner - seat) % self.seats, -1)
+        return np.stack([relative, self.native.cell_colours.astype(np.int16)]).astype(np.int8)
+
+    def _copy_state(self, twin: Annexation) -> None:
+        twin.native = self.native.copy()
+
+    def render(self) -> str:
+        from stratagem.annexation.text import render_text
+
+        return render_text(self.native)
+
+    def suggest(self, seat: int, name: str) -> int:
+        """The move the built-in AI ``name`` (``random``, ``greedy``, ``fractal``, ``mcts``,
+        ``minimax``) would play for ``seat`` now, seeded by this game's seed and turn."""
+        if self._seat(seat) not in self.to_move():
+            raise InvalidParameter(f"seat {seat} does not move now")
+        return AI(name, seed=self.seed + self.turn).choose(self.native)
+
+
+if TYPE_CHECKING:  # mypy checks that the class satisfies the protocol
+    _satisfies: type[Game] = Annexation

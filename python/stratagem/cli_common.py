@@ -1,0 +1,281 @@
+"""The pieces every game's command line is built from, so that every game answers to the same
+words (``docs/games.md``, "One vocabulary"):
+
+- the command that plays a game is ``play``;
+- who plays is ``--players a,b,...`` (names of built-in players, policies or AIs);
+- game length is ``--turns``; a picture of the end is ``--png FILE``;
+- ``--save FILE`` writes the game at the end, ``--load FILE`` continues a saved one;
+- the JSON of a played game holds ``outcome`` (``won``/``drawn``/``unfinished``),
+  ``winners`` (a list of seats), ``turns_played`` and ``seconds``, besides the game's own
+  fields; ``ranks`` always means MPI processes.
+
+Old spellings stay as aliases that print a deprecation note on stderr
+(:class:`DeprecatedOption`, :func:`add_command`).
+
+This module imports no game, so a game's ``cli.py`` can import it without a circle.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeAlias
+
+from stratagem import _core, _validate
+from stratagem.errors import InvalidParameter, StratagemError
+
+__all__ = [
+    "Command",
+    "Commands",
+    "Common",
+    "DeprecatedOption",
+    "add_command",
+    "add_load",
+    "add_players",
+    "add_png",
+    "add_save",
+    "add_turns",
+    "command_group",
+    "common_options",
+    "count_argument",
+    "existing_file",
+    "names_argument",
+    "played_report",
+    "seconds_argument",
+]
+
+Command = Callable[[argparse.Namespace], dict[str, Any]]
+#: The subcommands of a parser, where each game's ``register(commands, common)`` adds its group.
+Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+#: Makes the parent parser that gives a command ``--seed``, ``--threads`` and ``--json``.
+Common: TypeAlias = Callable[[], argparse.ArgumentParser]
+
+
+def _seed(text: str) -> int:
+    try:
+        return _validate.seed(int(text, 0))
+    except (ValueError, StratagemError) as error:
+        raise argparse.ArgumentTypeError(
+            f"seed must be an integer in [0, 2**64): {text!r}"
+        ) from error
+
+
+def _threads(text: str) -> int:
+    try:
+        value = _validate.threads(int(text))
+    except (ValueError, StratagemError) as error:
+        raise argparse.ArgumentTypeError(
+            f"threads must be an integer from 1 to {_core.MAX_THREADS}: {text!r}"
+        ) from error
+    assert value is not None
+    return value
+
+
+def count_argument(text: str) -> int:
+    """An argparse type for counts (games, turns, playouts): a whole number."""
+    try:
+        return int(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from error
+
+
+def seconds_argument(text: str) -> float:
+    """An argparse type for durations: a positive, finite number of seconds."""
+    try:
+        value = float(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from error
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
+
+
+def names_argument(text: str) -> list[str]:
+    """An argparse type for ``a,b,c``: the non-empty names, in order."""
+    names = [name.strip() for name in text.split(",")]
+    if not names or any(not name for name in names):
+        raise argparse.ArgumentTypeError(f"expected names separated by commas, got {text!r}")
+    return names
+
+
+def common_options() -> argparse.ArgumentParser:
+    """A fresh parent parser per command with ``--seed``, ``--threads`` and ``--json``:
+    parents share their option objects, so one shared parent would let one command's
+    defaults leak into every other."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--seed", type=_seed, default=0, help="seed of every random draw (default 0)"
+    )
+    common.add_argument(
+        "--threads",
+        type=_threads,
+        default=None,
+        help="worker threads (default: STRATAGEM_NUM_THREADS, else every core)",
+    )
+    common.add_argument(
+        "--json", action="store_true", help="print one JSON object on stdout, nothing else"
+    )
+    return common
+
+
+def command_group(commands: Commands, name: str, help: str) -> Commands:
+    """The subcommands of a new command ``name`` that only groups others (``NAME <NAME
+    command>``): a game's commands, or a group inside them."""
+    group = commands.add_parser(name, help=help)
+    return group.add_subparsers(dest=f"{name}_command", metavar=f"<{name} command>", required=True)
+
+
+def _note(old: str, new: str) -> None:
+    print(f"stratagem: note: {old} is deprecated; use {new}", file=sys.stderr)
+
+
+class DeprecatedOption(argparse.Action):
+    """An old option spelling: stores into the new option's ``dest`` (through the new
+    option's ``type``) and prints a deprecation note naming the new spelling."""
+
+    def __init__(
+        self,
+        option_strings: Sequence[str],
+        dest: str,
+        *,
+        new: str,
+        convert: Callable[[str], Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        self.new = new
+        self.convert = convert
+        super().__init__(option_strings, dest, help=argparse.SUPPRESS, **kwargs)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        _note(str(option_string), self.new)
+        if self.convert is not None and isinstance(values, str):
+            try:
+                values = self.convert(values)
+            except argparse.ArgumentTypeError as error:
+                parser.error(f"argument {option_string}: {error}")
+        setattr(namespace, self.dest, values)
+
+
+def add_command(
+    commands: Commands,
+    name: str,
+    *,
+    help: str,
+    parents: Sequence[argparse.ArgumentParser],
+    old_names: Sequence[str] = (),
+    prefix: str = "",
+) -> list[argparse.ArgumentParser]:
+    """The parser of command ``name`` and one per deprecated old name (same options: the
+    caller adds them to every parser returned; running an old name prints a note)."""
+    parsers = [commands.add_parser(name, help=help, parents=parents)]
+    for old in old_names:
+        alias = commands.add_parser(old, parents=parents, help=argparse.SUPPRESS)
+        alias.set_defaults(deprecated_command=(f"'{prefix}{old}'", f"'{prefix}{name}'"))
+        parsers.append(alias)
+    return parsers
+
+
+def warn_deprecated_command(args: argparse.Namespace) -> None:
+    """Prints the note of a deprecated command name (the main entry point calls it)."""
+    deprecated = getattr(args, "deprecated_command", None)
+    if deprecated is not None:
+        _note(*deprecated)
+
+
+def add_players(
+    parser: argparse.ArgumentParser,
+    *,
+    default: Sequence[str] | None,
+    help: str,
+    old: Sequence[str] = (),
+) -> None:
+    """``--players a,b,...`` (and deprecated spellings ``old``) into ``args.players``."""
+    parser.add_argument(
+        "--players", type=names_argument, default=None if default is None else list(default),
+        metavar="A,B,...", help=help,
+    )
+    for spelling in old:
+        parser.add_argument(
+            spelling, dest="players", action=DeprecatedOption, new="--players",
+            convert=names_argument,
+        )
+
+
+def add_turns(
+    parser: argparse.ArgumentParser,
+    *,
+    default: int | None,
+    help: str,
+    old: Sequence[str] = (),
+) -> None:
+    """``--turns N`` (and deprecated spellings ``old``) into ``args.turns``."""
+    parser.add_argument("--turns", type=count_argument, default=default, metavar="N", help=help)
+    for spelling in old:
+        parser.add_argument(
+            spelling, dest="turns", action=DeprecatedOption, new="--turns",
+            convert=count_argument,
+        )
+
+
+def add_png(
+    parser: argparse.ArgumentParser, *, help: str, old: Sequence[str] = ()
+) -> None:
+    """``--png FILE`` (and deprecated spellings ``old``) into ``args.png``."""
+    parser.add_argument("--png", type=Path, metavar="FILE", help=help)
+    for spelling in old:
+        parser.add_argument(
+            spelling, dest="png", action=DeprecatedOption, new="--png", convert=Path
+        )
+
+
+def add_save(parser: argparse.ArgumentParser, *, help: str = "save the game at the end") -> None:
+    parser.add_argument("--save", type=Path, metavar="FILE", help=help)
+
+
+def add_load(
+    parser: argparse.ArgumentParser, *, help: str = "continue a game saved with --save"
+) -> None:
+    parser.add_argument("--load", type=existing_file, metavar="FILE", help=help)
+
+
+def existing_file(text: str) -> Path:
+    """An argparse type for a file to read. A missing file is refused when the command runs
+    (as :class:`~stratagem.errors.InvalidParameter`, like every other bad value), not by
+    argparse, so that ``--json`` reports it as a JSON error."""
+    return Path(text)
+
+
+def check_readable(path: Path | None, option: str) -> None:
+    """Refuses ``option``'s file when it does not exist: one error class for a missing file
+    in every game (a file that exists but is not a valid save is ``InvalidBoard``)."""
+    if path is not None and not path.is_file():
+        raise InvalidParameter(f"{option} {path}: no such file")
+
+
+def played_report(
+    *,
+    outcome: str,
+    winners: Sequence[int],
+    turns_played: int,
+    seconds: float,
+    **fields: Any,
+) -> dict[str, Any]:
+    """The JSON of a played game: the four common keys, then the game's own ``fields``."""
+    if outcome not in ("won", "drawn", "unfinished"):
+        raise ValueError(f"outcome must be won, drawn or unfinished, got {outcome!r}")
+    return {
+        "outcome": outcome,
+        "winners": [int(seat) for seat in winners],
+        "turns_played": int(turns_played),
+        "seconds": float(seconds),
+        **fields,
+    }

@@ -1,0 +1,277 @@
+"""The registry of games: :func:`available`, :func:`make`, :class:`GameSpec`.
+
+>>> from stratagem import games
+>>> [spec.name for spec in games.available()][:5]
+['annexation', 'conquest', 'outpost', 'mastermind', 'diplomacy']
+>>> games.spec("mastermind").dynamics
+'single-agent'
+>>> games.make("mastermind", seed=1, spots=4, colours=6).num_actions
+6
+>>> games.make("chess")
+Traceback (most recent call last):
+    ...
+stratagem.errors.InvalidParameter: unknown game 'chess'; available: annexation, conquest, outpost, mastermind, diplomacy
+
+Third-party games register through the entry-point group ``stratagem.games``: an entry point
+whose object is a :class:`GameSpec` (or a function returning one). They then appear in
+:func:`available`, the command line, the bridges and the conformance test like the built-ins.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from importlib import metadata
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Literal
+
+from stratagem.errors import InvalidParameter
+
+if TYPE_CHECKING:
+    from stratagem.protocol import Game
+    from stratagem.testing import GameAdapter
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "ConfigKey",
+    "GameSpec",
+    "available",
+    "make",
+    "register",
+    "spec",
+]
+
+ENTRY_POINT_GROUP = "stratagem.games"
+Dynamics = Literal["alternating", "simultaneous", "single-agent", "one-shot"]
+Chance = Literal["deterministic", "seeded"]
+
+
+@dataclass(frozen=True)
+class ConfigKey:
+    """One configuration key of a game: its default and what it means."""
+
+    default: Any
+    meaning: str
+
+
+def _resolve(reference: str) -> Any:
+    """The object named ``"package.module:Name"``."""
+    module_name, _, attribute = reference.partition(":")
+    return getattr(importlib.import_module(module_name), attribute)
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A registered game. ``factory`` and ``adapter`` name ``"module:Name"`` objects imported
+    on first use, so listing games imports no game."""
+
+    name: str
+    summary: str
+    seats: tuple[int, int]
+    """The fewest and most seats the game can have."""
+    dynamics: Dynamics
+    chance: Chance
+    defaults: Mapping[str, ConfigKey]
+    factory: str
+    """The protocol class, called as ``factory(seed=..., **config)``."""
+    adapter: str
+    """The game's :class:`~stratagem.testing.GameAdapter` class."""
+    docs: str
+    """The game's page, relative to the repository."""
+    opponents: tuple[str, ...] = ("random",)
+    """Built-in opponents the Gymnasium bridge can seat (``"random"`` in every game; others
+    through the game's ``suggest(seat, name)``)."""
+    quick: Mapping[str, Any] = field(default_factory=dict)
+    """A small configuration for quick checks (tests, the bridges' checkers, the demo)."""
+    cli: str | None = None
+    """The ``register(commands, common)`` function that adds the game's command group."""
+    _cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def cls(self) -> Callable[..., Game]:
+        """The game's protocol class."""
+        if "cls" not in self._cache:
+            self._cache["cls"] = _resolve(self.factory)
+        cls: Callable[..., Game] = self._cache["cls"]
+        return cls
+
+    @property
+    def conformance(self) -> GameAdapter[Any, Any]:
+        """A fresh instance of the game's conformance adapter."""
+        adapter: GameAdapter[Any, Any] = _resolve(self.adapter)()
+        return adapter
+
+    def make(self, *, seed: int = 0, **config: Any) -> Game:
+        """A new game; unknown keys raise :class:`~stratagem.errors.InvalidParameter`."""
+        unknown = sorted(set(config) - set(self.defaults))
+        if unknown:
+            raise InvalidParameter(
+                f"unknown {self.name} config key(s) {', '.join(unknown)}; "
+                f"accepted: {', '.join(self.defaults)}"
+            )
+        return self.cls(seed=seed, **config)
+
+    def register_cli(self, commands: Any, common: Callable[[], Any]) -> None:
+        """Adds the game's command group to the ``stratagem`` parser."""
+        if self.cli is not None:
+            _resolve(self.cli)(commands, common)
+
+    def defaults_dict(self) -> dict[str, Any]:
+        return {key: entry.default for key, entry in self.defaults.items()}
+
+
+def _config(**keys: tuple[Any, str]) -> Mapping[str, ConfigKey]:
+    return MappingProxyType({key: ConfigKey(*entry) for key, entry in keys.items()})
+
+
+_BUILTIN = (
+    GameSpec(
+        name="annexation",
+        summary="Filler-style colour annexation: grow by choosing colours; more than half wins",
+        seats=(2, 4),
+        dynamics="alternating",
+        chance="deterministic",
+        defaults=_config(
+            board=("hex:8", "board spec (hex:R, hexrect:WxH, grid:WxH, voronoi:N, or a file)"),
+            colours=(8, "colour count, 3..16"),
+            players=(2, "seats, 2..4"),
+            mode=("flood", "annexation rule: flood or adjacent"),
+            allow_opponent_colours=(False, "may a player take an opponent's current colour"),
+            max_moves=(None, "move limit (None: four moves per cell)"),
+        ),
+        factory="stratagem.annexation.protocol:Annexation",
+        adapter="stratagem.annexation.conformance:AnnexationAdapter",
+        docs="docs/annexation.md",
+        cli="stratagem.annexation.cli:register",
+        opponents=("random", "greedy", "fractal", "mcts"),
+        quick={"board": "hex:3"},
+    ),
+    GameSpec(
+        name="conquest",
+        summary="RISK-like war on a graph: each turn each team picks its placement policy",
+        seats=(2, 8),
+        dynamics="simultaneous",
+        chance="seeded",
+        defaults=_config(
+            board=("grid:8x8", "board spec (grid:WxH, ring:N, complete:N, risk, rgg:N, ...)"),
+            teams=(2, "seats (teams), 2..8"),
+            troops=(10, "starting troops per territory"),
+            rate=(0.2, "recruitment rate per turn"),
+            turns=(200, "turn limit"),
+        ),
+        factory="stratagem.conquest.protocol:Conquest",
+        adapter="stratagem.conquest.conformance:ConquestAdapter",
+        docs="docs/conquest.md",
+        cli="stratagem.conquest.cli:register",
+    ),
+    GameSpec(
+        name="outpost",
+        summary="Four empires on a 100x100 grid: each turn each empire picks a player's moves",
+        seats=(4, 4),
+        dynamics="simultaneous",
+        chance="seeded",
+        defaults=_config(
+            map=("rivers", "map name or file"),
+            r=(7, "radius of influence"),
+            L=(12, "land cells per extra outpost"),
+            W=(3, "water cells per extra outpost"),
+            turns=(200, "turn limit T"),
+        ),
+        factory="stratagem.outpost.protocol:Outpost",
+        adapter="stratagem.outpost.conformance:OutpostAdapter",
+        docs="docs/outpost.md",
+        cli="stratagem.outpost.cli:register",
+    ),
+    GameSpec(
+        name="mastermind",
+        summary="Break a hidden code: a guess is entered peg by peg, feedback after the last",
+        seats=(1, 1),
+        dynamics="single-agent",
+        chance="seeded",
+        defaults=_config(
+            spots=(4, "pegs in a code, 1..16"),
+            colours=(6, "colours, 2..36"),
+            max_guesses=(12, "guess limit"),
+            secret=(None, "the secret code (None: drawn from the seed)"),
+        ),
+        factory="stratagem.mastermind.protocol:Mastermind",
+        adapter="stratagem.mastermind.conformance:MastermindAdapter",
+        docs="docs/mastermind.md",
+        cli="stratagem.mastermind.cli:register",
+        opponents=(),
+    ),
+    GameSpec(
+        name="diplomacy",
+        summary="Diplomacy winter adjustments: seven powers choose builds and removals at once",
+        seats=(7, 7),
+        dynamics="one-shot",
+        chance="deterministic",
+        defaults=_config(
+            position=(None, "a position in Position.parse form (None: drawn from the seed)"),
+            convention=("exact", "counting convention: exact, waives or article"),
+        ),
+        factory="stratagem.diplomacy.protocol:Diplomacy",
+        adapter="stratagem.diplomacy.conformance:DiplomacyAdapter",
+        docs="docs/diplomacy.md",
+        cli="stratagem.diplomacy.cli:register",
+    ),
+)
+
+_registry: dict[str, GameSpec] | None = None
+
+
+def _entry_point_specs() -> list[GameSpec]:
+    found = []
+    for entry in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        loaded = entry.load()
+        candidate = loaded() if callable(loaded) and not isinstance(loaded, GameSpec) else loaded
+        if not isinstance(candidate, GameSpec):
+            raise InvalidParameter(
+                f"entry point {entry.name!r} of group {ENTRY_POINT_GROUP!r} gave "
+                f"{type(candidate).__name__}, not a stratagem.games.GameSpec"
+            )
+        found.append(candidate)
+    return found
+
+
+def _games() -> dict[str, GameSpec]:
+    global _registry  # noqa: PLW0603 (built once, on first use)
+    if _registry is None:
+        table = {spec.name: spec for spec in _BUILTIN}
+        for extra in _entry_point_specs():
+            if extra.name in table:
+                raise InvalidParameter(
+                    f"entry point game {extra.name!r} clashes with a registered game"
+                )
+            table[extra.name] = extra
+        _registry = table
+    return _registry
+
+
+def register(spec: GameSpec) -> None:
+    """Adds ``spec`` for this process (entry points make it permanent)."""
+    if not isinstance(spec, GameSpec):
+        raise InvalidParameter(f"register takes a GameSpec, got {type(spec).__name__}")
+    table = _games()
+    if spec.name in table:
+        raise InvalidParameter(f"a game named {spec.name!r} is already registered")
+    table[spec.name] = spec
+
+
+def available() -> tuple[GameSpec, ...]:
+    """Every registered game, the five built-ins first."""
+    return tuple(_games().values())
+
+
+def spec(name: str) -> GameSpec:
+    """The registry entry of ``name``."""
+    table = _games()
+    if not isinstance(name, str) or name not in table:
+        raise InvalidParameter(f"unknown game {name!r}; available: {', '.join(table)}")
+    return table[name]
+
+
+def make(name: str, *, seed: int = 0, **config: Any) -> Game:
+    """A new game of ``name`` with ``seed`` and configuration keys (see ``spec(name).defaults``)."""
+    return spec(name).make(seed=seed, **config)

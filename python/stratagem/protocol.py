@@ -1,0 +1,397 @@
+"""The one face every stratagem game shows: :class:`Game`, a ``typing.Protocol``.
+
+A user who can drive one game can drive all five (``docs/games.md``)::
+
+    >>> import numpy as np
+    >>> from stratagem import games
+    >>> game = games.make("annexation", seed=3, board="hex:4")
+    >>> game.seats, game.to_move(), game.num_actions
+    (2, (0,), 8)
+    >>> while not game.is_over:
+    ...     game.step([int(game.legal_actions(seat)[0]) for seat in game.to_move()])
+    >>> game.outcome in ("won", "drawn"), float(game.returns().sum())
+    (True, 0.0)
+
+Actions are integers ``0..num_actions-1``, as in OpenSpiel; ``step`` takes one action for every
+seat in :meth:`Game.to_move` (a mapping seat -> action, or a sequence in ``to_move()`` order).
+An illegal, missing or extra action raises :class:`~stratagem.errors.InvalidMove` naming the
+seat and the action, and changes nothing.
+
+:class:`TurnGame` is the shared implementation the five games build on: it checks actions,
+keeps the action log, the rewards and the returns, and saves a game as its configuration and
+action log in one JSON format (``stratagem.game``, version 1), which :func:`load` replays.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, Self, runtime_checkable
+
+import numpy as np
+from numpy.typing import NDArray
+
+from stratagem._files import write_json
+from stratagem.errors import InvalidBoard, InvalidMove, InvalidParameter
+
+if TYPE_CHECKING:
+    from stratagem.games import GameSpec
+
+__all__ = [
+    "OUTCOMES",
+    "SAVE_FORMAT",
+    "SAVE_VERSION",
+    "Actions",
+    "Game",
+    "Outcome",
+    "TurnGame",
+    "load",
+]
+
+Outcome = Literal["won", "drawn", "unfinished"]
+#: The three words every game, the command line and JSON use for how a game stands.
+OUTCOMES: tuple[Outcome, ...] = ("won", "drawn", "unfinished")
+Actions = Mapping[int, int] | Sequence[int]
+
+SAVE_FORMAT = "stratagem.game"
+SAVE_VERSION = 1
+
+
+@runtime_checkable
+class Game(Protocol):
+    """What every game satisfies (``docs/games.md``, "The protocol")."""
+
+    @property
+    def spec(self) -> GameSpec:
+        """The game's registry entry."""
+        ...
+
+    @property
+    def config(self) -> Mapping[str, Any]:
+        """The configuration the game was made with, every key filled in."""
+        ...
+
+    @property
+    def seed(self) -> int: ...
+
+    @property
+    def seats(self) -> int: ...
+
+    @property
+    def turn(self) -> int:
+        """Steps taken so far."""
+        ...
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def outcome(self) -> Outcome:
+        """``"won"`` (``winners`` holds the winner), ``"drawn"`` (``winners`` holds the seats
+        that share the top) or ``"unfinished"`` (still going, or stopped at a limit with no
+        result; ``winners`` is empty)."""
+        ...
+
+    @property
+    def winners(self) -> tuple[int, ...]: ...
+
+    @property
+    def num_actions(self) -> int: ...
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]: ...
+
+    @property
+    def observation_dtype(self) -> np.dtype[Any]: ...
+
+    def to_move(self) -> tuple[int, ...]:
+        """The seats that act in the next step (empty once the game is over)."""
+        ...
+
+    def legal_actions(self, seat: int) -> NDArray[np.int64]:
+        """The legal actions of ``seat``, ascending (empty when it does not act now)."""
+        ...
+
+    def action_mask(self, seat: int) -> NDArray[np.bool_]: ...
+
+    def step(self, actions: Actions) -> None: ...
+
+    def rewards(self) -> NDArray[np.float64]:
+        """The reward of each seat from the last step."""
+        ...
+
+    def returns(self) -> NDArray[np.float64]:
+        """The summed rewards of each seat since the start."""
+        ...
+
+    def observation(self, seat: int) -> NDArray[Any]: ...
+
+    def clone(self) -> Self: ...
+
+    def save(self, path: str | os.PathLike[str]) -> None: ...
+
+    def render(self) -> str: ...
+
+
+class TurnGame(ABC):
+    """The shared half of every game's protocol class.
+
+    A subclass sets ``name``, accepts ``seed`` and its configuration keys as keywords (calling
+    ``super().__init__(seed, config)``, with every key filled in, once its engine state is set
+    up: the base asks for ``seats``), and writes the rules-facing
+    part: ``seats``, ``is_over``, ``outcome``, ``winners``, ``num_actions``,
+    ``observation_shape``/``observation_dtype``, ``to_move``, ``legal_actions``, ``_apply``
+    (one checked step, returning each seat's reward), ``observation``, ``_copy_state``
+    (``clone``'s deep copy of the engine state) and ``render``.
+    """
+
+    name: ClassVar[str]
+
+    def __init__(self, seed: int, config: Mapping[str, Any]) -> None:
+        from stratagem import _validate
+
+        self._seed = _validate.seed(seed)
+        self._config = dict(config)
+        self._log: list[dict[int, int]] = []
+        self._last_rewards = np.zeros(self.seats, dtype=np.float64)
+        self._returns = np.zeros(self.seats, dtype=np.float64)
+
+    # -- what every game shares ------------------------------------------------------------
+
+    @property
+    def spec(self) -> GameSpec:
+        from stratagem import games
+
+        return games.spec(self.name)
+
+    @property
+    def config(self) -> Mapping[str, Any]:
+        return dict(self._config)
+
+    @property
+    def seed(self) -> int:
+        return self._seed
+
+    @property
+    def turn(self) -> int:
+        return len(self._log)
+
+    @property
+    def actions_played(self) -> tuple[dict[int, int], ...]:
+        """Every step's actions (seat -> action), in order."""
+        return tuple(dict(step) for step in self._log)
+
+    def action_mask(self, seat: int) -> NDArray[np.bool_]:
+        mask = np.zeros(self.num_actions, dtype=np.bool_)
+        mask[self.legal_actions(seat)] = True
+        return mask
+
+    def rewards(self) -> NDArray[np.float64]:
+        return self._last_rewards.copy()
+
+    def returns(self) -> NDArray[np.float64]:
+        return self._returns.copy()
+
+    def step(self, actions: Actions) -> None:
+        """Applies one action for every seat in :meth:`to_move`; checks them all first."""
+        chosen = self._checked_actions(actions)
+        rewards = np.asarray(self._apply(chosen), dtype=np.float64)
+        self._log.append(chosen)
+        self._last_rewards = rewards
+        self._returns = self._returns + rewards
+
+    def clone(self) -> Self:
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        twin._config = dict(self._config)
+        twin._log = [dict(step) for step in self._log]
+        twin._last_rewards = self._last_rewards.copy()
+        twin._returns = self._returns.copy()
+        self._copy_state(twin)
+        return twin
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Writes the game as its name, seed, configuration and action log (JSON, format
+        ``stratagem.game`` version 1); :func:`load` replays it."""
+        data = {
+            "format": SAVE_FORMAT,
+            "version": SAVE_VERSION,
+            "game": self.name,
+            "seed": self._seed,
+            "config": self._config,
+            "actions": [[[seat, action] for seat, action in step.items()] for step in self._log],
+        }
+        write_json(Path(path), data)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> Self:
+        """The game saved at ``path`` by :meth:`save` (it must be a game of this class)."""
+        game = load(path)
+        if not isinstance(game, cls):
+            raise InvalidBoard(f"{path}: a saved {game.name} game, not {cls.name}")
+        return game
+
+    def __repr__(self) -> str:
+        state = self.outcome if self.is_over else f"seats {list(self.to_move())} to move"
+        return f"<{self.name} game, seed {self._seed}, turn {self.turn}, {state}>"
+
+    # -- checking actions ------------------------------------------------------------------
+
+    def _seat(self, seat: object) -> int:
+        if isinstance(seat, bool) or not isinstance(seat, int | np.integer):
+            raise InvalidParameter(f"a seat is an integer, got {seat!r}")
+        if not 0 <= seat < self.seats:
+            raise InvalidParameter(f"seat {seat} is outside 0..{self.seats - 1}")
+        return int(seat)
+
+    def _checked_actions(self, actions: Actions) -> dict[int, int]:
+        if self.is_over:
+            raise InvalidMove(f"the {self.name} game is over ({self.outcome}); no seat acts")
+        movers = self.to_move()
+        if isinstance(actions, Mapping):
+            given = dict(actions.items())
+        elif isinstance(actions, Sequence | np.ndarray):
+            if len(actions) != len(movers):
+                raise InvalidMove(
+                    f"{len(actions)} action(s) given for the {len(movers)} seat(s) to move "
+                    f"{list(movers)}"
+                )
+            given = dict(zip(movers, actions, strict=True))
+        else:
+            raise InvalidMove(
+                f"actions are a mapping seat -> action or a sequence in to_move() order, "
+                f"got {type(actions).__name__}"
+            )
+        for seat in given:
+            if isinstance(seat, bool) or not isinstance(seat, int | np.integer):
+                raise InvalidMove(f"a seat is an integer, got {seat!r}")
+            if int(seat) not in movers:
+                raise InvalidMove(f"seat {seat} does not act now; the seats to move are {movers}")
+        chosen: dict[int, int] = {}
+        for seat in movers:
+            if seat not in given:
+                raise InvalidMove(f"seat {seat} has no action; the seats to move are {movers}")
+            action = given[seat]
+            if isinstance(action, bool) or not isinstance(action, int | np.integer):
+                raise InvalidMove(f"seat {seat}: an action is an integer, got {action!r}")
+            legal = self.legal_actions(seat)
+            index = int(np.searchsorted(legal, action))
+            if index == legal.size or legal[index] != action:
+                raise InvalidMove(
+                    f"seat {seat}: action {action} is not legal now; legal: {_summary(legal)}"
+                )
+            chosen[seat] = int(action)
+        return chosen
+
+    # -- what each game writes -------------------------------------------------------------
+
+    @property
+    @abstractmethod
+    def seats(self) -> int: ...
+
+    @property
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @property
+    @abstractmethod
+    def outcome(self) -> Outcome: ...
+
+    @property
+    @abstractmethod
+    def winners(self) -> tuple[int, ...]: ...
+
+    @property
+    @abstractmethod
+    def num_actions(self) -> int: ...
+
+    @property
+    @abstractmethod
+    def observation_shape(self) -> tuple[int, ...]: ...
+
+    @property
+    @abstractmethod
+    def observation_dtype(self) -> np.dtype[Any]: ...
+
+    @abstractmethod
+    def to_move(self) -> tuple[int, ...]: ...
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> NDArray[np.int64]: ...
+
+    @abstractmethod
+    def _apply(self, actions: dict[int, int]) -> Sequence[float] | NDArray[np.float64]:
+        """Plays checked actions; returns the step's reward of every seat."""
+
+    @abstractmethod
+    def observation(self, seat: int) -> NDArray[Any]: ...
+
+    @abstractmethod
+    def _copy_state(self, twin: Self) -> None:
+        """Gives ``twin`` (a shallow copy of this game) its own copy of the engine state."""
+
+    @abstractmethod
+    def render(self) -> str: ...
+
+
+def _summary(legal: NDArray[np.int64]) -> str:
+    if legal.size == 0:
+        return "none"
+    if legal.size <= 12:
+        return ", ".join(str(int(a)) for a in legal)
+    return f"{legal.size} actions in {int(legal[0])}..{int(legal[-1])}"
+
+
+def terminal_rewards(seats: int, outcome: Outcome, winners: Sequence[int]) -> NDArray[np.float64]:
+    """The win/loss rewards several games share: a win +1 to the winner and -1 to every other
+    seat; a draw 0 to the seats sharing the top and -1 to the rest; unfinished 0 to all."""
+    rewards = np.zeros(seats, dtype=np.float64)
+    if outcome == "won":
+        rewards[:] = -1.0
+        rewards[list(winners)] = 1.0
+    elif outcome == "drawn":
+        rewards[:] = -1.0
+        rewards[list(winners)] = 0.0
+    return rewards
+
+
+def load(path: str | os.PathLike[str]) -> TurnGame:
+    """Any game saved by :meth:`TurnGame.save`, rebuilt from the registry and replayed step by
+    step (so a tampered file is refused by the rules, naming the step)."""
+    from stratagem import games
+
+    if not Path(path).is_file():
+        raise InvalidParameter(f"{path}: no such file")
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise InvalidBoard(f"{path}: not a saved stratagem game ({error})") from None
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+        raise InvalidBoard(f"{path}: not a saved stratagem game (no format {SAVE_FORMAT!r})")
+    if data.get("version") != SAVE_VERSION:
+        raise InvalidBoard(
+            f"{path}: saved-game version {data.get('version')!r} is not known; "
+            f"this stratagem reads version {SAVE_VERSION}"
+        )
+    try:
+        name, seed, config, steps = data["game"], data["seed"], data["config"], data["actions"]
+    except KeyError as error:
+        raise InvalidBoard(f"{path}: the save has no {error.args[0]!r} field") from None
+    if not isinstance(config, dict) or not isinstance(steps, list):
+        raise InvalidBoard(f"{path}: 'config' must be an object and 'actions' a list")
+    try:
+        game = games.make(name, seed=seed, **config)
+    except InvalidParameter as error:
+        raise InvalidBoard(f"{path}: {error}") from None
+    if not isinstance(game, TurnGame):
+        raise InvalidBoard(f"{path}: game {name!r} does not save through stratagem.protocol")
+    for index, step in enumerate(steps):
+        try:
+            actions = {int(seat): action for seat, action in step}
+            game.step(actions)
+        except (TypeError, ValueError) as error:
+            raise InvalidBoard(f"{path}: step {index}: {error}") from None
+    return game

@@ -1,0 +1,106 @@
+"""Every registered game through the registry and the protocol alone: the registry's answers,
+random play (same seed same trajectory, clone and save/load continue identically, bad actions
+refused without change, outcome/winners/returns agree), the one save format, and each game's
+own conformance adapter. A game registered later is checked here with no new test code."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from stratagem import games, protocol, testing
+from stratagem.errors import InvalidBoard, InvalidParameter
+
+NAMES = [spec.name for spec in games.available()]
+
+
+@pytest.fixture(scope="module")
+def save_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("games")
+
+
+def test_the_five_games_come_first() -> None:
+    assert NAMES[:5] == ["annexation", "conquest", "outpost", "mastermind", "diplomacy"]
+    for spec in games.available():
+        assert spec.seats[0] <= spec.seats[1]
+        assert spec.dynamics in ("alternating", "simultaneous", "single-agent", "one-shot")
+        assert spec.chance in ("deterministic", "seeded")
+        assert set(spec.quick) <= set(spec.defaults)
+        assert Path(spec.docs).name.endswith(".md")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_new_game_satisfies_the_protocol(name: str) -> None:
+    spec = games.spec(name)
+    game = spec.make(seed=1, **spec.quick)
+    assert isinstance(game, protocol.Game)
+    assert game.spec is spec
+    assert spec.seats[0] <= game.seats <= spec.seats[1]
+    assert dict(game.config) == {**spec.defaults_dict(), **spec.quick}
+    assert (game.turn, game.is_over, game.outcome) == (0, False, "unfinished")
+    assert game.winners == ()
+    assert isinstance(game.render(), str)
+    assert game.render()
+    if spec.dynamics == "single-agent":
+        assert game.to_move() == (0,)
+    elif spec.dynamics == "alternating":
+        assert len(game.to_move()) == 1
+
+
+@pytest.mark.parametrize("name", NAMES)
+@settings(deadline=None, max_examples=4)
+@given(seed=st.integers(0, 2**64 - 1))
+def test_random_play_through_the_protocol(save_dir: Path, name: str, seed: int) -> None:
+    spec = games.spec(name)
+    testing.check_protocol(lambda: spec.make(seed=seed, **spec.quick), seed, save_dir)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_unknown_config_keys_are_named(name: str) -> None:
+    with pytest.raises(InvalidParameter, match=r"unknown .* config key.*bogus.*accepted:"):
+        games.make(name, bogus=1)
+
+
+def test_unknown_games_are_named() -> None:
+    with pytest.raises(InvalidParameter, match="unknown game 'chess'; available: annexation"):
+        games.make("chess")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_saved_game_is_refused_when_tampered(tmp_path: Path, name: str) -> None:
+    spec = games.spec(name)
+    game = spec.make(seed=2, **spec.quick)
+    game.step({seat: int(game.legal_actions(seat)[0]) for seat in game.to_move()})
+    path = tmp_path / "game.json"
+    game.save(path)
+    data = json.loads(path.read_text())
+    assert (data["format"], data["version"], data["game"]) == ("stratagem.game", 1, name)
+    assert protocol.load(path).turn == 1
+    bad_action = dict(data, actions=[[[seat, -5] for seat, _ in data["actions"][0]]])
+    path.write_text(json.dumps(bad_action))
+    with pytest.raises(InvalidBoard, match=r"step 0: seat \d+: action -5 is not legal"):
+        protocol.load(path)
+    path.write_text(json.dumps(dict(data, version=99)))
+    with pytest.raises(InvalidBoard, match="version 99 is not known"):
+        protocol.load(path)
+    path.write_text("{}")
+    with pytest.raises(InvalidBoard, match="not a saved stratagem game"):
+        protocol.load(path)
+    with pytest.raises(InvalidParameter, match="no such file"):
+        protocol.load(tmp_path / "missing.json")
+
+
+@pytest.mark.parametrize("name", NAMES)
+@settings(deadline=None, max_examples=3)
+@given(data=st.data())
+def test_the_game_passes_its_conformance_adapter(
+    save_dir: Path, name: str, data: st.DataObject
+) -> None:
+    adapter = games.spec(name).conformance
+    case = data.draw(adapter.cases(), label="case")
+    seed = data.draw(testing.seeds(), label="seed")
+    testing.check_conformance(adapter, case, seed, save_dir, turns=3)
