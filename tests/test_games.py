@@ -104,3 +104,53 @@ def test_the_game_passes_its_conformance_adapter(
     case = data.draw(adapter.cases(), label="case")
     seed = data.draw(testing.seeds(), label="seed")
     testing.check_conformance(adapter, case, seed, save_dir, turns=3)
+
+
+# --- a game registered from outside, through the entry-point group ---------------------------
+
+
+class _EntryPoint:
+    name = "nim"
+
+    def load(self) -> object:
+        from third_party_game import SPEC
+
+        return SPEC
+
+
+@pytest.fixture
+def nim_registered(monkeypatch: pytest.MonkeyPatch) -> None:
+    def entry_points(*, group: str) -> list[_EntryPoint]:
+        return [_EntryPoint()] if group == games.ENTRY_POINT_GROUP else []
+
+    monkeypatch.setattr(games.metadata, "entry_points", entry_points)
+    monkeypatch.setattr(games, "_registry", None)
+
+
+@pytest.mark.usefixtures("nim_registered")
+def test_an_entry_point_game_joins_the_registry_the_cli_and_the_checks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from stratagem.cli import main
+
+    assert [spec.name for spec in games.available()][-1] == "nim"
+    game = games.make("nim", seed=3, heaps=[2, 3])
+    assert isinstance(game, protocol.Game)
+    testing.check_protocol(lambda: games.make("nim", seed=3, heaps=[2, 3]), 3, tmp_path)
+    assert main(["nim", "play", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["outcome"] == "won"
+    assert report["winners"] in ([0], [1])
+
+
+def test_a_bad_entry_point_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Bad(_EntryPoint):
+        name = "broken"
+
+        def load(self) -> object:
+            return 42
+
+    monkeypatch.setattr(games.metadata, "entry_points", lambda *, group: [Bad()])
+    monkeypatch.setattr(games, "_registry", None)
+    with pytest.raises(InvalidParameter, match=r"entry point 'broken'.*gave int"):
+        games.available()

@@ -12,11 +12,11 @@ shows.
 >>> from stratagem.annexation.protocol import Annexation
 >>> game = Annexation(seed=2, board="hex:3")
 >>> game.observation(0).shape, game.legal_actions(0).tolist()
-((2, 37), [0, 2, 3, 4, 5, 7])
->>> game.step([2]); game.to_move()
+((2, 37), [0, 1, 3, 4, 5, 6])
+>>> game.step([1]); game.to_move()
 (1,)
 >>> game.native.scores.tolist()
-[2, 1]
+[3, 1]
 """
 
 from __future__ import annotations
