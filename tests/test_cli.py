@@ -98,6 +98,62 @@ def test_bad_shared_options_are_refused_by_the_parser(argv, capsys):
     assert "must be an integer" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["conquest", "play", "--turns", "abc"], "expected an integer, got 'abc'"),
+        (["nosuch"], "invalid choice: 'nosuch'"),
+        (["annexation", "play", "--bogus"], "unrecognized arguments: --bogus"),
+        (["info", "--seed", "x"], "seed must be an integer"),
+    ],
+)
+def test_usage_errors_print_one_json_error_under_json(argv, named, capsys):
+    with pytest.raises(SystemExit) as caught:
+        main([*argv, "--json"])
+    assert caught.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out.count("\n") == 1
+    error = json.loads(captured.out)["error"]
+    assert error["type"] == "UsageError"
+    assert named in error["message"]
+    assert named in captured.err
+    assert "Traceback" not in captured.err
+
+
+def test_usage_errors_print_no_json_without_json(capsys):
+    with pytest.raises(SystemExit):
+        main(["conquest", "play", "--turns", "abc"])
+    assert capsys.readouterr().out == ""
+
+
+def test_a_missing_extra_and_an_interrupt_are_json_errors(capsys, monkeypatch):
+    import stratagem.cli as cli
+
+    def missing(args):
+        raise ModuleNotFoundError("No module named 'scipy'", name="scipy")
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    def broken(args):
+        raise ModuleNotFoundError("No module named 'nothing_of_ours'", name="nothing_of_ours")
+
+    monkeypatch.setattr(cli, "_info", missing)
+    assert main(["info", "--json"]) == 2
+    captured = capsys.readouterr()
+    error = json.loads(captured.out)["error"]
+    assert error["type"] == "MissingDependency"
+    assert "pip install 'stratagem[graph]'" in error["message"]
+    assert "stratagem[graph]" in captured.err
+    monkeypatch.setattr(cli, "_info", interrupted)
+    assert main(["info", "--json"]) == 130
+    assert json.loads(capsys.readouterr().out)["error"]["type"] == "Interrupted"
+    # A module that no extra brings is a bug, not a missing extra: it is not hidden.
+    monkeypatch.setattr(cli, "_info", broken)
+    with pytest.raises(ModuleNotFoundError):
+        main(["info", "--json"])
+
+
 def test_console_script_and_module_entry_point():
     script = shutil.which("stratagem")
     assert script is not None, "the console script is installed with the package"

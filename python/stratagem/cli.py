@@ -16,7 +16,7 @@ import socket
 import sys
 from collections.abc import Sequence
 from importlib import metadata
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -157,8 +157,49 @@ def _demo(args: argparse.Namespace) -> dict[str, Any]:
     return run_demo(seed=args.seed, threads=args.threads, echo=not args.json)
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose usage errors also print one JSON error object on stdout when
+    the command line asks for ``--json`` (so a script reading the JSON always gets one)."""
+
+    json_errors = False
+
+    def error(self, message: str) -> NoReturn:
+        if _Parser.json_errors:
+            _print_json_error("UsageError", f"{self.prog}: {message}")
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _print_json_error(kind: str, message: str) -> None:
+    if distributed.world().rank == 0:
+        print(json.dumps({"error": {"type": kind, "message": message}}), flush=True)
+
+
+# The extra that brings each optional package (pyproject.toml, [project.optional-dependencies]).
+_EXTRA_OF = {
+    "mpi4py": "mpi",
+    "matplotlib": "plot",
+    "networkx": "graph",
+    "scipy": "graph",
+    "pyspiel": "openspiel",
+    "open_spiel": "openspiel",
+    "pettingzoo": "envs",
+    "gymnasium": "envs",
+    "diplomacy": "diplomacy",
+}
+
+
+def _missing_extra(error: ModuleNotFoundError) -> str | None:
+    """The message for an optional package that is not installed (None: not one of ours)."""
+    package = (error.name or "").split(".")[0]
+    extra = _EXTRA_OF.get(package)
+    if extra is None:
+        return None
+    return f"this command needs {package}, which is not installed: pip install 'stratagem[{extra}]'"
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser: argparse.ArgumentParser = _Parser(
         prog="stratagem",
         description="Fast, reproducible simulation and search for five turn-based territory games.",
     )
@@ -215,18 +256,32 @@ def _emit(args: argparse.Namespace, report: dict[str, Any]) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Runs one command. Every way out under ``--json`` prints one JSON object on stdout (the
+    report, or ``{"error": {"type": ..., "message": ...}}``) and no traceback: usage errors
+    and unknown commands (exit 2), bad input (2), a missing optional package (2, naming the
+    extra to install), Ctrl-C (130)."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    _Parser.json_errors = "--json" in words
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(words)
     warn_deprecated_command(args)
     try:
         report = args.run(args)
     except StratagemError as error:
-        if args.json:
-            print(json.dumps({"error": {"type": type(error).__name__, "message": str(error)}}))
-        print(f"stratagem: error: {error}", file=sys.stderr)
-        return 2
+        return _fail(args, type(error).__name__, str(error), 2)
+    except ModuleNotFoundError as error:
+        message = _missing_extra(error)
+        if message is None:
+            raise
+        return _fail(args, "MissingDependency", message, 2)
     except KeyboardInterrupt:
-        print("stratagem: interrupted", file=sys.stderr)
-        return 130
+        return _fail(args, "Interrupted", "interrupted", 130)
     _emit(args, report)
     return 0
+
+
+def _fail(args: argparse.Namespace, kind: str, message: str, status: int) -> int:
+    if args.json:
+        _print_json_error(kind, message)
+    print(f"stratagem: {'error: ' if status == 2 else ''}{message}", file=sys.stderr)
+    return status
