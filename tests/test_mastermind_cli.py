@@ -61,22 +61,22 @@ def answers(secret: str, colours: int, strategy: str = "knuth") -> list[str]:
 # -- solve ---------------------------------------------------------------------------------
 
 
-def test_solve_the_seed_instance(capsys):
-    report = run_json(capsys, "solve", "--spots", "10", "--colours", "10", "--secret", SEED_SECRET)
+def test_play_the_seed_instance(capsys):
+    report = run_json(capsys, "play", "--spots", "10", "--colours", "10", "--secret", SEED_SECRET)
     assert report["secret"] == SEED_SECRET
     assert (report["spots"], report["colours"], report["strategy"]) == (10, 10, "first")
-    assert report["turns"] == 13
+    assert (report["outcome"], report["winners"], report["turns_played"]) == ("won", [0], 13)
     assert report["guesses"] == SEED_GUESSES
     assert report["feedback"][-1] == [10, 0]
     assert (report["drawn"], report["ranks"], report["order"]) == (False, 1, "lex")
     assert report["seconds"] > 0
     # --spots may be left out when the secret gives it.
-    again = run_json(capsys, "solve", "--colours", "10", "--secret", SEED_SECRET)
+    again = run_json(capsys, "play", "--colours", "10", "--secret", SEED_SECRET)
     assert again["guesses"] == SEED_GUESSES
 
 
 def test_solve_text_lists_every_guess_and_the_time(capsys):
-    out = run_text(capsys, "solve", "--colours", "10", "--secret", SEED_SECRET)
+    out = run_text(capsys, "play", "--colours", "10", "--secret", SEED_SECRET)
     assert "secret 7735427368 (given), strategy first (lex order)" in out
     assert "   1. 0000000000  0 black 0 white" in out
     assert "  13. 7735427368  10 black 0 white" in out
@@ -85,11 +85,11 @@ def test_solve_text_lists_every_guess_and_the_time(capsys):
 
 
 def test_solve_draws_the_secret_from_the_seed(capsys):
-    report = run_json(capsys, "solve", "--spots", "5", "--colours", "7", "--seed", "11")
+    report = run_json(capsys, "play", "--spots", "5", "--colours", "7", "--seed", "11")
     expected = "".join(str(c) for c in sample_secrets(5, 7, 1, 11)[0].tolist())
     assert (report["secret"], report["drawn"], report["seed"]) == (expected, True, 11)
     assert report["guesses"][-1] == expected
-    out = run_text(capsys, "solve", "--seed", "11")
+    out = run_text(capsys, "play", "--seed", "11")
     assert "4 spots x 6 colours" in out
     assert "(drawn from seed 11)" in out
 
@@ -100,12 +100,12 @@ def test_solve_draws_the_secret_from_the_seed(capsys):
 def test_solve_with_other_strategies_matches_the_api(capsys, strategy, order):
     report = run_json(
         capsys,
-        "solve",
+        "play",
         "--secret",
         "5,1,4,2",
         "--colours",
         "8",
-        "--strategy",
+        "--players",
         strategy,
         "--order",
         order,
@@ -372,18 +372,19 @@ def test_count_estimate(capsys):
 @pytest.mark.parametrize(
     ("argv", "named"),
     [
-        (["solve", "--strategy", "clever"], "'clever'"),
-        (["solve", "--colours", "1"], "--colours"),
-        (["solve", "--colours", "37"], "--colours"),
-        (["solve", "--spots", "17"], "--spots"),
-        (["solve", "--spots", "0"], "--spots"),
-        (["solve", "--secret", "12#4"], "'#'"),
-        (["solve", "--secret", "12x4"], "colour 33"),
-        (["solve", "--secret", "1274"], "colour 7"),
-        (["solve", "--secret", "1234", "--spots", "5"], "expected 5"),
-        (["solve", "--secret", "", "--colours", "10"], "empty"),
-        (["solve", "--secret", "7735427368", "--colours", "10", "--strategy", "knuth"], "knuth"),
-        (["solve", "--secret", "77354273", "--colours", "10", "--strategy", "optimal"], "4096"),
+        (["play", "--players", "clever"], "'clever'"),
+        (["play", "--players", "first,knuth"], "one codebreaker"),
+        (["play", "--colours", "1"], "--colours"),
+        (["play", "--colours", "37"], "--colours"),
+        (["play", "--spots", "17"], "--spots"),
+        (["play", "--spots", "0"], "--spots"),
+        (["play", "--secret", "12#4"], "'#'"),
+        (["play", "--secret", "12x4"], "colour 33"),
+        (["play", "--secret", "1274"], "colour 7"),
+        (["play", "--secret", "1234", "--spots", "5"], "expected 5"),
+        (["play", "--secret", "", "--colours", "10"], "empty"),
+        (["play", "--secret", "7735427368", "--colours", "10", "--players", "knuth"], "knuth"),
+        (["play", "--secret", "77354273", "--colours", "10", "--players", "optimal"], "4096"),
         (["evaluate", "--strategy", "knuth,bogus"], "'bogus'"),
         (["evaluate", "--strategy", "knuth,knuth"], "twice"),
         (["evaluate", "--strategy", ","], "no strategy"),
@@ -413,8 +414,8 @@ def test_bad_input_exits_2_with_the_error_named(capsys, monkeypatch, argv, named
 @pytest.mark.parametrize(
     "argv",
     [
-        ["solve", "--order", "sideways"],
-        ["solve", "--spots", "four"],
+        ["play", "--order", "sideways"],
+        ["play", "--spots", "four"],
         ["evaluate", "--sample", "many"],
         ["count", "--guess"],
         ["sideways"],
@@ -428,6 +429,14 @@ def test_bad_options_exit_2_from_the_parser(capsys, argv):
     captured = capsys.readouterr()
     assert captured.out == ""
     assert "error:" in captured.err
+
+
+def test_the_old_solve_and_strategy_still_work_with_a_note(capsys):
+    assert main(["mastermind", "solve", "--secret", "0123", "--strategy", "knuth", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["guesses"] == ["0011", "0023", "0123"]
+    assert "note: 'mastermind solve' is deprecated; use 'mastermind play'" in captured.err
+    assert "note: --strategy is deprecated; use --players" in captured.err
 
 
 # -- demo ----------------------------------------------------------------------------------

@@ -25,8 +25,16 @@ from typing import Any, TextIO
 import numpy as np
 
 from stratagem import _validate
-from stratagem.cli import Commands, Common, command_group
-from stratagem.cli import count_argument as _count
+from stratagem.cli_common import (
+    Commands,
+    Common,
+    DeprecatedOption,
+    add_command,
+    command_group,
+    names_argument,
+    played_report,
+)
+from stratagem.cli_common import count_argument as _count
 from stratagem.distributed import world
 from stratagem.errors import InconsistentFeedback, InvalidParameter, StratagemError
 from stratagem.mastermind.code import (
@@ -138,8 +146,12 @@ def _distributed_solve() -> Callable[..., Solution]:
 # -- solve ---------------------------------------------------------------------------------
 
 
-def _solve(args: argparse.Namespace) -> dict[str, Any]:
-    strategy = _strategy(args.strategy)
+def _play(args: argparse.Namespace) -> dict[str, Any]:
+    if len(args.players) != 1:
+        raise InvalidParameter(
+            f"--players names the one codebreaker of a game; got {', '.join(args.players)}"
+        )
+    strategy = _strategy(args.players[0])
     if args.secret is not None:
         colours = _validate.integer("--colours", args.colours, MIN_COLOURS, MAX_COLOURS)
         if args.spots is not None:
@@ -166,19 +178,26 @@ def _solve(args: argparse.Namespace) -> dict[str, Any]:
             secret, colours, strategy, args.seed, order=args.order, threads=args.threads
         )
     distributed = comm.is_distributed and strategy == "first"
-    return {
-        **solution.to_dict(),
-        "order": args.order,
-        "drawn": drawn,
-        "ranks": comm.size if distributed else 1,
-    }
+    details = solution.to_dict()
+    turns = details.pop("turns")
+    seconds = details.pop("seconds")
+    return played_report(
+        outcome="won",
+        winners=[0],
+        turns_played=turns,
+        seconds=seconds,
+        **details,
+        order=args.order,
+        drawn=drawn,
+        ranks=comm.size if distributed else 1,
+    )
 
 
 def _feedback_text(black: int, white: int) -> str:
     return f"{black} black {white} white"
 
 
-def _print_solve(report: dict[str, Any]) -> None:
+def _print_play(report: dict[str, Any]) -> None:
     spots, colours = report["spots"], report["colours"]
     origin = f"drawn from seed {report['seed']}" if report["drawn"] else "given"
     strategy = report["strategy"]
@@ -188,14 +207,14 @@ def _print_solve(report: dict[str, Any]) -> None:
         f"mastermind on {_space_name(spots, colours)}: secret {report['secret']} ({origin}), "
         f"strategy {strategy}, seed {report['seed']}"
     )
-    width = max(len(str(report["turns"])), 2)
+    width = max(len(str(report["turns_played"])), 2)
     for turn, (guess, (black, white)) in enumerate(
         zip(report["guesses"], report["feedback"], strict=True), start=1
     ):
         print(f"  {turn:>{width}}. {guess}  {_feedback_text(black, white)}")
     where = f" on {report['ranks']} MPI ranks" if report["ranks"] > 1 else ""
-    guesses = "guess" if report["turns"] == 1 else "guesses"
-    print(f"solved in {report['turns']} {guesses}, {report['seconds']:.3f} s{where}")
+    guesses = "guess" if report["turns_played"] == 1 else "guesses"
+    print(f"solved in {report['turns_played']} {guesses}, {report['seconds']:.3f} s{where}")
 
 
 # -- evaluate ------------------------------------------------------------------------------
@@ -517,7 +536,8 @@ def _order_option(parser: argparse.ArgumentParser) -> None:
 
 
 def register(commands: Commands, common: Common) -> None:
-    """Adds the commands ``mastermind solve | evaluate | break | count``."""
+    """Adds the commands ``mastermind play | evaluate | break | count`` (``solve``: the old
+    name of ``play``)."""
     sub = command_group(
         commands,
         "mastermind",
@@ -526,27 +546,43 @@ def register(commands: Commands, common: Common) -> None:
     strategies = ", ".join(STRATEGIES)
     default_spots = f"spots of a code, {MIN_SPOTS} to {MAX_SPOTS} (default {_DEFAULT_SPOTS})"
 
-    solve_parser = sub.add_parser(
-        "solve",
-        parents=[common()],
+    for play_parser in add_command(
+        sub,
+        "play",
         help="break a secret code and show every guess",
-        description="Break a secret code with a strategy and print every guess, its feedback "
-        "and the time. Without --secret, the secret is drawn from --seed. Under mpiexec, the "
-        "first strategy searches on every rank.",
-    )
-    solve_parser.add_argument(
-        "--secret", help="the code to break, e.g. 7735427368 or 7,7,3,5 (default: drawn)"
-    )
-    _space_options(
-        solve_parser,
-        f"spots of a drawn secret, {MIN_SPOTS} to {MAX_SPOTS} (default: the "
-        f"secret's length, else {_DEFAULT_SPOTS})",
-    )
-    solve_parser.add_argument(
-        "--strategy", default="first", help=f"one of {strategies} (default first)"
-    )
-    _order_option(solve_parser)
-    solve_parser.set_defaults(run=_solve, show=_print_solve)
+        parents=[common()],
+        old_names=("solve",),
+        prefix="mastermind ",
+    ):
+        play_parser.description = (
+            "Break a secret code with a codebreaker strategy and print every guess, its "
+            "feedback and the time. Without --secret, the secret is drawn from --seed. Under "
+            "mpiexec, the first strategy searches on every rank."
+        )
+        play_parser.add_argument(
+            "--secret", help="the code to break, e.g. 7735427368 or 7,7,3,5 (default: drawn)"
+        )
+        _space_options(
+            play_parser,
+            f"spots of a drawn secret, {MIN_SPOTS} to {MAX_SPOTS} (default: the "
+            f"secret's length, else {_DEFAULT_SPOTS})",
+        )
+        play_parser.add_argument(
+            "--players",
+            type=names_argument,
+            default=["first"],
+            metavar="STRATEGY",
+            help=f"the codebreaker's strategy: one of {strategies} (default first)",
+        )
+        play_parser.add_argument(
+            "--strategy",
+            dest="players",
+            action=DeprecatedOption,
+            new="--players",
+            convert=names_argument,
+        )
+        _order_option(play_parser)
+        play_parser.set_defaults(run=_play, show=_print_play)
 
     evaluate_parser = sub.add_parser(
         "evaluate",
