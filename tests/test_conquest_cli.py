@@ -34,23 +34,41 @@ def failure(capsys, *argv: str) -> tuple[dict, str]:
 
 def test_run_reports_the_standings(capsys):
     report = run_json(
-        capsys, "run", *SMALL_GAME, "--policy", "balanced,aggressive", "--turns", "40"
+        capsys, "play", *SMALL_GAME, "--players", "balanced,aggressive", "--turns", "40"
     )
-    assert report["policies"] == ["balanced", "aggressive", "balanced"]
+    assert report["players"] == ["balanced", "aggressive", "balanced"]
     assert report["territories"] == 144
     assert report["borders"] == 2 * 12 * 11
-    assert report["status"] in ("won", "draw", "unfinished")
+    assert report["outcome"] in ("won", "drawn", "unfinished")
     assert report["turn"] == report["turns_played"] <= 40
     assert sum(report["final"]["territories"]) == 144
     assert report["turns_per_second"] > 0
-    if report["status"] == "unfinished":
+    if report["outcome"] == "unfinished":
         assert report["turn"] == 40
-    if report["status"] == "won":
-        assert report["final"]["territories"][report["winner"]] > 0
+        assert report["winners"] == []
+    if report["outcome"] == "won":
+        (winner,) = report["winners"]
+        assert report["final"]["territories"][winner] > 0
+
+
+def test_the_old_spellings_still_work_with_a_note(capsys, tmp_path):
+    board = tmp_path / "board.png"
+    argv = ["run", *SMALL_GAME, "--policy", "random,balanced", "--turns", "3", "--draw", str(board)]
+    assert main(["conquest", *argv, "--json"]) == 0
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    assert report["players"] == ["random", "balanced", "random"]
+    assert report["files"] == {"png": str(board)}
+    for old, new in (
+        ("'conquest run'", "'conquest play'"),
+        ("--policy", "--players"),
+        ("--draw", "--png"),
+    ):
+        assert f"note: {old} is deprecated; use {new}" in captured.err
 
 
 def test_run_text_output(capsys):
-    assert main(["conquest", "run", *SMALL_GAME, "--turns", "5"]) == 0
+    assert main(["conquest", "play", *SMALL_GAME, "--turns", "5"]) == 0
     out = capsys.readouterr().out
     assert "conquest on grid:12x12 (144 territories" in out
     assert "turns/s" in out
@@ -59,11 +77,11 @@ def test_run_text_output(capsys):
 
 def test_save_then_load_continues_like_an_uninterrupted_game(capsys, tmp_path):
     whole, first, second = (tmp_path / name for name in ("whole.npz", "a.npz", "b.npz"))
-    uninterrupted = run_json(capsys, "run", *SMALL_GAME, "--turns", "30", "--save", str(whole))
-    run_json(capsys, "run", *SMALL_GAME, "--turns", "12", "--save", str(first))
-    resumed = run_json(capsys, "run", "--load", str(first), "--turns", "18", "--save", str(second))
+    uninterrupted = run_json(capsys, "play", *SMALL_GAME, "--turns", "30", "--save", str(whole))
+    run_json(capsys, "play", *SMALL_GAME, "--turns", "12", "--save", str(first))
+    resumed = run_json(capsys, "play", "--load", str(first), "--turns", "18", "--save", str(second))
     assert resumed["turns_played"] == min(18, uninterrupted["turn"] - 12)
-    for key in ("status", "winner", "turn", "final"):
+    for key in ("outcome", "winners", "turn", "final"):
         assert resumed[key] == uninterrupted[key]
     one, other = Game.load(whole), Game.load(second)
     assert np.array_equal(one.team, other.team)
@@ -73,20 +91,20 @@ def test_save_then_load_continues_like_an_uninterrupted_game(capsys, tmp_path):
 
 def test_load_refuses_options_of_a_new_game(capsys, tmp_path):
     saved = tmp_path / "game.npz"
-    run_json(capsys, "run", *SMALL_GAME, "--turns", "2", "--save", str(saved))
-    error, _ = failure(capsys, "run", "--load", str(saved), "--board", "grid:5x5")
+    run_json(capsys, "play", *SMALL_GAME, "--turns", "2", "--save", str(saved))
+    error, _ = failure(capsys, "play", "--load", str(saved), "--board", "grid:5x5")
     assert error["type"] == "InvalidParameter"
     assert "--board" in error["message"]
-    error, _ = failure(capsys, "run", "--load", str(saved), "--seed", "8")
+    error, _ = failure(capsys, "play", "--load", str(saved), "--seed", "8")
     assert "seed 7" in error["message"]
 
 
 def test_plots_are_written_as_png(capsys, tmp_path):
     history, board = tmp_path / "history.png", tmp_path / "board.png"
     report = run_json(
-        capsys, "run", *SMALL_GAME, "--turns", "10", "--plot", str(history), "--draw", str(board)
+        capsys, "play", *SMALL_GAME, "--turns", "10", "--plot", str(history), "--png", str(board)
     )
-    assert report["files"] == {"plot": str(history), "draw": str(board)}
+    assert report["files"] == {"plot": str(history), "png": str(board)}
     for path in (history, board):
         assert path.read_bytes()[:8] == PNG_MAGIC
 
@@ -100,7 +118,7 @@ def test_draw_board_lays_out_boards_without_positions(tmp_path):
 
 def test_draw_board_refuses_big_boards_naming_the_limit(capsys, tmp_path):
     error, _ = failure(
-        capsys, "run", "--board", "grid:101x100", "--turns", "0", "--draw", str(tmp_path / "x.png")
+        capsys, "play", "--board", "grid:101x100", "--turns", "0", "--png", str(tmp_path / "x.png")
     )
     assert error["type"] == "InvalidParameter"
     assert f"at most {DRAW_LIMIT}" in error["message"]
@@ -135,7 +153,7 @@ def test_tournament_table_csv_and_plot(capsys, tmp_path):
         "tournament",
         "--board",
         "grid:6x6",
-        "--policies",
+        "--players",
         "random,balanced,opportunist",
         "--games",
         "6",
@@ -143,7 +161,7 @@ def test_tournament_table_csv_and_plot(capsys, tmp_path):
         "60",
         "--csv",
         str(table),
-        "--plot",
+        "--png",
         str(bars),
     )
     rows = report["rows"]
@@ -177,12 +195,13 @@ def test_round_robin_is_consistent_and_independent_of_threads():
 @pytest.mark.parametrize(
     ("argv", "named"),
     [
-        (["run", "--policy", "aggressive,bogus"], "'bogus'"),
-        (["run", "--board", "hexagon:5"], "hexagon"),
-        (["run", "--board", "grid:0x5"], "grid:0x5"),
-        (["run", "--teams", "1"], "--teams"),
-        (["run", "--teams", "2", "--policy", "random,balanced,aggressive"], "3 policies"),
-        (["tournament", "--policies", "random,bogus", "--games", "2"], "'bogus'"),
+        (["play", "--players", "aggressive,bogus"], "'bogus'"),
+        (["play", "--board", "hexagon:5"], "hexagon"),
+        (["play", "--board", "grid:0x5"], "grid:0x5"),
+        (["play", "--teams", "1"], "--teams"),
+        (["play", "--teams", "2", "--players", "random,balanced,aggressive"], "3 policies"),
+        (["play", "--load", "/nonexistent/game.npz"], "no such file"),
+        (["tournament", "--players", "random,bogus", "--games", "2"], "'bogus'"),
         (["tournament", "--games", "1"], "games"),
         (["odds", "1", "1", "--simulate", "0"], "--simulate"),
     ],

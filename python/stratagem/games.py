@@ -161,6 +161,8 @@ _BUILTIN = (
             turns=(200, "turn limit"),
         ),
         factory="stratagem.conquest.protocol:Conquest",
+        opponents=("random", "aggressive", "balanced", "opportunist"),
+        quick={"board": "grid:6x6", "turns": 30},
         adapter="stratagem.conquest.conformance:ConquestAdapter",
         docs="docs/conquest.md",
         cli="stratagem.conquest.cli:register",

@@ -1,4 +1,5 @@
-"""``stratagem conquest run | odds | tournament``: the conquest commands of the command line.
+"""``stratagem conquest play | odds | tournament``: the conquest commands of the command line
+(``run`` is the old name of ``play``).
 
 :func:`register` adds them to the main parser (:mod:`stratagem.cli`); each command returns a
 report dictionary, printed as text or, with ``--json``, as one JSON object.
@@ -15,8 +16,17 @@ from pathlib import Path
 from typing import Any
 
 from stratagem import _validate
-from stratagem.cli import Commands, Common, command_group
-from stratagem.cli import count_argument as _count
+from stratagem.cli_common import (
+    Commands,
+    Common,
+    DeprecatedOption,
+    add_command,
+    add_png,
+    check_readable,
+    command_group,
+    played_report,
+)
+from stratagem.cli_common import count_argument as _count
 from stratagem.conquest.board import Board, assign_random, assign_regions, troops_uniform
 from stratagem.conquest.distributed import ORDERS, DistributedGame
 from stratagem.conquest.game import (
@@ -64,7 +74,7 @@ def _team_policies(text: str, teams: int) -> list[str]:
     """One policy per team: fewer names than teams are repeated in turn."""
     names = _names(text)
     if len(names) > teams:
-        raise InvalidParameter(f"--policy names {len(names)} policies for {teams} teams")
+        raise InvalidParameter(f"--players names {len(names)} policies for {teams} teams")
     return list(islice(cycle(names), teams))
 
 
@@ -133,6 +143,7 @@ def _loaded_game(args: argparse.Namespace) -> AnyGame:
 
 def _run(args: argparse.Namespace) -> dict[str, Any]:
     turns = _validate.integer("--turns", args.turns, 0)
+    check_readable(args.load, "--load")
     if args.checkpoint_every is not None and args.save is None:
         raise InvalidParameter("--checkpoint-every needs --save FILE (the checkpoint file)")
     game = _loaded_game(args) if args.load else _new_game(args)
@@ -150,7 +161,7 @@ def _run(args: argparse.Namespace) -> dict[str, Any]:
         from stratagem.conquest.plot import plot_history
 
         files["plot"] = str(plot_history(game.history, args.plot, labels))
-    if args.draw:
+    if args.png:
         from stratagem.conquest.plot import draw_board
 
         if isinstance(game, DistributedGame):
@@ -159,39 +170,47 @@ def _run(args: argparse.Namespace) -> dict[str, Any]:
             team, troops = game.team, game.troops
         if world().rank == 0:
             title = f"Conquest on {game.board.kind}, turn {game.turn}"
-            files["draw"] = str(
-                draw_board(game.board, team, troops, args.draw, title=title, labels=labels)
+            files["png"] = str(
+                draw_board(game.board, team, troops, args.png, title=title, labels=labels)
             )
-    return {
-        "board": game.board.kind,
-        "loaded": None if args.load is None else str(args.load),
-        "territories": game.board.n,
-        "borders": game.board.n_borders,
-        "policies": game.policy_names,
-        "seed": game.seed,
-        "rate": game.rate,
-        "threads": game.threads,
-        "ranks": world().size,
-        "order": game.order if isinstance(game, DistributedGame) else None,
-        # A game the asked turns did not decide is reported as unfinished (the rules' word for
-        # a game stopped at its turn limit); its saved copy can still be continued.
-        "status": "unfinished" if result.status == "running" else result.status,
-        "winner": result.winner,
-        "turn": result.turns,
-        "turns_played": played,
-        "seconds": seconds,
-        "turns_per_second": played / seconds,
-        "final": {
+    winners: list[int] = []
+    if result.winner is not None:
+        outcome, winners = "won", [result.winner]
+    elif result.status == "draw":
+        # No troops are left anywhere: the draw is shared by every team.
+        outcome, winners = "drawn", list(range(len(game.policy_names)))
+    else:
+        # A game the asked turns did not decide is unfinished (the rules' word for a game
+        # stopped at its turn limit); its saved copy can still be continued.
+        outcome = "unfinished"
+    return played_report(
+        outcome=outcome,
+        winners=winners,
+        turns_played=played,
+        seconds=seconds,
+        board=game.board.kind,
+        loaded=None if args.load is None else str(args.load),
+        territories=game.board.n,
+        borders=game.board.n_borders,
+        players=game.policy_names,
+        seed=game.seed,
+        rate=game.rate,
+        threads=game.threads,
+        ranks=world().size,
+        order=game.order if isinstance(game, DistributedGame) else None,
+        turn=result.turns,
+        turns_per_second=played / seconds,
+        final={
             "territories": [int(v) for v in result.territories],
             "troops": [int(v) for v in result.troops],
         },
-        "traffic": traffic,
-        "files": files,
-    }
+        traffic=traffic,
+        files=files,
+    )
 
 
 def _print_run(report: dict[str, Any]) -> None:
-    policies = report["policies"]
+    policies = report["players"]
     print(
         f"conquest on {report['board']} ({report['territories']} territories, "
         f"{report['borders']} borders), {len(policies)} teams, seed {report['seed']}"
@@ -211,10 +230,11 @@ def _print_run(report: dict[str, Any]) -> None:
             f"{traffic['cut_borders']:,} cut borders, {traffic['ghosts']:,} ghosts: "
             f"{traffic['bytes_per_turn']:,.0f} bytes sent per turn by all ranks"
         )
-    if report["status"] == "won":
-        outcome = f"team {report['winner']} ({policies[report['winner']]}) won"
-    elif report["status"] == "draw":
-        outcome = "draw: no troops left"
+    if report["outcome"] == "won":
+        winner = report["winners"][0]
+        outcome = f"team {winner} ({policies[winner]}) won"
+    elif report["outcome"] == "drawn":
+        outcome = "drawn: no troops left"
     else:
         outcome = "unfinished"
     print(f"result after turn {report['turn']}: {outcome}")
@@ -224,6 +244,45 @@ def _print_run(report: dict[str, Any]) -> None:
         print(f"{k:>4}  {name:<12} {final['territories'][k]:>11,} {final['troops'][k]:>16,}")
     for kind, path in report["files"].items():
         print(f"{kind}: {path}")
+
+
+def _play_options(run: argparse.ArgumentParser) -> None:
+    run.add_argument("--board", help="board spec, e.g. grid:100x100 (default grid:100x100)")
+    run.add_argument("--teams", type=_count, help="number of teams (default 4)")
+    run.add_argument(
+        "--players",
+        dest="policy",
+        metavar="A,B,...",
+        help=f"comma-separated policies, repeated in turn over the teams (default "
+        f"{_DEFAULT_POLICIES}; choose from {', '.join(POLICIES)})",
+    )
+    run.add_argument("--policy", dest="policy", action=DeprecatedOption, new="--players")
+    run.add_argument("--turns", type=_count, default=500, help="turns to play (default 500)")
+    run.add_argument(
+        "--assign",
+        choices=("regions", "random"),
+        help="start: one compact region per team, or territories dealt at random (default regions)",
+    )
+    run.add_argument("--troops", type=_count, help="troops per territory at the start (default 10)")
+    run.add_argument("--rate", type=float, help="recruitment rate per turn (default 0.2)")
+    run.add_argument("--cap", type=_count, help="troop cap per territory (default none)")
+    run.add_argument("--plot", type=Path, help="write territories and troops over time (PNG)")
+    add_png(run, help="draw the final board (PNG, small boards)", old=("--draw",))
+    run.add_argument("--save", type=Path, metavar="FILE", help="save the game at the end (npz)")
+    run.add_argument(
+        "--checkpoint-every",
+        type=_count,
+        metavar="K",
+        help="also save to the --save file every K turns (resume with --load, any rank count)",
+    )
+    run.add_argument("--load", type=Path, metavar="FILE", help="continue a game saved with --save")
+    run.add_argument(
+        "--order",
+        choices=ORDERS,
+        default="natural",
+        help="under mpiexec: the territory order the ranks' blocks are cut from; rcm (reverse "
+        "Cuthill-McKee) cuts fewer borders on boards whose ids are not geographic",
+    )
 
 
 # -- odds ----------------------------------------------------------------------------------
@@ -355,10 +414,10 @@ def _tournament(args: argparse.Namespace) -> dict[str, Any]:
             writer.writeheader()
             writer.writerows(rows)
         files["csv"] = str(args.csv)
-    if args.plot:
+    if args.png:
         from stratagem.conquest.plot import plot_tournament
 
-        files["plot"] = str(plot_tournament(result, args.plot))
+        files["png"] = str(plot_tournament(result, args.png))
     return {
         "board": board.kind,
         "territories": board.n,
@@ -403,51 +462,23 @@ def _print_tournament(report: dict[str, Any]) -> None:
 
 
 def register(commands: Commands, common: Common) -> None:
-    """Adds the commands ``conquest run | odds | tournament``."""
+    """Adds the commands ``conquest play | odds | tournament`` (``run``: the old name of
+    ``play``)."""
     sub = command_group(
         commands, "conquest", "the RISK-like war on a graph: play, odds, tournaments"
     )
 
-    run = sub.add_parser(
-        "run",
-        parents=[common()],
+    for run in add_command(
+        sub,
+        "play",
         help="play a game and report the standings",
-        description="Play a game (or continue a saved one) and report the standings.",
-    )
-    run.add_argument("--board", help="board spec, e.g. grid:100x100 (default grid:100x100)")
-    run.add_argument("--teams", type=_count, help="number of teams (default 4)")
-    run.add_argument(
-        "--policy",
-        help=f"comma-separated policies, repeated in turn over the teams (default "
-        f"{_DEFAULT_POLICIES}; choose from {', '.join(POLICIES)})",
-    )
-    run.add_argument("--turns", type=_count, default=500, help="turns to play (default 500)")
-    run.add_argument(
-        "--assign",
-        choices=("regions", "random"),
-        help="start: one compact region per team, or territories dealt at random (default regions)",
-    )
-    run.add_argument("--troops", type=_count, help="troops per territory at the start (default 10)")
-    run.add_argument("--rate", type=float, help="recruitment rate per turn (default 0.2)")
-    run.add_argument("--cap", type=_count, help="troop cap per territory (default none)")
-    run.add_argument("--plot", type=Path, help="write territories and troops over time (PNG)")
-    run.add_argument("--draw", type=Path, help="draw the final board (PNG, small boards)")
-    run.add_argument("--save", type=Path, help="save the game at the end (npz)")
-    run.add_argument(
-        "--checkpoint-every",
-        type=_count,
-        metavar="K",
-        help="also save to the --save file every K turns (resume with --load, any rank count)",
-    )
-    run.add_argument("--load", type=Path, help="continue a game saved with --save")
-    run.add_argument(
-        "--order",
-        choices=ORDERS,
-        default="natural",
-        help="under mpiexec: the territory order the ranks' blocks are cut from; rcm (reverse "
-        "Cuthill-McKee) cuts fewer borders on boards whose ids are not geographic",
-    )
-    run.set_defaults(run=_run, show=_print_run, seed=None)
+        parents=[common()],
+        old_names=("run",),
+        prefix="conquest ",
+    ):
+        run.description = "Play a game (or continue a saved one) and report the standings."
+        _play_options(run)
+        run.set_defaults(run=_run, show=_print_run, seed=None)
 
     odds = sub.add_parser(
         "odds",
@@ -487,10 +518,13 @@ def register(commands: Commands, common: Common) -> None:
     )
     tournament.add_argument("--board", default="grid:30x30", help="board spec (default grid:30x30)")
     tournament.add_argument(
-        "--policies",
+        "--players",
+        dest="policies",
         default=",".join(POLICIES),
+        metavar="A,B,...",
         help=f"comma-separated policies (default {','.join(POLICIES)})",
     )
+    tournament.add_argument("--policies", dest="policies", action=DeprecatedOption, new="--players")
     tournament.add_argument(
         "--games", type=_count, default=200, help="games per pair (default 200)"
     )
@@ -509,7 +543,7 @@ def register(commands: Commands, common: Common) -> None:
         default="random",
         help="start of each pair: territories dealt at random (default) or two regions",
     )
-    tournament.add_argument("--plot", type=Path, help="write the win rates as a bar chart (PNG)")
+    add_png(tournament, help="draw the win rates as a bar chart (PNG)", old=("--plot",))
     tournament.add_argument("--csv", type=Path, help="write the table as CSV")
     tournament.add_argument(
         "--checkpoint",

@@ -240,7 +240,7 @@ class Game(_Recorded):
 
     def __init__(
         self,
-        board: Board,
+        board: Board | str,
         team: ArrayLike,
         troops: ArrayLike,
         policies: Sequence[str | PolicyFn],
@@ -251,6 +251,14 @@ class Game(_Recorded):
         max_turns: int | None = 1000,
         threads: int | None = None,
     ) -> None:
+        from stratagem.conquest.board import Board
+
+        # A board spec string (``"grid:8x8"``, ``"risk"``...) is built by Board.from_spec.
+        board = Board.from_spec(board) if isinstance(board, str) else board
+        if not isinstance(board, Board):
+            raise InvalidParameter(
+                f"board must be a conquest Board or a board spec string, got {type(board).__name__}"
+            )
         self.board = board
         self.policy_names, self._custom = _policy_names(policies)
         self.seed = _validate.seed(seed)

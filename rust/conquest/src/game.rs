@@ -310,6 +310,22 @@ impl Game {
         &self.policies
     }
 
+    /// Changes the teams' policies from the next turn on (one per team, as at the start):
+    /// every policy draws from streams named by the seed, the turn and the territory, so the
+    /// game goes on as a game started with these policies would from this state.
+    pub fn set_policies(&mut self, policies: Vec<Policy>) -> Result<()> {
+        if policies.len() != self.policies.len() {
+            return Err(Error::InvalidParameter(format!(
+                "the game has {} teams, so it takes {} policies, got {}",
+                self.policies.len(),
+                self.policies.len(),
+                policies.len()
+            )));
+        }
+        self.policies = policies;
+        Ok(())
+    }
+
     /// Whether some team's placement must come from the caller.
     pub fn has_custom(&self) -> bool {
         self.policies.contains(&Policy::Custom)

@@ -233,6 +233,24 @@ impl PyGame {
         })
     }
 
+    /// Changes every team's policy from the next turn on (one name per team).
+    fn set_policies(&mut self, policies: Vec<String>) -> PyResult<()> {
+        let policies = policies
+            .iter()
+            .map(|name| Policy::parse(name))
+            .collect::<stratagem_core::Result<Vec<_>>>()
+            .map_err(to_py)?;
+        self.game.set_policies(policies).map_err(to_py)
+    }
+
+    /// An independent copy of the game (the board is shared).
+    fn copy(&self) -> Self {
+        Self {
+            game: self.game.clone(),
+            threads: self.threads,
+        }
+    }
+
     /// Territories and troops per team after every turn (row 0: the start).
     fn history<'py>(&self, py: Python<'py>) -> PyResult<Tables<'py>> {
         tables(py, self.game.history(), self.game.policies().len())
