@@ -123,11 +123,13 @@ def test_play_json_matches_the_api(capsys):
     report = run_json(capsys, "play", "--turns", "100", "--seed", "5", "--map", "rivers")
     expected = Game("rivers", T=100, seed=5).run()
     assert report["scores"] == expected.scores.tolist()
-    assert report["ranks"] == expected.ranks.tolist()
+    assert report["placings"] == expected.ranks.tolist()
     assert report["outposts"] == expected.outposts.tolist()
-    assert report["winners"] == list(expected.winners)
+    assert report["winners"] == report["leaders"] == list(expected.winners)
+    assert report["outcome"] == ("won" if len(expected.winners) == 1 else "drawn")
     assert report["players"] == PLAYERS
-    assert (report["turn"], report["finished"], report["turns_played"]) == (100, True, 100)
+    assert (report["turn"], report["turns_played"]) == (100, 100)
+    assert "ranks" not in report  # ranks are MPI processes; placings are ranks in the game
     assert report["params"] == {"r": 7, "L": 12, "W": 3, "T": 100}
     assert (report["map"], report["seed"], report["loaded"]) == ("rivers", 5, None)
     assert report["turns_per_second"] > 0
@@ -310,16 +312,17 @@ def test_save_then_load_continues_to_the_uninterrupted_result(capsys, tmp_path, 
         "--save",
         str(saved),
     )
-    assert (first["turn"], first["finished"]) == (25, False)
+    assert (first["turn"], first["outcome"], first["winners"]) == (25, "unfinished", [])
     assert first["files"] == {"save": str(saved)}
     out = run_text(capsys, "play", "--load", str(saved), "--players", players, "--stop-after", "5")
     assert f"continued from {saved} at turn 25" in out
     assert "not finished: turn 30 of 60" in out
     second = run_json(capsys, "play", "--load", str(saved), "--players", players)
-    assert (second["first_turn"], second["turn"], second["finished"]) == (25, 60, True)
+    assert (second["first_turn"], second["turn"]) == (25, 60)
+    assert second["outcome"] in ("won", "drawn")
     assert second["loaded"] == str(saved)
     whole = run_json(capsys, "play", "--turns", "60", "--players", players, "--seed", "4")
-    for key in ("scores", "land", "water", "outposts", "ranks"):
+    for key in ("scores", "land", "water", "outposts", "placings", "outcome", "winners"):
         assert second[key] == whole[key]
     # The history and log of the continued game are the uninterrupted game's too.
     again = tmp_path / "again.json"
@@ -373,7 +376,8 @@ def test_load_refuses_what_it_cannot_change(capsys, tmp_path, player_file):
     assert error["type"] == "InvalidBoard"
     assert "not a saved outpost game" in error["message"]
     error, _ = failure(capsys, "play", "--load", str(tmp_path / "none.json"))
-    assert "cannot read" in error["message"]
+    assert error["type"] == "InvalidParameter"
+    assert "no such file" in error["message"]
 
 
 def test_ctrl_c_in_a_python_player_saves_the_game_for_load(capsys, tmp_path, player_file):
@@ -674,3 +678,11 @@ def test_the_demo_part_plays_a_game_and_checks_the_oracle():
     assert report["scores"] == Game(T=400).run().scores.tolist()
     assert lines[0].startswith("outpost on the 'lakes' map")
     assert "identical: True" in lines[-1]
+
+
+def test_tournament_turns_sets_t_of_the_default_parameters(capsys):
+    report = run_json(capsys, "tournament", "--turns", "12", "--players", ",".join(PLAYERS))
+    assert {game["T"] for game in report["games"]} == {12}
+    assert {(game["r"], game["L"], game["W"]) for game in report["games"]} == {(7, 12, 3)}
+    error, _ = failure(capsys, "tournament", "--turns", "12", "--params", "7:12:3:10")
+    assert "drop it or --params" in error["message"]

@@ -181,6 +181,8 @@ _BUILTIN = (
             turns=(200, "turn limit T"),
         ),
         factory="stratagem.outpost.protocol:Outpost",
+        opponents=("random", "spread", "frontier", "lookahead"),
+        quick={"turns": 30},
         adapter="stratagem.outpost.conformance:OutpostAdapter",
         docs="docs/outpost.md",
         cli="stratagem.outpost.cli:register",

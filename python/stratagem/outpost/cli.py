@@ -37,9 +37,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from stratagem import _validate
-from stratagem.cli import Commands, Common, command_group
-from stratagem.cli import count_argument as _count
-from stratagem.cli import seconds_argument as _seconds
+from stratagem.cli_common import Commands, Common, check_readable, command_group, played_report
+from stratagem.cli_common import count_argument as _count
+from stratagem.cli_common import seconds_argument as _seconds
 from stratagem.distributed import world
 from stratagem.errors import InvalidBoard, InvalidParameter, StratagemError
 from stratagem.outpost.game import BUILTIN_PLAYERS, EMPIRES, Game, Player
@@ -330,6 +330,7 @@ def _play(args: argparse.Namespace) -> dict[str, Any]:
         None if args.stop_after is None else _validate.integer("--stop-after", args.stop_after, 0)
     )
     frames = _validate.integer("--frames", args.frames, 2, 10_000)
+    check_readable(args.load, "--load")
     if args.gif or args.png or args.history_png:
         _pictures_possible()
     game = _loaded_game(args) if args.load else _new_game(args)
@@ -370,23 +371,31 @@ def _play(args: argparse.Namespace) -> dict[str, Any]:
             history = render_history(game.history, game.players, args.history_png)
             files["history_png"] = str(history)
     problems = [entry.message for entry in game.log if entry.kind == "player"]
-    return {
-        **game.result.to_dict(),
-        "map": game.map.name,
-        "params": {"r": game.r, "L": game.L, "W": game.W, "T": game.T},
-        "flags": game.flags,
-        "seed": game.seed,
-        "time_budget": game.time_budget,
-        "last_turn": game.last_turn,
-        "loaded": None if args.load is None else str(args.load),
-        "first_turn": first_turn,
-        "turns_played": played,
-        "seconds": seconds,
-        "turns_per_second": _rate(played, seconds),
-        "log": _log_counts(game),
-        "player_problems": problems,
-        "files": files,
-    }
+    result = game.result.to_dict()
+    finished, placings, leaders = result.pop("finished"), result.pop("ranks"), result["winners"]
+    outcome = ("won" if len(leaders) == 1 else "drawn") if finished else "unfinished"
+    # `winners` of a game not yet over are the empires ahead: `leaders`.
+    result["leaders"] = result.pop("winners")
+    return played_report(
+        outcome=outcome,
+        winners=leaders if finished else [],
+        turns_played=played,
+        seconds=seconds,
+        **result,
+        placings=placings,
+        map=game.map.name,
+        params={"r": game.r, "L": game.L, "W": game.W, "T": game.T},
+        flags=game.flags,
+        seed=game.seed,
+        time_budget=game.time_budget,
+        last_turn=game.last_turn,
+        loaded=None if args.load is None else str(args.load),
+        first_turn=first_turn,
+        turns_per_second=_rate(played, seconds),
+        log=_log_counts(game),
+        player_problems=problems,
+        files=files,
+    )
 
 
 def _print_play(report: dict[str, Any]) -> None:
@@ -411,7 +420,7 @@ def _print_play(report: dict[str, Any]) -> None:
         print(
             f"  {empire:<6}  {name:<{width}}  {report['scores'][empire]:>5}  "
             f"{report['land'][empire]:>5}  {report['water'][empire]:>5}  "
-            f"{report['outposts'][empire]:>8}  {report['ranks'][empire]:>4}"
+            f"{report['outposts'][empire]:>8}  {report['placings'][empire]:>4}"
         )
     log = ", ".join(f"{count} {_LOG_WORDS[kind]}" for kind, count in report["log"].items())
     print(f"events: {log}")
@@ -419,10 +428,10 @@ def _print_play(report: dict[str, Any]) -> None:
         print(f"  {message}")
     if len(report["player_problems"]) > _SHOWN_PROBLEMS:
         print(f"  ... and {len(report['player_problems']) - _SHOWN_PROBLEMS} more (see --json)")
-    winners = report["winners"]
+    winners = report["leaders"]
     top = report["scores"][winners[0]]
     named = " and ".join(f"empire {e} ({report['players'][e]})" for e in winners)
-    if report["finished"]:
+    if report["outcome"] != "unfinished":
         verb = "wins" if len(winners) == 1 else "share the win"
         print(f"result: {named} {verb} with {top} cells")
     else:
@@ -443,7 +452,11 @@ def _tournament(args: argparse.Namespace) -> dict[str, Any]:
     if args.preset is not None:
         given = [
             option
-            for option, value in (("--maps", args.maps), ("--params", args.params))
+            for option, value in (
+                ("--maps", args.maps),
+                ("--params", args.params),
+                ("--turns", args.turns),
+            )
             if value is not None
         ]
         if given:
@@ -454,7 +467,10 @@ def _tournament(args: argparse.Namespace) -> dict[str, Any]:
         param_sets = list(TOURNAMENT_2014["params"])
     else:
         maps = [_map(spec, option="--maps") for spec in _specs(args.maps or DEFAULT_MAP, "--maps")]
-        param_sets = parse_params(args.params or "7:12:3:4444")
+        if args.turns is not None and args.params is not None:
+            raise InvalidParameter("--turns sets T of the default parameters; drop it or --params")
+        turns = 4444 if args.turns is None else _validate.integer("--turns", args.turns, 0)
+        param_sets = parse_params(args.params or f"7:12:3:{turns}")
     players = parse_players(args.players or ",".join(BUILTIN_PLAYERS), count=None)
     by = [] if not args.by else [key.strip() for key in args.by.split(",") if key.strip()]
     for key in by:
@@ -809,6 +825,12 @@ def register(commands: Commands, common: Common) -> None:
         "--params",
         metavar="R:L:W:T,...",
         help="comma-separated parameter sets r:L:W:T (default 7:12:3:4444)",
+    )
+    tournament.add_argument(
+        "--turns",
+        type=_count,
+        metavar="T",
+        help="T of every game, with the default r, L and W (7:12:3:T); not with --params",
     )
     tournament.add_argument(
         "--preset",

@@ -301,6 +301,17 @@ impl Game {
     pub fn players(&self) -> &[Option<Builtin>; EMPIRES] {
         &self.players
     }
+
+    /// Seats other players from the next turn on. Built-in players keep nothing between
+    /// turns (their draws are named by the seed, the turn and the empire), so the game goes
+    /// on as a game started with these players would from this state.
+    pub fn set_players(&mut self, players: [Option<Builtin>; EMPIRES]) -> Result<()> {
+        if self.in_turn() {
+            return Err(param("players can change only between turns"));
+        }
+        self.players = players;
+        Ok(())
+    }
     pub fn turn(&self) -> u32 {
         self.turn
     }

@@ -396,6 +396,11 @@ impl PyGame {
             inner: self.inner.clone(),
         }
     }
+
+    /// Seats other players from the next turn on (a name per empire; None: a Python player).
+    fn set_players(&mut self, players: Vec<Option<String>>) -> PyResult<()> {
+        self.inner.set_players(seats(&players)?).map_err(to_py)
+    }
 }
 
 /// `outpost_control(water, outposts, r)`: the control map of outposts `[id, empire, x, y]`.

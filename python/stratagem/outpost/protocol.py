@@ -1,0 +1,166 @@
+"""Outpost through :mod:`stratagem.protocol`: :class:`Outpost`.
+
+Seats are the four empires, who move at once each turn (``dynamics="simultaneous"``). A turn
+of outpost is many decisions (a direction for every outpost, and at a season which outpost to
+disband), so the protocol's action is a choice among the built-in players for this turn:
+action ``i`` lets ``BUILTIN_PLAYERS[i]`` (``random``, ``spread``, ``frontier``,
+``lookahead``) make all of the empire's moves this turn, and its season disbandment. An
+agent can so change its empire's conduct turn by turn; it cannot move outposts one by one —
+the native :class:`~stratagem.outpost.Game` takes Python players (``move(state)``) for that.
+
+Rewards come after the last turn, from the scores (cells controlled): +1 to the empire with
+the top score and -1 to the others; when several share the top it is a draw, 0 to them and
+-1 to the rest. The observation of seat ``s`` is an ``int8`` array of shape
+``(6, 100, 100)`` indexed ``[plane, y, x]``: plane 0 water (1) or land (0); plane 1 the control
+map relative to ``s`` (0 ``s`` itself, 1..3 the next empires, -1 neutral, -2 disputed);
+planes 2..5 the number of outposts on each cell of ``s`` and then of the next empires (at
+most 127 shown).
+
+>>> from stratagem.outpost.protocol import Outpost
+>>> game = Outpost(seed=1, map="rivers", turns=60)
+>>> game.to_move(), game.num_actions, game.observation_shape
+((0, 1, 2, 3), 4, (6, 100, 100))
+>>> players = ["spread", "frontier", "random", "lookahead"]
+>>> while not game.is_over:
+...     game.step([game.suggest(seat, players[seat]) for seat in game.to_move()])
+>>> game.native.result.scores.tolist(), game.outcome, game.winners, game.returns().tolist()
+([377, 252, 118, 454], 'won', (3,), [-1.0, -1.0, -1.0, 1.0])
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from stratagem.errors import InvalidParameter
+from stratagem.outpost.game import BUILTIN_PLAYERS, EMPIRES
+from stratagem.outpost.game import Game as NativeGame
+from stratagem.protocol import Game, Outcome, TurnGame, terminal_rewards
+
+__all__ = ["Outpost"]
+
+_PLANES = 2 + EMPIRES
+_SIDE = 100
+
+
+class Outpost(TurnGame):
+    """An outpost game behind the protocol; ``native`` is the rich
+    :class:`~stratagem.outpost.Game` it plays on (read it, do not play on it)."""
+
+    name = "outpost"
+
+    def __init__(
+        self,
+        *,
+        seed: int = 0,
+        map: str = "rivers",
+        r: int = 7,
+        L: int = 12,  # noqa: N803 (the rules' names)
+        W: int = 3,  # noqa: N803
+        turns: int = 200,
+    ) -> None:
+        if not isinstance(map, str):
+            raise InvalidParameter(f"map must be a map name or file path, got {map!r}")
+        self._players = [BUILTIN_PLAYERS[0]] * EMPIRES
+        self.native = NativeGame(map, r, L, W, turns, list(self._players), seed)
+        self._water = self.native.map.water.astype(np.int8)
+        super().__init__(seed, {"map": map, "r": r, "L": L, "W": W, "turns": turns})
+
+    @property
+    def seats(self) -> int:
+        return EMPIRES
+
+    @property
+    def is_over(self) -> bool:
+        return self.native.finished
+
+    @property
+    def outcome(self) -> Outcome:
+        if not self.is_over:
+            return "unfinished"
+        return "won" if len(self.native.result.winners) == 1 else "drawn"
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self.native.result.winners if self.is_over else ()
+
+    @property
+    def num_actions(self) -> int:
+        return len(BUILTIN_PLAYERS)
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        return (_PLANES, _SIDE, _SIDE)
+
+    @property
+    def observation_dtype(self) -> np.dtype[Any]:
+        return np.dtype(np.int8)
+
+    def to_move(self) -> tuple[int, ...]:
+        return () if self.is_over else tuple(range(EMPIRES))
+
+    def legal_actions(self, seat: int) -> NDArray[np.int64]:
+        if self._seat(seat) not in self.to_move():
+            return np.zeros(0, dtype=np.int64)
+        return np.arange(len(BUILTIN_PLAYERS), dtype=np.int64)
+
+    def _apply(self, actions: dict[int, int]) -> NDArray[np.float64]:
+        for empire, action in actions.items():
+            self._players[empire] = BUILTIN_PLAYERS[action]
+        self.native._core.set_players(list(self._players))
+        self.native._players = tuple(self._players)
+        self.native.step()
+        if not self.is_over:
+            return np.zeros(EMPIRES, dtype=np.float64)
+        return terminal_rewards(EMPIRES, self.outcome, self.winners)
+
+    def observation(self, seat: int) -> NDArray[np.int8]:
+        seat = self._seat(seat)
+        planes = np.zeros(self.observation_shape, dtype=np.int8)
+        planes[0] = self._water
+        control = self.native.control
+        planes[1] = np.where(control >= 0, (control - seat) % EMPIRES, control)
+        rows = self.native.outposts
+        if rows.size:
+            relative = (rows[:, 1].astype(np.int64) - seat) % EMPIRES
+            counts = np.zeros((EMPIRES, _SIDE, _SIDE), dtype=np.int64)
+            np.add.at(counts, (relative, rows[:, 3], rows[:, 2]), 1)
+            planes[2:] = np.minimum(counts, 127)
+        return planes
+
+    def _copy_state(self, twin: Outpost) -> None:
+        native = object.__new__(NativeGame)
+        native.__dict__.update(self.native.__dict__)
+        native._core = self.native._core.copy()
+        native._log = list(self.native._log)
+        twin.native = native
+        twin._players = list(self._players)
+
+    def render(self) -> str:
+        result = self.native.result
+        lines = [f"outpost on {self.native.map.name}, turn {self.native.turn}: {self.outcome}"]
+        for empire in range(EMPIRES):
+            lines.append(
+                f"  empire {empire} ({self._players[empire]}): {int(result.scores[empire])} "
+                f"cells, {int(result.outposts[empire])} outposts"
+            )
+        return "\n".join(lines)
+
+    def picture(self, path: str) -> None:
+        """Draws the map, the control and the outposts (PNG)."""
+        from stratagem.outpost.plot import render_game
+
+        render_game(self.native, path)
+
+    def suggest(self, seat: int, name: str) -> int:
+        """The action that seats the built-in player ``name`` this turn."""
+        self._seat(seat)
+        if name not in BUILTIN_PLAYERS:
+            raise InvalidParameter(f"unknown player {name!r}; choose one of {BUILTIN_PLAYERS}")
+        return BUILTIN_PLAYERS.index(name)
+
+
+if TYPE_CHECKING:  # mypy checks that the class satisfies the protocol
+    _satisfies: type[Game] = Outpost
