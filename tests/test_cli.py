@@ -127,7 +127,7 @@ def test_usage_errors_print_no_json_without_json(capsys):
 
 
 def test_a_missing_extra_and_an_interrupt_are_json_errors(capsys, monkeypatch):
-    import stratagem.cli as cli
+    from stratagem import cli
 
     def missing(args):
         raise ModuleNotFoundError("No module named 'scipy'", name="scipy")

@@ -34,17 +34,17 @@ __all__ = [
     "DeprecatedOption",
     "add_command",
     "add_load",
-    "add_players",
     "add_png",
     "add_save",
     "add_turns",
+    "check_readable",
     "command_group",
     "common_options",
     "count_argument",
-    "existing_file",
     "names_argument",
     "played_report",
     "seconds_argument",
+    "warn_deprecated_command",
 ]
 
 Command = Callable[[argparse.Namespace], dict[str, Any]]
@@ -191,25 +191,6 @@ def warn_deprecated_command(args: argparse.Namespace) -> None:
         _note(*deprecated)
 
 
-def add_players(
-    parser: argparse.ArgumentParser,
-    *,
-    default: Sequence[str] | None,
-    help: str,
-    old: Sequence[str] = (),
-) -> None:
-    """``--players a,b,...`` (and deprecated spellings ``old``) into ``args.players``."""
-    parser.add_argument(
-        "--players", type=names_argument, default=None if default is None else list(default),
-        metavar="A,B,...", help=help,
-    )
-    for spelling in old:
-        parser.add_argument(
-            spelling, dest="players", action=DeprecatedOption, new="--players",
-            convert=names_argument,
-        )
-
-
 def add_turns(
     parser: argparse.ArgumentParser,
     *,
@@ -221,14 +202,15 @@ def add_turns(
     parser.add_argument("--turns", type=count_argument, default=default, metavar="N", help=help)
     for spelling in old:
         parser.add_argument(
-            spelling, dest="turns", action=DeprecatedOption, new="--turns",
+            spelling,
+            dest="turns",
+            action=DeprecatedOption,
+            new="--turns",
             convert=count_argument,
         )
 
 
-def add_png(
-    parser: argparse.ArgumentParser, *, help: str, old: Sequence[str] = ()
-) -> None:
+def add_png(parser: argparse.ArgumentParser, *, help: str, old: Sequence[str] = ()) -> None:
     """``--png FILE`` (and deprecated spellings ``old``) into ``args.png``."""
     parser.add_argument("--png", type=Path, metavar="FILE", help=help)
     for spelling in old:
@@ -244,14 +226,8 @@ def add_save(parser: argparse.ArgumentParser, *, help: str = "save the game at t
 def add_load(
     parser: argparse.ArgumentParser, *, help: str = "continue a game saved with --save"
 ) -> None:
-    parser.add_argument("--load", type=existing_file, metavar="FILE", help=help)
-
-
-def existing_file(text: str) -> Path:
-    """An argparse type for a file to read. A missing file is refused when the command runs
-    (as :class:`~stratagem.errors.InvalidParameter`, like every other bad value), not by
-    argparse, so that ``--json`` reports it as a JSON error."""
-    return Path(text)
+    """``--load FILE``; the command refuses a missing file with :func:`check_readable`."""
+    parser.add_argument("--load", type=Path, metavar="FILE", help=help)
 
 
 def check_readable(path: Path | None, option: str) -> None:

@@ -41,7 +41,7 @@ from stratagem.errors import StratagemError
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
 
-    from stratagem.protocol import TurnGame as ProtocolGame
+    from stratagem.protocol import Game as ProtocolGame
 
 __all__ = [
     "BadInput",
