@@ -14,10 +14,11 @@ import pytest
 from stratagem import progress
 from stratagem.cli import main
 from stratagem.diplomacy import adjustments, oracle, plot, tables
-from stratagem.diplomacy.cli import OPENING, read_position
+from stratagem.diplomacy.cli import read_position
 from stratagem.diplomacy.map import Map
 from stratagem.diplomacy.open_problem import solve as solve_open_problem
 from stratagem.diplomacy.position import Position
+from stratagem.diplomacy.positions import OPENING
 from stratagem.diplomacy.search import solve
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -178,13 +179,13 @@ def test_tables_json(capsys):
 
 @pytest.mark.parametrize("method", ["preliminary", "anneal", "combined"])
 def test_solve_json_matches_the_api(capsys, method):
-    report = run_json(capsys, "solve", SMALL, "--method", method, "--seed", "4", "--steps", "300")
+    report = run_json(capsys, "play", SMALL, "--method", method, "--seed", "4", "--steps", "300")
     expected = solve(Position.parse(SMALL), method, seed=4, steps=300)
     assert report["method"] == method
     assert report["profile"] == list(expected.profile)
     assert [row["value"] for row in report["powers"]] == expected.values.tolist()
     assert {row["power"]: row["orders"] for row in report["powers"]} == expected.orders
-    assert (report["finished"], report["evaluations"]) == (True, expected.evaluations)
+    assert (report["search_finished"], report["evaluations"]) == (True, expected.evaluations)
     assert (report["seed"], report["steps"], report["convention"]) == (4, 300, "exact")
     assert report["cycle"] is None
     assert report["mixed"] is None
@@ -192,7 +193,7 @@ def test_solve_json_matches_the_api(capsys, method):
 
 
 def test_solve_text_says_it_found_an_equilibrium(capsys):
-    out = run_text(capsys, "solve", SMALL)
+    out = run_text(capsys, "play", SMALL)
     assert out.startswith("combined search, convention exact, seed 0: ")
     assert "finished: a pure Nash equilibrium" in out
     expected = solve(Position.parse(SMALL))
@@ -204,38 +205,39 @@ def test_solve_text_says_it_found_an_equilibrium(capsys):
 
 def test_solve_stops_on_its_budget(capsys):
     report = run_json(
-        capsys, "solve", SMALL, "--max-evaluations", "5", "--convention", "waives", "--threads", "1"
+        capsys, "play", SMALL, "--max-evaluations", "5", "--convention", "waives", "--threads", "1"
     )
-    assert report["finished"] is False
+    assert report["search_finished"] is False
     assert report["max_evaluations"] == 5
     assert report["convention"] == "waives"
-    out = run_text(capsys, "solve", SMALL, "--max-evaluations", "5", "--time-limit", "30")
+    out = run_text(capsys, "play", SMALL, "--max-evaluations", "5", "--time-limit", "30")
     assert "stopped by its budget" in out
 
 
 def test_solve_saves_and_goes_on_where_it_stopped(tmp_path, capsys):
-    whole = run_json(capsys, "solve", SMALL)
+    whole = run_json(capsys, "play", SMALL)
     saved = tmp_path / "search.json"
-    first = run_json(capsys, "solve", SMALL, "--max-evaluations", "40", "--save", str(saved))
-    assert (first["finished"], first["evaluations"], first["saved"]) == (False, 40, str(saved))
-    second = run_json(capsys, "solve", "--load", str(saved), "--max-evaluations", "30")
-    assert (second["finished"], second["evaluations"]) == (False, 70)
+    first = run_json(capsys, "play", SMALL, "--max-evaluations", "40", "--save", str(saved))
+    assert (first["search_finished"], first["evaluations"]) == (False, 40)
+    assert first["saved"] == str(saved)
+    second = run_json(capsys, "play", "--load", str(saved), "--max-evaluations", "30")
+    assert (second["search_finished"], second["evaluations"]) == (False, 70)
     assert second["position"] == whole["position"]
     # The saved file is the state at 40 evaluations: loading it again goes on from there.
-    rest = run_json(capsys, "solve", "--load", str(saved), "--save", str(saved))
-    assert rest["finished"] is True
+    rest = run_json(capsys, "play", "--load", str(saved), "--save", str(saved))
+    assert rest["search_finished"] is True
     assert (rest["evaluations"], rest["profile"]) == (whole["evaluations"], whole["profile"])
-    assert "go on with --load" in run_text(capsys, "solve", "--load", str(saved), "--save",
+    assert "go on with --load" in run_text(capsys, "play", "--load", str(saved), "--save",
                                            str(saved))  # fmt: skip
 
 
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["solve", SMALL, "--method", "anneal", "--save", "x.json"], "--method combined"),
-        (["solve"], "give a position, or --load FILE"),
-        (["solve", SMALL, "--load", "x.json"], "not both"),
-        (["solve", "--load", "no/such/search.json"], "no/such/search.json"),
+        (["play", SMALL, "--method", "anneal", "--save", "x.json"], "--method combined"),
+        (["play"], "give a position, or --load FILE"),
+        (["play", SMALL, "--load", "x.json"], "not both"),
+        (["play", "--load", "no/such/search.json"], "no/such/search.json"),
     ],
 )
 def test_save_and_load_refuse_what_they_cannot_do(capsys, argv, message):
@@ -249,7 +251,7 @@ def test_solve_draws_a_progress_bar_on_stderr_only(capsys, monkeypatch):
     monkeypatch.setattr(progress, "_QUIET_SECONDS", 0.0)  # draw from the first report on
     busy = str(solve_open_problem("exact").position)
     budget = ["--steps", "1000000", "--max-evaluations", "100000", "--threads", "1"]
-    assert main(["diplomacy", "solve", busy, "--method", "anneal", *budget, "--json"]) == 0
+    assert main(["diplomacy", "play", busy, "--method", "anneal", *budget, "--json"]) == 0
     captured = capsys.readouterr()
     assert json.loads(captured.out)["evaluations"] == 100_000
     assert captured.out.count("\n") == 1
@@ -324,12 +326,12 @@ def test_show_draws_a_png(tmp_path, capsys):
             "a fleet on a bicoastal province names its coast: F STP (RUS)",
         ),
         (["count", "AUS: A XYZ / VIE"], "InvalidParameter", "unknown province 'XYZ'"),
-        (["solve", "AUS A VIE"], "InvalidParameter", 'expected "POWER: units / centres"'),
+        (["play", "AUS A VIE"], "InvalidParameter", 'expected "POWER: units / centres"'),
         (["show", "ENG: A NTH / LON"], "InconsistentInput", "armies stand on land"),
         (["count", "@no/such/file.txt"], "InvalidParameter", "position file 'no/such/file.txt'"),
         (["count", "opening", "--list", "-1"], "InvalidParameter", "--list must be at least 0"),
         (["count", "opening", "--map", "no/such.map"], "InvalidParameter", "--map 'no/such.map'"),
-        (["solve", "opening", "--steps", "0"], "InvalidParameter", "--steps must be at least 1"),
+        (["play", "opening", "--steps", "0"], "InvalidParameter", "--steps must be at least 1"),
         (
             ["show", "opening", "--png", "no/such/folder/x.png"],
             "InvalidParameter",
@@ -390,9 +392,9 @@ def test_a_bad_map_file_is_named(tmp_path, capsys):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["solve", "opening", "--method", "greedy"], "invalid choice: 'greedy'"),
+        (["play", "opening", "--method", "greedy"], "invalid choice: 'greedy'"),
         (["count", "opening", "--convention", "loose"], "invalid choice: 'loose'"),
-        (["solve", "opening", "--time-limit", "0"], "expected a positive number of seconds"),
+        (["play", "opening", "--time-limit", "0"], "expected a positive number of seconds"),
         (["count", "opening", "--list", "many"], "expected an integer, got 'many'"),
     ],
 )
@@ -428,3 +430,17 @@ def test_a_position_file_on_one_line(tmp_path):
         read_position(f"@{path}")
     path.write_text(OPENING)
     assert read_position(f"@{path}") == read_position("opening")
+
+
+def test_play_reports_the_winter_like_every_game_and_solve_still_works(capsys):
+    report = run_json(capsys, "play", SMALL)
+    values = [row["value"] for row in report["powers"]]
+    top = [i for i, v in enumerate(values) if v == max(values)]
+    assert report["winners"] == top
+    assert report["outcome"] == ("won" if len(top) == 1 else "drawn")
+    assert report["turns_played"] == 1
+    assert report["seconds"] >= 0
+    assert main(["diplomacy", "solve", SMALL, "--json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["profile"] == report["profile"]
+    assert "note: 'diplomacy solve' is deprecated; use 'diplomacy play'" in captured.err

@@ -360,10 +360,10 @@ def _diplomacy(seed: int, threads: int, say: Say) -> dict[str, Any]:
     oracle (the same counts, the same equilibrium, and the speed of the preliminary search)."""
     from stratagem.diplomacy import oracle
     from stratagem.diplomacy.adjustments import counts, total
-    from stratagem.diplomacy.cli import OPENING
     from stratagem.diplomacy.engine import CONVENTIONS
     from stratagem.diplomacy.open_problem import solve as solve_open_problem
     from stratagem.diplomacy.position import Position
+    from stratagem.diplomacy.positions import OPENING
     from stratagem.diplomacy.search import solve
 
     opening = Position.parse(OPENING)

@@ -216,6 +216,7 @@ _BUILTIN = (
             convention=("exact", "counting convention: exact, waives or article"),
         ),
         factory="stratagem.diplomacy.protocol:Diplomacy",
+        opponents=("random", "preliminary", "anneal", "combined"),
         adapter="stratagem.diplomacy.conformance:DiplomacyAdapter",
         docs="docs/diplomacy.md",
         cli="stratagem.diplomacy.cli:register",

@@ -30,13 +30,21 @@ from pathlib import Path
 from typing import Any
 
 from stratagem import _validate
-from stratagem.cli import Commands, Common, command_group
-from stratagem.cli import count_argument as _count
-from stratagem.cli import seconds_argument as _seconds
+from stratagem.cli_common import (
+    Commands,
+    Common,
+    add_command,
+    check_readable,
+    command_group,
+    played_report,
+)
+from stratagem.cli_common import count_argument as _count
+from stratagem.cli_common import seconds_argument as _seconds
 from stratagem.diplomacy import adjustments, tables
 from stratagem.diplomacy.engine import CONVENTIONS, Convention, check_convention
 from stratagem.diplomacy.map import Map
 from stratagem.diplomacy.position import Position
+from stratagem.diplomacy.positions import OPENING
 from stratagem.diplomacy.search import METHODS, CombinedSearch, SearchResult, solve
 from stratagem.distributed import world
 from stratagem.errors import InvalidParameter, StratagemError
@@ -44,13 +52,6 @@ from stratagem.progress import Progress
 
 __all__ = ["CONVENTION_WORDS", "OPENING", "read_position", "register"]
 
-#: The standard map's 1901 start: every power on its home centres.
-OPENING = (
-    "AUS: A BUD, F TRI, A VIE / BUD TRI VIE; ENG: F EDI, F LON, A LVP / EDI LON LVP; "
-    "FRA: F BRE, A MAR, A PAR / BRE MAR PAR; GER: A BER, F KIE, A MUN / BER KIE MUN; "
-    "ITA: F NAP, A ROM, A VEN / NAP ROM VEN; "
-    "RUS: A MOS, F SEV, F STP/SC, A WAR / MOS SEV STP WAR; TUR: F ANK, A CON, A SMY / ANK CON SMY"
-)
 #: What each counting convention counts, as the commands say it.
 CONVENTION_WORDS: dict[str, str] = {
     "exact": "build the maximum",
@@ -319,6 +320,7 @@ def _resumable_search(args: argparse.Namespace, steps: int, budget: int) -> dict
     if args.load:
         if args.position is not None:
             raise InvalidParameter("give a position or --load FILE, not both")
+        check_readable(Path(args.load), "--load")
         run = CombinedSearch.load(args.load)
         more = budget
     else:
@@ -371,18 +373,24 @@ def _search_report(
 ) -> dict[str, Any]:
     seconds = time.perf_counter() - started
     numbers = adjustments.counts(position, convention)
-    return {
-        "position": str(position),
-        "method": args.method,
-        "convention": convention,
-        "seed": args.seed,
-        "steps": steps,
-        "max_evaluations": budget,
-        "time_limit": args.time_limit,
-        "finished": result.finished,
-        "evaluations": result.evaluations,
-        "seconds": seconds,
-        "powers": [
+    # The winter is one simultaneous move: the evaluator's values of the profile found decide
+    # it, as through the protocol (the power with the strictly highest value wins).
+    top = [i for i, v in enumerate(result.values.tolist()) if v == result.values.max()]
+    return played_report(
+        outcome="won" if len(top) == 1 else "drawn",
+        winners=top,
+        turns_played=1,
+        seconds=seconds,
+        position=str(position),
+        method=args.method,
+        convention=convention,
+        seed=args.seed,
+        steps=steps,
+        max_evaluations=budget,
+        time_limit=args.time_limit,
+        search_finished=result.finished,
+        evaluations=result.evaluations,
+        powers=[
             {
                 "power": power,
                 "option": index,
@@ -394,10 +402,10 @@ def _search_report(
                 position.map.powers, result.profile, result.values.tolist(), strict=True
             )
         ],
-        "profile": list(result.profile),
-        "cycle": None if result.cycle is None else [list(p) for p in result.cycle],
-        "mixed": _mixed(result),
-    }
+        profile=list(result.profile),
+        cycle=None if result.cycle is None else [list(p) for p in result.cycle],
+        mixed=_mixed(result),
+    )
 
 
 def _mixed(result: SearchResult) -> dict[str, Any] | None:
@@ -414,7 +422,7 @@ def _mixed(result: SearchResult) -> dict[str, Any] | None:
 
 
 def _outcome(report: dict[str, Any]) -> str:
-    if not report["finished"]:
+    if not report["search_finished"]:
         return "stopped by its budget (--max-evaluations / --time-limit): the best profile so far"
     if report["method"] != "combined":
         return "finished"
@@ -603,44 +611,50 @@ def register(commands: Commands, common: Common) -> None:
     )
     tables_parser.set_defaults(run=_tables, show=_print_tables)
 
-    solve_parser = sub.add_parser(
-        "solve",
-        parents=[common()],
+    for solve_parser in add_command(
+        sub,
+        "play",
         help="find every power's adjustment: preliminary, anneal or combined search",
-        description="Run one search of the strategy finder with the built-in evaluator and "
-        "print each power's option, its value and its orders, and whether the search finished "
-        "(the combined search: a pure Nash equilibrium, or a cycle and its mixed equilibrium).",
-    )
-    _position_options(solve_parser, optional=True)
-    solve_parser.add_argument(
-        "--method", choices=METHODS, default="combined", help="the search (default combined)"
-    )
-    _convention_option(solve_parser)
-    solve_parser.add_argument(
-        "--steps", type=_count, default=2000, help="annealing proposals (default 2000)"
-    )
-    solve_parser.add_argument(
-        "--max-evaluations",
-        type=_count,
-        default=1_000_000,
-        metavar="N",
-        help="evaluation budget (default 1000000)",
-    )
-    solve_parser.add_argument(
-        "--time-limit", type=_seconds, metavar="SECONDS", help="time budget (default: none)"
-    )
-    solve_parser.add_argument(
-        "--save",
-        metavar="FILE",
-        help="combined search: write its state to FILE (JSON) when it stops, on Ctrl-C too",
-    )
-    solve_parser.add_argument(
-        "--load",
-        metavar="FILE",
-        help="combined search: go on with the search saved in FILE (its position and "
-        "convention), for at most --max-evaluations more evaluations",
-    )
-    solve_parser.set_defaults(run=_search, show=_print_search)
+        parents=[common()],
+        old_names=("solve",),
+        prefix="diplomacy ",
+    ):
+        solve_parser.description = (
+            "Play a winter: run one search of the strategy finder with the built-in evaluator "
+            "and print each power's option, its value and its orders, and whether the search "
+            "finished (the combined search: a pure Nash equilibrium, or a cycle and its mixed "
+            "equilibrium)."
+        )
+        _position_options(solve_parser, optional=True)
+        solve_parser.add_argument(
+            "--method", choices=METHODS, default="combined", help="the search (default combined)"
+        )
+        _convention_option(solve_parser)
+        solve_parser.add_argument(
+            "--steps", type=_count, default=2000, help="annealing proposals (default 2000)"
+        )
+        solve_parser.add_argument(
+            "--max-evaluations",
+            type=_count,
+            default=1_000_000,
+            metavar="N",
+            help="evaluation budget (default 1000000)",
+        )
+        solve_parser.add_argument(
+            "--time-limit", type=_seconds, metavar="SECONDS", help="time budget (default: none)"
+        )
+        solve_parser.add_argument(
+            "--save",
+            metavar="FILE",
+            help="combined search: write its state to FILE (JSON) when it stops, on Ctrl-C too",
+        )
+        solve_parser.add_argument(
+            "--load",
+            metavar="FILE",
+            help="combined search: go on with the search saved in FILE (its position and "
+            "convention), for at most --max-evaluations more evaluations",
+        )
+        solve_parser.set_defaults(run=_search, show=_print_search)
 
     open_problem = sub.add_parser(
         "open-problem",

@@ -82,7 +82,11 @@ def values(
     return result
 
 
-def _orders(position: Position, convention: Convention, profile: Sequence[int]) -> dict[str, Any]:
+def profile_orders(
+    position: Position, convention: Convention, profile: Sequence[int]
+) -> dict[str, list[str]]:
+    """Each power's orders (``remove A VIE``, ``build F STP/SC``) when it plays its option of
+    ``profile``."""
     orders: dict[str, list[str]] = {}
     for power, index in zip(position.map.powers, profile, strict=True):
         row = batch(position, power, convention, index, index + 1)
@@ -169,7 +173,7 @@ def _result(
         method=method,
         profile=profile,
         values=raw["values"],
-        orders=_orders(position, convention, profile),
+        orders=profile_orders(position, convention, profile),
         finished=bool(raw["finished"]),
         evaluations=int(raw["evaluations"]),
         cycle=cycle,
@@ -353,7 +357,7 @@ def _solve_in_python(
         method=method,
         profile=profile,
         values=np.asarray(found.values),
-        orders=_orders(position, convention, profile),
+        orders=profile_orders(position, convention, profile),
         finished=bool(found.finished),
         evaluations=int(found.evaluations),
         cycle=found.cycle,

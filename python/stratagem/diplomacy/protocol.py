@@ -1,0 +1,189 @@
+"""Diplomacy winter adjustments through :mod:`stratagem.protocol`: :class:`Diplomacy`.
+
+Seats are the seven powers (in map order: AUS, ENG, FRA, GER, ITA, RUS, TUR), who adjust once
+and at the same time (``dynamics="one-shot"``): after one step the winter is over. A power's
+action is the index of one of its adjustment options in the engine's listing order under the
+game's counting convention (:func:`stratagem.diplomacy.adjustments.batch` lists them in slot
+form, ``describe`` as orders); ``num_actions`` is the largest count over the powers, and a
+power with nothing to adjust has one action, 0 (do nothing). An agent can so choose any
+adjustment the rules allow — every removal set, every build set — as one integer; what it
+cannot do is reason about units one by one through the protocol (the slot form and
+``adjustments`` do that). Positions whose largest count would make action masks unreasonably
+large (more than :data:`MAX_ACTIONS`) are refused, naming the power.
+
+Rewards are the position evaluator's values (``search.values`` with the default
+``Weights``) of the adjusted position, one per power; the power with the strictly highest
+value wins, several sharing it draw. The observation is an ``int8`` array of shape
+``(4, 75)`` over the provinces in map order, relative to the observing power ``p`` (0 ``p``
+itself, 1..6 the next powers in map order, -1 nobody): row 0 the power of the unit on the
+province, row 1 its kind (0 none, 1 army, 2 fleet), row 2 the owner of the supply centre
+(-1 also for provinces that are no centre), row 3 whether the province is a centre (1) or
+not (0).
+
+With no ``position`` the winter is drawn from the seed (:func:`random_position`).
+
+>>> from stratagem.diplomacy.protocol import Diplomacy
+>>> game = Diplomacy(position="AUS: A VIE, A BUD, F TRI, A GAL / BUD TRI VIE; RUS: A UKR / MOS SEV")
+>>> game.num_actions, [int(game.legal_actions(seat).size) for seat in range(7)]
+(4, [4, 1, 1, 1, 1, 3, 1])
+>>> game.step([1, 0, 0, 0, 0, 0, 0])
+>>> game.is_over, game.orders["AUS"], game.outcome, game.winners
+(True, ['remove A GAL'], 'won', (0,))
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from stratagem.diplomacy import adjustments
+from stratagem.diplomacy.engine import Convention, check_convention
+from stratagem.diplomacy.position import Position
+from stratagem.diplomacy.positions import random_position
+from stratagem.diplomacy.search import METHODS, profile_orders, solve, values
+from stratagem.errors import InvalidParameter
+from stratagem.protocol import Game, Outcome, TurnGame
+
+__all__ = ["MAX_ACTIONS", "Diplomacy"]
+
+#: The most adjustment options a power may have here: C(17, 9) = 24,310, the largest removal
+#: count of the standard map, fits; masks stay a few kilobytes.
+MAX_ACTIONS = 1 << 16
+
+
+class Diplomacy(TurnGame):
+    """A winter's adjustments behind the protocol: ``position`` is the winter, ``orders``
+    (after the step) each power's chosen orders, ``values`` the evaluator's values."""
+
+    name = "diplomacy"
+
+    def __init__(
+        self,
+        *,
+        seed: int = 0,
+        position: str | None = None,
+        convention: str = "exact",
+    ) -> None:
+        self.convention: Convention = check_convention(convention)
+        if position is None:
+            self.position = random_position(seed)
+        elif isinstance(position, str):
+            self.position = Position.parse(position)
+        else:
+            raise InvalidParameter(f"position must be a position's text, got {position!r}")
+        self.powers = self.position.map.powers
+        self._counts = [
+            adjustments.count(self.position, power, self.convention) for power in self.powers
+        ]
+        for power, count in zip(self.powers, self._counts, strict=True):
+            if count > MAX_ACTIONS:
+                raise InvalidParameter(
+                    f"{power} has {count:,} adjustment options under {self.convention!r}; the "
+                    f"protocol's actions stop at {MAX_ACTIONS:,} (use the search functions)"
+                )
+        self._profile: tuple[int, ...] | None = None
+        self.values: NDArray[np.int64] | None = None
+        self.orders: dict[str, list[str]] = {}
+        super().__init__(seed, {"position": position, "convention": convention})
+
+    @property
+    def seats(self) -> int:
+        return len(self.powers)
+
+    @property
+    def is_over(self) -> bool:
+        return self._profile is not None
+
+    @property
+    def outcome(self) -> Outcome:
+        if self.values is None:
+            return "unfinished"
+        return "won" if len(self.winners) == 1 else "drawn"
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        if self.values is None:
+            return ()
+        return tuple(int(p) for p in np.flatnonzero(self.values == self.values.max()))
+
+    @property
+    def num_actions(self) -> int:
+        return max(self._counts)
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        return (4, len(self.position.map.provinces))
+
+    @property
+    def observation_dtype(self) -> np.dtype[Any]:
+        return np.dtype(np.int8)
+
+    def to_move(self) -> tuple[int, ...]:
+        return () if self.is_over else tuple(range(self.seats))
+
+    def legal_actions(self, seat: int) -> NDArray[np.int64]:
+        seat = self._seat(seat)
+        if seat not in self.to_move():
+            return np.zeros(0, dtype=np.int64)
+        return np.arange(self._counts[seat], dtype=np.int64)
+
+    def _apply(self, actions: dict[int, int]) -> NDArray[np.float64]:
+        profile = tuple(actions[seat] for seat in range(self.seats))
+        self.values = values(self.position, profile, self.convention)
+        self._profile = profile
+        self.orders = profile_orders(self.position, self.convention, profile)
+        return self.values.astype(np.float64)
+
+    def observation(self, seat: int) -> NDArray[np.int8]:
+        seat = self._seat(seat)
+        the_map = self.position.map
+        planes = np.full(self.observation_shape, -1, dtype=np.int8)
+        planes[1] = 0
+        planes[3] = 0
+        power_index = {power: i for i, power in enumerate(self.powers)}
+        for unit in self.position.units:
+            where = the_map.index(unit.province)
+            planes[0, where] = (power_index[unit.power] - seat) % self.seats
+            planes[1, where] = 1 if unit.kind == "A" else 2
+        for centre in the_map.centres:
+            where = the_map.index(centre)
+            planes[3, where] = 1
+            owner = self.position.owners.get(centre)
+            if owner is not None:
+                planes[2, where] = (power_index[owner] - seat) % self.seats
+        return planes
+
+    def _copy_state(self, twin: Diplomacy) -> None:
+        twin._counts = list(self._counts)
+        twin.orders = {power: list(orders) for power, orders in self.orders.items()}
+        twin.values = None if self.values is None else self.values.copy()
+
+    def render(self) -> str:
+        lines = [f"winter ({self.convention}): {self.position}"]
+        for seat, power in enumerate(self.powers):
+            chosen = "; ".join(self.orders.get(power, [])) or "-"
+            value = "" if self.values is None else f", value {int(self.values[seat])}"
+            lines.append(f"  {power}: {self._counts[seat]} options, orders {chosen}{value}")
+        lines.append(f"  {self.outcome}" + (f" by {list(self.winners)}" if self.winners else ""))
+        return "\n".join(lines)
+
+    def picture(self, path: str) -> None:
+        """Draws the position (PNG)."""
+        from stratagem.diplomacy.plot import plot_position
+
+        plot_position(self.position, path)
+
+    def suggest(self, seat: int, name: str) -> int:
+        """The action of ``seat``'s power in the profile the search method ``name``
+        (``preliminary``, ``anneal`` or ``combined``) finds, seeded by this game's seed."""
+        seat = self._seat(seat)
+        if name not in METHODS:
+            raise InvalidParameter(f"unknown search method {name!r}; choose one of {METHODS}")
+        found = solve(self.position, name, convention=self.convention, seed=self.seed)
+        return int(found.profile[seat])
+
+
+if TYPE_CHECKING:  # mypy checks that the class satisfies the protocol
+    _satisfies: type[Game] = Diplomacy
