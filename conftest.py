@@ -1,8 +1,14 @@
-"""Collection settings for the whole tree: the OpenSpiel bridge's doctests need the optional
-``openspiel`` extra."""
+"""Collection settings for the whole tree: the bridges' doctests need their optional extras
+(``openspiel``; ``envs``: pettingzoo and gymnasium)."""
 
 import importlib.util
 
-collect_ignore = (
-    [] if importlib.util.find_spec("pyspiel") else ["python/stratagem/annexation/openspiel.py"]
-)
+_NEEDS = {
+    "python/stratagem/envs/openspiel.py": "pyspiel",
+    "python/stratagem/envs/pettingzoo.py": "pettingzoo",
+    "python/stratagem/envs/gymnasium.py": "gymnasium",
+    "python/stratagem/annexation/vector.py": "gymnasium",
+    "docs/envs.md": "pettingzoo",
+}
+
+collect_ignore = [path for path, module in _NEEDS.items() if not importlib.util.find_spec(module)]

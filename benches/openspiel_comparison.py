@@ -2,7 +2,7 @@
 [--games G] [--seconds S] [--seed N] [--json]``.
 
 Both sides play the same game: OpenSpiel's Python ``MCTSBot`` runs on
-:mod:`stratagem.annexation.openspiel` (the game registered as ``"python_annexation"``, every
+:mod:`stratagem.envs.openspiel` (the game registered as ``"stratagem_annexation"``, every
 move a call into the Rust engine), ours is ``AI("mcts")`` in the Rust engine. The board is
 hex:8 (``Board.hexagon(8, seed=1)``, 217 cells, 8 colours, two players).
 
@@ -52,9 +52,9 @@ def _sizes(quick: bool) -> _Sizes:
 
 @cache
 def _spiel_game(board_seed: int) -> Any:
-    from stratagem.annexation.openspiel import load_game
+    from stratagem.envs.openspiel import load_game
 
-    return load_game(f"hex:{RADIUS}", seed=board_seed)
+    return load_game("annexation", seed=board_seed, board=f"hex:{RADIUS}")
 
 
 def _bot(game: Any, simulations: int, seed: int) -> Any:
@@ -135,7 +135,7 @@ def _play(tally: _Tally, board_seed: int, ours_side: int, ai: AI, bot: Any) -> N
     while not state.is_terminal():
         started = time.perf_counter()
         if state.current_player() == ours_side:
-            action = ai.choose(state.game)
+            action = ai.choose(state.game.native)
             tally.ours_seconds += time.perf_counter() - started
             tally.ours_iterations += ai.last_iterations
             tally.ours_moves += 1
@@ -144,12 +144,12 @@ def _play(tally: _Tally, board_seed: int, ours_side: int, ai: AI, bot: Any) -> N
             tally.theirs_seconds += time.perf_counter() - started
             tally.theirs_moves += 1
         state.apply_action(action)
-        if _stuck(state.game):
+        if _stuck(state.game.native):
             tally.finished_greedy += 1
             greedy = AI("greedy")
             while not state.is_terminal():
-                state.apply_action(greedy.choose(state.game))
-    winner = state.game.winner
+                state.apply_action(greedy.choose(state.game.native))
+    winner = state.game.native.winner
     if winner is None:
         tally.draws += 1
     elif winner == ours_side:

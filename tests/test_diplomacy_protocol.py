@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from stratagem import games
-from stratagem.diplomacy import OPENING, Position, adjustments, random_position, search
+from stratagem.diplomacy import OPENING, Map, Position, adjustments, random_position, search
 from stratagem.diplomacy.protocol import MAX_ACTIONS, Diplomacy
 from stratagem.errors import InvalidMove, InvalidParameter
 
@@ -29,7 +29,7 @@ def test_actions_are_the_options_and_rewards_the_values(seed, convention, data):
     position = game.position
     counts = adjustments.counts(position, convention)
     assert [int(game.legal_actions(s).size) for s in range(7)] == list(counts.values())
-    assert game.num_actions == max(counts.values())
+    assert game.num_actions == 4096
     profile = [data.draw(st.integers(0, n - 1)) for n in counts.values()]
     game.step(profile)
     expected = search.values(position, profile, convention)
@@ -78,7 +78,7 @@ def test_suggest_plays_the_search_profile():
 
 def test_a_power_without_adjustments_has_one_action_and_the_game_takes_one_step():
     game = Diplomacy(position=OPENING)
-    assert game.num_actions == 1
+    assert [int(game.legal_actions(seat).size) for seat in range(7)] == [1] * 7
     game.step([0] * 7)
     with pytest.raises(InvalidMove, match="over"):
         game.step([0] * 7)
@@ -89,4 +89,12 @@ def test_bad_config_is_named():
         Diplomacy(convention="generous")
     with pytest.raises(InvalidParameter, match="position's text"):
         Diplomacy(position=42)  # type: ignore[arg-type]
+    the_map = Map.standard()
+    land = [p for p, k in zip(the_map.provinces, the_map.kind, strict=True) if k != "sea"]
+    units = [p for p in land if p not in the_map.centres][:17]
+    # 17 armies on 8 centres: remove 9 of 17, C(17, 9) options.
+    largest = f"AUS: {', '.join('A ' + p for p in units)} / {' '.join(the_map.centres[:8])}"
+    with pytest.raises(InvalidParameter, match=r"AUS has 24,310 adjustment options.*max_actions"):
+        Diplomacy(position=largest)
+    assert Diplomacy(position=largest, max_actions=24_310).legal_actions(0).size == 24_310
     assert MAX_ACTIONS >= 24_310

@@ -50,6 +50,10 @@ class Nim(TurnGame):
         return 3 * len(self.heaps)
 
     @property
+    def max_steps(self) -> int:
+        return int(sum(self._config["heaps"]))
+
+    @property
     def observation_shape(self) -> tuple[int, ...]:
         return (len(self.heaps),)
 
@@ -113,4 +117,5 @@ SPEC = GameSpec(
     adapter="third_party_game:Nim",
     docs="docs/games.md",
     cli="third_party_game:register",
+    zero_sum_seats=(2,),
 )

@@ -82,6 +82,8 @@ class GameSpec:
     opponents: tuple[str, ...] = ("random",)
     """Built-in opponents the Gymnasium bridge can seat (``"random"`` in every game; others
     through the game's ``suggest(seat, name)``)."""
+    zero_sum_seats: tuple[int, ...] = ()
+    """The seat counts at which every game's returns sum to zero (win/loss games of two)."""
     quick: Mapping[str, Any] = field(default_factory=dict)
     """A small configuration for quick checks (tests, the bridges' checkers, the demo)."""
     cli: str | None = None
@@ -145,6 +147,7 @@ _BUILTIN = (
         docs="docs/annexation.md",
         cli="stratagem.annexation.cli:register",
         opponents=("random", "greedy", "fractal", "mcts"),
+        zero_sum_seats=(2,),
         quick={"board": "hex:3"},
     ),
     GameSpec(
@@ -162,6 +165,7 @@ _BUILTIN = (
         ),
         factory="stratagem.conquest.protocol:Conquest",
         opponents=("random", "aggressive", "balanced", "opportunist"),
+        zero_sum_seats=(2,),
         quick={"board": "grid:6x6", "turns": 30},
         adapter="stratagem.conquest.conformance:ConquestAdapter",
         docs="docs/conquest.md",
@@ -214,6 +218,7 @@ _BUILTIN = (
         defaults=_config(
             position=(None, "a position in Position.parse form (None: drawn from the seed)"),
             convention=("exact", "counting convention: exact, waives or article"),
+            max_actions=(4096, "the action space's size; a power with more options is refused"),
         ),
         factory="stratagem.diplomacy.protocol:Diplomacy",
         opponents=("random", "preliminary", "anneal", "combined"),

@@ -47,6 +47,7 @@ __all__ = [
     "Actions",
     "Game",
     "Outcome",
+    "Suggests",
     "TurnGame",
     "load",
 ]
@@ -127,6 +128,16 @@ class Game(Protocol):
         """The summed rewards of each seat since the start."""
         ...
 
+    @property
+    def return_bounds(self) -> tuple[float, float]:
+        """The least and the most any seat's return can be in a game of this configuration."""
+        ...
+
+    @property
+    def max_steps(self) -> int:
+        """The most steps a game of this configuration can take."""
+        ...
+
     def observation(self, seat: int) -> NDArray[Any]: ...
 
     def clone(self) -> Self: ...
@@ -134,6 +145,16 @@ class Game(Protocol):
     def save(self, path: str | os.PathLike[str]) -> None: ...
 
     def render(self) -> str: ...
+
+
+@runtime_checkable
+class Suggests(Protocol):
+    """A game whose built-in players can be asked for a move: the opponents of the bridges
+    (``GameSpec.opponents``)."""
+
+    def suggest(self, seat: int, name: str) -> int:
+        """The action the built-in player ``name`` would take for ``seat`` now."""
+        ...
 
 
 class TurnGame(ABC):
@@ -191,6 +212,12 @@ class TurnGame(ABC):
 
     def rewards(self) -> NDArray[np.float64]:
         return self._last_rewards.copy()
+
+    @property
+    def return_bounds(self) -> tuple[float, float]:
+        """-1 and +1: the win/loss rewards (:func:`terminal_rewards`); games whose rewards are
+        others say so."""
+        return (-1.0, 1.0)
 
     def returns(self) -> NDArray[np.float64]:
         return self._returns.copy()
@@ -307,6 +334,10 @@ class TurnGame(ABC):
     @property
     @abstractmethod
     def num_actions(self) -> int: ...
+
+    @property
+    @abstractmethod
+    def max_steps(self) -> int: ...
 
     @property
     @abstractmethod

@@ -488,6 +488,11 @@ def _check_result(game: ProtocolGame) -> None:
     name = type(game).__name__
     returns = game.returns()
     assert returns.shape == (game.seats,), f"{name}: returns() has shape {returns.shape}"
+    low, high = game.return_bounds
+    if game.is_over:
+        assert ((low <= returns) & (returns <= high)).all(), (
+            f"{name}: returns {returns.tolist()} outside return_bounds ({low}, {high})"
+        )
     if not game.is_over or game.outcome == "unfinished":
         assert game.outcome == "unfinished" or game.is_over, f"{name}: {game.outcome} yet going"
         assert game.winners == (), f"{name}: outcome unfinished but winners {game.winners}"
@@ -575,6 +580,7 @@ def check_protocol(
     copies: list[tuple[str, ProtocolGame]] = []
     for step in range(max_steps):
         where = f"at step {step}"
+        assert first.turn <= first.max_steps, f"{where}: more steps than max_steps"
         _check_state_shape(first, where)
         if first.is_over:
             break

@@ -100,6 +100,11 @@ class Annexation(TurnGame):
         return self.native.board.colour_count
 
     @property
+    def max_steps(self) -> int:
+        limit = self.native.rules.max_moves
+        return 4 * self.native.board.cells if limit is None else limit
+
+    @property
     def observation_shape(self) -> tuple[int, ...]:
         return (2, self.native.board.cells)
 

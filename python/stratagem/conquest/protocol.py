@@ -108,6 +108,10 @@ class Conquest(TurnGame):
         return len(POLICIES)
 
     @property
+    def max_steps(self) -> int:
+        return int(self._config["turns"])
+
+    @property
     def observation_shape(self) -> tuple[int, ...]:
         return (2, self.native.board.n)
 

@@ -4,12 +4,13 @@ Seats are the seven powers (in map order: AUS, ENG, FRA, GER, ITA, RUS, TUR), wh
 and at the same time (``dynamics="one-shot"``): after one step the winter is over. A power's
 action is the index of one of its adjustment options in the engine's listing order under the
 game's counting convention (:func:`stratagem.diplomacy.adjustments.batch` lists them in slot
-form, ``describe`` as orders); ``num_actions`` is the largest count over the powers, and a
-power with nothing to adjust has one action, 0 (do nothing). An agent can so choose any
+form, ``describe`` as orders); ``num_actions`` is the configuration's ``max_actions`` (4,096
+by default: the action space is the same for every position of a configuration), and a power
+with nothing to adjust has one action, 0 (do nothing). An agent can so choose any
 adjustment the rules allow — every removal set, every build set — as one integer; what it
 cannot do is reason about units one by one through the protocol (the slot form and
-``adjustments`` do that). Positions whose largest count would make action masks unreasonably
-large (more than :data:`MAX_ACTIONS`) are refused, naming the power.
+``adjustments`` do that). A position with a power of more options than ``max_actions`` is
+refused, naming the power; ``max_actions`` goes up to :data:`MAX_ACTIONS`.
 
 Rewards are the position evaluator's values (``search.values`` with the default
 ``Weights``) of the adjusted position, one per power; the power with the strictly highest
@@ -25,7 +26,7 @@ With no ``position`` the winter is drawn from the seed (:func:`random_position`)
 >>> from stratagem.diplomacy.protocol import Diplomacy
 >>> game = Diplomacy(position="AUS: A VIE, A BUD, F TRI, A GAL / BUD TRI VIE; RUS: A UKR / MOS SEV")
 >>> game.num_actions, [int(game.legal_actions(seat).size) for seat in range(7)]
-(4, [4, 1, 1, 1, 1, 3, 1])
+(4096, [4, 1, 1, 1, 1, 3, 1])
 >>> game.step([1, 0, 0, 0, 0, 0, 0])
 >>> game.is_over, game.orders["AUS"], game.outcome, game.winners
 (True, ['remove A GAL'], 'won', (0,))
@@ -38,11 +39,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
+from stratagem import _validate
 from stratagem.diplomacy import adjustments
 from stratagem.diplomacy.engine import Convention, check_convention
 from stratagem.diplomacy.position import Position
 from stratagem.diplomacy.positions import random_position
-from stratagem.diplomacy.search import METHODS, profile_orders, solve, values
+from stratagem.diplomacy.search import METHODS, Weights, profile_orders, solve, values
 from stratagem.errors import InvalidParameter
 from stratagem.protocol import Game, Outcome, TurnGame
 
@@ -65,8 +67,10 @@ class Diplomacy(TurnGame):
         seed: int = 0,
         position: str | None = None,
         convention: str = "exact",
+        max_actions: int = 4096,
     ) -> None:
         self.convention: Convention = check_convention(convention)
+        self._max_actions = _validate.integer("max_actions", max_actions, 1, MAX_ACTIONS)
         if position is None:
             self.position = random_position(seed)
         elif isinstance(position, str):
@@ -78,15 +82,17 @@ class Diplomacy(TurnGame):
             adjustments.count(self.position, power, self.convention) for power in self.powers
         ]
         for power, count in zip(self.powers, self._counts, strict=True):
-            if count > MAX_ACTIONS:
+            if count > self._max_actions:
                 raise InvalidParameter(
-                    f"{power} has {count:,} adjustment options under {self.convention!r}; the "
-                    f"protocol's actions stop at {MAX_ACTIONS:,} (use the search functions)"
+                    f"{power} has {count:,} adjustment options under {self.convention!r}, more "
+                    f"than max_actions={self._max_actions:,} (raise it, up to {MAX_ACTIONS:,})"
                 )
         self._profile: tuple[int, ...] | None = None
         self.values: NDArray[np.int64] | None = None
         self.orders: dict[str, list[str]] = {}
-        super().__init__(seed, {"position": position, "convention": convention})
+        super().__init__(
+            seed, {"position": position, "convention": convention, "max_actions": max_actions}
+        )
 
     @property
     def seats(self) -> int:
@@ -110,7 +116,20 @@ class Diplomacy(TurnGame):
 
     @property
     def num_actions(self) -> int:
-        return max(self._counts)
+        return self._max_actions
+
+    @property
+    def return_bounds(self) -> tuple[float, float]:
+        """The evaluator's range with the default weights: every centre owned and in reach,
+        a unit on every province, at most; every owned centre threatened, at least."""
+        weights, the_map = Weights(), self.position.map
+        centres, provinces = len(the_map.centres), len(the_map.provinces)
+        most = weights.centre * centres + weights.unit * provinces + weights.reach * 3 * centres
+        return (-float(weights.threat * 3 * centres), float(most))
+
+    @property
+    def max_steps(self) -> int:
+        return 1
 
     @property
     def observation_shape(self) -> tuple[int, ...]:

@@ -115,6 +115,14 @@ class Mastermind(TurnGame):
         return self.colours
 
     @property
+    def return_bounds(self) -> tuple[float, float]:
+        return (-float(self.max_guesses), -1.0)
+
+    @property
+    def max_steps(self) -> int:
+        return self.max_guesses * self.spots
+
+    @property
     def observation_shape(self) -> tuple[int, ...]:
         return (self.max_guesses + 1, self.spots + 2)
 

@@ -91,6 +91,10 @@ class Outpost(TurnGame):
         return len(BUILTIN_PLAYERS)
 
     @property
+    def max_steps(self) -> int:
+        return self.native.last_turn
+
+    @property
     def observation_shape(self) -> tuple[int, ...]:
         return (_PLANES, _SIDE, _SIDE)
 

@@ -1,0 +1,76 @@
+"""What the Gymnasium and PettingZoo bridges share: spaces from a protocol game, episode seeds,
+the illegal-action rule and the agents' names."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import numpy as np
+from numpy.typing import NDArray
+
+from stratagem import _validate, games, rng
+from stratagem.errors import InvalidParameter
+from stratagem.protocol import Game
+
+IllegalAction = Literal["lose", "raise"]
+ILLEGAL_ACTIONS: tuple[IllegalAction, ...] = ("lose", "raise")
+#: The reward of the seat whose illegal action ends an episode under ``illegal_action="lose"``.
+ILLEGAL_PENALTY = -1.0
+_EPISODE_PURPOSE = "envs.episode"
+
+
+def missing(package: str, extra: str = "envs") -> InvalidParameter:
+    """The error raised on import when an optional package is not installed (an ImportError
+    too, so that ``pytest.importorskip`` and ``except ImportError`` see it)."""
+    return _Missing(f"this bridge needs {package}: pip install 'stratagem[{extra}]'")
+
+
+class _Missing(InvalidParameter, ImportError):
+    pass
+
+
+def agent_name(seat: int) -> str:
+    return f"seat_{seat}"
+
+
+def check_illegal(mode: object) -> IllegalAction:
+    if mode not in ILLEGAL_ACTIONS:
+        raise InvalidParameter(f"illegal_action must be 'lose' or 'raise', got {mode!r}")
+    return mode
+
+
+def value_bounds(dtype: np.dtype[Any]) -> tuple[Any, Any]:
+    """The whole range of an integer or float dtype: the bounds of an observation Box."""
+    if np.issubdtype(dtype, np.integer):
+        info = np.iinfo(dtype)
+        return info.min, info.max
+    if dtype == np.bool_:
+        return 0, 1
+    return -np.inf, np.inf
+
+
+class Episodes:
+    """The seed of each episode: ``reset(seed=s)`` starts episode 0 of seed ``s``; a reset
+    without a seed starts the next episode, whose game seed is word 0 of stream
+    ``(s, "envs.episode", episode)``, so a run of episodes is reproducible from one seed."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = _validate.seed(seed)
+        self.episode = -1
+
+    def next(self, seed: int | None) -> int:
+        if seed is not None:
+            self.seed, self.episode = _validate.seed(seed), 0
+            return self.seed
+        self.episode += 1
+        if self.episode == 0:
+            return self.seed
+        return int(rng.blocks(self.seed, _EPISODE_PURPOSE, [self.episode], 0, 1)[0, 0])
+
+
+def make(name: str, seed: int, config: dict[str, Any]) -> Game:
+    return games.make(name, seed=seed, **config)
+
+
+def mask(game: Game, seat: int) -> NDArray[np.int8]:
+    return game.action_mask(seat).astype(np.int8)

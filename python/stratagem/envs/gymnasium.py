@@ -1,0 +1,203 @@
+"""Every registered game as a Gymnasium environment, written once against
+:mod:`stratagem.protocol`. Importing this module registers ``stratagem/<Name>-v0`` for every
+game of :func:`stratagem.games.available` (``stratagem/Annexation-v0``,
+``stratagem/Conquest-v0``, ...).
+
+The agent plays seat 0. A single-agent game (Mastermind) is the game itself; in a game of
+several seats the other seats are played by a built-in opponent chosen by ``opponent``:
+``"random"`` (a uniformly random legal action, drawn from the episode's seed) or a name of
+the game's ``GameSpec.opponents`` (its ``suggest``: annexation's ``greedy``, a conquest
+policy, an outpost player, a Diplomacy search). In an alternating game the opponents move
+after the agent until it is the agent's turn again; in a simultaneous game they choose in the
+same step as the agent, without seeing its action.
+
+- ``observation``: the game's observation of seat 0 (its fixed shape and dtype; a ``Box``
+  over the dtype's whole range); ``action``: ``Discrete(num_actions)``;
+- ``info["action_mask"]``: int8 mask of seat 0's legal actions, at reset and every step;
+- ``reward``: seat 0's protocol reward summed over the steps the env played;
+- ``terminated`` when the game is won or drawn, ``truncated`` when it stopped at a limit with
+  no result (outcome ``"unfinished"``);
+- an illegal action (``illegal_action="lose"``, the default, as in Pgx) ends the episode at
+  once with reward -1 and ``info["illegal_action"]``; ``"raise"`` raises
+  :class:`~stratagem.errors.InvalidMove` instead.
+
+>>> import gymnasium
+>>> import stratagem.envs.gymnasium
+>>> env = gymnasium.make("stratagem/Mastermind-v0", secret="0123")
+>>> observation, info = env.reset(seed=1)
+>>> observation.shape, info["action_mask"].tolist()
+((13, 6), [1, 1, 1, 1, 1, 1])
+>>> for peg in (0, 1, 2, 3):
+...     observation, reward, terminated, truncated, info = env.step(peg)
+>>> reward, terminated, truncated
+(-1.0, True, False)
+"""
+
+from __future__ import annotations
+
+from typing import Any, SupportsFloat
+
+import numpy as np
+from numpy.typing import NDArray
+
+from stratagem import games, rng
+from stratagem.envs._shared import (
+    ILLEGAL_PENALTY,
+    Episodes,
+    check_illegal,
+    make,
+    mask,
+    missing,
+    value_bounds,
+)
+from stratagem.errors import InvalidMove, InvalidParameter
+from stratagem.protocol import Game, Suggests
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+except ImportError:
+    raise missing("gymnasium") from None
+
+__all__ = [
+    "StratagemEnv",
+    "env_id",
+    "random_opponent_action",
+    "register",
+]
+
+_OPPONENT_PURPOSE = "envs.opponent"
+#: Games with a native batched env for ``gymnasium.make_vec(..., "vector_entry_point")``.
+VECTOR_ENTRY_POINTS = {"annexation": "stratagem.annexation.vector:AnnexationVectorEnv"}
+
+
+def env_id(name: str) -> str:
+    """The Gymnasium id of game ``name``: ``stratagem/Annexation-v0``."""
+    return f"stratagem/{name.capitalize()}-v0"
+
+
+def random_opponent_action(game: Game, seat: int, seed: int) -> int:
+    """The random opponent's action: legal action number ``uniform_below(legal count)`` of
+    stream ``(seed, "envs.opponent", turn, seat)`` (the game's seed for the episode)."""
+    legal = game.legal_actions(seat)
+    index = rng.draws(seed, _OPPONENT_PURPOSE, [game.turn, seat], "uniform_below", [legal.size])
+    return int(legal[int(index[0])])
+
+
+class StratagemEnv(gymnasium.Env[NDArray[Any], np.int64]):
+    """Seat 0 of a registered game against built-in opponents (see the module's docstring)."""
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        opponent: str | None = None,
+        seed: int = 0,
+        render_mode: str | None = None,
+        illegal_action: str = "lose",
+        **config: Any,
+    ) -> None:
+        self.spec_ = games.spec(name)
+        if render_mode not in (None, "ansi"):
+            raise InvalidParameter(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.render_mode = render_mode
+        self.metadata = {"render_modes": ["ansi"]}
+        self._illegal = check_illegal(illegal_action)
+        self._config = dict(config)
+        self._episodes = Episodes(seed)
+        self.game = make(name, self._episodes.seed, self._config)
+        self.opponent = self._check_opponent(opponent)
+        low, high = value_bounds(self.game.observation_dtype)
+        self.observation_space = spaces.Box(
+            low, high, self.game.observation_shape, self.game.observation_dtype
+        )
+        self.action_space = spaces.Discrete(self.game.num_actions)
+        self._game_seed = self._episodes.seed
+        self._ended = False
+
+    def _check_opponent(self, opponent: str | None) -> str | None:
+        if self.game.seats == 1:
+            if opponent is not None:
+                raise InvalidParameter(f"{self.spec_.name} has one seat: it takes no opponent")
+            return None
+        chosen = "random" if opponent is None else opponent
+        if chosen not in self.spec_.opponents or (
+            chosen != "random" and not isinstance(self.game, Suggests)
+        ):
+            raise InvalidParameter(
+                f"unknown {self.spec_.name} opponent {chosen!r}; choose one of "
+                f"{', '.join(self.spec_.opponents)}"
+            )
+        return chosen
+
+    def _opponent_action(self, seat: int) -> int:
+        if self.opponent == "random":
+            return random_opponent_action(self.game, seat, self._game_seed)
+        assert isinstance(self.game, Suggests)
+        return int(self.game.suggest(seat, str(self.opponent)))
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": mask(self.game, 0)}
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[NDArray[Any], dict[str, Any]]:
+        super().reset(seed=seed)
+        self._game_seed = self._episodes.next(seed)
+        self.game = make(self.spec_.name, self._game_seed, self._config)
+        self._ended = False
+        reward = self._play_opponents()
+        del reward  # the opponents of a new game move before the agent has acted
+        return self.game.observation(0), self._info()
+
+    def _play_opponents(self) -> float:
+        """Opponents' steps until seat 0 acts or the game is over; seat 0's reward of them."""
+        total = 0.0
+        while not self.game.is_over and 0 not in self.game.to_move():
+            self.game.step({s: self._opponent_action(s) for s in self.game.to_move()})
+            total += float(self.game.rewards()[0])
+        return total
+
+    def step(
+        self, action: np.int64 | int
+    ) -> tuple[NDArray[Any], SupportsFloat, bool, bool, dict[str, Any]]:
+        game = self.game
+        if game.is_over or self._ended:
+            raise InvalidMove("the episode is over: call reset()")
+        legal = not isinstance(action, bool) and isinstance(action, int | np.integer)
+        legal = bool(legal and 0 <= action < game.num_actions and game.action_mask(0)[action])
+        if not legal:
+            if self._illegal == "raise":
+                raise InvalidMove(f"seat 0: action {action!r} is not legal now")
+            info = {**self._info(), "illegal_action": True}
+            self._ended = True
+            return game.observation(0), ILLEGAL_PENALTY, True, False, info
+        actions = {s: self._opponent_action(s) for s in game.to_move() if s != 0}
+        actions[0] = int(action)
+        game.step(actions)
+        reward = float(game.rewards()[0]) + self._play_opponents()
+        # Read again through self: the check above made a type checker think `game` never ends.
+        over = self.game.is_over
+        truncated = over and self.game.outcome == "unfinished"
+        return game.observation(0), reward, over and not truncated, truncated, self._info()
+
+    def render(self) -> str | None:
+        return self.game.render() if self.render_mode == "ansi" else None
+
+
+def register() -> None:
+    """Registers ``stratagem/<Name>-v0`` for every game of the registry (done on import;
+    calling it again registers games added since)."""
+    for spec in games.available():
+        identifier = env_id(spec.name)
+        if identifier in gymnasium.registry:
+            continue
+        gymnasium.register(
+            identifier,
+            entry_point=StratagemEnv,  # type: ignore[arg-type]
+            vector_entry_point=VECTOR_ENTRY_POINTS.get(spec.name),
+            kwargs={"name": spec.name},
+        )
+
+
+register()

@@ -1,0 +1,293 @@
+"""Every registered game as a PettingZoo environment: :func:`env` (AEC) and
+:func:`parallel_env` (Parallel), written once against :mod:`stratagem.protocol`.
+
+Agents are ``seat_0``, ``seat_1``, ...; an observation is ``{"observation": the game's
+observation, "action_mask": int8 mask of the legal actions}``; an action is an integer of
+``Discrete(num_actions)``. Rewards are the protocol's rewards of each step.
+
+- **AEC.** In an alternating game the seat to move is the agent selected. In a simultaneous
+  game (and a one-shot one) the seats to move are selected in turn and their actions are held
+  until every one of them has chosen; then the game takes them as one step, so no seat sees
+  another's choice of the same turn.
+- **Parallel.** ``step(actions)`` takes the actions of the seats to move; the actions of the
+  other agents (in an alternating game, everyone but the mover, whose masks are all zero) are
+  ignored.
+- **The end.** A game won or drawn terminates every agent; a game stopped at a limit with no
+  result (outcome ``"unfinished"``) truncates them.
+- **Illegal actions.** With ``illegal_action="lose"`` (the default, as PettingZoo's
+  ``TerminateIllegalWrapper`` and Pgx do) an illegal action ends the game at once: -1 to the
+  seat that played it, 0 to the others, ``info["illegal_action"]`` set. With ``"raise"`` it
+  raises :class:`~stratagem.errors.InvalidMove` and changes nothing.
+
+Episodes: ``reset(seed=s)`` plays the game of seed ``s``; a reset without a seed the next
+episode of the last seed (``docs/envs.md``).
+
+>>> from stratagem.envs.pettingzoo import env
+>>> aec = env("conquest", board="grid:4x4", turns=30)
+>>> aec.reset(seed=3)
+>>> aec.agents, aec.agent_selection
+(['seat_0', 'seat_1'], 'seat_0')
+>>> sorted(aec.observe("seat_0")), aec.action_space("seat_0")
+(['action_mask', 'observation'], Discrete(4))
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from stratagem import games
+from stratagem.envs._shared import (
+    ILLEGAL_PENALTY,
+    Episodes,
+    agent_name,
+    check_illegal,
+    make,
+    mask,
+    missing,
+    value_bounds,
+)
+from stratagem.errors import InvalidMove, InvalidParameter
+from stratagem.protocol import Game
+
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv, ParallelEnv
+except ImportError:
+    raise missing("pettingzoo") from None
+
+__all__ = ["StratagemAEC", "StratagemParallel", "env", "parallel_env"]
+
+
+class _Spaces:
+    """The agents and spaces of a game's configuration (the same objects every call, as
+    PettingZoo asks)."""
+
+    def __init__(self, name: str, seed: int, config: dict[str, Any]) -> None:
+        games.spec(name)  # an unknown name is refused before anything else
+        self.game_name = name
+        self.config = dict(config)
+        self.episodes = Episodes(seed)
+        self.game: Game = make(name, self.episodes.seed, self.config)
+        self.possible_agents = [agent_name(seat) for seat in range(self.game.seats)]
+        low, high = value_bounds(self.game.observation_dtype)
+        observation = spaces.Box(
+            low, high, self.game.observation_shape, self.game.observation_dtype
+        )
+        actions = self.game.num_actions
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": observation,
+                    "action_mask": spaces.Box(0, 1, (actions,), np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {agent: spaces.Discrete(actions) for agent in self.possible_agents}
+
+    def seat(self, agent: str) -> int:
+        if agent not in self.possible_agents:
+            raise InvalidParameter(
+                f"unknown agent {agent!r}; the agents are {self.possible_agents}"
+            )
+        return self.possible_agents.index(agent)
+
+    def observe(self, game: Game, agent: str) -> dict[str, Any]:
+        seat = self.seat(agent)
+        return {"observation": game.observation(seat), "action_mask": mask(game, seat)}
+
+
+def _legal(game: Game, seat: int, action: object) -> bool:
+    if isinstance(action, bool) or not isinstance(action, int | np.integer):
+        return False
+    return bool(0 <= action < game.num_actions and game.action_mask(seat)[int(action)])
+
+
+class StratagemAEC(AECEnv):  # type: ignore[misc]
+    """A registered game as a PettingZoo AEC environment (see the module's docstring)."""
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        seed: int = 0,
+        render_mode: str | None = None,
+        illegal_action: str = "lose",
+        **config: Any,
+    ) -> None:
+        super().__init__()
+        if render_mode not in (None, "ansi"):
+            raise InvalidParameter(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self._illegal = check_illegal(illegal_action)
+        self._shared = _Spaces(name, seed, config)
+        self.metadata = {
+            "render_modes": ["ansi"],
+            "name": f"stratagem_{name}_v0",
+            "is_parallelizable": True,
+        }
+        self.render_mode = render_mode
+        self.possible_agents = list(self._shared.possible_agents)
+        self.game = self._shared.game
+        self.reset()
+
+    def observation_space(self, agent: str) -> Any:
+        return self._shared.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> Any:
+        return self._shared.action_spaces[agent]
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        return self._shared.observe(self.game, agent)
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        shared = self._shared
+        self.game = make(shared.game_name, shared.episodes.next(seed), shared.config)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._held: dict[int, int] = {}
+        self.agent_selection = self._next_agent()
+
+    def _next_agent(self) -> str:
+        waiting = [seat for seat in self.game.to_move() if seat not in self._held]
+        return agent_name(waiting[0]) if waiting else self.agents[0]
+
+    def _end(self, truncated: bool) -> None:
+        for agent in self.agents:
+            self.terminations[agent] = not truncated
+            self.truncations[agent] = truncated
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        seat = self._shared.seat(agent)
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        if not _legal(self.game, seat, action):
+            if self._illegal == "raise":
+                raise InvalidMove(f"{agent}: action {action!r} is not legal now")
+            self.rewards[agent] = ILLEGAL_PENALTY
+            self.infos[agent] = {"illegal_action": True}
+            self._end(truncated=False)
+            self.agent_selection = self.agents[0]
+            self._accumulate_rewards()
+            return
+        self._held[seat] = int(action)
+        if all(mover in self._held for mover in self.game.to_move()):
+            self.game.step(self._held)
+            self._held = {}
+            for other, reward in enumerate(self.game.rewards().tolist()):
+                self.rewards[agent_name(other)] = reward
+            if self.game.is_over:
+                self._end(truncated=self.game.outcome == "unfinished")
+        self.agent_selection = self._next_agent()
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        return self.game.render() if self.render_mode == "ansi" else None
+
+    def close(self) -> None:
+        """Nothing to release: the game lives in this process."""
+
+
+class StratagemParallel(ParallelEnv):  # type: ignore[misc]
+    """A registered game as a PettingZoo Parallel environment (see the module's docstring)."""
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        seed: int = 0,
+        render_mode: str | None = None,
+        illegal_action: str = "lose",
+        **config: Any,
+    ) -> None:
+        if render_mode not in (None, "ansi"):
+            raise InvalidParameter(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self._illegal = check_illegal(illegal_action)
+        self._shared = _Spaces(name, seed, config)
+        self.metadata = {"render_modes": ["ansi"], "name": f"stratagem_{name}_v0"}
+        self.render_mode = render_mode
+        self.possible_agents = list(self._shared.possible_agents)
+        self.agents: list[str] = []
+        self.game = self._shared.game
+
+    def observation_space(self, agent: str) -> Any:
+        return self._shared.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> Any:
+        return self._shared.action_spaces[agent]
+
+    def _observations(self) -> dict[str, dict[str, Any]]:
+        return {agent: self._shared.observe(self.game, agent) for agent in self.agents}
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        shared = self._shared
+        self.game = make(shared.game_name, shared.episodes.next(seed), shared.config)
+        self.agents = list(self.possible_agents)
+        return self._observations(), {agent: {} for agent in self.agents}
+
+    def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], ...]:
+        if not self.agents:
+            raise InvalidMove("the game is over: call reset()")
+        agents = list(self.agents)
+        rewards = dict.fromkeys(agents, 0.0)
+        infos: dict[str, dict[str, Any]] = {agent: {} for agent in agents}
+        chosen: dict[int, int] = {}
+        offender = None
+        for seat in self.game.to_move():
+            agent = agent_name(seat)
+            if agent not in actions:
+                raise InvalidMove(
+                    f"{agent} has no action; the agents to move are "
+                    f"{[agent_name(s) for s in self.game.to_move()]}"
+                )
+            if not _legal(self.game, seat, actions[agent]):
+                if self._illegal == "raise":
+                    raise InvalidMove(f"{agent}: action {actions[agent]!r} is not legal now")
+                offender = agent
+                break
+            chosen[seat] = int(actions[agent])
+        if offender is not None:
+            rewards[offender] = ILLEGAL_PENALTY
+            infos[offender] = {"illegal_action": True}
+            over, truncated = True, False
+        else:
+            self.game.step(chosen)
+            rewards.update({agent_name(s): r for s, r in enumerate(self.game.rewards().tolist())})
+            over, truncated = self.game.is_over, self.game.outcome == "unfinished"
+        observations = self._observations()
+        terminations = dict.fromkeys(agents, over and not truncated)
+        truncations = dict.fromkeys(agents, over and truncated)
+        if over:
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> str | None:
+        return self.game.render() if self.render_mode == "ansi" else None
+
+    def close(self) -> None:
+        """Nothing to release: the game lives in this process."""
+
+    def state(self) -> Any:
+        return np.stack([self.game.observation(s) for s in range(self.game.seats)])
+
+
+def env(name: str, **kwargs: Any) -> StratagemAEC:
+    """The AEC environment of game ``name`` (keywords: ``seed``, ``render_mode``,
+    ``illegal_action`` and the game's configuration)."""
+    return StratagemAEC(name, **kwargs)
+
+
+def parallel_env(name: str, **kwargs: Any) -> StratagemParallel:
+    """The Parallel environment of game ``name`` (the same keywords as :func:`env`)."""
+    return StratagemParallel(name, **kwargs)
