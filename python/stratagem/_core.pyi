@@ -22,6 +22,7 @@ __all__ = [
     "AnnexationAgent",
     "AnnexationBoard",
     "AnnexationGame",
+    "AnnexationVector",
     "ConquestBoard",
     "ConquestGame",
     "ConquestPart",
@@ -232,6 +233,32 @@ def conquest_simulate_many(
 ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]: ...
 
 # annexation (rust/python/src/annexation.rs)
+
+@final
+class AnnexationVector:
+    def __new__(
+        cls, board: AnnexationBoard, num_envs: int, threads: int | None = None
+    ) -> AnnexationVector: ...
+    @property
+    def num_envs(self) -> int: ...
+    def reset(
+        self,
+        seeds: NDArray[np.uint64],
+        observations: NDArray[np.int8],
+        rewards: NDArray[np.float64],
+        terminated: NDArray[np.bool_],
+        truncated: NDArray[np.bool_],
+        masks: NDArray[np.bool_],
+    ) -> None: ...
+    def step(
+        self,
+        actions: NDArray[np.int64],
+        observations: NDArray[np.int8],
+        rewards: NDArray[np.float64],
+        terminated: NDArray[np.bool_],
+        truncated: NDArray[np.bool_],
+        masks: NDArray[np.bool_],
+    ) -> None: ...
 
 @final
 class AnnexationBoard:

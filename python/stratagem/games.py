@@ -141,6 +141,7 @@ _BUILTIN = (
             mode=("flood", "annexation rule: flood or adjacent"),
             allow_opponent_colours=(False, "may a player take an opponent's current colour"),
             max_moves=(None, "move limit (None: four moves per cell)"),
+            board_seed=(None, "seed of a generated board's colours (None: the game's seed)"),
         ),
         factory="stratagem.annexation.protocol:Annexation",
         adapter="stratagem.annexation.conformance:AnnexationAdapter",

@@ -1,6 +1,7 @@
 """Annexation through :mod:`stratagem.protocol`: :class:`Annexation`.
 
-Seats are the players, who move in turn (``dynamics="alternating"``); an action is a colour
+The board is generated from the game's seed, or from ``board_seed`` when it is given (the same
+board for every seed: what the vector env plays). Seats are the players, who move in turn (``dynamics="alternating"``); an action is a colour
 (``num_actions`` is the colour count), so an agent expresses every move the rules allow.
 Rewards come at the end: +1 to the winner and -1 to every other seat; a draw gives 0 to the
 seats sharing the top and -1 to the rest (0 to all with two players); a game stopped at the
@@ -51,11 +52,13 @@ class Annexation(TurnGame):
         mode: str = "flood",
         allow_opponent_colours: bool = False,
         max_moves: int | None = None,
+        board_seed: int | None = None,
     ) -> None:
         if not isinstance(board, str):
             raise InvalidParameter(f"board must be a board spec string, got {board!r}")
+        colours_from = seed if board_seed is None else board_seed
         self.native = NativeGame(
-            parse_board(board, colour_count=colours, players=players, seed=seed),
+            parse_board(board, colour_count=colours, players=players, seed=colours_from),
             seed,
             mode=mode,
             allow_opponent_colours=allow_opponent_colours,
@@ -70,6 +73,7 @@ class Annexation(TurnGame):
                 "mode": mode,
                 "allow_opponent_colours": allow_opponent_colours,
                 "max_moves": max_moves,
+                "board_seed": board_seed,
             },
         )
 

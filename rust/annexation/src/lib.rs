@@ -14,6 +14,7 @@ pub mod matches;
 pub mod mcts;
 pub mod playout;
 pub mod state;
+pub mod vector;
 
 pub use board::{Board, Mode, Rules};
 pub use state::{Outcome, State};

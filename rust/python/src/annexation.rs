@@ -5,13 +5,17 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use numpy::ndarray::{Array1, Array2};
-use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
+use numpy::{
+    IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2, PyReadwriteArray1,
+    PyReadwriteArray2, PyReadwriteArray3,
+};
 use pyo3::prelude::*;
 use stratagem_annexation::ai::{Agent, AiSpec, Heuristic, Stateless};
 use stratagem_annexation::batch::{Row, step};
 use stratagem_annexation::matches::{Fixture, play_fixtures};
 use stratagem_annexation::mcts::{Budget, MctsConfig};
 use stratagem_annexation::playout::{Policy, playouts};
+use stratagem_annexation::vector::{Outputs, VectorEnv};
 use stratagem_annexation::{Board, Mode, Outcome, Rules, State};
 use stratagem_core::{Cancel, parallel};
 
@@ -602,7 +606,124 @@ fn annexation_batch_step<'py>(
     ))
 }
 
+/// The engine of the Gymnasium vector env: `num_envs` games on one board, seat 0 against
+/// random opponents, stepped together over threads into the caller's numpy buffers.
+#[pyclass(module = "stratagem._core", name = "AnnexationVector")]
+pub struct PyVector {
+    board: Arc<Board>,
+    inner: VectorEnv,
+    threads: usize,
+}
+
+/// The caller's output buffers, checked C-contiguous and borrowed for one call.
+struct Buffers<'py> {
+    observations: PyReadwriteArray3<'py, i8>,
+    rewards: PyReadwriteArray1<'py, f64>,
+    terminated: PyReadwriteArray1<'py, bool>,
+    truncated: PyReadwriteArray1<'py, bool>,
+    masks: PyReadwriteArray2<'py, bool>,
+}
+
+impl Buffers<'_> {
+    fn outputs(&mut self) -> PyResult<Outputs<'_>> {
+        let contiguous = |name: &str| param(format!("{name} must be a C-contiguous array"));
+        Ok(Outputs {
+            observations: self
+                .observations
+                .as_slice_mut()
+                .map_err(|_| contiguous("observations"))?,
+            rewards: self
+                .rewards
+                .as_slice_mut()
+                .map_err(|_| contiguous("rewards"))?,
+            terminated: self
+                .terminated
+                .as_slice_mut()
+                .map_err(|_| contiguous("terminated"))?,
+            truncated: self
+                .truncated
+                .as_slice_mut()
+                .map_err(|_| contiguous("truncated"))?,
+            masks: self.masks.as_slice_mut().map_err(|_| contiguous("masks"))?,
+        })
+    }
+}
+
+#[pymethods]
+impl PyVector {
+    #[new]
+    #[pyo3(signature = (board, num_envs, threads=None))]
+    fn new(board: &PyBoard, num_envs: usize, threads: Option<usize>) -> PyResult<Self> {
+        Ok(Self {
+            inner: VectorEnv::new(&board.inner, num_envs).map_err(to_py)?,
+            board: Arc::clone(&board.inner),
+            threads: thread_count(threads)?,
+        })
+    }
+
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.inner.num_envs()
+    }
+
+    /// Starts episode 0 of every env (env `i` seeded `seeds[i]`) and writes its outputs.
+    #[allow(clippy::too_many_arguments)]
+    fn reset<'py>(
+        &mut self,
+        py: Python<'py>,
+        seeds: PyReadonlyArray1<'py, u64>,
+        observations: PyReadwriteArray3<'py, i8>,
+        rewards: PyReadwriteArray1<'py, f64>,
+        terminated: PyReadwriteArray1<'py, bool>,
+        truncated: PyReadwriteArray1<'py, bool>,
+        masks: PyReadwriteArray2<'py, bool>,
+    ) -> PyResult<()> {
+        let seeds = seeds.as_array().to_vec();
+        let mut buffers = Buffers {
+            observations,
+            rewards,
+            terminated,
+            truncated,
+            masks,
+        };
+        let outputs = buffers.outputs()?;
+        let (board, inner, threads) = (&self.board, &mut self.inner, self.threads);
+        py.detach(|| parallel::pool(threads)?.install(|| inner.reset(board, &seeds, outputs)))
+            .map_err(to_py)
+    }
+
+    /// One step of every env with seat 0's `actions`, written into the buffers. A step is
+    /// short (a few moves per env), so it runs with the GIL released but no Ctrl-C watch.
+    #[allow(clippy::too_many_arguments)]
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: PyReadonlyArray1<'py, i64>,
+        observations: PyReadwriteArray3<'py, i8>,
+        rewards: PyReadwriteArray1<'py, f64>,
+        terminated: PyReadwriteArray1<'py, bool>,
+        truncated: PyReadwriteArray1<'py, bool>,
+        masks: PyReadwriteArray2<'py, bool>,
+    ) -> PyResult<()> {
+        let actions = actions
+            .as_slice()
+            .map_err(|_| param("actions must be C-contiguous"))?;
+        let mut buffers = Buffers {
+            observations,
+            rewards,
+            terminated,
+            truncated,
+            masks,
+        };
+        let outputs = buffers.outputs()?;
+        let (board, inner, threads) = (&self.board, &mut self.inner, self.threads);
+        py.detach(|| parallel::pool(threads)?.install(|| inner.step(board, actions, outputs)))
+            .map_err(to_py)
+    }
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyVector>()?;
     m.add_class::<PyBoard>()?;
     m.add_class::<PyGame>()?;
     m.add_class::<PyAgent>()?;
