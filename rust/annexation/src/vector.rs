@@ -249,14 +249,13 @@ impl Env {
         let state = &self.state;
         self.unit_owner.fill(-1);
         self.unit_shown.copy_from_slice(unit_colour);
-        let colours = state.player_colours();
-        for q in 0..state.players() {
+        for (q, &colour) in state.player_colours().iter().enumerate() {
             for (w, &bits) in state.owned(q).iter().enumerate() {
                 let mut bits = bits;
                 while bits != 0 {
                     let unit = w * 64 + bits.trailing_zeros() as usize;
                     self.unit_owner[unit] = q as i8;
-                    self.unit_shown[unit] = colours[q] as i8;
+                    self.unit_shown[unit] = colour as i8;
                     bits &= bits - 1;
                 }
             }
