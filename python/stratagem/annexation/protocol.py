@@ -1,8 +1,9 @@
 """Annexation through :mod:`stratagem.protocol`: :class:`Annexation`.
 
 The board is generated from the game's seed, or from ``board_seed`` when it is given (the same
-board for every seed: what the vector env plays). Seats are the players, who move in turn (``dynamics="alternating"``); an action is a colour
-(``num_actions`` is the colour count), so an agent expresses every move the rules allow.
+board for every seed: what the vector env plays). Seats are the players, who move in turn
+(``dynamics="alternating"``); an action is a colour (``num_actions`` is the colour count), so
+an agent expresses every move the rules allow.
 Rewards come at the end: +1 to the winner and -1 to every other seat; a draw gives 0 to the
 seats sharing the top and -1 to the rest (0 to all with two players); a game stopped at the
 move limit is scored the same way (the rules score it). The observation of seat ``s`` is an

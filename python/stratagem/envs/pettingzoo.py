@@ -105,19 +105,15 @@ def _legal(game: Game, seat: int, action: object) -> bool:
     return bool(0 <= action < game.num_actions and game.action_mask(seat)[int(action)])
 
 
-class StratagemAEC(AECEnv):  # type: ignore[misc]
-    """A registered game as a PettingZoo AEC environment (see the module's docstring)."""
+class _Bridge:
+    """What the AEC and the Parallel environments share: the game, its spaces, the
+    illegal-action rule, rendering."""
 
-    def __init__(
-        self,
-        name: str,
-        *,
-        seed: int = 0,
-        render_mode: str | None = None,
-        illegal_action: str = "lose",
-        **config: Any,
+    game: Game
+
+    def _set_up(
+        self, name: str, seed: int, render_mode: str | None, illegal_action: str, config: Any
     ) -> None:
-        super().__init__()
         if render_mode not in (None, "ansi"):
             raise InvalidParameter(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self._illegal = check_illegal(illegal_action)
@@ -130,13 +126,35 @@ class StratagemAEC(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         self.possible_agents = list(self._shared.possible_agents)
         self.game = self._shared.game
-        self.reset()
 
     def observation_space(self, agent: str) -> Any:
         return self._shared.observation_spaces[agent]
 
     def action_space(self, agent: str) -> Any:
         return self._shared.action_spaces[agent]
+
+    def render(self) -> str | None:
+        return self.game.render() if self.render_mode == "ansi" else None
+
+    def close(self) -> None:
+        """Nothing to release: the game lives in this process."""
+
+
+class StratagemAEC(_Bridge, AECEnv):  # type: ignore[misc]
+    """A registered game as a PettingZoo AEC environment (see the module's docstring)."""
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        seed: int = 0,
+        render_mode: str | None = None,
+        illegal_action: str = "lose",
+        **config: Any,
+    ) -> None:
+        AECEnv.__init__(self)
+        self._set_up(name, seed, render_mode, illegal_action, config)
+        self.reset()
 
     def observe(self, agent: str) -> dict[str, Any]:
         return self._shared.observe(self.game, agent)
@@ -190,14 +208,8 @@ class StratagemAEC(AECEnv):  # type: ignore[misc]
         self.agent_selection = self._next_agent()
         self._accumulate_rewards()
 
-    def render(self) -> str | None:
-        return self.game.render() if self.render_mode == "ansi" else None
 
-    def close(self) -> None:
-        """Nothing to release: the game lives in this process."""
-
-
-class StratagemParallel(ParallelEnv):  # type: ignore[misc]
+class StratagemParallel(_Bridge, ParallelEnv):  # type: ignore[misc]
     """A registered game as a PettingZoo Parallel environment (see the module's docstring)."""
 
     def __init__(
@@ -209,21 +221,8 @@ class StratagemParallel(ParallelEnv):  # type: ignore[misc]
         illegal_action: str = "lose",
         **config: Any,
     ) -> None:
-        if render_mode not in (None, "ansi"):
-            raise InvalidParameter(f"render_mode must be None or 'ansi', got {render_mode!r}")
-        self._illegal = check_illegal(illegal_action)
-        self._shared = _Spaces(name, seed, config)
-        self.metadata = {"render_modes": ["ansi"], "name": f"stratagem_{name}_v0"}
-        self.render_mode = render_mode
-        self.possible_agents = list(self._shared.possible_agents)
+        self._set_up(name, seed, render_mode, illegal_action, config)
         self.agents: list[str] = []
-        self.game = self._shared.game
-
-    def observation_space(self, agent: str) -> Any:
-        return self._shared.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> Any:
-        return self._shared.action_spaces[agent]
 
     def _observations(self) -> dict[str, dict[str, Any]]:
         return {agent: self._shared.observe(self.game, agent) for agent in self.agents}
@@ -271,12 +270,6 @@ class StratagemParallel(ParallelEnv):  # type: ignore[misc]
         if over:
             self.agents = []
         return observations, rewards, terminations, truncations, infos
-
-    def render(self) -> str | None:
-        return self.game.render() if self.render_mode == "ansi" else None
-
-    def close(self) -> None:
-        """Nothing to release: the game lives in this process."""
 
     def state(self) -> Any:
         return np.stack([self.game.observation(s) for s in range(self.game.seats)])

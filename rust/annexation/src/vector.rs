@@ -98,47 +98,39 @@ impl VectorEnv {
     /// Starts episode 0 of every env, env `i` seeded `seeds[i]`, and writes the first
     /// observations and masks (rewards 0, no env terminated).
     pub fn reset(&mut self, board: &Board, seeds: &[u64], out: Outputs<'_>) -> Result<()> {
-        self.check_outputs(board, seeds.len(), &out)?;
-        let (opponent_tag, episode_tag) = (self.opponent_tag, self.episode_tag);
-        let cells = board.cells();
-        let colours = board.colour_count();
-        let unit_colour = &self.unit_colour;
-        self.envs
-            .par_iter_mut()
-            .zip(seeds.par_iter())
-            .zip(out.observations.par_chunks_mut(2 * cells))
-            .zip(out.masks.par_chunks_mut(colours))
-            .zip(out.rewards.par_iter_mut())
-            .zip(
-                out.terminated
-                    .par_iter_mut()
-                    .zip(out.truncated.par_iter_mut()),
-            )
-            .with_min_len(32)
-            .try_for_each(
-                |(((((env, &seed), observation), mask), reward), (terminated, truncated))| {
-                    env.base_seed = seed;
-                    env.episode = 0;
-                    env.start(board, opponent_tag, episode_tag)?;
-                    *reward = 0.0;
-                    *terminated = false;
-                    *truncated = false;
-                    env.write(board, unit_colour, observation, mask);
-                    Ok(())
-                },
-            )
+        let tags = (self.opponent_tag, self.episode_tag);
+        self.for_each_env(board, seeds, out, |env, &seed| {
+            env.base_seed = seed;
+            env.episode = 0;
+            env.start(board, tags.0, tags.1)?;
+            Ok((0.0, false))
+        })
     }
 
     /// One step of every env with seat 0's `actions` (see the module's docs).
     pub fn step(&mut self, board: &Board, actions: &[i64], out: Outputs<'_>) -> Result<()> {
-        self.check_outputs(board, actions.len(), &out)?;
-        let (opponent_tag, episode_tag) = (self.opponent_tag, self.episode_tag);
+        let tags = (self.opponent_tag, self.episode_tag);
+        self.for_each_env(board, actions, out, |env, &action| {
+            env.step(board, action, tags.0, tags.1)
+        })
+    }
+
+    /// Runs `play(env, input)` -> `(reward, terminated)` for every env in parallel and writes
+    /// its outputs.
+    fn for_each_env<T: Sync>(
+        &mut self,
+        board: &Board,
+        inputs: &[T],
+        out: Outputs<'_>,
+        play: impl Fn(&mut Env, &T) -> Result<(f64, bool)> + Sync,
+    ) -> Result<()> {
+        self.check_outputs(board, inputs.len(), &out)?;
         let cells = board.cells();
         let colours = board.colour_count();
         let unit_colour = &self.unit_colour;
         self.envs
             .par_iter_mut()
-            .zip(actions.par_iter())
+            .zip(inputs.par_iter())
             .zip(out.observations.par_chunks_mut(2 * cells))
             .zip(out.masks.par_chunks_mut(colours))
             .zip(out.rewards.par_iter_mut())
@@ -149,8 +141,8 @@ impl VectorEnv {
             )
             .with_min_len(32)
             .try_for_each(
-                |(((((env, &action), observation), mask), reward), (terminated, truncated))| {
-                    (*reward, *terminated) = env.step(board, action, opponent_tag, episode_tag)?;
+                |(((((env, input), observation), mask), reward), (terminated, truncated))| {
+                    (*reward, *terminated) = play(env, input)?;
                     *truncated = false;
                     env.write(board, unit_colour, observation, mask);
                     Ok(())

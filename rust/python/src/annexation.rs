@@ -678,7 +678,9 @@ impl PyVector {
         truncated: PyReadwriteArray1<'py, bool>,
         masks: PyReadwriteArray2<'py, bool>,
     ) -> PyResult<()> {
-        let seeds = seeds.as_array().to_vec();
+        let seeds = seeds
+            .as_slice()
+            .map_err(|_| param("seeds must be C-contiguous"))?;
         let mut buffers = Buffers {
             observations,
             rewards,
@@ -686,14 +688,13 @@ impl PyVector {
             truncated,
             masks,
         };
-        let outputs = buffers.outputs()?;
-        let (board, inner, threads) = (&self.board, &mut self.inner, self.threads);
-        py.detach(|| parallel::pool(threads)?.install(|| inner.reset(board, &seeds, outputs)))
-            .map_err(to_py)
+        let (board, inner) = (&self.board, &mut self.inner);
+        run_vector(py, self.threads, &mut buffers, |out| {
+            inner.reset(board, seeds, out)
+        })
     }
 
-    /// One step of every env with seat 0's `actions`, written into the buffers. A step is
-    /// short (a few moves per env), so it runs with the GIL released but no Ctrl-C watch.
+    /// One step of every env with seat 0's `actions`, written into the buffers.
     #[allow(clippy::too_many_arguments)]
     fn step<'py>(
         &mut self,
@@ -715,11 +716,24 @@ impl PyVector {
             truncated,
             masks,
         };
-        let outputs = buffers.outputs()?;
-        let (board, inner, threads) = (&self.board, &mut self.inner, self.threads);
-        py.detach(|| parallel::pool(threads)?.install(|| inner.step(board, actions, outputs)))
-            .map_err(to_py)
+        let (board, inner) = (&self.board, &mut self.inner);
+        run_vector(py, self.threads, &mut buffers, |out| {
+            inner.step(board, actions, out)
+        })
     }
+}
+
+/// Runs `work` on the buffers in a pool of `threads` with the GIL released. A step is short
+/// (a few moves per env), so there is no Ctrl-C watch.
+fn run_vector(
+    py: Python<'_>,
+    threads: usize,
+    buffers: &mut Buffers<'_>,
+    work: impl FnOnce(Outputs<'_>) -> stratagem_core::Result<()> + Send,
+) -> PyResult<()> {
+    let outputs = buffers.outputs()?;
+    py.detach(|| parallel::pool(threads)?.install(|| work(outputs)))
+        .map_err(to_py)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
