@@ -140,7 +140,7 @@ _BUILTIN = (
             players=(2, "seats, 2..4"),
             mode=("flood", "annexation rule: flood or adjacent"),
             allow_opponent_colours=(False, "may a player take an opponent's current colour"),
-            max_moves=(None, "move limit (None: four moves per cell)"),
+            turns=(None, "move limit (None: four moves per cell)"),
             board_seed=(None, "seed of a generated board's colours (None: the game's seed)"),
         ),
         factory="stratagem.annexation.protocol:Annexation",
