@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -154,3 +155,22 @@ def test_a_bad_entry_point_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(games, "_registry", None)
     with pytest.raises(InvalidParameter, match=r"entry point 'broken'.*gave int"):
         games.available()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_threads_change_nothing_and_are_refused_where_a_game_has_one(name: str) -> None:
+    spec = games.spec(name)
+    if not spec.parallel:
+        with pytest.raises(InvalidParameter, match=f"{name} plays on one thread"):
+            games.make(name, threads=2, **spec.quick)
+        return
+    finals = []
+    for threads in (1, 2):
+        game = games.make(name, seed=8, threads=threads, **spec.quick)
+        while not game.is_over:
+            game.step({seat: testing.random_action(8, game, seat) for seat in game.to_move()})
+        finals.append([game.observation(seat) for seat in range(game.seats)])
+    for one, two in zip(*finals, strict=True):
+        assert np.array_equal(one, two)
+    with pytest.raises(InvalidParameter, match="threads"):
+        games.make(name, threads=0, **spec.quick)

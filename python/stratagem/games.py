@@ -104,14 +104,23 @@ class GameSpec:
         adapter: GameAdapter[Any, Any] = _resolve(self.adapter)()
         return adapter
 
-    def make(self, *, seed: int = 0, **config: Any) -> Game:
-        """A new game; unknown keys raise :class:`~stratagem.errors.InvalidParameter`."""
+    parallel: bool = False
+    """Whether the game's work runs over threads (then ``make`` takes ``threads``)."""
+
+    def make(self, *, seed: int = 0, threads: int | None = None, **config: Any) -> Game:
+        """A new game; unknown keys raise :class:`~stratagem.errors.InvalidParameter`.
+        ``threads`` (not part of the configuration: it changes no result) goes to the games
+        whose work runs over threads."""
         unknown = sorted(set(config) - set(self.defaults))
         if unknown:
             raise InvalidParameter(
                 f"unknown {self.name} config key(s) {', '.join(unknown)}; "
                 f"accepted: {', '.join(self.defaults)}"
             )
+        if self.parallel:
+            return self.cls(seed=seed, threads=threads, **config)
+        if threads is not None:
+            raise InvalidParameter(f"{self.name} plays on one thread; it takes no threads")
         return self.cls(seed=seed, **config)
 
     def register_cli(self, commands: Any, common: Callable[[], Any]) -> None:
@@ -164,6 +173,7 @@ _BUILTIN = (
             rate=(0.2, "recruitment rate per turn"),
             turns=(200, "turn limit"),
         ),
+        parallel=True,
         factory="stratagem.conquest.protocol:Conquest",
         opponents=("random", "aggressive", "balanced", "opportunist"),
         zero_sum_seats=(2,),
@@ -204,6 +214,7 @@ _BUILTIN = (
             max_guesses=(12, "guess limit"),
             secret=(None, "the secret code (None: drawn from the seed)"),
         ),
+        parallel=True,
         factory="stratagem.mastermind.protocol:Mastermind",
         adapter="stratagem.mastermind.conformance:MastermindAdapter",
         docs="docs/mastermind.md",
@@ -221,6 +232,7 @@ _BUILTIN = (
             convention=("exact", "counting convention: exact, waives or article"),
             max_actions=(4096, "the action space's size; a power with more options is refused"),
         ),
+        parallel=True,
         factory="stratagem.diplomacy.protocol:Diplomacy",
         opponents=("random", "preliminary", "anneal", "combined"),
         adapter="stratagem.diplomacy.conformance:DiplomacyAdapter",
@@ -283,6 +295,7 @@ def spec(name: str) -> GameSpec:
     return table[name]
 
 
-def make(name: str, *, seed: int = 0, **config: Any) -> Game:
-    """A new game of ``name`` with ``seed`` and configuration keys (see ``spec(name).defaults``)."""
-    return spec(name).make(seed=seed, **config)
+def make(name: str, *, seed: int = 0, threads: int | None = None, **config: Any) -> Game:
+    """A new game of ``name`` with ``seed`` and configuration keys (see ``spec(name).defaults``);
+    ``threads`` for the games whose work runs over threads (``spec(name).parallel``)."""
+    return spec(name).make(seed=seed, threads=threads, **config)

@@ -60,6 +60,7 @@ class Conquest(TurnGame):
         troops: int = 10,
         rate: float = 0.2,
         turns: int = 200,
+        threads: int | None = None,
     ) -> None:
         if not isinstance(board, str):
             raise InvalidParameter(f"board must be a board spec string, got {board!r}")
@@ -73,6 +74,7 @@ class Conquest(TurnGame):
             seed=seed,
             rate=rate,
             max_turns=_validate.integer("turns", turns, 1),
+            threads=threads,
         )
         self._policies = [POLICIES[0]] * teams
         super().__init__(

@@ -68,7 +68,9 @@ class Diplomacy(TurnGame):
         position: str | None = None,
         convention: str = "exact",
         max_actions: int = 4096,
+        threads: int | None = None,
     ) -> None:
+        self.threads = _validate.threads(threads)
         self.convention: Convention = check_convention(convention)
         self._max_actions = _validate.integer("max_actions", max_actions, 1, MAX_ACTIONS)
         if position is None:
@@ -200,7 +202,9 @@ class Diplomacy(TurnGame):
         seat = self._seat(seat)
         if name not in METHODS:
             raise InvalidParameter(f"unknown search method {name!r}; choose one of {METHODS}")
-        found = solve(self.position, name, convention=self.convention, seed=self.seed)
+        found = solve(
+            self.position, name, convention=self.convention, seed=self.seed, threads=self.threads
+        )
         return int(found.profile[seat])
 
 

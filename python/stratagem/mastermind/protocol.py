@@ -60,7 +60,9 @@ class Mastermind(TurnGame):
         colours: int = 6,
         max_guesses: int = 12,
         secret: str | None = None,
+        threads: int | None = None,
     ) -> None:
+        self.threads = _validate.threads(threads)
         self.spots, self.colours = check_space(spots, colours)
         self.max_guesses = _validate.integer("max_guesses", max_guesses, 1, _MAX_GUESS_LIMIT)
         seed = _validate.seed(seed)
@@ -187,7 +189,13 @@ class Mastermind(TurnGame):
         if name not in STRATEGIES:
             raise InvalidParameter(f"unknown strategy {name!r}; choose one of {STRATEGIES}")
         guess = next_guess(
-            self.spots, self.colours, self._guesses, self._feedback, strategy=name, seed=self.seed
+            self.spots,
+            self.colours,
+            self._guesses,
+            self._feedback,
+            strategy=name,
+            seed=self.seed,
+            threads=self.threads,
         )
         return int(guess[len(self._pegs)])
 
