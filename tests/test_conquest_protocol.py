@@ -19,7 +19,7 @@ from stratagem.errors import InvalidParameter
     seed=st.integers(0, 2**64 - 1),
 )
 def test_fixed_choices_play_the_native_game(policies, seed):
-    game = Conquest(seed=seed, board="grid:5x5", turns=25)
+    game = Conquest(seed=seed, board="grid:5x5", max_turns=25)
     board = Board.from_spec("grid:5x5")
     native = Game(
         board,
@@ -43,7 +43,7 @@ def test_fixed_choices_play_the_native_game(policies, seed):
 def test_switching_policies_is_deterministic_for_any_thread_count(seed, choices):
     runs = []
     for threads in (1, 2):
-        game = Conquest(seed=seed, board="grid:6x6", teams=3, turns=20)
+        game = Conquest(seed=seed, board="grid:6x6", teams=3, max_turns=20)
         game.native.threads = threads
         for turn, choice in enumerate(choices):
             if game.is_over:
@@ -68,7 +68,7 @@ def test_the_observation_is_relative_to_the_seat():
 
 
 def test_no_troops_left_is_a_draw_shared_by_every_team():
-    game = games.make("conquest", seed=5, board="ring:6", teams=3, troops=0, turns=3)
+    game = games.make("conquest", seed=5, board="ring:6", teams=3, troops=0, max_turns=3)
     assert game.to_move() == (0, 1, 2)
     game.step([0, 0, 0])
     assert (game.outcome, game.winners, game.turn) == ("drawn", (0, 1, 2), 1)
@@ -76,7 +76,7 @@ def test_no_troops_left_is_a_draw_shared_by_every_team():
 
 
 def test_the_turn_limit_ends_the_game_unfinished():
-    game = games.make("conquest", seed=5, board="grid:10x10", teams=2, turns=2)
+    game = games.make("conquest", seed=5, board="grid:10x10", teams=2, max_turns=2)
     game.step([2, 2])
     game.step([2, 2])
     assert game.is_over
@@ -85,7 +85,7 @@ def test_the_turn_limit_ends_the_game_unfinished():
 
 
 def test_a_team_without_territories_does_not_move():
-    game = games.make("conquest", seed=3, board="grid:5x5", teams=2, turns=50)
+    game = games.make("conquest", seed=3, board="grid:5x5", teams=2, max_turns=50)
     while not game.is_over:
         movers = game.to_move()
         assert set(movers) == {int(t) for t in set(game.native.team.tolist())}

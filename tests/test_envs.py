@@ -256,7 +256,9 @@ def test_openspiel_mcts_plays_conquest_turn_based() -> None:
 
     from stratagem.envs.openspiel import load_game
 
-    game = pyspiel.convert_to_turn_based(load_game("conquest", seed=4, board="grid:4x4", turns=20))
+    game = pyspiel.convert_to_turn_based(
+        load_game("conquest", seed=4, board="grid:4x4", max_turns=20)
+    )
     evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
     bot = mcts.MCTSBot(game, 1.4, 100, evaluator, random_state=np.random.RandomState(1))
     returns = []

@@ -174,3 +174,23 @@ def test_threads_change_nothing_and_are_refused_where_a_game_has_one(name: str) 
         assert np.array_equal(one, two)
     with pytest.raises(InvalidParameter, match="threads"):
         games.make(name, threads=0, **spec.quick)
+
+
+def test_the_game_length_is_max_turns_in_every_native_game() -> None:
+    from stratagem.annexation import Game as AnnexationGame
+    from stratagem.conquest import Game as ConquestGame
+    from stratagem.outpost import Game as OutpostGame
+
+    annexation = AnnexationGame("hex:3", max_turns=5)
+    assert annexation.rules.max_moves == 5  # the rules' name for the same limit
+    assert AnnexationGame("hex:3", max_moves=5).rules == annexation.rules
+    with pytest.raises(InvalidParameter, match="same limit; give one"):
+        AnnexationGame("hex:3", max_moves=5, max_turns=6)
+    conquest = ConquestGame("grid:3x3", [0] * 5 + [1] * 4, 3, ["random", "random"], max_turns=7)
+    assert conquest.max_turns == 7
+    outpost = OutpostGame("open", max_turns=12)
+    assert outpost.T == 12
+    with pytest.raises(InvalidParameter, match="same length"):
+        OutpostGame("open", T=10, max_turns=12)
+    for spec in games.available()[:3]:
+        assert "max_turns" in spec.defaults

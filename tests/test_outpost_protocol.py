@@ -20,7 +20,7 @@ from stratagem.outpost.protocol import Outpost
     seed=st.integers(0, 2**64 - 1),
 )
 def test_fixed_choices_play_the_native_game(players, seed):
-    game = Outpost(seed=seed, map="lakes", turns=25)
+    game = Outpost(seed=seed, map="lakes", max_turns=25)
     native = Game("lakes", 7, 12, 3, 25, players, seed)
     while not game.is_over:
         game.step([BUILTIN_PLAYERS.index(name) for name in players])
@@ -33,7 +33,7 @@ def test_fixed_choices_play_the_native_game(players, seed):
 
 def test_switching_players_is_deterministic():
     def play() -> Outpost:
-        game = Outpost(seed=9, map="mixed", turns=30)
+        game = Outpost(seed=9, map="mixed", max_turns=30)
         while not game.is_over:
             game.step([(game.turn + seat) % 4 for seat in range(4)])
         return game
@@ -44,7 +44,7 @@ def test_switching_players_is_deterministic():
 
 
 def test_the_observation_is_relative_to_the_seat():
-    game = games.make("outpost", seed=2, map="rivers", turns=15)
+    game = games.make("outpost", seed=2, map="rivers", max_turns=15)
     for _ in range(12):
         game.step([1, 2, 3, 0])
     control = game.native.control
@@ -66,7 +66,7 @@ def test_the_observation_is_relative_to_the_seat():
 
 
 def test_the_end_is_scored_by_the_scores():
-    game = games.make("outpost", seed=1, map="rivers", turns=60)
+    game = games.make("outpost", seed=1, map="rivers", max_turns=60)
     players = ["spread", "frontier", "random", "lookahead"]
     while not game.is_over:
         game.step([BUILTIN_PLAYERS.index(name) for name in players])
@@ -83,6 +83,6 @@ def test_bad_config_is_named():
     with pytest.raises(InvalidParameter, match="map"):
         Outpost(map="atlantis")
     with pytest.raises(InvalidParameter, match="T must be at most"):
-        Outpost(turns=10**7)
+        Outpost(max_turns=10**7)
     with pytest.raises(InvalidParameter, match="unknown player 'sleepy'"):
         Outpost().suggest(0, "sleepy")

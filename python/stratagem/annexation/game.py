@@ -85,6 +85,16 @@ class Rules:
         }
 
 
+def _one_limit(max_moves: int | None, max_turns: int | None) -> int | None:
+    """The move limit given as the rules' ``max_moves`` or as ``max_turns``, the game-length
+    keyword every stratagem game takes (a turn of annexation is one move)."""
+    if max_moves is not None and max_turns is not None and max_moves != max_turns:
+        raise InvalidParameter(
+            f"max_moves={max_moves} and max_turns={max_turns} are the same limit; give one"
+        )
+    return max_turns if max_moves is None else max_moves
+
+
 class Game:
     """A game of annexation on ``board``: ``legal_moves()``, ``play(colour)``, ``scores``,
     ``is_over``, ``winner``, ``copy()``, ``save``/``load``.
@@ -92,8 +102,9 @@ class Game:
     ``board`` is a :class:`Board` or a board spec string (``"hex:8"``, ``"voronoi:300"``, a
     saved board's path: :func:`~stratagem.annexation.parse_board`, generated with ``seed``).
     ``seed`` is the default seed of :func:`playouts` from this game. The rule options are
-    keywords (see :class:`Rules`). An illegal move raises :class:`~stratagem.errors.InvalidMove`
-    and leaves the game as it was.
+    keywords (see :class:`Rules`); the move limit is ``max_moves`` or, by the game-length
+    keyword every stratagem game takes, ``max_turns``. An illegal move raises
+    :class:`~stratagem.errors.InvalidMove` and leaves the game as it was.
     """
 
     def __init__(
@@ -104,8 +115,9 @@ class Game:
         mode: str = "flood",
         allow_opponent_colours: bool = False,
         max_moves: int | None = None,
+        max_turns: int | None = None,
     ) -> None:
-        self.rules = Rules(mode, allow_opponent_colours, max_moves)
+        self.rules = Rules(mode, allow_opponent_colours, _one_limit(max_moves, max_turns))
         self.board = parse_board(board, seed=seed) if isinstance(board, str) else board
         self.seed = _validate.seed(seed)
         self._engine_board = self.rules.compile(self.board)

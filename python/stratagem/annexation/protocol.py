@@ -9,8 +9,8 @@ seats sharing the top and -1 to the rest (0 to all with two players); a game sto
 move limit is scored the same way (the rules score it). The observation of seat ``s`` is an
 ``int8`` array of shape ``(2, cells)``: row 0 the owner of each cell relative to ``s``
 (-1 unowned, 0 ``s`` itself, 1 the next seat in turn order, ...), row 1 the colour each cell
-shows. ``turns`` is the move limit (the rules' ``max_moves``; None: four moves per cell), the
-game-length key every game's configuration shares.
+shows. ``max_turns`` is the move limit (the rules' ``max_moves``; None: four moves per cell),
+the game-length keyword every game shares.
 
 >>> from stratagem.annexation.protocol import Annexation
 >>> game = Annexation(seed=2, board="hex:3")
@@ -53,7 +53,7 @@ class Annexation(TurnGame):
         players: int = 2,
         mode: str = "flood",
         allow_opponent_colours: bool = False,
-        turns: int | None = None,
+        max_turns: int | None = None,
         board_seed: int | None = None,
     ) -> None:
         if not isinstance(board, str):
@@ -64,7 +64,7 @@ class Annexation(TurnGame):
             seed,
             mode=mode,
             allow_opponent_colours=allow_opponent_colours,
-            max_moves=turns,
+            max_turns=max_turns,
         )
         super().__init__(
             seed,
@@ -74,7 +74,7 @@ class Annexation(TurnGame):
                 "players": players,
                 "mode": mode,
                 "allow_opponent_colours": allow_opponent_colours,
-                "turns": turns,
+                "max_turns": max_turns,
                 "board_seed": board_seed,
             },
         )

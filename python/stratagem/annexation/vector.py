@@ -72,7 +72,7 @@ class AnnexationVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         players: int = 2,
         mode: str = "flood",
         allow_opponent_colours: bool = False,
-        turns: int | None = None,
+        max_turns: int | None = None,
         board_seed: int = 0,
         threads: int | None = None,
         name: str = "annexation",
@@ -87,12 +87,12 @@ class AnnexationVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
             players=players,
             mode=mode,
             allow_opponent_colours=allow_opponent_colours,
-            turns=turns,
+            max_turns=max_turns,
             board_seed=_validate.seed(board_seed),
         )
         native = template.native
         self.board = native.board
-        engine_board = Rules(mode, allow_opponent_colours, turns).compile(self.board)
+        engine_board = Rules(mode, allow_opponent_colours, max_turns).compile(self.board)
         self._engine = _core.AnnexationVector(
             engine_board, self.num_envs, _validate.threads(threads)
         )

@@ -15,7 +15,7 @@ observation of seat ``s`` is an ``int64`` array of shape ``(2, territories)``: r
 of each territory relative to ``s`` (0 ``s`` itself, 1 the next team, ...), row 1 its troops.
 
 >>> from stratagem.conquest.protocol import Conquest
->>> game = Conquest(seed=1, board="grid:4x4", teams=2, turns=40)
+>>> game = Conquest(seed=1, board="grid:4x4", teams=2, max_turns=40)
 >>> game.to_move(), game.num_actions, game.observation_shape
 ((0, 1), 4, (2, 16))
 >>> while not game.is_over:
@@ -59,7 +59,7 @@ class Conquest(TurnGame):
         teams: int = 2,
         troops: int = 10,
         rate: float = 0.2,
-        turns: int = 200,
+        max_turns: int = 200,
         threads: int | None = None,
     ) -> None:
         if not isinstance(board, str):
@@ -73,13 +73,19 @@ class Conquest(TurnGame):
             [POLICIES[0]] * teams,
             seed=seed,
             rate=rate,
-            max_turns=_validate.integer("turns", turns, 1),
+            max_turns=_validate.integer("max_turns", max_turns, 1),
             threads=threads,
         )
         self._policies = [POLICIES[0]] * teams
         super().__init__(
             seed,
-            {"board": board, "teams": teams, "troops": troops, "rate": rate, "turns": turns},
+            {
+                "board": board,
+                "teams": teams,
+                "troops": troops,
+                "rate": rate,
+                "max_turns": max_turns,
+            },
         )
 
     @property
@@ -111,7 +117,7 @@ class Conquest(TurnGame):
 
     @property
     def max_steps(self) -> int:
-        return int(self._config["turns"])
+        return int(self._config["max_turns"])
 
     @property
     def observation_shape(self) -> tuple[int, ...]:

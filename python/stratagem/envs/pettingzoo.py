@@ -23,7 +23,7 @@ Episodes: ``reset(seed=s)`` plays the game of seed ``s``; a reset without a seed
 episode of the last seed (``docs/envs.md``).
 
 >>> from stratagem.envs.pettingzoo import env
->>> aec = env("conquest", board="grid:4x4", turns=30)
+>>> aec = env("conquest", board="grid:4x4", max_turns=30)
 >>> aec.reset(seed=3)
 >>> aec.agents, aec.agent_selection
 (['seat_0', 'seat_1'], 'seat_0')

@@ -286,7 +286,8 @@ class Game:
     radius ``r``, ``L`` land and ``W`` water cells per extra outpost, ``T`` turns, four
     ``players`` (built-in names or :class:`Player` objects, empire 0 first) and a ``seed``.
     ``supply_fringe``, ``sequential_moves`` and ``extra_turn`` switch on the 2014 simulator's
-    behaviours; ``time_budget`` (seconds) limits each Python player's time per turn."""
+    behaviours; ``time_budget`` (seconds) limits each Python player's time per turn.
+    ``max_turns`` is ``T`` by the game-length keyword every stratagem game takes."""
 
     def __init__(  # noqa: PLR0917 (the rules' order: Game(map, r, L, W, T, players, seed))
         self,
@@ -302,7 +303,13 @@ class Game:
         sequential_moves: bool = False,
         extra_turn: bool = False,
         time_budget: float | None = None,
+        max_turns: int | None = None,
     ) -> None:
+        if max_turns is not None:
+            # The game-length keyword every stratagem game takes; T is the rules' name.
+            if T not in (4444, max_turns):
+                raise InvalidParameter(f"T={T} and max_turns={max_turns} are the same length")
+            T = max_turns  # noqa: N806
         self._map = _map(map)
         seats = self._check_players(players)
         params = self._check_params(r, L, W, T, time_budget)

@@ -17,7 +17,7 @@ planes 2..5 the number of outposts on each cell of ``s`` and then of the next em
 most 127 shown).
 
 >>> from stratagem.outpost.protocol import Outpost
->>> game = Outpost(seed=1, map="rivers", turns=60)
+>>> game = Outpost(seed=1, map="rivers", max_turns=60)
 >>> game.to_move(), game.num_actions, game.observation_shape
 ((0, 1, 2, 3), 4, (6, 100, 100))
 >>> players = ["spread", "frontier", "random", "lookahead"]
@@ -59,14 +59,14 @@ class Outpost(TurnGame):
         r: int = 7,
         L: int = 12,  # noqa: N803 (the rules' names)
         W: int = 3,  # noqa: N803
-        turns: int = 200,
+        max_turns: int = 200,
     ) -> None:
         if not isinstance(map, str):
             raise InvalidParameter(f"map must be a map name or file path, got {map!r}")
         self._players = [BUILTIN_PLAYERS[0]] * EMPIRES
-        self.native = NativeGame(map, r, L, W, turns, list(self._players), seed)
+        self.native = NativeGame(map, r, L, W, max_turns, list(self._players), seed)
         self._water = self.native.map.water.astype(np.int8)
-        super().__init__(seed, {"map": map, "r": r, "L": L, "W": W, "turns": turns})
+        super().__init__(seed, {"map": map, "r": r, "L": L, "W": W, "max_turns": max_turns})
 
     @property
     def seats(self) -> int:
