@@ -453,3 +453,31 @@ def test_cli_info_json_under_mpiexec():
         return []
 
     assert 2 in world_sizes(report)
+
+
+# -- a failing command under mpiexec: one message, every rank ended ---------------------------
+
+
+def test_the_same_bad_input_on_every_rank_prints_one_error_and_exits_2():
+    started = time.monotonic()
+    result = _mpirun(2, ["-m", "stratagem", "conquest", "play", "--board", "grid:axb", "--json"])
+    assert result.returncode == 2, result.stderr
+    (line,) = _json_lines(result.stdout)
+    assert line["error"]["type"] == "InvalidParameter"
+    assert "grid:axb" in line["error"]["message"]
+    assert result.stderr.count("stratagem: error:") == 1
+    assert time.monotonic() - started < 30
+
+
+def test_bad_input_on_one_rank_ends_the_job_within_seconds():
+    command = [sys.executable, "-m", "stratagem", "conquest", "play", "--turns", "200", "--json"]
+    good = [*command, "--board", "grid:200x200"]
+    bad = [*command, "--board", "grid:axb"]
+    started = time.monotonic()
+    result = _run([_mpiexec(), "-n", "1", *good, ":", "-n", "1", *bad])
+    elapsed = time.monotonic() - started
+    assert result.returncode != 0
+    (line,) = _json_lines(result.stdout)
+    assert line["error"]["message"].startswith("on MPI rank 1 of 2: board spec 'grid:axb'")
+    # The failing rank waits 2 s for the others to fail too, then aborts the job.
+    assert elapsed < 10, f"the job took {elapsed:.1f} s"

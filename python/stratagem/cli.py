@@ -157,22 +157,25 @@ def _demo(args: argparse.Namespace) -> dict[str, Any]:
     return run_demo(seed=args.seed, threads=args.threads, echo=not args.json)
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse's parser, whose usage errors also print one JSON error object on stdout when
-    the command line asks for ``--json`` (so a script reading the JSON always gets one)."""
+class _UsageError(Exception):
+    """argparse's complaint about the command line, raised to :func:`main`."""
 
-    json_errors = False
+    def __init__(self, message: str, usage: str) -> None:
+        super().__init__(message)
+        self.usage = usage
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose usage errors go through :func:`main`'s one way out (one JSON
+    error object under ``--json``, every MPI rank ended)."""
 
     def error(self, message: str) -> NoReturn:
-        if _Parser.json_errors:
-            _print_json_error("UsageError", f"{self.prog}: {message}")
-        self.print_usage(sys.stderr)
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        raise _UsageError(f"{self.prog}: {message}", self.format_usage())
 
 
-def _print_json_error(kind: str, message: str) -> None:
-    if distributed.world().rank == 0:
-        print(json.dumps({"error": {"type": kind, "message": message}}), flush=True)
+# How long a failing rank waits for the others to fail too (the same bad input fails every
+# rank within moments) before it ends the job alone.
+_FAILURE_AGREEMENT = 2.0
 
 
 # The extra that brings each optional package (pyproject.toml, [project.optional-dependencies]).
@@ -261,27 +264,43 @@ def main(argv: Sequence[str] | None = None) -> int:
     and unknown commands (exit 2), bad input (2), a missing optional package (2, naming the
     extra to install), Ctrl-C (130)."""
     words = list(sys.argv[1:] if argv is None else argv)
-    _Parser.json_errors = "--json" in words
-    parser = build_parser()
-    args = parser.parse_args(words)
+    as_json = "--json" in words
+    try:
+        args = build_parser().parse_args(words)
+    except _UsageError as error:
+        # As argparse does: the usage, the complaint, and SystemExit(2).
+        sys.stderr.write(error.usage)
+        raise SystemExit(_fail(as_json, "UsageError", str(error), 2)) from None
     warn_deprecated_command(args)
     try:
         report = args.run(args)
     except StratagemError as error:
-        return _fail(args, type(error).__name__, str(error), 2)
+        return _fail(as_json, type(error).__name__, str(error), 2)
     except ModuleNotFoundError as error:
         message = _missing_extra(error)
         if message is None:
             raise
-        return _fail(args, "MissingDependency", message, 2)
+        return _fail(as_json, "MissingDependency", message, 2)
     except KeyboardInterrupt:
-        return _fail(args, "Interrupted", "interrupted", 130)
+        return _fail(as_json, "Interrupted", "interrupted", 130)
     _emit(args, report)
     return 0
 
 
-def _fail(args: argparse.Namespace, kind: str, message: str, status: int) -> int:
-    if args.json:
-        _print_json_error(kind, message)
-    print(f"stratagem: {'error: ' if status == 2 else ''}{message}", file=sys.stderr)
+def _fail(as_json: bool, kind: str, message: str, status: int) -> int:
+    """The one way out of a failed command: the message once (one JSON object on stdout under
+    ``--json``, the text on stderr) and ``status``. Under ``mpiexec``, when every rank failed
+    alike rank 0 speaks for all; when only some did, each failing rank says which it is and
+    ends the whole job, so that no rank waits for it in a collective."""
+    world = distributed.world()
+    together = not world.is_distributed or world.all_failed(_FAILURE_AGREEMENT)
+    if together and world.rank != 0:
+        return status
+    if not together:
+        message = f"on MPI rank {world.rank} of {world.size}: {message}"
+    if as_json:
+        print(json.dumps({"error": {"type": kind, "message": message}}), flush=True)
+    print(f"stratagem: {'error: ' if status == 2 else ''}{message}", file=sys.stderr, flush=True)
+    if not together:
+        world.abort(status)
     return status

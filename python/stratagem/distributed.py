@@ -259,6 +259,12 @@ class Communicator(ABC):
     def abort(self, code: int = 1) -> NoReturn:
         """End the whole job with exit status ``code``."""
 
+    @abstractmethod
+    def all_failed(self, wait: float) -> bool:
+        """Called by a rank that has failed: whether every rank reports a failure within
+        ``wait`` seconds (the same bad input fails everywhere at once), so that one rank can
+        speak for all; False means some rank goes on, and the job must be aborted."""
+
 
 class SerialCommunicator(Communicator):
     """Rank 0 of a one-process world: collectives are copies and there is no peer to message."""
@@ -348,6 +354,9 @@ class SerialCommunicator(Communicator):
     def abort(self, code: int = 1) -> NoReturn:
         raise SystemExit(code)
 
+    def all_failed(self, wait: float) -> bool:
+        return True
+
 
 class MPICommunicator(Communicator):
     """An mpi4py communicator (normally ``COMM_WORLD``) behind the :class:`Communicator` API."""
@@ -366,6 +375,8 @@ class MPICommunicator(Communicator):
         self.comm = comm
         self._mpi = MPI
         self._ops = {"sum": MPI.SUM, "max": MPI.MAX, "min": MPI.MIN}
+        # A communicator for failures alone: its barrier cannot meet any other collective.
+        self._failures = comm.Dup()
 
     def ibarrier(self) -> Request:
         return Request(self.comm.Ibarrier())
@@ -438,6 +449,15 @@ class MPICommunicator(Communicator):
 
     def allgather_object(self, obj: T) -> list[T]:
         return cast(list[T], self.comm.allgather(obj))
+
+    def all_failed(self, wait: float) -> bool:
+        request = self._failures.Ibarrier()
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            if request.Test():
+                return True
+            time.sleep(POLL_INTERVAL)
+        return False
 
     def abort(self, code: int = 1) -> NoReturn:
         self._mpi.COMM_WORLD.Abort(code)
