@@ -96,3 +96,10 @@ def test_bad_config_is_named(config, message):
 def test_suggest_names_an_unknown_strategy():
     with pytest.raises(InvalidParameter, match="unknown strategy 'psychic'"):
         Mastermind().suggest(0, "psychic")
+
+
+def test_a_number_is_not_taken_for_a_code():
+    from stratagem.mastermind import solve
+
+    with pytest.raises(InvalidParameter, match=r"a string such as '0123'.*single number 1234"):
+        solve(1234, colours=6)  # type: ignore[arg-type]

@@ -37,12 +37,14 @@ from stratagem.conquest.game import (
     simulate_many,
     wilson_interval,
 )
+from stratagem.conquest.protocol import Conquest
 
 __all__ = [
     "POLICIES",
     "TROOP_LIMIT",
     "BattleOdds",
     "Board",
+    "Conquest",
     "Game",
     "GameResult",
     "History",

@@ -25,6 +25,7 @@ from stratagem.mastermind.game import (
     smallest_contradiction,
     solve,
 )
+from stratagem.mastermind.protocol import Mastermind
 
 __all__ = [
     "DEFAULT_SAMPLE",
@@ -33,6 +34,7 @@ __all__ = [
     "STRATEGIES",
     "Codebreaker",
     "Evaluation",
+    "Mastermind",
     "Solution",
     "as_code",
     "as_codes",

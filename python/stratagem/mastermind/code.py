@@ -83,6 +83,11 @@ def as_codes(name: str, value: Any, spots: int, colours: int) -> NDArray[np.uint
 def as_code(name: str, value: Any, spots: int, colours: int) -> NDArray[np.uint8]:
     """One code as a ``(spots,)`` uint8 array (see :func:`as_codes`)."""
     array = np.asarray(value) if not isinstance(value, str) else None
+    if array is not None and array.ndim == 0:
+        raise InvalidParameter(
+            f"{name} must be a code: a string such as '0123' or a sequence of colours, got "
+            f"the single number {array.item()!r}"
+        )
     if array is not None and array.ndim != 1:
         raise InvalidParameter(
             f"{name} must be one code of {spots} colours, got shape {array.shape}"

@@ -18,6 +18,7 @@ from stratagem.outpost.game import (
     State,
 )
 from stratagem.outpost.map import DEFAULT_MAP, Map, MapWarning, parse_map
+from stratagem.outpost.protocol import Outpost
 from stratagem.outpost.tournament import (
     TOURNAMENT_2014,
     Params,
@@ -38,6 +39,7 @@ __all__ = [
     "LogEntry",
     "Map",
     "MapWarning",
+    "Outpost",
     "Params",
     "Player",
     "Result",
