@@ -57,7 +57,7 @@ from numpy.typing import NDArray
 from stratagem.conquest.board import Board, assign_random, assign_regions, troops_uniform
 from stratagem.conquest.distributed import DistributedGame, PartitionSummary, Traffic
 from stratagem.conquest.game import Game
-from stratagem.distributed import allgather_blocks, world
+from stratagem.mpi import allgather_blocks, world
 
 _POLICIES = ("aggressive", "balanced", "opportunist", "random")
 _SEED = 1

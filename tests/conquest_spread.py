@@ -12,7 +12,7 @@ from numpy.typing import NDArray
 
 from stratagem.conquest import Board, Game
 from stratagem.conquest.distributed import DistributedGame
-from stratagem.distributed import Communicator
+from stratagem.mpi import Communicator
 
 IntArray = NDArray[np.int64]
 

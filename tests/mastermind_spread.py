@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 from numpy.typing import NDArray
 
 from stratagem import _core
-from stratagem.distributed import Communicator
 from stratagem.mastermind import first_consistent, score
 from stratagem.mastermind.distributed import SearchStats
 from stratagem.mastermind.distributed import first_consistent as spread_first
+from stratagem.mpi import Communicator
 
 Code = NDArray[np.uint8]
 

@@ -38,18 +38,18 @@ from stratagem.conquest.distributed import (
     territory_order,
 )
 from stratagem.conquest.game import read_game
-from stratagem.distributed import (
-    Communicator,
-    ReduceOp,
-    Request,
-    abort_on_error,
-    block_partition,
-)
 from stratagem.errors import (
     InconsistentInput,
     InvalidBoard,
     InvalidParameter,
     StratagemError,
+)
+from stratagem.mpi import (
+    Communicator,
+    ReduceOp,
+    Request,
+    abort_on_error,
+    block_partition,
 )
 from test_distributed import SCRIPTS, _mpirun
 

@@ -20,8 +20,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from stratagem import distributed
-from stratagem.distributed import (
+from stratagem.errors import InvalidParameter, StratagemError
+from stratagem.mpi import (
     LAUNCHER_VARIABLES,
     HaloPlan,
     SerialCommunicator,
@@ -33,6 +33,7 @@ from stratagem.distributed import (
     block_range,
     csr_rows,
     gather_blocks,
+    launch,
     launcher_detected,
     mpi_info,
     mpi_requested,
@@ -40,7 +41,6 @@ from stratagem.distributed import (
     run_queue,
     world,
 )
-from stratagem.errors import InvalidParameter, StratagemError
 
 SCRIPTS = Path(__file__).parent / "mpi" / "scripts"
 
@@ -326,13 +326,13 @@ def test_stratagem_mpi_overrides_detection():
 
 
 def test_without_mpi4py_a_launcher_warns_and_runs_serially(monkeypatch):
-    monkeypatch.setattr(distributed, "_mpi4py_available", lambda: False)
+    monkeypatch.setattr(launch, "_mpi4py_available", lambda: False)
     with pytest.warns(RuntimeWarning, match="mpi4py is not installed"):
-        comm = distributed._create_world({"PMI_SIZE": "2"})
+        comm = launch._create_world({"PMI_SIZE": "2"})
     assert isinstance(comm, SerialCommunicator)
     assert not comm.mpi_available
     with pytest.raises(InvalidParameter, match="STRATAGEM_MPI=1 but mpi4py is not installed"):
-        distributed._create_world({"STRATAGEM_MPI": "1"})
+        launch._create_world({"STRATAGEM_MPI": "1"})
 
 
 # --------------------------------------------------------------------------------------------

@@ -26,11 +26,11 @@ from mastermind_spread import (
     searches,
 )
 from stratagem import _core
-from stratagem.distributed import Communicator, SerialCommunicator
 from stratagem.errors import InconsistentInput, InvalidParameter, StratagemError
 from stratagem.mastermind import distributed as spread
 from stratagem.mastermind import first_consistent, solve
 from stratagem.mastermind.distributed import SearchStats
+from stratagem.mpi import Communicator, SerialCommunicator
 from test_conquest_distributed import ThreadWorld, outcomes_or_raise
 
 # -- one process ------------------------------------------------------------------------------

@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 
 from stratagem import _core, rng
-from stratagem.distributed import SerialCommunicator
 from stratagem.errors import InvalidBoard, InvalidParameter
+from stratagem.mpi import SerialCommunicator
 from stratagem.outpost import BUILTIN_PLAYERS, Game, Map, State
 from stratagem.outpost.tournament import (
     TOURNAMENT_2014,

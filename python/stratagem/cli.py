@@ -20,7 +20,7 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-from stratagem import _core, _validate, distributed, games, rng
+from stratagem import _core, _validate, games, mpi, rng
 from stratagem.cli_common import (
     Commands,
     Common,
@@ -60,14 +60,14 @@ def collect_info(threads: int | None = None) -> dict[str, Any]:
     Every rank contributes its own entry to ``ranks``; the world-wide fields are the same on
     every rank.
     """
-    world = distributed.world()
+    world = mpi.world()
     here = {
         "rank": world.rank,
         "host": socket.gethostname(),
         "pid": os.getpid(),
         "threads": _core.resolve_threads(threads),
     }
-    mpi = distributed.mpi_info()
+    mpi_state = mpi.mpi_info()
     return {
         "version": _core.__version__,
         "build_profile": _core.BUILD_PROFILE,
@@ -77,8 +77,8 @@ def collect_info(threads: int | None = None) -> dict[str, Any]:
         "cores": _core.default_threads(),
         "threads": here["threads"],
         "threads_env": os.environ.get("STRATAGEM_NUM_THREADS"),
-        "mpi_available": mpi["mpi_available"],
-        "mpi_library": mpi["library_version"],
+        "mpi_available": mpi_state["mpi_available"],
+        "mpi_library": mpi_state["library_version"],
         "world_size": world.size,
         "ranks": world.allgather_object(here),
         "optional_packages": {name: _package_version(name) for name in _OPTIONAL_PACKAGES},
@@ -93,8 +93,10 @@ def _print_info(report: dict[str, Any]) -> None:
     print(f"stratagem {report['version']} ({report['build_profile']} build)")
     print(f"python {report['python']}, numpy {report['numpy']}, {report['platform']}")
     print(f"threads per call: {report['threads']} (cores: {report['cores']})")
-    mpi = "available" if report["mpi_available"] else "not installed (pip install 'stratagem[mpi]')"
-    print(f"MPI: {mpi}; world size {report['world_size']}")
+    state = (
+        "available" if report["mpi_available"] else "not installed (pip install 'stratagem[mpi]')"
+    )
+    print(f"MPI: {state}; world size {report['world_size']}")
     for entry in report["ranks"]:
         print(
             f"  rank {entry['rank']}: {entry['host']} pid {entry['pid']}, "
@@ -250,7 +252,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _emit(args: argparse.Namespace, report: dict[str, Any]) -> None:
-    if distributed.world().rank != 0:
+    if mpi.world().rank != 0:
         return
     if args.json:
         print(json.dumps(report, sort_keys=True))
@@ -292,7 +294,7 @@ def _fail(as_json: bool, kind: str, message: str, status: int) -> int:
     ``--json``, the text on stderr) and ``status``. Under ``mpiexec``, when every rank failed
     alike rank 0 speaks for all; when only some did, each failing rank says which it is and
     ends the whole job, so that no rank waits for it in a collective."""
-    world = distributed.world()
+    world = mpi.world()
     together = not world.is_distributed or world.all_failed(_FAILURE_AGREEMENT)
     if together and world.rank != 0:
         return status

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from stratagem import _core, distributed, rng
+from stratagem import _core, mpi, rng
 from stratagem.progress import Progress
 from stratagem.rng import oracle
 
@@ -104,14 +104,14 @@ def _binomial(seed: int, threads: int, say: Say) -> dict[str, Any]:
 
 def _mpi(seed: int, threads: int, say: Say) -> dict[str, Any]:
     """Each rank draws its block of rows; the gathered result equals one process's."""
-    world = distributed.world()
+    world = mpi.world()
     rows = 200_000
-    start, stop = distributed.block_range(rows, world.rank, world.size)
+    start, stop = mpi.block_range(rows, world.rank, world.size)
     ids = np.arange(start, stop, dtype=np.uint64).reshape(-1, 1)
     mine = rng.binomial_half(
         seed, "demo.mpi", ids, np.full(stop - start, 10**6, np.uint64), threads=threads
     )
-    gathered = distributed.allgather_blocks(mine, comm=world)
+    gathered = mpi.allgather_blocks(mine, comm=world)
     single = rng.binomial_half(
         seed,
         "demo.mpi",
@@ -140,7 +140,7 @@ def _conquest(seed: int, threads: int, say: Say) -> dict[str, Any]:
     policies = ["aggressive", "balanced", "opportunist", "random"]
     start = (board, assign_regions(board, len(policies), seed), troops_uniform(board, 10), policies)
     settings: dict[str, Any] = {"seed": seed, "max_turns": 300, "threads": threads}
-    world = distributed.world()
+    world = mpi.world()
     # Under mpiexec the game itself is spread over the ranks, and checked against one process.
     # Its ranks share each host's cores (the default threads of a distributed game).
     game: Game | DistributedGame = (
@@ -261,7 +261,7 @@ def _mastermind(seed: int, threads: int, say: Say) -> dict[str, Any]:
     from stratagem.mastermind import evaluate, format_code, solve
 
     secret = "7735427368"
-    world = distributed.world()
+    world = mpi.world()
     where = f"{threads} threads"
     identical = None
     if world.is_distributed:
@@ -470,7 +470,7 @@ _PARTS: tuple[tuple[str, Callable[[int, int, Say], dict[str, Any]]], ...] = (
 
 def run_demo(seed: int = 0, threads: int | None = None, *, echo: bool = True) -> dict[str, Any]:
     """Runs every part of the tour; prints its lines when ``echo`` (rank 0 only)."""
-    world = distributed.world()
+    world = mpi.world()
     resolved = _core.resolve_threads(threads)
 
     def say(line: str) -> None:

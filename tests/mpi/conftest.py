@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from stratagem.distributed import Communicator, launcher_detected, world
+from stratagem.mpi import Communicator, launcher_detected, world
 
 HERE = Path(__file__).resolve().parent
 NOT_DISTRIBUTED = (

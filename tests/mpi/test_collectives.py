@@ -8,7 +8,8 @@ import os
 import numpy as np
 import pytest
 
-from stratagem.distributed import (
+from stratagem.errors import InvalidParameter
+from stratagem.mpi import (
     Communicator,
     MPICommunicator,
     ReduceOp,
@@ -20,7 +21,6 @@ from stratagem.distributed import (
     gather_blocks,
     owner_of,
 )
-from stratagem.errors import InvalidParameter
 
 RECORD = np.dtype([("id", np.int32), ("score", np.float64), ("flag", np.bool_)])
 

@@ -30,8 +30,8 @@ from stratagem.conquest.distributed import (
     cut_borders,
     partition,
 )
-from stratagem.distributed import Communicator, world
 from stratagem.errors import InconsistentInput, InvalidParameter, StratagemError
+from stratagem.mpi import Communicator, world
 
 pytestmark = pytest.mark.any_world_size
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from stratagem.distributed import Communicator, HaloPlan, block_partition, csr_rows, owner_of
 from stratagem.errors import InvalidParameter
+from stratagem.mpi import Communicator, HaloPlan, block_partition, csr_rows, owner_of
 
 Graph = tuple[np.ndarray, np.ndarray]  # (indptr, indices) of the whole graph, CSR
 

@@ -21,11 +21,11 @@ from hypothesis import strategies as st
 from collective_errors import raised
 from mastermind_spread import MEDIUM, SEED_GAMES, Search, as_list, game_id, played, searches
 from stratagem import _core
-from stratagem.distributed import Communicator, world
 from stratagem.errors import InconsistentInput, InvalidParameter, StratagemError
 from stratagem.mastermind import distributed as spread
 from stratagem.mastermind import first_consistent, solve
 from stratagem.mastermind.distributed import SearchStats
+from stratagem.mpi import Communicator, world
 
 pytestmark = pytest.mark.any_world_size
 

@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 from collective_errors import raised
-from stratagem.distributed import Communicator, SerialCommunicator, world
 from stratagem.errors import InconsistentInput, InvalidParameter, StratagemError
+from stratagem.mpi import Communicator, SerialCommunicator, world
 from stratagem.outpost import BUILTIN_PLAYERS, State
 from stratagem.outpost.tournament import Params, TournamentResult, tournament
 

@@ -7,7 +7,7 @@ import time
 
 import numpy as np
 
-from stratagem.distributed import Communicator, run_queue
+from stratagem.mpi import Communicator, run_queue
 
 
 def uneven_sleep(task: int, rank: int) -> None:

@@ -14,7 +14,7 @@ half the board wins. ``docs/annexation-rules.md`` states every rule;
 True
 """
 
-from stratagem.annexation import batch, oracle
+from stratagem.annexation import batch
 from stratagem.annexation.ai import AI, AIS
 from stratagem.annexation.board import Board, parse_board
 from stratagem.annexation.game import MODES, POLICIES, Game, PlayoutResult, Rules, playouts
@@ -34,7 +34,6 @@ __all__ = [
     "RoundRobin",
     "Rules",
     "batch",
-    "oracle",
     "parse_board",
     "play_match",
     "playouts",

@@ -14,7 +14,6 @@ territory, and every territory recruits. ``docs/conquest-rules.md`` states every
 True
 """
 
-from stratagem.conquest import oracle
 from stratagem.conquest.board import (
     Board,
     assign_random,
@@ -54,7 +53,6 @@ __all__ = [
     "assign_regions",
     "battle_odds",
     "game_seed",
-    "oracle",
     "simulate_battle",
     "simulate_many",
     "troops_given",

@@ -38,8 +38,8 @@ from stratagem.conquest.game import (
     simulate_battle,
 )
 from stratagem.conquest.oracle import battle_odds_exact
-from stratagem.distributed import world
 from stratagem.errors import InvalidParameter, StratagemError
+from stratagem.mpi import world
 
 __all__ = ["register"]
 

@@ -49,7 +49,8 @@ from stratagem.conquest.game import (
     read_game,
     write_game,
 )
-from stratagem.distributed import (
+from stratagem.errors import InconsistentInput, InvalidParameter
+from stratagem.mpi import (
     Communicator,
     abort_on_error,
     allgather_blocks,
@@ -59,7 +60,6 @@ from stratagem.distributed import (
     exchange_with_neighbors,
     world,
 )
-from stratagem.errors import InconsistentInput, InvalidParameter
 from stratagem.progress import Progress
 
 if TYPE_CHECKING:

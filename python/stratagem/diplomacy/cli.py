@@ -46,8 +46,8 @@ from stratagem.diplomacy.map import Map
 from stratagem.diplomacy.position import Position
 from stratagem.diplomacy.positions import OPENING
 from stratagem.diplomacy.search import METHODS, CombinedSearch, SearchResult, solve
-from stratagem.distributed import world
 from stratagem.errors import InvalidParameter, StratagemError
+from stratagem.mpi import world
 from stratagem.progress import Progress
 
 __all__ = ["CONVENTION_WORDS", "OPENING", "read_position", "register"]

@@ -35,7 +35,6 @@ from stratagem.cli_common import (
     played_report,
 )
 from stratagem.cli_common import count_argument as _count
-from stratagem.distributed import world
 from stratagem.errors import InconsistentFeedback, InvalidParameter, StratagemError
 from stratagem.mastermind.code import (
     MAX_COLOURS,
@@ -58,6 +57,7 @@ from stratagem.mastermind.game import (
     smallest_contradiction,
     solve,
 )
+from stratagem.mpi import world
 
 __all__ = ["parse_feedback", "parse_guess", "register"]
 

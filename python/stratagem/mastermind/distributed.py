@@ -6,7 +6,7 @@ It hands the earliest waiting prefix to any rank that asks and searches prefixes
 between, answering the requests that came in meanwhile (``Iprobe``) after each of its own.
 Whenever fewer prefixes wait than there are ranks, the earliest waiting prefix shorter than
 S - 1 is replaced by its viable children. A rank searches for the first consistent code below
-its prefix (with its own threads). Like a worker of :func:`stratagem.distributed.run_queue`, a
+its prefix (with its own threads). Like a worker of :func:`stratagem.mpi.run_queue`, a
 worker holds one prefix in reserve: it asks for the next prefix (reporting the result of the
 last one) before it searches the one it holds, so the answer is usually waiting when it is
 done. Prefixes after the best answer found so far are no longer handed out, and the search
@@ -41,7 +41,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from stratagem import _core, _validate
-from stratagem.distributed import (
+from stratagem.errors import InconsistentInput, InvalidParameter
+from stratagem.mastermind import game
+from stratagem.mastermind.code import as_code, check_space, parse_code
+from stratagem.mastermind.game import Solution, _history, _strategy
+from stratagem.mpi import (
     POLL_INTERVAL,
     Communicator,
     Request,
@@ -49,10 +53,6 @@ from stratagem.distributed import (
     checked_together,
     world,
 )
-from stratagem.errors import InconsistentInput, InvalidParameter
-from stratagem.mastermind import game
-from stratagem.mastermind.code import as_code, check_space, parse_code
-from stratagem.mastermind.game import Solution, _history, _strategy
 
 __all__ = ["SearchStats", "first_consistent", "solve"]
 

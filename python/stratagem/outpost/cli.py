@@ -40,8 +40,8 @@ from stratagem import _validate
 from stratagem.cli_common import Commands, Common, check_readable, command_group, played_report
 from stratagem.cli_common import count_argument as _count
 from stratagem.cli_common import seconds_argument as _seconds
-from stratagem.distributed import world
 from stratagem.errors import InvalidBoard, InvalidParameter, StratagemError
+from stratagem.mpi import world
 from stratagem.outpost.game import BUILTIN_PLAYERS, EMPIRES, Game, Player
 from stratagem.outpost.map import DEFAULT_MAP, REGION, Map, MapWarning, parse_map
 from stratagem.progress import Progress

@@ -66,7 +66,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from stratagem import _validate
 from stratagem.errors import InvalidBoard, InvalidParameter
-from stratagem.rng.oracle import Cursor, Stream
+from stratagem.rng import Cursor
 
 __all__ = [
     "DEFAULT_MAP",
@@ -700,7 +700,7 @@ class _Generator:
         self.count = 0
 
     def cursor(self, part: int) -> Cursor:
-        return Stream(self.seed, MAP_PURPOSE, self.attempt, part).cursor()
+        return Cursor(self.seed, MAP_PURPOSE, self.attempt, part)
 
     def flood(self, cell: int) -> bool:
         """Turn ``cell`` to water if the rules of the generator let it."""

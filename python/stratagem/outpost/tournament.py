@@ -29,10 +29,10 @@ many at a time over threads (``_core.outpost_tournament``); games with a Python 
 under MPI), and a tournament started again with the same arguments plays only the games
 still missing; a checkpoint of other arguments is refused.
 
-**MPI.** Under ``mpiexec -n N`` (``comm``, by default :func:`stratagem.distributed.world`,
+**MPI.** Under ``mpiexec -n N`` (``comm``, by default :func:`stratagem.mpi.world`,
 with more than one rank) every rank calls :func:`tournament` with the same arguments (the
 same script; each rank constructs its own Python players) and the tasks are spread over the
-ranks by the dynamic queue :func:`stratagem.distributed.run_queue`; the per-game results
+ranks by the dynamic queue :func:`stratagem.mpi.run_queue`; the per-game results
 (uint32 arrays) are gathered on every rank in fixture order, so every rank returns the
 result of a one-process run. Python players must therefore answer from the state they are
 shown only (no memory from one game to the next). See :func:`tournament` for the details.
@@ -72,14 +72,14 @@ from numpy.typing import ArrayLike, NDArray
 from stratagem import _core, _validate, rng
 from stratagem._files import write_json
 from stratagem._plotting import matplotlib
-from stratagem.distributed import (
+from stratagem.errors import InconsistentInput, InvalidBoard, InvalidParameter
+from stratagem.mpi import (
     Communicator,
     bcast_array,
     checked_together,
     run_queue,
     world,
 )
-from stratagem.errors import InconsistentInput, InvalidBoard, InvalidParameter
 from stratagem.outpost.game import BUILTIN_PLAYERS, EMPIRES, Game, Player, _seat
 from stratagem.outpost.map import Map, parse_map
 from stratagem.progress import Progress
@@ -1098,12 +1098,12 @@ def tournament(
     or flags raises :class:`~stratagem.errors.InvalidParameter`. The file is left in place
     at the end (running the same tournament again reads every game from it).
 
-    Under MPI (``comm``, default :func:`stratagem.distributed.world`, with more than one rank)
+    Under MPI (``comm``, default :func:`stratagem.mpi.world`, with more than one rank)
     this is collective: every rank passes the same arguments (checked: a rank with other
     ones, or with bad input, makes every rank raise) and gets the same result, equal to a
     one-process run's. The tasks (batches of at most 8 games per thread, fewer so that each
     rank gets about 4 tasks; each Python game alone) go out through the dynamic queue of
-    :func:`stratagem.distributed.run_queue`, one round for the whole tournament or, with a
+    :func:`stratagem.mpi.run_queue`, one round for the whole tournament or, with a
     ``checkpoint``, rounds of ``2 x ranks`` tasks after each of which rank 0 writes the file.
     Each rank runs ``threads`` threads (default: its host's cores shared among the ranks on
     that host).

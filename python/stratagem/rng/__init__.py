@@ -6,14 +6,18 @@ FNV-1a) and up to three integer ids; its blocks are Philox4x64-10 outputs addres
 64-bit index, with key ``[seed, purpose_tag(purpose)]`` and counter
 ``[index, id0, id1, id2]``. Draws read a stream's words in order (``docs/determinism.md``).
 
-The functions here run in Rust; :mod:`stratagem.rng.oracle` is the same generator in plain
-Python, and the tests demand identical output from both.
+The functions here run in Rust, :class:`Cursor` reads one stream draw by draw for sequential
+Python code, and :mod:`stratagem.rng.oracle` is the same generator in plain Python, the
+independent second path the tests demand identical output from.
 
 >>> import numpy as np
 >>> from stratagem import rng
 >>> rng.blocks(seed=7, purpose="demo", ids=[1], start=0, count=2).shape
 (2, 4)
->>> int(rng.blocks(7, "demo", [1], count=1)[0, 0]) == rng.oracle.Stream(7, "demo", 1).block(0)[0]
+>>> from stratagem.rng import oracle
+>>> int(rng.blocks(7, "demo", [1], count=1)[0, 0]) == oracle.Stream(7, "demo", 1).block(0)[0]
+True
+>>> rng.Cursor(7, "demo", 1).next_u64() == oracle.Stream(7, "demo", 1).block(0)[0]
 True
 >>> rng.draws(7, "demo", [1], "uniform_below", [6, 6, 6]).tolist()
 [5, 4, 3]
@@ -29,17 +33,17 @@ from numpy.typing import ArrayLike, NDArray
 
 from stratagem import _core, _validate
 from stratagem.errors import InvalidParameter
-from stratagem.rng import oracle
+from stratagem.rng.cursor import Cursor
 
 __all__ = [
     "BINOMIAL_POPCOUNT_LIMIT",
     "MAX_IDS",
+    "Cursor",
     "DrawKind",
     "binomial_half",
     "blocks",
     "coin_flip_heads",
     "draws",
-    "oracle",
     "philox4x64_10",
     "purpose_tag",
 ]
@@ -85,7 +89,7 @@ def blocks(
 ) -> NDArray[np.uint64]:
     """Blocks ``start .. start+count-1`` of stream ``(seed, purpose, *ids)``, shape (count, 4)."""
     start = _validate.u64("start", start)
-    count = _validate.integer("count", count, 0, (1 << 64) - 1 - start)
+    count = _validate.integer("count", count, 0, (1 << 64) - start)
     return _core.stream_blocks(
         _validate.seed(seed),
         _purpose(purpose),

@@ -67,7 +67,8 @@ fn stream_blocks<'py>(
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyArray2<u64>>> {
     let stream = stream(seed, purpose, &ids)?;
-    if start.checked_add(count as u64).is_none() {
+    // The last block is 2^64-1, so the range may end exactly at 2^64.
+    if u128::from(start) + count as u128 > 1u128 << 64 {
         return Err(param(format!(
             "blocks {start}..{start}+{count} run past the last block index 2^64-1"
         )));

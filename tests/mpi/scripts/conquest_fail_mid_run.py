@@ -21,8 +21,8 @@ from typing import Any
 
 from stratagem.conquest import Board, assign_regions
 from stratagem.conquest.distributed import DistributedGame
-from stratagem.distributed import world
 from stratagem.errors import InconsistentInput
+from stratagem.mpi import world
 
 FAIL_IN_TURN = 3
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from stratagem.distributed import mpi_info
+from stratagem.mpi import mpi_info
 
 
 def main() -> None:

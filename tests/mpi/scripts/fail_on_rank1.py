@@ -11,7 +11,7 @@ import time
 
 import numpy as np
 
-from stratagem.distributed import abort_on_error, allreduce, run_queue, world
+from stratagem.mpi import abort_on_error, allreduce, run_queue, world
 
 
 def step() -> None:

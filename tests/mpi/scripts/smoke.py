@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from stratagem.distributed import (
+from stratagem.mpi import (
     HaloPlan,
     allgather_blocks,
     allreduce,
