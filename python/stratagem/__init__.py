@@ -13,6 +13,7 @@ from stratagem.errors import (
     InvalidBoard,
     InvalidMove,
     InvalidParameter,
+    MissingDependency,
     StratagemError,
 )
 
@@ -22,6 +23,7 @@ __all__ = [
     "InvalidBoard",
     "InvalidMove",
     "InvalidParameter",
+    "MissingDependency",
     "StratagemError",
     "__version__",
 ]

@@ -14,6 +14,7 @@ __all__ = [
     "InvalidBoard",
     "InvalidMove",
     "InvalidParameter",
+    "MissingDependency",
     "StratagemError",
 ]
 
@@ -45,3 +46,13 @@ class InconsistentFeedback(InconsistentInput):
     def __init__(self, message: str, feedbacks: tuple[int, ...] = ()) -> None:
         super().__init__(message)
         self.feedbacks = feedbacks
+
+
+class MissingDependency(InvalidParameter, ImportError):
+    """An optional package a feature needs is not installed; the message names the extra that
+    installs it. An ``ImportError`` too, so ``except ImportError`` and
+    ``pytest.importorskip`` see it."""
+
+    @classmethod
+    def of(cls, package: str, extra: str) -> MissingDependency:
+        return cls(f"this needs {package}: pip install 'stratagem[{extra}]'")

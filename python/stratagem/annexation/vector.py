@@ -49,9 +49,9 @@ try:
     from gymnasium import spaces
     from gymnasium.vector import AutoresetMode
 except ImportError:
-    from stratagem.envs._shared import missing
+    from stratagem.errors import MissingDependency
 
-    raise missing("gymnasium") from None
+    raise MissingDependency.of("gymnasium", "envs") from None
 
 __all__ = ["AnnexationVectorEnv"]
 

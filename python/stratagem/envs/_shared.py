@@ -19,16 +19,6 @@ ILLEGAL_PENALTY = -1.0
 _EPISODE_PURPOSE = "envs.episode"
 
 
-def missing(package: str, extra: str = "envs") -> InvalidParameter:
-    """The error raised on import when an optional package is not installed (an ImportError
-    too, so that ``pytest.importorskip`` and ``except ImportError`` see it)."""
-    return _Missing(f"this bridge needs {package}: pip install 'stratagem[{extra}]'")
-
-
-class _Missing(InvalidParameter, ImportError):
-    pass
-
-
 def agent_name(seat: int) -> str:
     return f"seat_{seat}"
 

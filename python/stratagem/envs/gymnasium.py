@@ -47,17 +47,16 @@ from stratagem.envs._shared import (
     check_illegal,
     make,
     mask,
-    missing,
     value_bounds,
 )
-from stratagem.errors import InvalidMove, InvalidParameter
+from stratagem.errors import InvalidMove, InvalidParameter, MissingDependency
 from stratagem.protocol import Game, Suggests
 
 try:
     import gymnasium
     from gymnasium import spaces
 except ImportError:
-    raise missing("gymnasium") from None
+    raise MissingDependency.of("gymnasium", "envs") from None
 
 __all__ = [
     "StratagemEnv",

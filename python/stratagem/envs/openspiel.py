@@ -50,14 +50,13 @@ from typing import Any
 import numpy as np
 
 from stratagem import games
-from stratagem.envs._shared import missing
-from stratagem.errors import InvalidParameter
+from stratagem.errors import InvalidParameter, MissingDependency
 from stratagem.protocol import Game
 
 try:
     import pyspiel
 except ImportError:
-    raise missing("open_spiel", "openspiel") from None
+    raise MissingDependency.of("open_spiel", "openspiel") from None
 
 __all__ = ["load_game", "register", "short_name"]
 

@@ -45,17 +45,16 @@ from stratagem.envs._shared import (
     check_illegal,
     make,
     mask,
-    missing,
     value_bounds,
 )
-from stratagem.errors import InvalidMove, InvalidParameter
+from stratagem.errors import InvalidMove, InvalidParameter, MissingDependency
 from stratagem.protocol import Game
 
 try:
     from gymnasium import spaces
     from pettingzoo import AECEnv, ParallelEnv
 except ImportError:
-    raise missing("pettingzoo") from None
+    raise MissingDependency.of("pettingzoo", "envs") from None
 
 __all__ = ["StratagemAEC", "StratagemParallel", "env", "parallel_env"]
 
