@@ -12,8 +12,8 @@
   shared pieces (errors, validation, RNG, MPI, files, progress, statistics, the extension), the
   game machinery (the registry, which names its games' classes as strings and imports none of
   them, the protocol, the CLI vocabulary, the conformance harness, the shared graph and
-  tournament), the game rooms, and the front (bridges, command line, demo). Inside a room, only `cli.py` and the
-  package's `__init__` may import the room's `cli.py`.
+  tournament), the game rooms, and the front (bridges, command line, demo). Inside a room, only
+  `cli.py` and the package's `__init__` may import the room's `cli.py`.
 - **Oracle imports**: a module that is not itself an oracle or checking code (a room's
   `conformance.py`, `stratagem.testing`, the demo's Rust-against-oracle tour) importing an
   oracle module. The oracles are the second path the engine is checked against.

@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from stratagem.errors import InvalidBoard, InvalidParameter
+from stratagem.outpost import generator
 from stratagem.outpost import map as map_module
 from stratagem.outpost.map import (
     DEFAULT_MAP,
@@ -599,13 +600,13 @@ def test_the_generator_is_deterministic_and_seeded() -> None:
 
 def test_the_generator_reads_only_its_streams(monkeypatch: pytest.MonkeyPatch) -> None:
     seen = []
-    original = map_module.Cursor
+    original = generator.Cursor
 
     def spy(seed: int, purpose: str, *ids: int) -> object:
         seen.append((seed, purpose, ids))
         return original(seed, purpose, *ids)
 
-    monkeypatch.setattr(map_module, "Cursor", spy)
+    monkeypatch.setattr(generator, "Cursor", spy)
     Map.generate(11, lakes=3, rivers=2)
     assert seen == [(11, "outpost.map", (0, part)) for part in range(7)]
 
@@ -636,7 +637,7 @@ def test_the_local_test_keeps_land_connected() -> None:
         land = {ring[i] for i in range(8) if mask >> i & 1}
         neighbours = [cell for cell in ((1, 0), (2, 1), (1, 2), (0, 1)) if cell in land]
         if not neighbours:
-            assert not map_module._SAFE[mask]
+            assert not generator._SAFE[mask]
             continue
         reached = {neighbours[0]}
         queue = deque([neighbours[0]])
@@ -646,7 +647,7 @@ def test_the_local_test_keeps_land_connected() -> None:
                 if other in land and other not in reached:
                     reached.add(other)
                     queue.append(other)
-        assert bool(map_module._SAFE[mask]) == all(c in reached for c in neighbours), mask
+        assert bool(generator._SAFE[mask]) == all(c in reached for c in neighbours), mask
 
 
 # -- shipped maps and specs ---------------------------------------------------------------------

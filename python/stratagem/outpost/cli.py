@@ -29,21 +29,19 @@ import math
 import os
 import sys
 import time
-import warnings
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-import numpy as np
 
 from stratagem import _validate
 from stratagem.cli_common import Commands, Common, check_readable, command_group, played_report
 from stratagem.cli_common import count_argument as _count
 from stratagem.cli_common import seconds_argument as _seconds
-from stratagem.errors import InvalidBoard, InvalidParameter, StratagemError
+from stratagem.errors import InvalidBoard, InvalidParameter
 from stratagem.mpi import world
 from stratagem.outpost.game import BUILTIN_PLAYERS, EMPIRES, Game, Player
-from stratagem.outpost.map import DEFAULT_MAP, REGION, Map, MapWarning, parse_map
+from stratagem.outpost.map import DEFAULT_MAP, Map
+from stratagem.outpost.map_cli import map_option, map_summary, register_map_commands
 from stratagem.progress import Progress
 
 if TYPE_CHECKING:
@@ -71,30 +69,6 @@ _LOADED: dict[Path, Any] = {}
 
 
 # -- shared helpers ------------------------------------------------------------------------
-
-
-def _named(option: str, spec: str, error: StratagemError) -> StratagemError:
-    """``error`` with the option and spec in front, unless the message names the spec."""
-    if spec in str(error):
-        return error
-    return type(error)(f"{option} {spec!r}: {error}")
-
-
-def _map(spec: str, *, option: str = "--map", lenient: bool = False) -> Map:
-    """The map of a spec; errors name it. The rules a lenient map breaks are said on stderr
-    (rank 0), as ``stratagem: warning: ...``."""
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", MapWarning)
-            board = parse_map(spec, lenient=lenient)
-    except StratagemError as error:
-        raise _named(option, spec, error) from error
-    except OSError as error:
-        raise InvalidParameter(f"{option} {spec!r}: cannot read it ({error})") from error
-    for warning in caught:
-        if world().rank == 0:
-            print(f"stratagem: warning: {warning.message}", file=sys.stderr)
-    return board
 
 
 def _module_of_file(path: Path, spec: str) -> Any:
@@ -226,7 +200,7 @@ def _rate(count: int, seconds: float) -> float | None:
 
 
 def _new_game(args: argparse.Namespace) -> Game:
-    board = _map(args.map or DEFAULT_MAP, lenient=bool(args.lenient))
+    board = map_option(args.map or DEFAULT_MAP, lenient=bool(args.lenient))
     players = parse_players(args.players or _DEFAULT_PLAYERS)
     params = {
         key: _DEFAULT_PARAMS[key] if getattr(args, key) is None else getattr(args, key)
@@ -463,10 +437,12 @@ def _tournament(args: argparse.Namespace) -> dict[str, Any]:
             raise InvalidParameter(
                 f"--preset {args.preset} sets the maps and parameters; drop {', '.join(given)}"
             )
-        maps: list[Map] = [_map(name, option="--maps") for name in TOURNAMENT_2014["maps"]]
+        maps: list[Map] = [map_option(name, option="--maps") for name in TOURNAMENT_2014["maps"]]
         param_sets = list(TOURNAMENT_2014["params"])
     else:
-        maps = [_map(spec, option="--maps") for spec in _specs(args.maps or DEFAULT_MAP, "--maps")]
+        maps = [
+            map_option(spec, option="--maps") for spec in _specs(args.maps or DEFAULT_MAP, "--maps")
+        ]
         if args.turns is not None and args.params is not None:
             raise InvalidParameter("--turns sets T of the default parameters; drop it or --params")
         turns = 4444 if args.turns is None else _validate.integer("--turns", args.turns, 0)
@@ -544,175 +520,6 @@ def _print_tournament(report: dict[str, Any]) -> None:
 # -- map -----------------------------------------------------------------------------------
 
 
-def _water_bodies(region: np.ndarray[Any, Any]) -> list[int]:
-    """Sizes of the 4-connected bodies of water of a region, largest first."""
-    water = region.tolist()
-    size = len(water)
-    seen = [[False] * size for _ in range(size)]
-    bodies = []
-    for y in range(size):
-        for x in range(size):
-            if not water[y][x] or seen[y][x]:
-                continue
-            seen[y][x] = True
-            stack = [(x, y)]
-            count = 0
-            while stack:
-                cx, cy = stack.pop()
-                count += 1
-                for nx, ny in ((cx, cy - 1), (cx + 1, cy), (cx, cy + 1), (cx - 1, cy)):
-                    if 0 <= nx < size and 0 <= ny < size and water[ny][nx] and not seen[ny][nx]:
-                        seen[ny][nx] = True
-                        stack.append((nx, ny))
-            bodies.append(count)
-    return sorted(bodies, reverse=True)
-
-
-def map_summary(board: Map) -> dict[str, Any]:
-    """What the map commands say about a map: its name, the region's water and land cells,
-    the grid's water, the bodies of water of the region (4-connected) and the rules it
-    breaks (a lenient map)."""
-    bodies = _water_bodies(board.region)
-    return {
-        "name": board.name,
-        "water_cells": board.water_count,
-        "land_cells": board.land_count,
-        "grid_water_cells": int(board.water.sum()),
-        "water_bodies": len(bodies),
-        "largest_body": bodies[0] if bodies else 0,
-        "problems": list(board.problems),
-    }
-
-
-def _summary_line(summary: dict[str, Any]) -> str:
-    return (
-        f"{summary['water_cells']} water and {summary['land_cells']} land cells in the "
-        f"{REGION}x{REGION} region ({summary['grid_water_cells']} water cells on the grid), "
-        f"{summary['water_bodies']} bodies of water (largest {summary['largest_body']} cells)"
-    )
-
-
-def _region_rows(board: Map) -> list[str]:
-    """The region as text: ``~`` water, ``.`` land, ``H`` the home ``(0, 0)``."""
-    rows = ["".join("~" if wet else "." for wet in row) for row in board.region.tolist()]
-    rows[0] = "H" + rows[0][1:]
-    return rows
-
-
-def _map_check(args: argparse.Namespace) -> dict[str, Any]:
-    path = Path(args.file)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", MapWarning)
-        try:
-            if not path.is_file():
-                raise InvalidBoard(f"{path}: no such file")
-            board = Map.load(path, lenient=bool(args.lenient))
-        except (StratagemError, OSError) as error:
-            message = str(error) if isinstance(error, StratagemError) else f"{path}: {error}"
-            if world().rank == 0:
-                if args.json:
-                    error_type = type(error).__name__
-                    report = {
-                        "file": str(path),
-                        "ok": False,
-                        "error": {"type": error_type, "message": message},
-                    }
-                    print(json.dumps(report, sort_keys=True))
-                else:
-                    print(f"invalid map: {message}")
-            raise SystemExit(1) from None
-    found = [str(w.message) for w in caught if issubclass(w.category, MapWarning)]
-    return {"file": str(path), "ok": True, **map_summary(board), "warnings": found}
-
-
-def _print_map_check(report: dict[str, Any]) -> None:
-    for message in report["warnings"]:
-        print(f"warning: {message}")
-    lenient = " (lenient)" if report["warnings"] else ""
-    print(f"OK{lenient}: {report['file']}: {_summary_line(report)}")
-
-
-def _map_generate(args: argparse.Namespace) -> dict[str, Any]:
-    lakes = None if args.lakes is None else _validate.integer("--lakes", args.lakes, 0, 500)
-    rivers = None if args.rivers is None else _validate.integer("--rivers", args.rivers, 0, 100)
-    if args.png:
-        _pictures_possible()
-    board = Map.generate(args.seed, lakes=lakes, rivers=rivers)
-    files: dict[str, str] = {}
-    if world().rank == 0:
-        if args.out:
-            board.save(args.out)
-            files["map"] = str(args.out)
-        if args.png:
-            from stratagem.outpost.plot import render_map
-
-            render_map(board, args.png)
-            files["png"] = str(args.png)
-    return {
-        **map_summary(board),
-        "seed": args.seed,
-        "lakes": lakes,
-        "rivers": rivers,
-        "text": board.to_text(),
-        "cells": board.water_cells.tolist(),
-        "files": files,
-    }
-
-
-def _print_map_generate(report: dict[str, Any]) -> None:
-    if not report["files"]:
-        # No file asked for: the map itself, ready for a redirection to a file.
-        print(report["text"], end="")
-        return
-    print(f"map {report['name']}: {_summary_line(report)}")
-    for kind, path in report["files"].items():
-        print(f"{kind}: {path}")
-
-
-def _map_show(args: argparse.Namespace) -> dict[str, Any]:
-    if args.png:
-        _pictures_possible()
-    board = _map(args.name, option="map", lenient=bool(args.lenient))
-    files: dict[str, str] = {}
-    if args.png and world().rank == 0:
-        from stratagem.outpost.plot import render_map
-
-        render_map(board, args.png)
-        files["png"] = str(args.png)
-    return {**map_summary(board), "rows": _region_rows(board), "files": files}
-
-
-def _print_map_show(report: dict[str, Any]) -> None:
-    print(f"map {report['name']}: {_summary_line(report)}")
-    for problem in report["problems"]:
-        print(f"warning: {problem}")
-    print("the region (empire 0's quarter, H its home; ~ water, . land):")
-    print("\n".join(report["rows"]))
-    for kind, path in report["files"].items():
-        print(f"{kind}: {path}")
-
-
-def _map_list(args: argparse.Namespace) -> dict[str, Any]:
-    return {
-        "default": DEFAULT_MAP,
-        "maps": [map_summary(Map.named(name)) for name in Map.names()],
-    }
-
-
-def _print_map_list(report: dict[str, Any]) -> None:
-    width = max(len(summary["name"]) for summary in report["maps"])
-    for summary in report["maps"]:
-        default = " (default)" if summary["name"] == report["default"] else ""
-        print(
-            f"{summary['name']:<{width}}  {summary['water_bodies']:>3} bodies of water, "
-            f"largest {summary['largest_body']:>3} cells{default}"
-        )
-    print("also: random:SEED[:lakes=N][:rivers=N] (generated), or the path of a map file")
-
-
-# -- registration --------------------------------------------------------------------------
-
-
 def _flag_options(parser: argparse.ArgumentParser, *, default: bool | None) -> None:
     parser.add_argument(
         "--supply-fringe",
@@ -742,8 +549,13 @@ def register(commands: Commands, common: Common) -> None:
         "outpost",
         "four empires on a 100x100 land and water grid: games, tournaments, maps",
     )
-    builtins = ", ".join(BUILTIN_PLAYERS)
+    _register_play(sub, common)
+    _register_tournament(sub, common)
+    register_map_commands(sub, common)
 
+
+def _register_play(sub: Any, common: Common) -> None:
+    builtins = ", ".join(BUILTIN_PLAYERS)
     play = sub.add_parser(
         "play",
         parents=[common()],
@@ -810,6 +622,9 @@ def register(commands: Commands, common: Common) -> None:
     # A loaded game keeps its seed: an explicit --seed must be the saved one.
     play.set_defaults(run=_play, show=_print_play, seed=None)
 
+
+def _register_tournament(sub: Any, common: Common) -> None:
+    builtins = ", ".join(BUILTIN_PLAYERS)
     tournament = sub.add_parser(
         "tournament",
         parents=[common()],
@@ -866,50 +681,3 @@ def register(commands: Commands, common: Common) -> None:
         help="save the results so far to this JSON file; run again with it to resume",
     )
     tournament.set_defaults(run=_tournament, show=_print_tournament)
-
-    maps = command_group(sub, "map", "check, generate, show and list maps")
-    check = maps.add_parser(
-        "check",
-        parents=[common()],
-        help="check a map file (exit status 1 when it is not valid)",
-        description="Check a map file against the rules (two integers per line, cells in "
-        "0..49, no cell twice, land corners, 500 water cells, connected land); print OK "
-        "with its counts, or the first error naming the line or cell and exit with status 1.",
-    )
-    check.add_argument("file", help="the map file")
-    check.add_argument(
-        "--lenient",
-        action="store_true",
-        help="only warn about water corners and a wrong count of water cells",
-    )
-    check.set_defaults(run=_map_check, show=_print_map_check)
-
-    generate = maps.add_parser(
-        "generate",
-        parents=[common()],
-        help="generate a map from --seed",
-        description="Generate a valid map of lakes and rivers from --seed (the same seed "
-        "always gives the same map; it is also the map spec random:SEED[:lakes=N][:rivers=N]). "
-        "Without --out or --png the map file is printed.",
-    )
-    generate.add_argument("--lakes", type=_count, help="lakes, 0 to 500 (default: drawn, 2-6)")
-    generate.add_argument("--rivers", type=_count, help="rivers, 0 to 100 (default: drawn, 1-3)")
-    generate.add_argument("--out", type=Path, metavar="FILE", help="write the map file here")
-    generate.add_argument("--png", type=Path, metavar="FILE", help="draw the map (PNG)")
-    generate.set_defaults(run=_map_generate, show=_print_map_generate)
-
-    show = maps.add_parser(
-        "show",
-        parents=[common()],
-        help="print (and draw) a map",
-        description="Print a map's counts and its region as text; --png draws the grid.",
-    )
-    show.add_argument("name", help="a map name, random:SEED[:lakes=N][:rivers=N] or a map file")
-    show.add_argument("--png", type=Path, metavar="FILE", help="draw the map (PNG)")
-    show.add_argument(
-        "--lenient", action="store_true", help="accept a file breaking the corner or count rule"
-    )
-    show.set_defaults(run=_map_show, show=_print_map_show)
-
-    listing = maps.add_parser("list", parents=[common()], help="the maps shipped with stratagem")
-    listing.set_defaults(run=_map_list, show=_print_map_list)
