@@ -321,6 +321,19 @@ def _move_tokens(moves: list[dict[str, Any]], players: int) -> list[str]:
 
 
 def _print_play(report: dict[str, Any]) -> None:
+    _print_play_header(report)
+    _print_moves(report)
+    rows = report["rows"]
+    if rows is not None:
+        print("\n".join(rows))
+    else:
+        print(_summary(report["owner"], report["seats"]))
+    _print_result(report)
+    for kind, path in report["files"].items():
+        print(f"{kind}: {path}")
+
+
+def _print_play_header(report: dict[str, Any]) -> None:
     rules = report["rules"]
     extras = [rules["mode"]]
     if rules["allow_opponent_colours"]:
@@ -335,6 +348,9 @@ def _print_play(report: dict[str, Any]) -> None:
         print(f"continued from {report['loaded']}")
     for q, spec in enumerate(report["players"]):
         print(f"  player {q} ({_LETTERS[q]}): {spec}")
+
+
+def _print_moves(report: dict[str, Any]) -> None:
     print("moves (round. player colour +cells taken):")
     line = ""
     for token in _move_tokens(report["moves"], report["seats"]):
@@ -348,11 +364,9 @@ def _print_play(report: dict[str, Any]) -> None:
     print(
         f"played {report['turns_played']} moves in {report['seconds']:.3f} s ({rate:,.1f} moves/s)"
     )
-    rows = report["rows"]
-    if rows is not None:
-        print("\n".join(rows))
-    else:
-        print(_summary(report["owner"], report["seats"]))
+
+
+def _print_result(report: dict[str, Any]) -> None:
     scores = " : ".join(str(s) for s in report["scores"])
     if report["outcome"] == "won":
         q = report["winners"][0]
@@ -367,8 +381,6 @@ def _print_play(report: dict[str, Any]) -> None:
             f"result: not over after {len(report['moves'])} moves (cells {scores}); "
             f"save with --save and continue with --load"
         )
-    for kind, path in report["files"].items():
-        print(f"{kind}: {path}")
 
 
 # -- match ---------------------------------------------------------------------------------

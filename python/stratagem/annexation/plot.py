@@ -162,7 +162,6 @@ def render(
     )
     owners = None if owner is None else _cell_vector("owner", owner, n, -1, players - 1)
     matplotlib()
-    from matplotlib.collections import LineCollection, PolyCollection
     from matplotlib.lines import Line2D
 
     xy = _positions(board)
@@ -179,80 +178,11 @@ def render(
     fills = [PALETTE[c] for c in shown.tolist()]
     polygons = board.polygons
     if polygons is not None:
-        ax.add_collection(
-            PolyCollection(
-                list(polygons),
-                facecolors=fills,
-                edgecolors=(0.0, 0.0, 0.0, 0.3),
-                linewidths=0.25 * width,
-                zorder=1,
-            )
+        marker_size = _draw_cells(
+            ax, polygons=polygons, fills=fills, owners=owners, players=players, width=width
         )
-        if owners is not None:
-            vertices = np.concatenate(polygons)
-            counts = np.array([len(shape) for shape in polygons], dtype=np.int64)
-            firsts = np.cumsum(counts) - counts
-            starts = np.arange(vertices.shape[0], dtype=np.int64)
-            ends = starts + 1
-            lasts = firsts + counts - 1
-            ends[lasts] = firsts
-            low = vertices.min(axis=0)
-            scale = max(float(np.ptp(vertices, axis=0).max()), 1e-300)
-            grid = np.rint((vertices - low) / scale * _GRID).astype(np.int64)
-            point = grid[:, 0] * (int(_GRID) + 1) + grid[:, 1]
-            keys = np.stack((point[starts], point[ends]), axis=1)
-            cell_of = np.repeat(np.arange(n), counts)
-            for q in range(players):
-                segments = _outline(vertices, starts, ends, keys, owners[cell_of] == q)
-                ax.add_collection(
-                    LineCollection(
-                        list(segments),
-                        colors=PLAYER_COLOURS[q],
-                        linewidths=width,
-                        capstyle="round",
-                        joinstyle="round",
-                        path_effects=_halo(width, HALO_COLOURS[q]),
-                        zorder=3,
-                    )
-                )
-        marker_size = (4.0 * width) ** 2
     else:
-        edges = board.edges()
-        ax.add_collection(
-            LineCollection(
-                list(np.stack((xy[edges[:, 0]], xy[edges[:, 1]]), axis=1)),
-                colors="0.55",
-                linewidths=0.4 * width,
-                zorder=1,
-            )
-        )
-        disc = min(400.0, (500.0 / math.sqrt(n)) ** 2)
-        rings = ["0.3"] * n
-        ring_widths = [0.3 * width] * n
-        if owners is not None:
-            owned = np.flatnonzero(owners >= 0)
-            for cell in owned.tolist():
-                rings[cell] = PLAYER_COLOURS[owners[cell]]
-                ring_widths[cell] = 1.5 * width
-            # A disc in the halo colour behind each owned disc sets its ring off.
-            ax.scatter(
-                xy[owned, 0],
-                xy[owned, 1],
-                s=disc * 2.2,
-                c=[HALO_COLOURS[q] for q in owners[owned].tolist()],
-                edgecolors="none",
-                zorder=2,
-            )
-        ax.scatter(
-            xy[:, 0],
-            xy[:, 1],
-            s=disc,
-            c=fills,
-            edgecolors=rings,
-            linewidths=ring_widths,
-            zorder=2.5,
-        )
-        marker_size = disc * 0.6
+        marker_size = _draw_graph(ax, board=board, xy=xy, fills=fills, owners=owners, width=width)
     for q, cell in enumerate(board.starts.tolist()):
         ax.scatter(
             [xy[cell, 0]],
@@ -304,6 +234,109 @@ def render(
         spine.set_visible(False)
     _write(figure, path)
     return figure
+
+
+def _draw_cells(
+    ax: Any,
+    *,
+    polygons: tuple[NDArray[np.float64], ...],
+    fills: list[Any],
+    owners: NDArray[np.int64] | None,
+    players: int,
+    width: float,
+) -> float:
+    """The board as filled polygons, each player's territory outlined; the start marker size."""
+    from matplotlib.collections import LineCollection, PolyCollection
+
+    n = len(polygons)
+    ax.add_collection(
+        PolyCollection(
+            list(polygons),
+            facecolors=fills,
+            edgecolors=(0.0, 0.0, 0.0, 0.3),
+            linewidths=0.25 * width,
+            zorder=1,
+        )
+    )
+    if owners is not None:
+        vertices = np.concatenate(polygons)
+        counts = np.array([len(shape) for shape in polygons], dtype=np.int64)
+        firsts = np.cumsum(counts) - counts
+        starts = np.arange(vertices.shape[0], dtype=np.int64)
+        ends = starts + 1
+        lasts = firsts + counts - 1
+        ends[lasts] = firsts
+        low = vertices.min(axis=0)
+        scale = max(float(np.ptp(vertices, axis=0).max()), 1e-300)
+        grid = np.rint((vertices - low) / scale * _GRID).astype(np.int64)
+        point = grid[:, 0] * (int(_GRID) + 1) + grid[:, 1]
+        keys = np.stack((point[starts], point[ends]), axis=1)
+        cell_of = np.repeat(np.arange(n), counts)
+        for q in range(players):
+            segments = _outline(vertices, starts, ends, keys, owners[cell_of] == q)
+            ax.add_collection(
+                LineCollection(
+                    list(segments),
+                    colors=PLAYER_COLOURS[q],
+                    linewidths=width,
+                    capstyle="round",
+                    joinstyle="round",
+                    path_effects=_halo(width, HALO_COLOURS[q]),
+                    zorder=3,
+                )
+            )
+    return (4.0 * width) ** 2
+
+
+def _draw_graph(
+    ax: Any,
+    *,
+    board: Board,
+    xy: NDArray[np.float64],
+    fills: list[Any],
+    owners: NDArray[np.int64] | None,
+    width: float,
+) -> float:
+    """The board as discs on its edges, owned discs ringed; the start marker size."""
+    from matplotlib.collections import LineCollection
+
+    n = board.cells
+    edges = board.edges()
+    ax.add_collection(
+        LineCollection(
+            list(np.stack((xy[edges[:, 0]], xy[edges[:, 1]]), axis=1)),
+            colors="0.55",
+            linewidths=0.4 * width,
+            zorder=1,
+        )
+    )
+    disc = min(400.0, (500.0 / math.sqrt(n)) ** 2)
+    rings = ["0.3"] * n
+    ring_widths = [0.3 * width] * n
+    if owners is not None:
+        owned = np.flatnonzero(owners >= 0)
+        for cell in owned.tolist():
+            rings[cell] = PLAYER_COLOURS[owners[cell]]
+            ring_widths[cell] = 1.5 * width
+        # A disc in the halo colour behind each owned disc sets its ring off.
+        ax.scatter(
+            xy[owned, 0],
+            xy[owned, 1],
+            s=disc * 2.2,
+            c=[HALO_COLOURS[q] for q in owners[owned].tolist()],
+            edgecolors="none",
+            zorder=2,
+        )
+    ax.scatter(
+        xy[:, 0],
+        xy[:, 1],
+        s=disc,
+        c=fills,
+        edgecolors=rings,
+        linewidths=ring_widths,
+        zorder=2.5,
+    )
+    return disc * 0.6
 
 
 def render_scores(
