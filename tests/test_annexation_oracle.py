@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from edge_lists import csr_lists
 from stratagem.annexation import oracle
 from stratagem.annexation.oracle import WIN, Game, Mcts, PlayoutTally, playouts
 from stratagem.errors import InvalidBoard, InvalidMove, InvalidParameter
@@ -35,14 +36,7 @@ class TestBoard:
 
 def board(n, edges, colours, k, starts):
     """A board from an undirected edge list, CSR rows sorted ascending."""
-    rows = [set() for _ in range(n)]
-    for x, y in edges:
-        rows[x].add(y)
-        rows[y].add(x)
-    offsets, neighbours = [0], []
-    for row in rows:
-        neighbours.extend(sorted(row))
-        offsets.append(len(neighbours))
+    offsets, neighbours = csr_lists(n, edges)
     return TestBoard(n, tuple(offsets), tuple(neighbours), tuple(colours), k, len(starts), starts)
 
 

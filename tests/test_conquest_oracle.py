@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy import stats
 
+from edge_lists import csr_lists
 from stratagem.conquest import oracle
 from stratagem.conquest.oracle import (
     POLICIES,
@@ -37,15 +38,7 @@ U64 = st.integers(0, 2**64 - 1)
 
 def csr(n, edges):
     """CSR arrays of an undirected graph, rows sorted by neighbour id."""
-    neighbours = [set() for _ in range(n)]
-    for x, y in edges:
-        neighbours[x].add(y)
-        neighbours[y].add(x)
-    indptr, indices = [0], []
-    for row in neighbours:
-        indices.extend(sorted(row))
-        indptr.append(len(indices))
-    return indptr, indices
+    return csr_lists(n, edges)
 
 
 def edge(indptr, indices, x, y):

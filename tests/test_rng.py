@@ -119,34 +119,20 @@ def _oracle_draws(seed, purpose, ids, kind, params):
     return [draw(p) for p in params]
 
 
-@given(seed=U64, purpose=PURPOSES, ids=IDS, params=st.lists(st.integers(1, 2**64 - 1), max_size=20))
-def test_uniform_below_rust_equals_oracle(seed, purpose, ids, params):
-    got = rng.draws(seed, purpose, ids, "uniform_below", params)
-    assert got.tolist() == _oracle_draws(seed, purpose, ids, "uniform_below", params)
-    assert all(v < n for v, n in zip(got.tolist(), params, strict=True))
+# Each bounded draw with the bounds that reach its edge cases: small n, and n up to its limit.
+BOUNDED = {
+    "uniform_below": st.integers(1, 2**64 - 1),
+    "below": st.integers(1, 16) | st.integers(1, 2**64 - 1),
+    "below_half": st.integers(1, 16) | st.integers(1, 2**32 - 1),
+}
 
 
-@given(
-    seed=U64,
-    purpose=PURPOSES,
-    ids=IDS,
-    params=st.lists(st.integers(1, 16) | st.integers(1, 2**64 - 1), max_size=20),
-)
-def test_below_rust_equals_oracle(seed, purpose, ids, params):
-    got = rng.draws(seed, purpose, ids, "below", params)
-    assert got.tolist() == _oracle_draws(seed, purpose, ids, "below", params)
-    assert all(v < n for v, n in zip(got.tolist(), params, strict=True))
-
-
-@given(
-    seed=U64,
-    purpose=PURPOSES,
-    ids=IDS,
-    params=st.lists(st.integers(1, 16) | st.integers(1, 2**32 - 1), max_size=21),
-)
-def test_below_half_rust_equals_oracle(seed, purpose, ids, params):
-    got = rng.draws(seed, purpose, ids, "below_half", params)
-    assert got.tolist() == _oracle_draws(seed, purpose, ids, "below_half", params)
+@pytest.mark.parametrize("kind", sorted(BOUNDED))
+@given(data=st.data(), seed=U64, purpose=PURPOSES, ids=IDS)
+def test_bounded_draws_rust_equal_oracle(kind, data, seed, purpose, ids):
+    params = data.draw(st.lists(BOUNDED[kind], max_size=21))
+    got = rng.draws(seed, purpose, ids, kind, params)
+    assert got.tolist() == _oracle_draws(seed, purpose, ids, kind, params)
     assert all(v < n for v, n in zip(got.tolist(), params, strict=True))
 
 
