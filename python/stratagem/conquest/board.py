@@ -36,21 +36,18 @@ Board(kind='grid:2x3', n=6, n_borders=7)
 
 from __future__ import annotations
 
-import json
-import math
 import numbers
 import os
-import zipfile
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from stratagem import _core, _validate, rng
-from stratagem.conquest import worldmap
-from stratagem.errors import InvalidBoard, InvalidParameter, StratagemError
-from stratagem.rng import oracle
+from stratagem import _core, _validate, graph
+from stratagem.conquest import board_files, layouts
+from stratagem.conquest.layouts import MAX_TERRITORIES, Layout
+from stratagem.errors import InvalidBoard, InvalidParameter
 
 __all__ = [
     "MAX_TEAMS",
@@ -67,8 +64,6 @@ __all__ = [
 # The engine's limits (docs/conquest-rules.md) come from the Rust core, whose stub does not
 # type them.
 _engine_core: Any = _core
-#: The most territories a board may have (2**23 - 1, so per-team totals fit in int64).
-MAX_TERRITORIES: int = _engine_core.CONQUEST_MAX_TERRITORIES
 #: Teams per game.
 MAX_TEAMS: int = _engine_core.CONQUEST_MAX_TEAMS
 #: The most troops a territory holds (2**40).
@@ -77,13 +72,16 @@ TROOP_LIMIT: int = _engine_core.CONQUEST_TROOP_LIMIT
 IntArray = NDArray[np.int64]
 FloatArray = NDArray[np.float64]
 
-_FILE_FORMAT = "stratagem.conquest.board"
-_FILE_VERSION = 1
-_UNIT = 2.0**-53
-# det_ln of the RNG oracle (IEEE basic operations only), vectorised below.
-_LN2 = 0.6931471805599453
-_SQRT2 = 1.4142135623730951
-_ATANH_TERMS = 12
+# The shared CSR check (stratagem.graph) in conquest's words.
+_GRAPH_CHECK: dict[str, Any] = {
+    "node": "territory",
+    "offsets_name": "indptr",
+    "neighbours_name": "indices",
+    "min_nodes": 1,
+    "max_nodes": MAX_TERRITORIES,
+    "isolated_ok": True,
+    "connected": False,
+}
 
 
 class Board:
@@ -126,9 +124,9 @@ class Board:
         positions: ArrayLike | None = None,
         kind: str = "csr",
     ) -> None:
-        indptr_array = _id_vector("indptr", indptr)
-        indices_array = _id_vector("indices", indices)
-        _check_csr(indptr_array, indices_array)
+        indptr_array = graph.id_vector("indptr", indptr, node="territory", objects=False)
+        indices_array = graph.id_vector("indices", indices, node="territory", objects=False)
+        graph.check_csr(indptr_array, indices_array, **_GRAPH_CHECK)
         self._assign(
             indptr_array,
             indices_array,
@@ -156,6 +154,18 @@ class Board:
         )
         return board
 
+    @classmethod
+    def _from_layout(cls, layout: Layout) -> Board:
+        """The board of a layout built by :mod:`stratagem.conquest.layouts`."""
+        return cls._trusted(
+            layout.indptr,
+            layout.indices,
+            names=layout.names,
+            continents=layout.continents,
+            positions=layout.positions,
+            kind=layout.kind,
+        )
+
     def _assign(
         self,
         indptr: IntArray,
@@ -171,11 +181,11 @@ class Board:
         if not isinstance(kind, str):
             raise InvalidParameter(f"kind must be a string, got {kind!r}")
         values = {
-            "_indptr": _frozen(indptr),
-            "_indices": _frozen(indices),
+            "_indptr": graph.frozen(indptr, fresh=True),
+            "_indices": graph.frozen(indices, fresh=True),
             "_names": _check_names(names, n),
             "_continents": _check_continents(continents, n),
-            "_positions": None if checked is None else _frozen(checked),
+            "_positions": None if checked is None else graph.frozen(checked, fresh=True),
             "_kind": kind,
             "_engine": None,
         }
@@ -275,63 +285,23 @@ class Board:
         """The board as named arrays (no pickled objects): ``indptr``, ``indices``, ``meta``
         (a JSON string: format, version, kind, names, continents) and, if any,
         ``positions``. :meth:`from_arrays` reads them back; :meth:`save` stores them."""
-        meta = {
-            "format": _FILE_FORMAT,
-            "version": _FILE_VERSION,
-            "kind": self._kind,
-            "names": None if self._names is None else list(self._names),
-            "continents": self.continents,
-        }
-        arrays = {
-            "meta": np.array(json.dumps(meta)),
-            "indptr": self._indptr,
-            "indices": self._indices,
-        }
-        if self._positions is not None:
-            arrays["positions"] = self._positions
-        return arrays
+        return board_files.to_arrays(self)
 
     @classmethod
     def from_arrays(cls, arrays: Mapping[str, ArrayLike]) -> Board:
         """The board :meth:`to_arrays` described; everything is checked again, and anything
         missing or malformed raises ``InvalidBoard``."""
-        try:
-            meta = json.loads(str(np.asarray(arrays["meta"])[()]))
-            if not isinstance(meta, dict) or meta.get("format") != _FILE_FORMAT:
-                raise InvalidBoard("these are not the arrays of a stratagem board")
-            if meta.get("version") != _FILE_VERSION:
-                raise InvalidBoard(f"unknown board format version {meta.get('version')!r}")
-            return cls(
-                arrays["indptr"],
-                arrays["indices"],
-                names=meta["names"],
-                continents=meta["continents"],
-                positions=arrays.get("positions"),
-                kind=meta["kind"],
-            )
-        except InvalidBoard:
-            raise
-        except (StratagemError, KeyError, ValueError) as error:
-            raise InvalidBoard(f"malformed board arrays: {error!r}") from error
+        return board_files.from_arrays(cls, arrays)
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the board to ``path`` (an ``.npz`` archive, written to exactly that path)."""
-        arrays: dict[str, Any] = self.to_arrays()
-        with open(path, "wb") as handle:
-            np.savez(handle, **arrays)
+        board_files.save(self, path)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Board:
         """Read a board written by :meth:`save`. The graph is checked again; a file that is
         not a valid board raises ``InvalidBoard`` naming the file."""
-        try:
-            data = np.load(path, allow_pickle=False)
-            if not isinstance(data, np.lib.npyio.NpzFile):
-                raise InvalidBoard("it is not an .npz archive")
-            with data:
-                return cls.from_arrays({key: data[key] for key in data.files})
-        except (StratagemError, ValueError, zipfile.BadZipFile) as error:
-            raise InvalidBoard(f"{os.fspath(path)}: not a valid board file: {error}") from error
+        return board_files.load(cls, path)
 
     @property
     def engine(self) -> Any:
@@ -381,14 +351,14 @@ class Board:
         Errors name the first offending edge: ``edge 8 (12, 3): territory 12 is outside
         0..9``, ``edge 4 (3, 3) is a self-loop``, ``edge 5 (2, 9) repeats edge 1 (9, 2)``.
         """
-        indptr, indices = _csr_from_edge_list(edges, n)
+        layout = layouts.from_edges(edges, n)
         return cls._trusted(
-            indptr,
-            indices,
+            layout.indptr,
+            layout.indices,
             names=names,
             continents=continents,
             positions=positions,
-            kind="edges",
+            kind=layout.kind,
         )
 
     @classmethod
@@ -401,100 +371,24 @@ class Board:
         attributes ``kind`` and ``continents`` (name -> node labels) are read back too.
         Directed graphs, multigraphs and self-loops are refused.
         """
-        import networkx as nx
-
-        if not isinstance(graph, nx.Graph):
-            raise InvalidParameter(f"expected a networkx graph, got {type(graph).__name__}")
-        if graph.is_directed():
-            raise InvalidBoard(
-                "a directed graph is not a board: borders are undirected "
-                "(convert it with graph.to_undirected())"
-            )
-        if graph.is_multigraph():
-            raise InvalidBoard(
-                "a multigraph is not a board: two territories share at most one border "
-                "(convert it with networkx.Graph(graph))"
-            )
-        nodes = list(graph.nodes)
-        n = len(nodes)
-        if n == 0:
-            raise InvalidBoard("a board needs at least one territory; the graph has no nodes")
-        _check_count("the number of nodes", n)
-        loop = next(iter(nx.selfloop_edges(graph)), None)
-        if loop is not None:
-            raise InvalidBoard(f"node {loop[0]!r} has a self-loop (a border with itself)")
-        identity = all(
-            isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in nodes
-        ) and set(nodes) == set(range(n))
-        if identity:
-            order: list[Any] = list(range(n))
-        else:
-            try:
-                order = sorted(nodes)
-            except TypeError:
-                order = sorted(nodes, key=str)
-        ids = {node: i for i, node in enumerate(order)}
-        pairs = np.fromiter(
-            ((ids[a], ids[b]) for a, b in graph.edges),
-            dtype=np.dtype((np.int64, 2)),
-            count=graph.number_of_edges(),
-        ).reshape(-1, 2)
-        attributes = graph.nodes
-        names: list[str] | None = None
-        if all("name" in attributes[v] for v in order):
-            names = [attributes[v]["name"] for v in order]
-        elif not identity:
-            names = [str(v) for v in order]
-            _refuse_name_collisions(names, order)
-        positions = None
-        if all("pos" in attributes[v] for v in order):
-            positions = [attributes[v]["pos"] for v in order]
-        continents = None
-        if graph.graph.get("continents") is not None:
-            continents = _continents_by_label(graph.graph["continents"], ids)
-        kind = graph.graph.get("kind")
-        indptr, indices = _csr(pairs.min(axis=1), pairs.max(axis=1), n)
-        return cls._trusted(
-            indptr,
-            indices,
-            names=names,
-            continents=continents,
-            positions=positions,
-            kind=kind if isinstance(kind, str) else "networkx",
-        )
+        return cls._from_layout(layouts.from_networkx(graph))
 
     # -- generators ------------------------------------------------------------------------
 
     @classmethod
     def complete(cls, n: int) -> Board:
         """Every pair of the ``n`` territories shares a border; positions on a circle."""
-        n = _territory_count("n", n)
-        others = np.arange(n - 1, dtype=np.int64)
-        rows = np.arange(n, dtype=np.int64)[:, None]
-        indices = (others[None, :] + (others[None, :] >= rows)).ravel()
-        indptr = np.arange(n + 1, dtype=np.int64) * (n - 1)
-        return cls._trusted(indptr, indices, positions=_circle(n), kind=f"complete:{n}")
+        return cls._from_layout(layouts.complete(n))
 
     @classmethod
     def star(cls, n: int) -> Board:
         """Territory 0 borders each of the other ``n - 1``, which border nothing else."""
-        n = _territory_count("n", n)
-        indptr = np.zeros(n + 1, dtype=np.int64)
-        indptr[1:] = np.arange(n, dtype=np.int64) + (n - 1)
-        indices = np.concatenate((np.arange(1, n, dtype=np.int64), np.zeros(n - 1, dtype=np.int64)))
-        positions = np.zeros((n, 2))
-        positions[1:] = _circle(n - 1)
-        return cls._trusted(indptr, indices, positions=positions, kind=f"star:{n}")
+        return cls._from_layout(layouts.star(n))
 
     @classmethod
     def ring(cls, n: int) -> Board:
         """A cycle ``0 - 1 - ... - (n-1) - 0`` (``n >= 3``); positions on a circle."""
-        n = _territory_count("n", n, low=3)
-        ids = np.arange(n, dtype=np.int64)
-        rows = np.stack(((ids - 1) % n, (ids + 1) % n), axis=1)
-        rows.sort(axis=1)
-        indptr = np.arange(n + 1, dtype=np.int64) * 2
-        return cls._trusted(indptr, rows.ravel(), positions=_circle(n), kind=f"ring:{n}")
+        return cls._from_layout(layouts.ring(n))
 
     @classmethod
     def grid(cls, rows: int, cols: int, torus: bool = False) -> Board:
@@ -503,41 +397,7 @@ class Board:
         ``torus=True`` also joins the first and last row and column (it needs at least 3 of
         each, or borders would repeat). Positions: ``(c, rows - 1 - r)``, row 0 on top.
         """
-        rows = _validate.integer("rows", rows, 1)
-        cols = _validate.integer("cols", cols, 1)
-        if not isinstance(torus, bool):
-            raise InvalidParameter(f"torus must be True or False, got {torus!r}")
-        n = _territory_count("rows * cols", rows * cols)
-        r, c = np.divmod(np.arange(n, dtype=np.int64), cols)
-        if torus:
-            if rows < 3 or cols < 3:
-                raise InvalidParameter(
-                    f"a torus needs at least 3 rows and 3 columns (fewer would repeat "
-                    f"borders), got {rows}x{cols}"
-                )
-            candidates = np.stack(
-                (
-                    (r - 1) % rows * cols + c,
-                    r * cols + (c - 1) % cols,
-                    r * cols + (c + 1) % cols,
-                    (r + 1) % rows * cols + c,
-                ),
-                axis=1,
-            )
-            candidates.sort(axis=1)
-            indices = candidates.ravel()
-            indptr = np.arange(n + 1, dtype=np.int64) * 4
-        else:
-            ids = r * cols + c
-            # Up, left, right, down is already ascending order.
-            candidates = np.stack((ids - cols, ids - 1, ids + 1, ids + cols), axis=1)
-            present = np.stack((r > 0, c > 0, c < cols - 1, r < rows - 1), axis=1)
-            indices = candidates[present]
-            indptr = np.zeros(n + 1, dtype=np.int64)
-            np.cumsum(present.sum(axis=1), out=indptr[1:])
-        positions = np.stack((c, rows - 1 - r), axis=1).astype(np.float64)
-        kind = f"grid:{rows}x{cols}" + (":torus" if torus else "")
-        return cls._trusted(indptr, indices, positions=positions, kind=kind)
+        return cls._from_layout(layouts.grid(rows, cols, torus))
 
     @classmethod
     def random_geometric(
@@ -555,29 +415,9 @@ class Board:
         points, numbered row of cells by row of cells (cells about ``radius`` wide, every
         other row reversed). Needs scipy (``cKDTree``).
         """
-        from scipy.spatial import cKDTree
-
-        n = _territory_count("n", n)
-        seed = _validate.seed(seed)
-        if radius is None:
-            degree = _positive_float("mean_degree", mean_degree)
-            radius = math.sqrt(degree / (math.pi * max(n - 1, 1)))
-            kind = f"rgg:{n}:degree={degree!r}:seed={seed}"
-        else:
-            radius = _positive_float("radius", radius)
-            kind = f"rgg:{n}:radius={radius!r}:seed={seed}"
-        points = _uniforms(seed, "conquest.board.rgg", 2 * n).reshape(n, 2)
-        # Number the territories along a boustrophedon of cells about one radius wide, so
-        # neighbours sit close together in memory (a turn runs ~2.5x faster than with the
-        # points in drawing order).
-        cells = max(1, min(int(1.0 / radius), 1 << 20))
-        column = np.minimum((points[:, 0] * cells).astype(np.int64), cells - 1)
-        row = np.minimum((points[:, 1] * cells).astype(np.int64), cells - 1)
-        column = np.where(row % 2 == 0, column, cells - 1 - column)
-        points = points[np.lexsort((column, row))]
-        pairs = cKDTree(points).query_pairs(radius, output_type="ndarray").astype(np.int64)
-        indptr, indices = _csr(pairs[:, 0], pairs[:, 1], n)
-        return cls._trusted(indptr, indices, positions=points, kind=kind)
+        return cls._from_layout(
+            layouts.random_geometric(n, radius, mean_degree=mean_degree, seed=seed)
+        )
 
     @classmethod
     def erdos_renyi(
@@ -595,29 +435,7 @@ class Board:
         (1, 2), ...) are geometric, ``floor(ln u / ln(1 - p))``, computed with the RNG's
         platform-independent logarithm so the board is the same on every machine.
         """
-        n = _territory_count("n", n)
-        seed = _validate.seed(seed)
-        if (p is None) == (mean_degree is None):
-            raise InvalidParameter("erdos_renyi takes exactly one of p and mean_degree")
-        if p is not None:
-            p = _float_in("p", p, 0.0, 1.0)
-            kind = f"er:{n}:{p!r}:seed={seed}"
-        else:
-            degree = _float_in("mean_degree", mean_degree, 0.0, float(n - 1))
-            p = degree / (n - 1) if n > 1 else 0.0
-            kind = f"er:{n}:degree={degree!r}:seed={seed}"
-        if p == 1.0:
-            complete = cls.complete(n)
-            return cls._trusted(complete.indptr, complete.indices, kind=kind)
-        total = n * (n - 1) // 2
-        chosen = _gnp_pairs(seed, total, p)
-        # Row x of the pair order starts at pair index x (2n - x - 1) / 2.
-        ids = np.arange(n, dtype=np.int64)
-        row_starts = ids * (2 * n - ids - 1) // 2
-        u = np.searchsorted(row_starts, chosen, side="right") - 1
-        v = chosen - row_starts[u] + u + 1
-        indptr, indices = _csr(u, v, n)
-        return cls._trusted(indptr, indices, kind=kind)
+        return cls._from_layout(layouts.erdos_renyi(n, p, mean_degree=mean_degree, seed=seed))
 
     @classmethod
     def barabasi_albert(cls, n: int, m: int, *, seed: int = 0) -> Board:
@@ -627,49 +445,13 @@ class Board:
         the ones before, so this runs one Python step per draw (about a second per million
         borders).
         """
-        m = _validate.integer("m", m, 1)
-        n = _territory_count("n", n, low=m + 1)
-        seed = _validate.seed(seed)
-        # Every border appends both ends, so a uniform pick from `ends` is degree-weighted.
-        ends: list[int] = []
-        for leaf in range(1, m + 1):
-            ends += (0, leaf)
-        words = _words(seed, "conquest.board.ba")
-        for v in range(m + 1, n):
-            size = len(ends)
-            rejected_below = (1 << 64) % size
-            targets: list[int] = []
-            while len(targets) < m:
-                word = next(words)
-                if word < rejected_below:
-                    continue
-                target = ends[word % size]
-                if target not in targets:
-                    targets.append(target)
-            for target in targets:
-                ends += (target, v)
-        pairs = np.array(ends, dtype=np.int64).reshape(-1, 2)
-        indptr, indices = _csr(pairs[:, 0], pairs[:, 1], n)
-        return cls._trusted(indptr, indices, kind=f"ba:{n}:{m}:seed={seed}")
+        return cls._from_layout(layouts.barabasi_albert(n, m, seed=seed))
 
     @classmethod
     def risk_world(cls) -> Board:
         """The classic RISK world map (:mod:`stratagem.conquest.worldmap`): 42 named
         territories, 6 continents, 83 borders, positions as rough longitude and latitude."""
-        ids = {name: i for i, name in enumerate(worldmap.TERRITORIES)}
-        edges = [(ids[a], ids[b]) for a, b in worldmap.BORDERS]
-        indptr, indices = _csr_from_edge_list(edges, len(ids))
-        return cls._trusted(
-            indptr,
-            indices,
-            names=worldmap.TERRITORIES,
-            continents={
-                continent: [ids[name] for name in members]
-                for continent, members in worldmap.CONTINENTS.items()
-            },
-            positions=[worldmap.POSITIONS[name] for name in worldmap.TERRITORIES],
-            kind="risk",
-        )
+        return cls._from_layout(layouts.risk_world())
 
     @classmethod
     def from_spec(cls, text: str) -> Board:
@@ -679,67 +461,7 @@ class Board:
         ``rgg:N`` (with ``:radius=R`` or ``:degree=D``, default degree 8), ``er:N:P`` or
         ``er:N:degree=D``, ``ba:N:M``, ``risk``; the random ones take ``:seed=S`` (default 0).
         """
-        if not isinstance(text, str):
-            raise InvalidParameter(f"a board spec must be a string, got {text!r}")
-        fields = [field.strip() for field in text.strip().split(":")]
-        name = fields[0].lower()
-        positional = [field for field in fields[1:] if "=" not in field]
-        options: dict[str, str] = {}
-        for field in fields[1:]:
-            if "=" in field:
-                key, _, value = field.partition("=")
-                key = key.strip().lower()
-                if key in options:
-                    raise InvalidParameter(f"board spec {text!r}: option {key!r} is repeated")
-                options[key] = value.strip()
-        spec = _Spec(text, positional, options)
-        if name in ("complete", "star", "ring"):
-            spec.expect(1, ())
-            size = spec.integer(0, "n")
-            maker = {"complete": cls.complete, "star": cls.star, "ring": cls.ring}[name]
-            return maker(size)
-        if name == "grid":
-            spec.expect(1, (), optional="torus")
-            rows_text, _, cols_text = spec.positional[0].lower().partition("x")
-            rows = spec.parse_int(rows_text, "rows (grid:RxC)")
-            cols = spec.parse_int(cols_text, "cols (grid:RxC)")
-            return cls.grid(rows, cols, torus=len(spec.positional) == 2)
-        if name == "rgg":
-            spec.expect(1, ("radius", "degree", "seed"))
-            if "radius" in options and "degree" in options:
-                raise InvalidParameter(f"board spec {text!r}: give radius or degree, not both")
-            radius = spec.float_option("radius")
-            degree = spec.float_option("degree")
-            return cls.random_geometric(
-                spec.integer(0, "n"),
-                radius,
-                mean_degree=8.0 if degree is None else degree,
-                seed=spec.seed(),
-            )
-        if name == "er":
-            spec.expect(1, ("degree", "seed"), optional="p")
-            if (len(spec.positional) == 2) == ("degree" in options):
-                raise InvalidParameter(
-                    f"board spec {text!r}: er needs exactly one of a probability (er:N:P) "
-                    f"and degree=D"
-                )
-            p = spec.parse_float(spec.positional[1], "p") if len(spec.positional) == 2 else None
-            return cls.erdos_renyi(
-                spec.integer(0, "n"),
-                p,
-                mean_degree=spec.float_option("degree"),
-                seed=spec.seed(),
-            )
-        if name == "ba":
-            spec.expect(2, ("seed",))
-            return cls.barabasi_albert(spec.integer(0, "n"), spec.integer(1, "m"), seed=spec.seed())
-        if name == "risk":
-            spec.expect(0, ())
-            return cls.risk_world()
-        raise InvalidParameter(
-            f"board spec {text!r}: unknown board {fields[0]!r}; expected complete, star, ring, "
-            f"grid, rgg, er, ba or risk"
-        )
+        return cls._from_layout(layouts.from_spec(text))
 
 
 # -- initial assignment --------------------------------------------------------------------
@@ -751,7 +473,7 @@ def assign_random(board: Board, n_teams: int, seed: int) -> IntArray:
     ``r % n_teams``. Team sizes differ by at most one."""
     board = _board(board)
     teams = _team_count(board, n_teams)
-    order = _random_order(_validate.seed(seed), "conquest.assign.random", board.n)
+    order = layouts.random_order(_validate.seed(seed), "conquest.assign.random", board.n)
     team = np.empty(board.n, dtype=np.int64)
     team[order] = np.arange(board.n, dtype=np.int64) % teams
     return team
@@ -768,12 +490,12 @@ def assign_regions(board: Board, n_teams: int, seed: int) -> IntArray:
     seed = _validate.seed(seed)
     indptr, indices = board.indptr, board.indices
     team = np.full(board.n, -1, dtype=np.int64)
-    frontier = _random_order(seed, "conquest.assign.regions", board.n)[:teams]
+    frontier = layouts.random_order(seed, "conquest.assign.regions", board.n)[:teams]
     team[frontier] = np.arange(teams, dtype=np.int64)
     while frontier.size:
         starts = indptr[frontier]
         counts = indptr[frontier + 1] - starts
-        reached = indices[_concatenated_ranges(starts, counts)]
+        reached = indices[graph.concatenated_ranges(starts, counts)]
         owners = np.repeat(team[frontier], counts)
         free = team[reached] < 0
         # Sorted keys put each territory's lowest claiming team first.
@@ -843,53 +565,6 @@ def _rebuild(indptr: IntArray, indices: IntArray, metadata: dict[str, Any]) -> B
     return Board._trusted(indptr, indices, **metadata)
 
 
-class _Spec:
-    """The fields of a board spec, with errors that quote the spec."""
-
-    def __init__(self, text: str, positional: list[str], options: dict[str, str]) -> None:
-        self.text = text
-        self.positional = positional
-        self.options = options
-
-    def error(self, message: str) -> InvalidParameter:
-        return InvalidParameter(f"board spec {self.text!r}: {message}")
-
-    def expect(self, count: int, options: tuple[str, ...], optional: str | None = None) -> None:
-        allowed = (count, count + 1) if optional else (count,)
-        if len(self.positional) not in allowed:
-            extra = f" (and optionally {optional})" if optional else ""
-            raise self.error(f"expected {count} field(s){extra}, got {len(self.positional)}")
-        if optional == "torus" and len(self.positional) == 2 and self.positional[1] != "torus":
-            raise self.error(f"expected 'torus', got {self.positional[1]!r}")
-        for key in self.options:
-            if key not in options:
-                accepted = ", ".join(options) or "none"
-                raise self.error(f"unknown option {key!r} (accepted: {accepted})")
-
-    def parse_int(self, value: str, what: str) -> int:
-        try:
-            return int(value)
-        except ValueError:
-            raise self.error(f"{what} must be an integer, got {value!r}") from None
-
-    def parse_float(self, value: str, what: str) -> float:
-        try:
-            return float(value)
-        except ValueError:
-            raise self.error(f"{what} must be a number, got {value!r}") from None
-
-    def integer(self, index: int, what: str) -> int:
-        return self.parse_int(self.positional[index], what)
-
-    def float_option(self, key: str) -> float | None:
-        value = self.options.get(key)
-        return None if value is None else self.parse_float(value, key)
-
-    def seed(self) -> int:
-        value = self.options.get("seed")
-        return 0 if value is None else self.parse_int(value, "seed")
-
-
 def _board(board: object) -> Board:
     if not isinstance(board, Board):
         raise InvalidParameter(f"expected a Board, got {type(board).__name__}")
@@ -920,97 +595,6 @@ def _team_count(board: Board, n_teams: int) -> int:
     return teams
 
 
-def _territory_count(name: str, value: int, low: int = 1) -> int:
-    count = _validate.integer(name, value, low)
-    _check_count(name, count)
-    return count
-
-
-def _check_count(name: str, count: int) -> None:
-    if count > MAX_TERRITORIES:
-        raise InvalidParameter(f"{name} must be at most {MAX_TERRITORIES}, got {count}")
-
-
-def _float_in(name: str, value: object, low: float, high: float) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise InvalidParameter(f"{name} must be a number, got {value!r}")
-    result = float(value)
-    if not low <= result <= high:
-        raise InvalidParameter(f"{name} must be between {low} and {high}, got {result}")
-    return result
-
-
-def _positive_float(name: str, value: object) -> float:
-    result = _float_in(name, value, 0.0, math.inf)
-    if result == 0.0 or math.isinf(result):
-        raise InvalidParameter(f"{name} must be positive and finite, got {result}")
-    return result
-
-
-def _frozen(array: NDArray[Any]) -> NDArray[Any]:
-    # Every array reaching here is a fresh copy or already frozen: nothing else can write it.
-    array = np.ascontiguousarray(array)
-    array.flags.writeable = False
-    return array
-
-
-def _id_vector(name: str, value: ArrayLike) -> IntArray:
-    array = np.asarray(value)
-    if array.ndim != 1:
-        raise InvalidParameter(f"{name} must be one-dimensional, got shape {array.shape}")
-    if array.size == 0:
-        return np.zeros(0, dtype=np.int64)
-    if array.dtype.kind not in "iu":
-        raise InvalidParameter(f"{name} must hold integers, got dtype {array.dtype}")
-    if array.dtype.kind == "u" and int(array.max()) > np.iinfo(np.int64).max:
-        raise InvalidBoard(f"{name} holds {int(array.max())}, beyond any territory id")
-    return np.array(array, dtype=np.int64)
-
-
-def _check_csr(indptr: IntArray, indices: IntArray) -> None:
-    """Refuse a CSR pair that is not an undirected simple graph, naming the territory."""
-    n = indptr.shape[0] - 1
-    if n < 1:
-        raise InvalidBoard("a board needs at least one territory: indptr must have n + 1 >= 2")
-    _check_count("the number of territories", n)
-    if indptr[0] != 0 or indptr[-1] != indices.shape[0]:
-        raise InvalidBoard(
-            f"indptr must start at 0 and end at len(indices) = {indices.shape[0]}, got "
-            f"{indptr[0]} and {indptr[-1]}"
-        )
-    degree = np.diff(indptr)
-    bad = np.flatnonzero(degree < 0)
-    if bad.size:
-        x = int(bad[0])
-        raise InvalidBoard(f"indptr decreases at territory {x}: {indptr[x]} then {indptr[x + 1]}")
-    sources = np.repeat(np.arange(n, dtype=np.int64), degree)
-    bad = np.flatnonzero((indices < 0) | (indices >= n))
-    if bad.size:
-        e = int(bad[0])
-        raise InvalidBoard(
-            f"territory {sources[e]} has neighbour {indices[e]}, outside 0..{n - 1} (indices[{e}])"
-        )
-    bad = np.flatnonzero(indices == sources)
-    if bad.size:
-        raise InvalidBoard(f"territory {sources[bad[0]]} lists itself as a neighbour")
-    bad = np.flatnonzero((sources[1:] == sources[:-1]) & (indices[1:] <= indices[:-1]))
-    if bad.size:
-        e = int(bad[0])
-        raise InvalidBoard(
-            f"the neighbours of territory {sources[e]} are not strictly increasing: "
-            f"{indices[e]} then {indices[e + 1]}"
-        )
-    # Rows are sorted, so the keys x * n + y already ascend; symmetry means the keys of the
-    # reversed directions are the same set.
-    keys = sources * n + indices
-    reversed_keys = np.sort(indices * n + sources)
-    where = np.minimum(np.searchsorted(reversed_keys, keys), keys.shape[0] - 1)
-    bad = np.flatnonzero(reversed_keys[where] != keys)
-    if bad.size:
-        x, y = int(sources[bad[0]]), int(indices[bad[0]])
-        raise InvalidBoard(f"territory {x} lists {y} as a neighbour but {y} does not list {x}")
-
-
 def _check_names(names: Iterable[str] | None, n: int) -> tuple[str, ...] | None:
     if names is None:
         return None
@@ -1027,16 +611,6 @@ def _check_names(names: Iterable[str] | None, n: int) -> tuple[str, ...] | None:
             raise InvalidBoard(f"names[{x}] {name!r} repeats names[{first_use[name]}]")
         first_use[name] = x
     return result
-
-
-def _refuse_name_collisions(names: list[str], labels: list[Any]) -> None:
-    first_use: dict[str, Any] = {}
-    for name, label in zip(names, labels, strict=True):
-        if name in first_use:
-            raise InvalidBoard(
-                f"nodes {first_use[name]!r} and {label!r} would both be named {name!r}"
-            )
-        first_use[name] = label
 
 
 def _check_continents(
@@ -1068,20 +642,6 @@ def _check_continents(
     return tuple(result)
 
 
-def _continents_by_label(
-    continents: Mapping[str, Iterable[Any]], ids: dict[Any, int]
-) -> dict[str, list[int]]:
-    result = {}
-    for name, labels in continents.items():
-        members = []
-        for label in labels:
-            if label not in ids:
-                raise InvalidBoard(f"continent {name!r} lists {label!r}, which is not a node")
-            members.append(ids[label])
-        result[name] = members
-    return result
-
-
 def _check_positions(positions: ArrayLike | None, n: int) -> FloatArray | None:
     if positions is None:
         return None
@@ -1095,177 +655,3 @@ def _check_positions(positions: ArrayLike | None, n: int) -> FloatArray | None:
     if bad.size:
         raise InvalidParameter(f"positions[{bad[0]}] is not finite: {array[bad[0]].tolist()}")
     return array
-
-
-def _edge_array(edges: ArrayLike, n: int | None) -> IntArray:
-    """``edges`` as an int64 ``(m, 2)`` array; ids beyond int64 are reported out of range."""
-    array = np.asarray(edges)
-    if array.size == 0 and array.shape in ((0,), (0, 2)):
-        return np.zeros((0, 2), dtype=np.int64)
-    if array.ndim != 2 or array.shape[1] != 2:
-        raise InvalidParameter(f"edges must have shape (m, 2), got shape {array.shape}")
-    kind = array.dtype.kind
-    if kind == "O":
-        for i, pair in enumerate(array.tolist()):
-            for value in pair:
-                if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-                    raise InvalidParameter(
-                        f"edges must hold integer territory ids; edge {i} holds {value!r}"
-                    )
-    elif kind not in "iu":
-        raise InvalidParameter(f"edges must hold integer territory ids, got dtype {array.dtype}")
-    if kind == "O" or (kind == "u" and int(array.max()) > np.iinfo(np.int64).max):
-        low, high = np.iinfo(np.int64).min, np.iinfo(np.int64).max
-        for i, (a, b) in enumerate(array.tolist()):
-            for value in (a, b):
-                if not low <= value <= high:
-                    raise InvalidBoard(_out_of_range(i, a, b, value, n))
-    return np.array(array, dtype=np.int64)
-
-
-def _out_of_range(i: int, a: int, b: int, value: int, n: int | None) -> str:
-    if n is None:
-        limit = "negative" if value < 0 else f"beyond the limit of {MAX_TERRITORIES} territories"
-        return f"edge {i} ({a}, {b}): territory {value} is {limit}"
-    return f"edge {i} ({a}, {b}): territory {value} is outside 0..{n - 1}"
-
-
-def _csr_from_edge_list(edges: ArrayLike, n: int | None) -> tuple[IntArray, IntArray]:
-    """Check an edge list (shape, ids, self-loops, repeats) and build its CSR pair."""
-    if n is not None:
-        n = _validate.integer("n", n)
-        if n < 1:
-            raise InvalidBoard(f"a board needs at least one territory, got n = {n}")
-        _check_count("n", n)
-    pairs = _edge_array(edges, n)
-    high = MAX_TERRITORIES if n is None else n
-    outside = np.flatnonzero(((pairs < 0) | (pairs >= high)).any(axis=1))
-    if outside.size:
-        i = int(outside[0])
-        a, b = (int(v) for v in pairs[i])
-        raise InvalidBoard(_out_of_range(i, a, b, a if not 0 <= a < high else b, n))
-    if n is None:
-        if pairs.shape[0] == 0:
-            raise InvalidBoard("a board needs at least one territory: give n with no edges")
-        n = int(pairs.max()) + 1
-    loops = np.flatnonzero(pairs[:, 0] == pairs[:, 1])
-    if loops.size:
-        i = int(loops[0])
-        raise InvalidBoard(f"edge {i} ({pairs[i, 0]}, {pairs[i, 1]}) is a self-loop")
-    keys = pairs.min(axis=1) * n + pairs.max(axis=1)
-    ordered = np.sort(keys)
-    if (ordered[1:] == ordered[:-1]).any():
-        raise InvalidBoard(_first_repeat(pairs, keys))
-    return _csr(ordered // n, ordered % n, n)
-
-
-def _first_repeat(pairs: IntArray, keys: IntArray) -> str:
-    """The message for the first edge (in input order) that repeats an earlier one."""
-    order = np.argsort(keys, kind="stable")
-    ordered = keys[order]
-    group_start = np.ones(ordered.shape[0], dtype=bool)
-    group_start[1:] = ordered[1:] != ordered[:-1]
-    first_of_group = order[np.flatnonzero(group_start)][np.cumsum(group_start) - 1]
-    repeats = np.flatnonzero(~group_start)
-    later = int(order[repeats].min())
-    earlier = int(first_of_group[repeats][order[repeats] == later][0])
-    a, b = (int(v) for v in pairs[later])
-    c, d = (int(v) for v in pairs[earlier])
-    return f"edge {later} ({a}, {b}) repeats edge {earlier} ({c}, {d})"
-
-
-def _csr(u: IntArray, v: IntArray, n: int) -> tuple[IntArray, IntArray]:
-    """The CSR pair of the simple graph with borders ``{u[i], v[i]}`` (no loops, no repeats):
-    sorting the directed keys ``x * n + y`` orders the rows and each row at once."""
-    keys = np.concatenate((u * n + v, v * n + u))
-    keys.sort()
-    np.remainder(keys, n, out=keys)
-    indptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(u, minlength=n) + np.bincount(v, minlength=n), out=indptr[1:])
-    return indptr, keys
-
-
-def _circle(n: int) -> FloatArray:
-    angles = np.arange(n) * (2.0 * math.pi / max(n, 1))
-    return np.stack((np.cos(angles), np.sin(angles)), axis=1)
-
-
-def _raw_words(seed: int, purpose: str, start_word: int, count: int) -> NDArray[np.uint64]:
-    """Words ``start_word .. start_word + count - 1`` of a stream (``start_word % 4 == 0``)."""
-    blocks = rng.blocks(seed, purpose, (), start_word // 4, -(-count // 4))
-    return blocks.ravel()[:count]
-
-
-def _uniforms(seed: int, purpose: str, count: int) -> FloatArray:
-    return (_raw_words(seed, purpose, 0, count) >> np.uint64(11)).astype(np.float64) * _UNIT
-
-
-def _words(seed: int, purpose: str, chunk: int = 1 << 16) -> Iterator[int]:
-    """The words of a stream one by one, as Python ints, generated a chunk at a time."""
-    start = 0
-    while True:
-        yield from _raw_words(seed, purpose, start, chunk).tolist()
-        start += chunk
-
-
-def _random_order(seed: int, purpose: str, n: int) -> IntArray:
-    """The territories sorted by their words of the stream (ties, almost impossible, by id)."""
-    return np.argsort(_raw_words(seed, purpose, 0, n), kind="stable").astype(np.int64)
-
-
-def _concatenated_ranges(starts: IntArray, counts: IntArray) -> IntArray:
-    """``concatenate([arange(s, s + c) for s, c in zip(starts, counts)])``, vectorised."""
-    offsets = np.cumsum(counts) - counts
-    return np.repeat(starts - offsets, counts) + np.arange(int(counts.sum()), dtype=np.int64)
-
-
-def _det_ln(x: FloatArray) -> FloatArray:
-    """:func:`stratagem.rng.oracle.det_ln` for positive finite ``x``, element-wise, with the
-    same operations in the same order, hence the same bits on every platform."""
-    half_mantissa, exponent = np.frexp(x)
-    f = half_mantissa * 2.0
-    e = (exponent - 1).astype(np.float64)
-    above = f > _SQRT2
-    f = np.where(above, f * 0.5, f)
-    e = e + above
-    s = (f - 1.0) / (f + 1.0)
-    z = s * s
-    series = np.full_like(s, 1.0 / float(2 * _ATANH_TERMS + 1))
-    for j in range(_ATANH_TERMS - 1, -1, -1):
-        series = series * z + 1.0 / float(2 * j + 1)
-    result: FloatArray = e * _LN2 + 2.0 * s * series
-    return result
-
-
-def _ln_one_minus(p: float) -> float:
-    """ln(1 - p) for 0 < p < 1, accurate for tiny p, from basic operations only."""
-    if p > 0.5:
-        return oracle.det_ln(1.0 - p)  # 1 - p is exact here
-    total, power, k = 0.0, p, 1
-    while power / k > total * 2.0**-60:
-        total += power / k
-        power *= p
-        k += 1
-    return -total
-
-
-def _gnp_pairs(seed: int, total: int, p: float) -> IntArray:
-    """The pair indices in ``0..total-1`` chosen with probability ``p`` each, ascending."""
-    if p == 0.0 or total == 0:
-        return np.zeros(0, dtype=np.int64)
-    log_q = _ln_one_minus(p)
-    parts = []
-    last, word = -1, 0
-    while True:
-        expected = (total - last) * p
-        # Enough words to finish with high probability, in slices that bound the temporaries.
-        chunk = 4 * (min(int(expected + 6.0 * math.sqrt(expected) + 16.0), 1 << 20) // 4 + 1)
-        bits = _raw_words(seed, "conquest.board.er", word, chunk) >> np.uint64(11)
-        word += chunk
-        u = 1.0 - bits.astype(np.float64) * _UNIT  # in (0, 1]
-        gaps = np.minimum(np.floor(_det_ln(u) / log_q), float(total)).astype(np.int64)
-        chosen = last + np.cumsum(gaps + 1)
-        parts.append(chosen[chosen < total])
-        if chosen[-1] >= total:
-            return np.concatenate(parts)
-        last = int(chosen[-1])

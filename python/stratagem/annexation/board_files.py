@@ -1,0 +1,199 @@
+"""Annexation boards as data and files: :meth:`Board.to_dict
+<stratagem.annexation.board.Board.to_dict>` and ``from_dict`` (JSON-able data, embedded in
+saved games) and ``save``/``load`` (``.npz`` archives of named arrays, no pickles). Reading
+checks everything again; anything missing or malformed raises
+:class:`~stratagem.errors.InvalidBoard`.
+
+The board class is passed in (``from_dict(Board, data)``), so this module does not import
+the board module.
+"""
+
+from __future__ import annotations
+
+import json
+import numbers
+import os
+import zipfile
+from collections.abc import Hashable, Mapping
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from stratagem import graph
+from stratagem.annexation import layouts
+from stratagem.errors import InvalidBoard, StratagemError
+
+if TYPE_CHECKING:
+    from stratagem.annexation.board import Board
+
+__all__ = ["FILE_FORMAT", "FILE_VERSION", "from_dict", "load", "save", "to_dict"]
+
+FILE_FORMAT = "stratagem.annexation.board"
+FILE_VERSION = 1
+
+
+def to_dict(board: Board) -> dict[str, Any]:
+    """The board as JSON-able data (lists, numbers, strings), for embedding in a saved
+    game; :meth:`from_dict` reads it back (checking everything again). The geometry of a
+    hexagon, hex rectangle or grid board is rebuilt from ``kind`` rather than stored."""
+    geometry: Any = None
+    regular = layouts.regular_geometry(board.kind, board.cells)
+    if regular is not None and _same_geometry(board, *regular):
+        geometry = "regular"
+    elif board.centres is not None or board._polygon_vertices is not None:
+        polygons = board.polygons
+        geometry = {
+            "centres": None if board.centres is None else board.centres.tolist(),
+            "polygons": None if polygons is None else [shape.tolist() for shape in polygons],
+        }
+    return {
+        "format": FILE_FORMAT,
+        "version": FILE_VERSION,
+        "kind": board.kind,
+        "colour_count": board.colour_count,
+        "offsets": board.offsets.tolist(),
+        "neighbours": board.neighbours.tolist(),
+        "colours": board.colours.tolist(),
+        "starts": board.starts.tolist(),
+        "labels": None if board.labels is None else [_label_to_json(x) for x in board.labels],
+        "geometry": geometry,
+    }
+
+
+def from_dict(board_class: type[Board], data: Mapping[str, Any]) -> Board:
+    """The board :meth:`to_dict` described; anything missing or malformed raises
+    ``InvalidBoard``."""
+    try:
+        if not isinstance(data, Mapping) or data.get("format") != FILE_FORMAT:
+            raise InvalidBoard("this is not the dictionary of an annexation board")
+        if data.get("version") != FILE_VERSION:
+            raise InvalidBoard(f"unknown annexation board format version {data.get('version')!r}")
+        kind = data["kind"]
+        geometry = data.get("geometry")
+        centres: Any = None
+        polygons: Any = None
+        if geometry == "regular":
+            regular = layouts.regular_geometry(kind, len(data["offsets"]) - 1)
+            if regular is None:
+                raise InvalidBoard(f"board kind {kind!r} has no regular geometry")
+            centres = regular[0]
+            polygons = np.split(regular[1], regular[2][1:-1])
+        elif geometry is not None:
+            centres = geometry["centres"]
+            polygons = geometry["polygons"]
+        labels = data.get("labels")
+        return board_class(
+            data["offsets"],
+            data["neighbours"],
+            colour_count=data["colour_count"],
+            starts=data["starts"],
+            colours=data["colours"],
+            kind=kind,
+            centres=centres,
+            polygons=polygons,
+            labels=None if labels is None else [_label_from_json(x) for x in labels],
+        )
+    except InvalidBoard:
+        raise
+    except (StratagemError, KeyError, TypeError, ValueError) as error:
+        raise InvalidBoard(f"malformed annexation board data: {error}") from error
+
+
+def save(board: Board, path: str | os.PathLike[str]) -> None:
+    """Write the board to ``path``, an ``.npz`` archive (written to exactly that path)."""
+    meta = {
+        "format": FILE_FORMAT,
+        "version": FILE_VERSION,
+        "kind": board.kind,
+        "colour_count": board.colour_count,
+        "labels": None if board.labels is None else [_label_to_json(x) for x in board.labels],
+    }
+    arrays: dict[str, Any] = {
+        "meta": np.array(json.dumps(meta)),
+        "offsets": board.offsets,
+        "neighbours": board.neighbours,
+        "colours": board.colours,
+        "starts": board.starts,
+    }
+    if board.centres is not None:
+        arrays["centres"] = board.centres
+    if board._polygon_vertices is not None and board._polygon_offsets is not None:
+        arrays["polygon_vertices"] = board._polygon_vertices
+        arrays["polygon_offsets"] = board._polygon_offsets
+    with open(path, "wb") as handle:
+        np.savez(handle, **arrays)
+
+
+def load(board_class: type[Board], path: str | os.PathLike[str]) -> Board:
+    """Read a board written by :meth:`save`; everything is checked again, and a file that
+    is not a valid annexation board raises ``InvalidBoard`` naming the file."""
+    name = os.fspath(path)
+    try:
+        data = np.load(path, allow_pickle=False)
+        if not isinstance(data, np.lib.npyio.NpzFile):
+            raise InvalidBoard("it is not an .npz archive")
+        with data:
+            arrays = {key: data[key] for key in data.files}
+        meta = json.loads(str(arrays["meta"][()]))
+        if not isinstance(meta, dict) or meta.get("format") != FILE_FORMAT:
+            raise InvalidBoard("it is not an annexation board")
+        if meta.get("version") != FILE_VERSION:
+            raise InvalidBoard(f"unknown format version {meta.get('version')!r}")
+        polygons = None
+        if "polygon_vertices" in arrays:
+            vertex_offsets = graph.id_vector(
+                "polygon_offsets", arrays["polygon_offsets"], node="cell", objects=True
+            )
+            polygons = np.split(arrays["polygon_vertices"], vertex_offsets[1:-1])
+        labels = meta.get("labels")
+        return board_class(
+            arrays["offsets"],
+            arrays["neighbours"],
+            colour_count=meta["colour_count"],
+            starts=arrays["starts"],
+            colours=arrays["colours"],
+            kind=meta["kind"],
+            centres=arrays.get("centres"),
+            polygons=polygons,
+            labels=None if labels is None else [_label_from_json(x) for x in labels],
+        )
+    except (StratagemError, KeyError, TypeError, ValueError, zipfile.BadZipFile) as error:
+        raise InvalidBoard(f"{name}: not a valid annexation board file: {error}") from error
+
+
+def same_optional(a: NDArray[Any] | None, b: NDArray[Any] | None) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    return a.shape == b.shape and bool(np.array_equal(a, b))
+
+
+def _label_to_json(label: Any) -> Any:
+    """A label as JSON data: numbers and strings as they are, tuples as lists, anything
+    else as its ``str``."""
+    if label is None or isinstance(label, (bool, str)):
+        return label
+    if isinstance(label, numbers.Integral):
+        return int(label)
+    if isinstance(label, numbers.Real):
+        return float(label)
+    if isinstance(label, tuple):
+        return [_label_to_json(part) for part in label]
+    return str(label)
+
+
+def _label_from_json(value: Any) -> Hashable:
+    if isinstance(value, list):
+        return tuple(_label_from_json(part) for part in value)
+    result: Hashable = value
+    return result
+
+
+def _same_geometry(
+    board: Board, centres: NDArray[Any], vertices: NDArray[Any], polygon_offsets: NDArray[Any]
+) -> bool:
+    return (
+        same_optional(board.centres, centres)
+        and same_optional(board._polygon_vertices, vertices)
+        and same_optional(board._polygon_offsets, polygon_offsets)
+    )
