@@ -5,7 +5,7 @@
 - **Python modules**: every `import` under `python/stratagem` except those under
   `if TYPE_CHECKING:` (they never run), resolved to the module they load.
 - **Rust modules**: every `crate::`, `super::` and `self::` path in each crate's files (the
-  `#[cfg(test)]` module left out), resolved to the module that defines it, following the crate
+  `#[cfg(test)]` module and comments left out), resolved to the module that defines it, following the crate
   root's `pub use` re-exports.
 - **Circles**: groups of modules that import each other, directly or around a loop.
 - **Back-up imports**: a module importing one of a higher tier. The tiers, low to high:
@@ -108,9 +108,11 @@ _RUST_PATH = re.compile(r"\b(crate|super|self)((?:::[A-Za-z_][A-Za-z0-9_]*)+)")
 _PUB_USE = re.compile(r"pub use (\w+)::(?:\{([^}]*)\}|(\w+));")
 
 
-def _strip_tests(text: str) -> str:
+def _code_of(text: str) -> str:
+    """The file without its ``#[cfg(test)]`` module and its comments (doc links are not uses)."""
     marker = re.search(r"#\[cfg\(test\)\]\s*mod \w+\s*\{", text)
-    return text[: marker.start()] if marker else text
+    code = text[: marker.start()] if marker else text
+    return re.sub(r"//[^\n]*", "", code)
 
 
 def rust_crates() -> dict[str, Path]:
@@ -138,7 +140,7 @@ def rust_graph() -> dict[str, set[str]]:
                     reexports[name.strip().split(" as ")[0]] = (match.group(1),)
         for module, path in modules.items():
             targets: set[str] = set()
-            for anchor, tail in _RUST_PATH.findall(_strip_tests(path.read_text())):
+            for anchor, tail in _RUST_PATH.findall(_code_of(path.read_text())):
                 names = tail.strip(":").split("::")
                 if anchor == "crate":
                     base: tuple[str, ...] = ()

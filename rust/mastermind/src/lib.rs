@@ -4,6 +4,7 @@
 //! guesses and feedbacks of a game, [`search`] the depth-first consistent-code search.
 //! `python/stratagem/mastermind/oracle.py` is the same rules in plain Python.
 
+pub mod canonical;
 pub mod code;
 pub mod contradiction;
 pub mod evaluate;

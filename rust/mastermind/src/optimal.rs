@@ -11,7 +11,7 @@
 //!   and each child is searched only with the budget the others' bounds leave it;
 //! - a code of the set that splits it into single codes is optimal at once (`2n - 1`);
 //! - the exact costs and proven lower bounds of sets already met are remembered;
-//! - candidate guesses are the canonical ones of [`canonical_guesses`] (renamings of colours
+//! - candidate guesses are the canonical ones of [`canonical_guesses`](crate::canonical::canonical_guesses) (renamings of colours
 //!   no guess has used score alike), tried in order of their bound, then of the sum of their
 //!   squared class sizes, so good totals are found early;
 //! - feedbacks come from a table of every pair of codes (at most 4096^2 bytes).
@@ -24,10 +24,10 @@ use rayon::prelude::*;
 use stratagem_core::error::{Error, Result, param};
 use stratagem_core::{Cancel, parallel};
 
+use crate::canonical::{canonical_codes, used_colours};
 use crate::code::{Code, MAX_COLOURS, Space};
 use crate::history::History;
 use crate::score::{Counted, Feedback, feedback_slots, score_counted};
-use crate::strategy::{canonical_codes, used_colours};
 
 /// The largest space the optimal strategy accepts: 4 x 8, 3 x 16, 2 x 36... (4 x 6 takes
 /// seconds; 4 x 7 and up may take hours, but can be interrupted).

@@ -9,9 +9,10 @@
 //! on a transposed copy for the same reason. O(cells) per map, whatever the number of
 //! outposts, never O(cells x outposts).
 
-use crate::game::Outpost;
-use crate::grid::{Cell, SIZE, Terrain};
+use crate::grid::{Cell, SIZE};
+use crate::params::Outpost;
 use crate::rows;
+use crate::terrain::Terrain;
 
 pub const NEUTRAL: i8 = -1;
 pub const DISPUTED: i8 = -2;

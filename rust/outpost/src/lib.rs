@@ -7,11 +7,14 @@
 pub mod control;
 pub mod game;
 pub mod grid;
+pub mod params;
 pub mod players;
 pub mod rows;
 pub mod supply;
+pub mod terrain;
 pub mod tournament;
 
-pub use game::{Demand, Event, EventKind, Flags, Game, Outpost, Params};
-pub use grid::Terrain;
+pub use game::{Demand, Event, EventKind, Game};
+pub use params::{Flags, Outpost, Params};
 pub use players::Builtin;
+pub use terrain::Terrain;

@@ -9,13 +9,13 @@ use stratagem_core::rng::{Stream, purpose_tag};
 use stratagem_core::{Error, Result};
 
 use crate::control::{ControlWork, tally};
-use crate::game::{Outpost, Params};
 use crate::grid::{
-    CELLS, Cell, DIRECTIONS, Edges, PerCell, SIZE, STAY, Terrain, for_diamond, for_diamond_rows,
-    per_cell,
+    CELLS, Cell, DIRECTIONS, Edges, PerCell, SIZE, STAY, for_diamond, for_diamond_rows, per_cell,
 };
+use crate::params::{Outpost, Params};
 use crate::rows::{self, EMPTY, Rows};
 use crate::supply::{Reach, cut_off};
+use crate::terrain::Terrain;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Builtin {

@@ -2,9 +2,10 @@
 //! empire's home, and which outposts are cut off.
 
 use crate::control::NEUTRAL;
-use crate::game::Outpost;
-use crate::grid::{Cell, HOMES, Terrain};
+use crate::grid::{Cell, HOMES};
+use crate::params::Outpost;
 use crate::rows::{self, EMPTY, Rows};
+use crate::terrain::Terrain;
 
 /// The cells reached from one empire's home, as bit rows.
 #[derive(Clone)]

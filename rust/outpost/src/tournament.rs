@@ -7,9 +7,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rayon::prelude::*;
 use stratagem_core::{Cancel, Result, parallel};
 
-use crate::game::{EMPIRES, Game, Params, Tally};
-use crate::grid::Terrain;
+use crate::game::{Game, Tally};
+use crate::params::{EMPIRES, Params};
 use crate::players::Builtin;
+use crate::terrain::Terrain;
 
 /// One game of a tournament: its map, parameters, seats and seed.
 #[derive(Clone)]
@@ -50,8 +51,8 @@ pub fn play(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Flags;
     use crate::grid::CELLS;
+    use crate::params::Flags;
 
     #[test]
     fn results_do_not_depend_on_threads() {

@@ -40,17 +40,21 @@ fn stirling_tail(k: f64) -> f64 {
     (1.0 / 12.0 - (1.0 / 360.0 - 1.0 / 1260.0 / kp1sq) / kp1sq) / kp1
 }
 
-pub(super) fn binomial_half(cursor: &mut Cursor, n: u64) -> u64 {
-    if n <= BINOMIAL_POPCOUNT_LIMIT {
-        return cursor.coin_flips(n);
+impl Cursor {
+    /// A Binomial(n, 1/2) draw for any `n`: coin flips up to [`BINOMIAL_POPCOUNT_LIMIT`], the
+    /// BTRS rejection sampler above (in chunks of at most [`BTRS_CHUNK`]).
+    pub fn binomial_half(&mut self, n: u64) -> u64 {
+        if n <= BINOMIAL_POPCOUNT_LIMIT {
+            return self.coin_flips(n);
+        }
+        let mut remaining = n;
+        let mut heads = 0u64;
+        while remaining > BTRS_CHUNK {
+            heads += btrs_half(self, BTRS_CHUNK);
+            remaining -= BTRS_CHUNK;
+        }
+        heads + btrs_half(self, remaining)
     }
-    let mut remaining = n;
-    let mut heads = 0u64;
-    while remaining > BTRS_CHUNK {
-        heads += btrs_half(cursor, BTRS_CHUNK);
-        remaining -= BTRS_CHUNK;
-    }
-    heads + btrs_half(cursor, remaining)
 }
 
 /// BTRS for p = 1/2 and `BINOMIAL_POPCOUNT_LIMIT < n <= BTRS_CHUNK`. Each attempt reads two

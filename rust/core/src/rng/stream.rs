@@ -7,7 +7,6 @@
 
 use rayon::prelude::*;
 
-use super::binomial;
 use super::philox::philox4x64_10;
 use crate::cancel::Cancel;
 use crate::error::{Result, param};
@@ -172,12 +171,6 @@ impl Cursor {
             heads += u64::from((self.next_u64() & ((1u64 << rest) - 1)).count_ones());
         }
         heads
-    }
-
-    /// A Binomial(n, 1/2) draw for any `n`: coin flips up to
-    /// [`binomial::BINOMIAL_POPCOUNT_LIMIT`], the BTRS rejection sampler above.
-    pub fn binomial_half(&mut self, n: u64) -> u64 {
-        binomial::binomial_half(self, n)
     }
 }
 
