@@ -615,7 +615,7 @@ def test_part_refuses_a_bad_plan_naming_the_entry(case: str) -> None:
         ({"territory_ids": np.arange(24) - 1}, "territory 0 has id -1"),
         ({"edge_ids": np.full(66, -2)}, "directed border 0 has id -2"),
         ({"edge_ids": np.zeros(3, dtype=np.int64)}, "one edge id per directed border (66)"),
-        ({"indices": np.zeros(66, dtype=np.int64)}, "territory 0 borders itself (self-loop)"),
+        ({"indices": np.zeros(66, dtype=np.int64)}, "territory 0 lists itself as a neighbour"),
     ],
 )
 def test_part_refuses_bad_board_labels(changes: dict[str, Any], message: str) -> None:

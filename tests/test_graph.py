@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from stratagem import graph
+from stratagem import _core, graph
 from stratagem.errors import InvalidBoard, InvalidParameter
 
 CELLS: dict[str, Any] = {
@@ -283,6 +283,39 @@ def test_every_check_agrees_with_the_reference(csr, data):
         check(offsets, neighbours, words)
     else:
         assert refused(offsets, neighbours, words) == expected
+
+
+def rust_verdict(offsets: list[int], neighbours: list[int], words: dict[str, Any]) -> str | None:
+    """The engine's check (rust/core/src/graph.rs) on the same graph: its message, or None."""
+    try:
+        _core.check_graph(
+            np.array(offsets, dtype=np.int64),
+            np.array(neighbours, dtype=np.int64),
+            words["node"],
+            words["offsets_name"],
+            words["neighbours_name"],
+            words["min_nodes"],
+            2**32 - 1 if words["max_nodes"] is None else words["max_nodes"],
+            words["isolated_ok"],
+            words["connected"],
+        )
+    except InvalidBoard as error:
+        return str(error)
+    return None
+
+
+@given(graphs(connected=False), st.data())
+def test_the_engine_and_the_mirror_name_the_same_defect(csr, data):
+    """The two paths of the one check: Rust and Python refuse the same graphs, each naming
+    the same first defect in the same words."""
+    offsets, neighbours = corrupt(data, *csr) if data.draw(st.booleans()) else csr
+    words = data.draw(st.sampled_from([CELLS, {**TERRITORIES, "max_nodes": 20}]))
+    try:
+        check(offsets, neighbours, words)
+        python = None
+    except InvalidBoard as error:
+        python = str(error)
+    assert rust_verdict(offsets, neighbours, words) == python
 
 
 # -- builders and traversals ---------------------------------------------------------------

@@ -35,6 +35,7 @@ __all__ = [
     "annexation_play_fixtures",
     "annexation_playouts",
     "binomial_half_streams",
+    "check_graph",
     "coin_flip_heads",
     "conquest_battle_odds",
     "conquest_simulate_battle",
@@ -231,6 +232,18 @@ def conquest_simulate_battle(
 def conquest_simulate_many(
     game: ConquestGame, games: int, threads: int | None = None
 ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]: ...
+
+def check_graph(
+    offsets: NDArray[np.int64],
+    neighbours: NDArray[np.int64],
+    node: str,
+    offsets_name: str,
+    neighbours_name: str,
+    min_nodes: int,
+    max_nodes: int,
+    isolated_ok: bool,
+    connected: bool,
+) -> int: ...
 
 # annexation (rust/python/src/annexation.rs)
 

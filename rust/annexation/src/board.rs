@@ -6,8 +6,7 @@
 //! `frontier & unowned & colour` over words of 64 units, plus the neighbour masks of what it
 //! took.
 
-use std::collections::VecDeque;
-
+use stratagem_core::graph::{self, Shape};
 use stratagem_core::{Error, Result, error::param};
 
 use crate::{MAX_COLOURS, MAX_PLAYERS, MIN_COLOURS, MIN_PLAYERS};
@@ -94,7 +93,7 @@ impl Board {
         starts: &[i64],
         rules: Rules,
     ) -> Result<Self> {
-        let cells = check_graph(offsets, neighbours)?;
+        let cells = graph::check(offsets, neighbours, &GRAPH)?;
         if !(MIN_COLOURS..=MAX_COLOURS).contains(&colour_count) {
             return Err(param(format!(
                 "colour_count must be from {MIN_COLOURS} to {MAX_COLOURS}, got {colour_count}"
@@ -314,101 +313,21 @@ fn group_by_word(touching: &[(u32, u32)], units: usize) -> (Vec<u32>, Vec<(u32, 
 }
 
 fn row<'a>(offsets: &[i64], neighbours: &'a [i64], cell: usize) -> &'a [i64] {
-    // check_graph has made offsets monotone and within `neighbours`.
+    // graph::check has made offsets monotone and within `neighbours`.
     &neighbours[offsets[cell] as usize..offsets[cell + 1] as usize]
 }
 
-/// Checks the CSR form: monotone offsets, ids in range, rows sorted without repeats or
-/// self-loops, both directions present, no cell alone, one connected piece. Returns n.
-fn check_graph(offsets: &[i64], neighbours: &[i64]) -> Result<usize> {
-    if offsets.len() < 3 {
-        return Err(invalid(format!(
-            "a board needs at least 2 cells, got {}",
-            offsets.len().saturating_sub(1)
-        )));
-    }
-    let cells = offsets.len() - 1;
-    if u32::try_from(cells).is_err() {
-        return Err(invalid(format!(
-            "a board has at most 2^32 - 1 cells, got {cells}"
-        )));
-    }
-    if offsets[0] != 0 || offsets[cells] != neighbours.len() as i64 {
-        return Err(invalid(format!(
-            "offsets must start at 0 and end at len(neighbours) = {}, got {} .. {}",
-            neighbours.len(),
-            offsets[0],
-            offsets[cells]
-        )));
-    }
-    for cell in 0..cells {
-        let (start, end) = (offsets[cell], offsets[cell + 1]);
-        if end < start {
-            return Err(invalid(format!("offsets decrease at cell {cell}")));
-        }
-        if end == start {
-            return Err(invalid(format!("cell {cell} has no neighbours")));
-        }
-        let mut previous: Option<i64> = None;
-        for &other in &neighbours[start as usize..end as usize] {
-            if other < 0 || other as usize >= cells {
-                return Err(invalid(format!(
-                    "cell {cell} has neighbour {other}, outside 0..{}",
-                    cells - 1
-                )));
-            }
-            if other as usize == cell {
-                return Err(invalid(format!("cell {cell} is its own neighbour")));
-            }
-            match previous {
-                Some(p) if p == other => {
-                    return Err(invalid(format!(
-                        "edge ({}, {}) is listed twice",
-                        cell.min(other as usize),
-                        cell.max(other as usize)
-                    )));
-                }
-                Some(p) if p > other => {
-                    return Err(invalid(format!(
-                        "the neighbours of cell {cell} are not sorted ascending"
-                    )));
-                }
-                _ => {}
-            }
-            previous = Some(other);
-        }
-    }
-    for cell in 0..cells {
-        for &other in row(offsets, neighbours, cell) {
-            if row(offsets, neighbours, other as usize)
-                .binary_search(&(cell as i64))
-                .is_err()
-            {
-                return Err(invalid(format!(
-                    "edge ({cell}, {other}) is listed in cell {cell}'s row but not in cell \
-                     {other}'s"
-                )));
-            }
-        }
-    }
-    let mut seen = vec![false; cells];
-    let mut queue = VecDeque::from([0usize]);
-    seen[0] = true;
-    while let Some(cell) = queue.pop_front() {
-        for &other in row(offsets, neighbours, cell) {
-            if !seen[other as usize] {
-                seen[other as usize] = true;
-                queue.push_back(other as usize);
-            }
-        }
-    }
-    if let Some(unreached) = seen.iter().position(|&s| !s) {
-        return Err(invalid(format!(
-            "cell {unreached} cannot be reached from cell 0 (the board must be connected)"
-        )));
-    }
-    Ok(cells)
-}
+/// The shape of an annexation board: cells numbered in 32 bits, each with a neighbour, all in
+/// one connected piece.
+pub const GRAPH: Shape<'static> = Shape {
+    node: "cell",
+    offsets: "offsets",
+    neighbours: "neighbours",
+    min_nodes: 2,
+    max_nodes: u32::MAX as usize,
+    isolated_ok: false,
+    connected: true,
+};
 
 fn check_starts(starts: &[i64], cells: usize) -> Result<Vec<usize>> {
     let mut checked = Vec::with_capacity(starts.len());
@@ -523,8 +442,10 @@ pub(crate) mod tests {
         assert!(refused(&[0, 1, 3, 0], &[0, 3], "cell 2 has colour 3"));
         assert!(refused(&[0, 1, 2, 0], &[1, 1], "both cell 1"));
         assert!(refused(&[0, 0, 2, 0], &[0, 1], "one region of colour 0"));
-        let broken = Board::new(&[0, 1, 1], &[1], &[0, 1], 3, &[0, 1], FLOOD).err();
-        assert!(broken.is_some_and(|e| e.to_string().contains("no neighbours")));
+        let one_way = Board::new(&[0, 1, 1], &[1], &[0, 1], 3, &[0, 1], FLOOD).err();
+        assert!(one_way.is_some_and(|e| e.to_string().contains("1 does not list 0")));
+        let alone = Board::new(&[0, 1, 2, 2], &[1, 0], &[0, 1, 2], 3, &[0, 1], FLOOD).err();
+        assert!(alone.is_some_and(|e| e.to_string().contains("cell 2 has no neighbours")));
         let twice = Board::new(&[0, 2, 4], &[1, 1, 0, 0], &[0, 1], 3, &[0, 1], FLOOD).err();
         assert!(twice.is_some_and(|e| e.to_string().contains("listed twice")));
     }

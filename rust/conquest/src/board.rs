@@ -4,7 +4,20 @@
 use rayon::prelude::*;
 use stratagem_core::{Error, Result};
 
+use stratagem_core::graph::{Csr, Shape};
+
 use crate::MAX_TERRITORIES;
+
+/// The shape of a conquest board: territories may stand alone and in several pieces.
+pub const GRAPH: Shape<'static> = Shape {
+    node: "territory",
+    offsets: "indptr",
+    neighbours: "indices",
+    min_nodes: 1,
+    max_nodes: MAX_TERRITORIES,
+    isolated_ok: true,
+    connected: false,
+};
 
 /// One undirected border `{x, y}` with `x < y` and the positions of both directions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,77 +58,29 @@ impl Board {
     /// Checks a CSR graph (rows sorted ascending, symmetric, no self-loops, no repeats) and
     /// builds the reverse-edge and border tables. Errors name the offending territory.
     pub fn from_csr(indptr: &[i64], indices: &[i64]) -> Result<Self> {
-        if indptr.len() < 2 {
-            return Err(invalid(format!(
-                "indptr must have n + 1 >= 2 entries, got {}",
-                indptr.len()
-            )));
-        }
-        Self::checked(indptr, indices)
+        Self::built(Csr::checked(indptr, indices, &GRAPH)?)
     }
 
     /// Like [`Self::from_csr`], but a rank's part of a board may hold no territory at all
     /// (when there are more ranks than territories).
     pub fn part_from_csr(indptr: &[i64], indices: &[i64]) -> Result<Self> {
-        if indptr.is_empty() {
-            return Err(invalid("indptr must have n + 1 >= 1 entries, got 0".into()));
-        }
-        Self::checked(indptr, indices)
+        let part = Shape {
+            min_nodes: 0,
+            ..GRAPH
+        };
+        Self::built(Csr::checked(indptr, indices, &part)?)
     }
 
-    fn checked(indptr: &[i64], indices: &[i64]) -> Result<Self> {
-        let n = indptr.len() - 1;
-        if n > MAX_TERRITORIES {
+    /// The reverse-edge and border tables of a checked graph.
+    fn built(graph: Csr) -> Result<Self> {
+        let n = graph.nodes();
+        if graph.entries() > u32::MAX as usize {
             return Err(invalid(format!(
-                "a board has at most {MAX_TERRITORIES} territories, got {n}"
+                "too many borders: {}",
+                graph.entries() / 2
             )));
         }
-        if indptr[0] != 0 || indptr[n] != indices.len() as i64 {
-            return Err(invalid(format!(
-                "indptr must start at 0 and end at len(indices) = {}, got {} and {}",
-                indices.len(),
-                indptr[0],
-                indptr[n]
-            )));
-        }
-        if indices.len() > u32::MAX as usize {
-            return Err(invalid(format!("too many borders: {}", indices.len() / 2)));
-        }
-        let mut starts = Vec::with_capacity(n + 1);
-        for (x, pair) in indptr.windows(2).enumerate() {
-            if pair[1] < pair[0] {
-                return Err(invalid(format!(
-                    "indptr decreases at territory {x}: {} then {}",
-                    pair[0], pair[1]
-                )));
-            }
-            starts.push(pair[0] as usize);
-        }
-        starts.push(indices.len());
-        let indptr = starts;
-        // Rows: ids in range, strictly increasing (sorted, no repeats), no self-loops.
-        (0..n).into_par_iter().try_for_each(|x| {
-            let row = &indices[indptr[x]..indptr[x + 1]];
-            for (k, &y) in row.iter().enumerate() {
-                if y < 0 || y as usize >= n {
-                    return Err(invalid(format!(
-                        "territory {x} has neighbour {y}, outside 0..{}",
-                        n - 1
-                    )));
-                }
-                if y as usize == x {
-                    return Err(invalid(format!("territory {x} borders itself (self-loop)")));
-                }
-                if k > 0 && row[k - 1] >= y {
-                    return Err(invalid(format!(
-                        "neighbours of territory {x} must be sorted without repeats, got {} then {y}",
-                        row[k - 1]
-                    )));
-                }
-            }
-            Ok(())
-        })?;
-        let indices: Vec<u32> = indices.iter().map(|&y| y as u32).collect();
+        let (indptr, indices) = graph.into_parts();
         // Reverse edges by binary search in the (sorted) neighbour's row.
         let reverse: Vec<usize> = (0..n)
             .into_par_iter()
@@ -124,13 +89,10 @@ impl Board {
                 (indptr[x]..indptr[x + 1]).map(move |e| {
                     let y = indices[e] as usize;
                     let row = &indices[indptr[y]..indptr[y + 1]];
+                    // The check found every edge listed both ways.
                     row.binary_search(&(x as u32))
                         .map(|k| indptr[y] + k)
-                        .map_err(|_| {
-                            invalid(format!(
-                                "border {x} -> {y} has no reverse {y} -> {x} (the graph must be undirected)"
-                            ))
-                        })
+                        .map_err(|_| invalid(format!("border {x} -> {y} has no reverse")))
                 })
             })
             .collect::<Result<Vec<usize>>>()?;
@@ -296,9 +258,9 @@ mod tests {
     #[test]
     fn refuses_malformed_graphs() {
         let cases: [(&[i64], &[i64], &str); 5] = [
-            (&[0, 1, 1], &[1], "no reverse"),
-            (&[0, 1, 2], &[0, 0], "borders itself"),
-            (&[0, 2, 3], &[1, 1, 0], "sorted without repeats"),
+            (&[0, 1, 1], &[1], "1 does not list 0"),
+            (&[0, 1, 2], &[0, 0], "lists itself"),
+            (&[0, 2, 3], &[1, 1, 0], "edge (0, 1) is listed twice"),
             (&[0, 1, 2], &[5, 0], "outside 0..1"),
             (&[0, 2, 1], &[1, 0], "indptr"),
         ];

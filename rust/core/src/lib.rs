@@ -6,6 +6,7 @@
 
 pub mod cancel;
 pub mod error;
+pub mod graph;
 pub mod parallel;
 pub mod rng;
 

@@ -10,6 +10,7 @@ mod conquest;
 mod conquest_part;
 mod diplomacy;
 mod errors;
+mod graph;
 mod mastermind;
 mod outpost;
 mod rng;
@@ -28,6 +29,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     runtime::register(m)?;
     rng::register(m)?;
+    graph::register(m)?;
     annexation::register(m)?;
     conquest::register(m)?;
     conquest_part::register(m)?;
