@@ -8,6 +8,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 import stratagem
@@ -21,6 +22,7 @@ from stratagem.conquest import (
     assign_random,
     assign_regions,
     battle_odds,
+    battle_odds_fractions,
     game_seed,
     oracle,
     simulate_battle,
@@ -218,6 +220,28 @@ def test_rust_odds_equal_the_exact_oracle(a, d, modes):
     assert (rust.attacker, rust.defender, rust.both) == pytest.approx(
         [float(p) for p in exact], abs=1e-13
     )
+
+
+@given(
+    a=st.integers(0, 16),
+    d=st.integers(0, 16),
+    modes=st.tuples(st.sampled_from(["attack", "defend"]), st.sampled_from(["attack", "defend"])),
+)
+def test_engine_fractions_equal_the_oracle_fractions(a, d, modes):
+    """The engine's 128-bit fractions against the oracle's unbounded ones: equal whenever the
+    engine has them, and the engine has every one the command line shows (up to 32 digits)."""
+    engine = battle_odds_fractions(a, d, *modes)
+    exact = oracle.battle_odds_exact(a, d, *modes)
+    if engine is None:
+        assert a + d > 16 or max(len(str(p)) for p in exact) > 32
+    else:
+        assert engine == exact
+
+
+def test_fractions_beyond_128_bits_are_none():
+    assert battle_odds_fractions(40, 40) is None
+    with pytest.raises(stratagem.InvalidParameter, match="a must be"):
+        battle_odds_fractions(-1, 1)
 
 
 @pytest.mark.parametrize(("a", "d"), [(1, 1), (3, 2), (10, 5), (40, 30)])

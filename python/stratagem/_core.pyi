@@ -38,6 +38,7 @@ __all__ = [
     "check_graph",
     "coin_flip_heads",
     "conquest_battle_odds",
+    "conquest_battle_odds_exact",
     "conquest_simulate_battle",
     "conquest_simulate_many",
     "default_threads",
@@ -226,13 +227,15 @@ class ConquestPart:
 def conquest_battle_odds(
     a: int, d: int, coins_a: int, coins_d: int
 ) -> tuple[float, float, float]: ...
+def conquest_battle_odds_exact(
+    a: int, d: int, coins_a: int, coins_d: int
+) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int]] | None: ...
 def conquest_simulate_battle(
     a: int, d: int, coins_a: int, coins_d: int, n: int, seed: int, threads: int | None = None
 ) -> tuple[int, int, int]: ...
 def conquest_simulate_many(
     game: ConquestGame, games: int, threads: int | None = None
 ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]: ...
-
 def check_graph(
     offsets: NDArray[np.int64],
     neighbours: NDArray[np.int64],

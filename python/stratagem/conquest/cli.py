@@ -35,9 +35,9 @@ from stratagem.conquest.game import (
     TROOP_LIMIT,
     Game,
     battle_odds,
+    battle_odds_fractions,
     simulate_battle,
 )
-from stratagem.conquest.oracle import battle_odds_exact
 from stratagem.errors import InvalidParameter, StratagemError
 from stratagem.mpi import world
 
@@ -54,8 +54,8 @@ _NEW_GAME_DEFAULTS: dict[str, Any] = {
     "rate": 0.2,
     "cap": None,
 }
-# The oracle's exact fractions are shown for small battles while they stay short (their
-# numerators and denominators grow quickly with the number of soldiers).
+# Exact fractions are shown for small battles while they stay short (their numerators and
+# denominators grow quickly with the number of soldiers).
 _FRACTION_SOLDIERS = 16
 _FRACTION_CHARS = 32
 
@@ -323,11 +323,13 @@ def _odds(args: argparse.Namespace) -> dict[str, Any]:
         "defender_mode": args.defender_mode,
         "exact": dict(zip(("attacker", "defender", "both"), exact, strict=True)),
     }
-    if args.a + args.d <= _FRACTION_SOLDIERS:
-        fractions = [
-            str(f)
-            for f in battle_odds_exact(args.a, args.d, args.attacker_mode, args.defender_mode)
-        ]
+    exact_fractions = (
+        battle_odds_fractions(args.a, args.d, args.attacker_mode, args.defender_mode)
+        if args.a + args.d <= _FRACTION_SOLDIERS
+        else None
+    )
+    if exact_fractions is not None:
+        fractions = [str(f) for f in exact_fractions]
         if max(len(f) for f in fractions) <= _FRACTION_CHARS:
             report["fractions"] = dict(
                 zip(("attacker", "defender", "both"), fractions, strict=True)

@@ -10,6 +10,7 @@ import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -34,6 +35,7 @@ __all__ = [
     "ManyResult",
     "PolicyView",
     "battle_odds",
+    "battle_odds_fractions",
     "game_seed",
     "simulate_battle",
     "simulate_many",
@@ -619,6 +621,29 @@ def battle_odds(
         _coins("defender_mode", defender_mode),
     )
     return BattleOdds(*result)
+
+
+def battle_odds_fractions(
+    a: int, d: int, attacker_mode: Mode = "attack", defender_mode: Mode = "defend"
+) -> tuple[Fraction, Fraction, Fraction] | None:
+    """:func:`battle_odds` as exact fractions, or None for a battle whose fractions do not fit
+    in 128 bits (more than 126 coins flipped in its first round, or long fractions).
+
+    >>> [str(p) for p in battle_odds_fractions(1, 1)]
+    ['1/7', '3/7', '3/7']
+    """
+    attacker = _validate.integer("a", a, 0)
+    defender = _validate.integer("d", d, 0)
+    exact = _core.conquest_battle_odds_exact(
+        attacker,
+        defender,
+        _coins("attacker_mode", attacker_mode),
+        _coins("defender_mode", defender_mode),
+    )
+    if exact is None:
+        return None
+    won, lost, both = (Fraction(numerator, denominator) for numerator, denominator in exact)
+    return won, lost, both
 
 
 def simulate_battle(

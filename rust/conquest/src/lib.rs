@@ -8,6 +8,7 @@
 //! plain Python.
 
 pub mod board;
+pub mod exact;
 pub mod game;
 pub mod many;
 pub mod odds;

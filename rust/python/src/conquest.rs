@@ -7,7 +7,7 @@ use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2}
 use pyo3::prelude::*;
 use stratagem_conquest::game::{Game, History, Params, Status};
 use stratagem_conquest::many::simulate_many;
-use stratagem_conquest::{Board, Policy, odds};
+use stratagem_conquest::{Board, Policy, exact, odds};
 use stratagem_core::parallel;
 
 use crate::errors::{param, to_py};
@@ -318,6 +318,19 @@ fn conquest_battle_odds(
     Ok((odds.attacker, odds.defender, odds.both))
 }
 
+/// `conquest_battle_odds_exact(a, d, coins_a, coins_d)`: the same odds as (numerator,
+/// denominator) pairs, or None when the fractions do not fit in 128 bits.
+#[pyfunction]
+fn conquest_battle_odds_exact(
+    a: u64,
+    d: u64,
+    coins_a: u64,
+    coins_d: u64,
+) -> Option<[(u128, u128); 3]> {
+    exact::battle_odds_exact(a, d, coins_a, coins_d)
+        .map(|odds| odds.map(|p| (p.numerator, p.denominator)))
+}
+
 /// `conquest_simulate_battle(a, d, coins_a, coins_d, n, seed, threads=None)`: Monte Carlo
 /// counts of (attacker wins, defender wins, both annihilated).
 #[pyfunction]
@@ -387,6 +400,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyBoard>()?;
     m.add_class::<PyGame>()?;
     m.add_function(wrap_pyfunction!(conquest_battle_odds, m)?)?;
+    m.add_function(wrap_pyfunction!(conquest_battle_odds_exact, m)?)?;
     m.add_function(wrap_pyfunction!(conquest_simulate_battle, m)?)?;
     m.add_function(wrap_pyfunction!(conquest_simulate_many, m)?)?;
     m.add("CONQUEST_TROOP_LIMIT", stratagem_conquest::TROOP_LIMIT)?;
