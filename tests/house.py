@@ -5,8 +5,8 @@
 - **Python modules**: every `import` under `python/stratagem` except those under
   `if TYPE_CHECKING:` (they never run), resolved to the module they load.
 - **Rust modules**: every `crate::`, `super::` and `self::` path in each crate's files (the
-  `#[cfg(test)]` module and comments left out), resolved to the module that defines it, following the crate
-  root's `pub use` re-exports.
+  `#[cfg(test)]` module and comments left out), resolved to the module that defines it,
+  following the crate root's `pub use` re-exports.
 - **Circles**: groups of modules that import each other, directly or around a loop.
 - **Back-up imports**: a module importing one of a higher tier. The tiers, low to high:
   shared pieces (errors, validation, RNG, MPI, files, progress, statistics, the extension), the

@@ -245,20 +245,7 @@ class Board:
         default_starts: Callable[[int], list[int]] | None,
         checked: bool,
     ) -> None:
-        k = _validate.integer("colour_count", colour_count, MIN_COLOURS, MAX_COLOURS)
-        if players is None:
-            p = MIN_PLAYERS if starts is None else _length("starts", starts)
-            if not MIN_PLAYERS <= p <= MAX_PLAYERS:
-                raise InvalidParameter(
-                    f"starts lists {p} cells; a game has {MIN_PLAYERS} to {MAX_PLAYERS} players"
-                )
-        else:
-            p = _validate.integer("players", players, MIN_PLAYERS, MAX_PLAYERS)
-        if k <= p:
-            raise InvalidParameter(
-                f"colour_count must exceed players (so that a player always has a legal "
-                f"colour), got {k} colours for {p} players"
-            )
+        k, p = _colours_and_players(colour_count, players, starts)
         seed = _validate.seed(seed)
         if not isinstance(kind, str):
             raise InvalidParameter(f"kind must be a string, got {kind!r}")
@@ -275,12 +262,9 @@ class Board:
             _check_distinct_starts(start_array)
         else:
             start_array = _check_starts(starts, n, p)
-        if colours is None:
-            colour_array, regions = _draw_colours(offsets, neighbours, start_array, k, seed)
-        else:
-            colour_array = _check_colours(colours, n, k)
-            regions = _region_ids(offsets, neighbours, colour_array)
-            _check_start_regions(start_array, colour_array, regions)
+        colour_array, regions = _colouring(
+            offsets, neighbours, start_array, colours, k=k, seed=seed
+        )
         checked_centres = layouts.check_centres(centres, n)
         if checked_centres is None and polygon_vertices is not None and polygon_offsets is not None:
             sums = np.add.reduceat(polygon_vertices, polygon_offsets[:-1], axis=0)
@@ -685,6 +669,45 @@ def _length(name: str, value: object) -> int:
         return len(value)  # type: ignore[arg-type]
     except TypeError:
         raise InvalidParameter(f"{name} must be a sequence of cell ids, got {value!r}") from None
+
+
+def _colours_and_players(
+    colour_count: int, players: int | None, starts: ArrayLike | None
+) -> tuple[int, int]:
+    """The number of colours and of players, checked against each other."""
+    k = _validate.integer("colour_count", colour_count, MIN_COLOURS, MAX_COLOURS)
+    if players is None:
+        p = MIN_PLAYERS if starts is None else _length("starts", starts)
+        if not MIN_PLAYERS <= p <= MAX_PLAYERS:
+            raise InvalidParameter(
+                f"starts lists {p} cells; a game has {MIN_PLAYERS} to {MAX_PLAYERS} players"
+            )
+    else:
+        p = _validate.integer("players", players, MIN_PLAYERS, MAX_PLAYERS)
+    if k <= p:
+        raise InvalidParameter(
+            f"colour_count must exceed players (so that a player always has a legal "
+            f"colour), got {k} colours for {p} players"
+        )
+    return k, p
+
+
+def _colouring(
+    offsets: IntArray,
+    neighbours: IntArray,
+    starts: IntArray,
+    colours: ArrayLike | None,
+    *,
+    k: int,
+    seed: int,
+) -> tuple[ColourArray, IntArray]:
+    """The cells' colours (drawn with ``seed`` when not given, else checked) and regions."""
+    if colours is None:
+        return _draw_colours(offsets, neighbours, starts, k, seed)
+    colour_array = _check_colours(colours, offsets.shape[0] - 1, k)
+    regions = _region_ids(offsets, neighbours, colour_array)
+    _check_start_regions(starts, colour_array, regions)
+    return colour_array, regions
 
 
 def _check_distinct_starts(starts: IntArray) -> None:

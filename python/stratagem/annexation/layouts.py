@@ -213,25 +213,8 @@ def from_networkx(
     pairs = np.array([(ids[a], ids[b]) for a, b in nx_graph.edges()], dtype=np.int64)
     offsets, neighbours = _csr_from_edges(pairs.reshape(-1, 2), max(n, 1))
     attributes = nx_graph.nodes
-    if starts is None:
-        starts = nx_graph.graph.get("starts")
-    start_ids = None
-    if starts is not None:
-        if isinstance(starts, (str, bytes)) or not isinstance(starts, Iterable):
-            raise InvalidParameter(f"starts must list node labels, got {starts!r}")
-        start_ids = []
-        for node in starts:
-            if node not in ids:
-                raise InvalidBoard(f"start node {node!r} is not in the graph")
-            start_ids.append(ids[node])
-    colour_values: Any = colours
-    if isinstance(colours, Mapping):
-        missing = [node for node in order if node not in colours]
-        if missing:
-            raise InvalidParameter(f"colours gives no colour for node {missing[0]!r}")
-        colour_values = [colours[node] for node in order]
-    elif colours is None and n and all("colour" in attributes[v] for v in order):
-        colour_values = [attributes[v]["colour"] for v in order]
+    start_ids = _start_ids(nx_graph.graph.get("starts") if starts is None else starts, ids)
+    colour_values = _node_colours(colours, order, attributes)
     centres = None
     if n and all("pos" in attributes[v] for v in order):
         centres = [attributes[v]["pos"] for v in order]
@@ -239,6 +222,34 @@ def from_networkx(
         offsets, neighbours, "custom", centres=centres, labels=None if identity else order
     )
     return layout, start_ids, colour_values
+
+
+def _start_ids(starts: object, ids: Mapping[Hashable, int]) -> list[int] | None:
+    """The cells of the start nodes named by their labels (None: none named)."""
+    if starts is None:
+        return None
+    if isinstance(starts, (str, bytes)) or not isinstance(starts, Iterable):
+        raise InvalidParameter(f"starts must list node labels, got {starts!r}")
+    start_ids = []
+    for node in starts:
+        if node not in ids:
+            raise InvalidBoard(f"start node {node!r} is not in the graph")
+        start_ids.append(ids[node])
+    return start_ids
+
+
+def _node_colours(
+    colours: ArrayLike | Mapping[Hashable, int] | None, order: list[Any], attributes: Any
+) -> Any:
+    """The colours in cell order: given by label, given in order, or the nodes' ``colour``."""
+    if isinstance(colours, Mapping):
+        missing = [node for node in order if node not in colours]
+        if missing:
+            raise InvalidParameter(f"colours gives no colour for node {missing[0]!r}")
+        return [colours[node] for node in order]
+    if colours is None and order and all("colour" in attributes[v] for v in order):
+        return [attributes[v]["colour"] for v in order]
+    return colours
 
 
 def farthest_starts(offsets: IntArray, neighbours: IntArray) -> Callable[[int], list[int]]:

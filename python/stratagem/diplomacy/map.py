@@ -386,192 +386,232 @@ class _Province(NamedTuple):
 
 
 def _parse(text: str, source: str | None) -> Map:
-    prefix = f"{source}: " if source else ""
+    return _MapFile(source).read(text)
 
-    def fail(line: int | None, message: str) -> NoReturn:
+
+class _MapFile:
+    """One map file read in four passes: the syntax of every line and the declarations, what
+    the declarations refer to, the adjacency lines, and the map as a whole."""
+
+    def __init__(self, source: str | None) -> None:
+        self.prefix = f"{source}: " if source else ""
+        self.name: str | None = None
+        self.name_line = 0
+        self.powers: dict[str, tuple[int, str]] = {}
+        self.provinces: dict[str, _Province] = {}
+        self.coasts: dict[str, dict[str, tuple[int, float, float]]] = {}
+        self.moves: list[tuple[int, str, list[str]]] = []
+
+    def fail(self, line: int | None, message: str) -> NoReturn:
         where = f"line {line}: " if line is not None else ""
-        raise InvalidBoard(f"{prefix}{where}{message}")
+        raise InvalidBoard(f"{self.prefix}{where}{message}")
 
-    rows: list[tuple[int, list[str]]] = []
-    for number, raw in enumerate(text.splitlines(), 1):
-        words = raw.split("#", 1)[0].split()
-        if words:
-            rows.append((number, words))
-
-    def token(line: int, what: str, value: str) -> str:
+    def token(self, line: int, what: str, value: str) -> str:
         if not _TOKEN.match(value):
-            fail(line, f"{what} {value!r} must be letters, digits or '_'")
+            self.fail(line, f"{what} {value!r} must be letters, digits or '_'")
         return value
 
-    def coordinate(line: int, axis: str, value: str, owner: str) -> float:
+    def coordinate(self, line: int, axis: str, value: str, owner: str) -> float:
         try:
             number = float(value)
         except ValueError:
-            fail(line, f"{axis} coordinate {value!r} of {owner} is not a number")
+            self.fail(line, f"{axis} coordinate {value!r} of {owner} is not a number")
         if not (math.isfinite(number) and 0.0 <= number <= 1.0):
-            fail(line, f"{axis} coordinate {value} of {owner} is not in [0, 1]")
+            self.fail(line, f"{axis} coordinate {value} of {owner} is not in [0, 1]")
         return number
 
-    def fields(line: int, words: list[str], usage: str, low: int, high: int | None) -> None:
+    def fields(self, line: int, words: list[str], usage: str, low: int, high: int | None) -> None:
         if len(words) < low or (high is not None and len(words) > high):
-            fail(line, f"wrong number of fields ({len(words)}) for {words[0]!r}: expected {usage}")
+            self.fail(
+                line, f"wrong number of fields ({len(words)}) for {words[0]!r}: expected {usage}"
+            )
+
+    def read(self, text: str) -> Map:
+        for number, raw in enumerate(text.splitlines(), 1):
+            words = raw.split("#", 1)[0].split()
+            if words:
+                self.declare(number, words)
+        self.check_references()
+        army, fleet = self.adjacencies()
+        return self.build(army, fleet)
 
     # Pass 1: syntax of every line, and the declarations (map, powers, provinces, coasts).
-    name: str | None = None
-    name_line = 0
-    powers: dict[str, tuple[int, str]] = {}
-    provinces: dict[str, _Province] = {}
-    coasts: dict[str, dict[str, tuple[int, float, float]]] = {}
-    moves: list[tuple[int, str, list[str]]] = []
-    for line, words in rows:
+    def declare(self, line: int, words: list[str]) -> None:
         keyword = words[0]
         if keyword == "map":
-            fields(line, words, "'map <name>'", 2, 2)
-            if name is not None:
-                fail(line, f"duplicate map line (the map was named on line {name_line})")
-            name, name_line = words[1], line
+            self.fields(line, words, "'map <name>'", 2, 2)
+            if self.name is not None:
+                self.fail(line, f"duplicate map line (the map was named on line {self.name_line})")
+            self.name, self.name_line = words[1], line
         elif keyword == "power":
-            fields(line, words, "'power <CODE> <Name>'", 3, None)
-            code = token(line, "power code", words[1])
-            if code == _NEUTRAL_CENTRE:
-                fail(line, f"power code {code!r} is reserved (it marks a neutral centre)")
-            if code in powers:
-                fail(line, f"duplicate power {code} (first declared on line {powers[code][0]})")
-            powers[code] = (line, " ".join(words[2:]))
+            self.declare_power(line, words)
         elif keyword == "province":
-            fields(
-                line, words, "'province <ABBR> <land|coast|sea> <centre> <x> <y> <Name>'", 7, None
-            )
-            abbr = token(line, "province abbreviation", words[1])
-            if abbr in provinces:
-                fail(
-                    line,
-                    f"duplicate province {abbr} (first declared on line {provinces[abbr].line})",
-                )
-            kind = words[2]
-            if kind not in KINDS:
-                fail(line, f"bad province type {kind!r} for {abbr}: expected land, coast or sea")
-            x = coordinate(line, "x", words[4], abbr)
-            y = coordinate(line, "y", words[5], abbr)
-            provinces[abbr] = _Province(line, kind, words[3], x, y, " ".join(words[6:]))
+            self.declare_province(line, words)
         elif keyword == "coast":
-            fields(line, words, "'coast <ABBR> <COAST> <x> <y>'", 5, 5)
-            abbr, coast = words[1], token(line, "coast name", words[2])
-            declared = coasts.setdefault(abbr, {})
-            if coast in declared:
-                first = declared[coast][0]
-                fail(line, f"duplicate coast {abbr}/{coast} (first declared on line {first})")
-            owner = f"{abbr}/{coast}"
-            declared[coast] = (
-                line,
-                coordinate(line, "x", words[3], owner),
-                coordinate(line, "y", words[4], owner),
-            )
+            self.declare_coast(line, words)
         elif keyword in ("army", "fleet"):
-            fields(line, words, f"'{keyword} <A> <B> [<C> ...]'", 3, None)
-            moves.append((line, keyword, words[1:]))
+            self.fields(line, words, f"'{keyword} <A> <B> [<C> ...]'", 3, None)
+            self.moves.append((line, keyword, words[1:]))
         else:
-            fail(line, f"unknown keyword {keyword!r} (expected one of {', '.join(KEYWORDS)})")
+            self.fail(line, f"unknown keyword {keyword!r} (expected one of {', '.join(KEYWORDS)})")
+
+    def declare_power(self, line: int, words: list[str]) -> None:
+        self.fields(line, words, "'power <CODE> <Name>'", 3, None)
+        code = self.token(line, "power code", words[1])
+        if code == _NEUTRAL_CENTRE:
+            self.fail(line, f"power code {code!r} is reserved (it marks a neutral centre)")
+        if code in self.powers:
+            first = self.powers[code][0]
+            self.fail(line, f"duplicate power {code} (first declared on line {first})")
+        self.powers[code] = (line, " ".join(words[2:]))
+
+    def declare_province(self, line: int, words: list[str]) -> None:
+        usage = "'province <ABBR> <land|coast|sea> <centre> <x> <y> <Name>'"
+        self.fields(line, words, usage, 7, None)
+        abbr = self.token(line, "province abbreviation", words[1])
+        if abbr in self.provinces:
+            first = self.provinces[abbr].line
+            self.fail(line, f"duplicate province {abbr} (first declared on line {first})")
+        kind = words[2]
+        if kind not in KINDS:
+            self.fail(line, f"bad province type {kind!r} for {abbr}: expected land, coast or sea")
+        x = self.coordinate(line, "x", words[4], abbr)
+        y = self.coordinate(line, "y", words[5], abbr)
+        self.provinces[abbr] = _Province(line, kind, words[3], x, y, " ".join(words[6:]))
+
+    def declare_coast(self, line: int, words: list[str]) -> None:
+        self.fields(line, words, "'coast <ABBR> <COAST> <x> <y>'", 5, 5)
+        abbr, coast = words[1], self.token(line, "coast name", words[2])
+        declared = self.coasts.setdefault(abbr, {})
+        if coast in declared:
+            first = declared[coast][0]
+            self.fail(line, f"duplicate coast {abbr}/{coast} (first declared on line {first})")
+        owner = f"{abbr}/{coast}"
+        declared[coast] = (
+            line,
+            self.coordinate(line, "x", words[3], owner),
+            self.coordinate(line, "y", words[4], owner),
+        )
 
     # Pass 2: what the declarations refer to.
-    for abbr, province in provinces.items():
-        centre = province.centre
-        if centre not in (_NOT_CENTRE, _NEUTRAL_CENTRE) and centre not in powers:
-            known = ", ".join(powers) or "none declared"
-            fail(province.line, f"unknown power {centre!r} owning {abbr} (powers: {known})")
-        if centre != _NOT_CENTRE and province.kind == "sea":
-            fail(province.line, f"the sea {abbr} cannot be a supply centre")
-    for abbr, declared in coasts.items():
-        first = min(entry[0] for entry in declared.values())
-        if abbr not in provinces:
-            fail(first, f"coast of unknown province {abbr!r}")
-        if provinces[abbr].kind != "coast":
-            fail(first, f"coast declared on {abbr}, a {provinces[abbr].kind} province, not coast")
-        if len(declared) == 1:
-            fail(
-                first, f"{abbr} has one named coast; a province with named coasts needs two or more"
-            )
+    def check_references(self) -> None:
+        provinces = self.provinces
+        for abbr, province in provinces.items():
+            centre = province.centre
+            if centre not in (_NOT_CENTRE, _NEUTRAL_CENTRE) and centre not in self.powers:
+                known = ", ".join(self.powers) or "none declared"
+                self.fail(
+                    province.line, f"unknown power {centre!r} owning {abbr} (powers: {known})"
+                )
+            if centre != _NOT_CENTRE and province.kind == "sea":
+                self.fail(province.line, f"the sea {abbr} cannot be a supply centre")
+        for abbr, declared in self.coasts.items():
+            first = min(entry[0] for entry in declared.values())
+            if abbr not in provinces:
+                self.fail(first, f"coast of unknown province {abbr!r}")
+            if provinces[abbr].kind != "coast":
+                kind = provinces[abbr].kind
+                self.fail(first, f"coast declared on {abbr}, a {kind} province, not coast")
+            if len(declared) == 1:
+                self.fail(
+                    first,
+                    f"{abbr} has one named coast; a province with named coasts needs two or more",
+                )
 
     # Pass 3: the adjacency lines.
-    def army_location(line: int, value: str) -> str:
+    def army_location(self, line: int, value: str) -> str:
         if "/" in value:
-            fail(line, f"army adjacency names the coast {value!r}; armies move between provinces")
-        if value not in provinces:
-            fail(line, f"unknown province {value!r} in an army adjacency")
-        if provinces[value].kind == "sea":
-            fail(line, f"army adjacency touches the sea {value}")
+            self.fail(
+                line, f"army adjacency names the coast {value!r}; armies move between provinces"
+            )
+        if value not in self.provinces:
+            self.fail(line, f"unknown province {value!r} in an army adjacency")
+        if self.provinces[value].kind == "sea":
+            self.fail(line, f"army adjacency touches the sea {value}")
         return value
 
-    def fleet_location(line: int, value: str) -> str:
+    def fleet_location(self, line: int, value: str) -> str:
         abbr, slash, coast = value.partition("/")
-        if abbr not in provinces:
-            fail(line, f"unknown province {abbr!r} in a fleet adjacency")
-        if provinces[abbr].kind == "land":
-            fail(line, f"fleet adjacency touches the inland province {abbr}")
-        named = coasts.get(abbr, {})
+        if abbr not in self.provinces:
+            self.fail(line, f"unknown province {abbr!r} in a fleet adjacency")
+        if self.provinces[abbr].kind == "land":
+            self.fail(line, f"fleet adjacency touches the inland province {abbr}")
+        named = self.coasts.get(abbr, {})
         if slash:
             if not named:
-                fail(line, f"fleet adjacency gives a coast to {abbr}, which has no named coasts")
+                self.fail(
+                    line, f"fleet adjacency gives a coast to {abbr}, which has no named coasts"
+                )
             if coast not in named:
                 known = ", ".join(named)
-                fail(line, f"unknown coast {value!r} in a fleet adjacency ({abbr} has {known})")
+                self.fail(
+                    line, f"unknown coast {value!r} in a fleet adjacency ({abbr} has {known})"
+                )
         elif named:
             options = " or ".join(f"{abbr}/{c}" for c in named)
-            fail(line, f"fleet adjacency names the bicoastal {abbr} without its coast ({options})")
+            self.fail(
+                line, f"fleet adjacency names the bicoastal {abbr} without its coast ({options})"
+            )
         return value
 
-    army: dict[str, set[str]] = {p: set() for p, v in provinces.items() if v.kind != "sea"}
-    fleet: dict[str, set[str]] = {}
-    for abbr, province in provinces.items():
-        if abbr in coasts:
-            for coast in coasts[abbr]:
-                fleet[f"{abbr}/{coast}"] = set()
-        elif province.kind != "land":
-            fleet[abbr] = set()
-    for line, keyword, locations in moves:
-        check: Callable[[int, str], str] = army_location if keyword == "army" else fleet_location
-        table = army if keyword == "army" else fleet
-        start = check(line, locations[0])
-        seen = {start}
-        for other in locations[1:]:
-            check(line, other)
-            if other.partition("/")[0] == start.partition("/")[0]:
-                fail(line, f"self-loop: {keyword} adjacency joins {start} to {other}")
-            if other in seen:
-                fail(line, f"{other} is listed twice")
-            seen.add(other)
-            table[start].add(other)
-            table[other].add(start)
+    def adjacencies(self) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+        provinces = self.provinces
+        army: dict[str, set[str]] = {p: set() for p, v in provinces.items() if v.kind != "sea"}
+        fleet: dict[str, set[str]] = {}
+        for abbr, province in provinces.items():
+            if abbr in self.coasts:
+                for coast in self.coasts[abbr]:
+                    fleet[f"{abbr}/{coast}"] = set()
+            elif province.kind != "land":
+                fleet[abbr] = set()
+        for line, keyword, locations in self.moves:
+            check = self.army_location if keyword == "army" else self.fleet_location
+            table = army if keyword == "army" else fleet
+            start = check(line, locations[0])
+            seen = {start}
+            for other in locations[1:]:
+                check(line, other)
+                if other.partition("/")[0] == start.partition("/")[0]:
+                    self.fail(line, f"self-loop: {keyword} adjacency joins {start} to {other}")
+                if other in seen:
+                    self.fail(line, f"{other} is listed twice")
+                seen.add(other)
+                table[start].add(other)
+                table[other].add(start)
+        return army, fleet
 
     # Pass 4: the map as a whole.
-    if name is None:
-        fail(None, "no 'map <name>' line: a map file must name its map")
-    if not powers:
-        fail(None, "no power declared: a map needs at least one 'power' line")
-    homes = {code: tuple(p for p, v in provinces.items() if v.centre == code) for code in powers}
-    for code, (line, _) in powers.items():
-        if not homes[code]:
-            fail(line, f"power {code} has no home centre")
-
-    xy: dict[str, tuple[float, float]] = {}
-    for abbr, province in provinces.items():
-        xy[abbr] = (province.x, province.y)
-        for coast, (_, x, y) in coasts.get(abbr, {}).items():
-            xy[f"{abbr}/{coast}"] = (x, y)
-    return Map._create(
-        name=name,
-        powers=tuple(powers),
-        power_names=tuple(power_name for _, power_name in powers.values()),
-        provinces=tuple(provinces),
-        kind=tuple(p.kind for p in provinces.values()),
-        names=tuple(p.name for p in provinces.values()),
-        centres=tuple(p for p, v in provinces.items() if v.centre != _NOT_CENTRE),
-        homes=MappingProxyType(homes),
-        home_of=MappingProxyType(
-            {p: v.centre if v.centre in powers else None for p, v in provinces.items()}
-        ),
-        coasts=MappingProxyType({p: tuple(coasts[p]) for p in provinces if p in coasts}),
-        xy=MappingProxyType(xy),
-        _army=MappingProxyType({k: tuple(sorted(v)) for k, v in army.items()}),
-        _fleet=MappingProxyType({k: tuple(sorted(v)) for k, v in fleet.items()}),
-    )
+    def build(self, army: dict[str, set[str]], fleet: dict[str, set[str]]) -> Map:
+        provinces, powers, coasts = self.provinces, self.powers, self.coasts
+        if self.name is None:
+            self.fail(None, "no 'map <name>' line: a map file must name its map")
+        if not powers:
+            self.fail(None, "no power declared: a map needs at least one 'power' line")
+        homes = {
+            code: tuple(p for p, v in provinces.items() if v.centre == code) for code in powers
+        }
+        for code, (line, _) in powers.items():
+            if not homes[code]:
+                self.fail(line, f"power {code} has no home centre")
+        xy: dict[str, tuple[float, float]] = {}
+        for abbr, province in provinces.items():
+            xy[abbr] = (province.x, province.y)
+            for coast, (_, x, y) in coasts.get(abbr, {}).items():
+                xy[f"{abbr}/{coast}"] = (x, y)
+        return Map._create(
+            name=self.name,
+            powers=tuple(powers),
+            power_names=tuple(power_name for _, power_name in powers.values()),
+            provinces=tuple(provinces),
+            kind=tuple(p.kind for p in provinces.values()),
+            names=tuple(p.name for p in provinces.values()),
+            centres=tuple(p for p, v in provinces.items() if v.centre != _NOT_CENTRE),
+            homes=MappingProxyType(homes),
+            home_of=MappingProxyType(
+                {p: v.centre if v.centre in powers else None for p, v in provinces.items()}
+            ),
+            coasts=MappingProxyType({p: tuple(coasts[p]) for p in provinces if p in coasts}),
+            xy=MappingProxyType(xy),
+            _army=MappingProxyType({k: tuple(sorted(v)) for k, v in army.items()}),
+            _fleet=MappingProxyType({k: tuple(sorted(v)) for k, v in fleet.items()}),
+        )

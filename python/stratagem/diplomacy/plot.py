@@ -115,6 +115,37 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
+def _draw_provinces(ax: Any, position: Position) -> None:
+    """Each province as a disc: centres ringed in their owner's colour (dashed when a power
+    holds another's home), the others plain."""
+    game_map = position.map
+    xy = game_map.xy
+    centres = set(game_map.centres)
+    for province, kind in zip(game_map.provinces, game_map.kind, strict=True):
+        x, y = xy[province]
+        fill: Any = SEA_COLOUR if kind == "sea" else LAND_COLOUR
+        if province in centres:
+            owner = position.owners.get(province)
+            ring = _NEUTRAL if owner is None else power_colour(game_map, owner)
+            if owner is not None:
+                fill = _light(ring)
+            home = game_map.home_of[province]
+            style = "--" if home is not None and owner != home else "-"
+            ax.scatter(
+                [x],
+                [y],
+                s=330,
+                c=[fill],
+                edgecolors=ring,
+                linewidths=2.6,
+                linestyle=style,
+                zorder=2,
+            )
+        else:
+            ax.scatter([x], [y], s=120, c=[fill], edgecolors="#8a8a8a", linewidths=0.6, zorder=2)
+        _label_below(ax, province, x, y, points=11, size=6, colour="#333333")
+
+
 def plot_position(
     position: Position, path: str | os.PathLike[str] | None = None, *, title: str | None = None
 ) -> Any:
@@ -147,30 +178,7 @@ def plot_position(
             ax.plot(
                 [xy[a][0], xy[b][0]], [xy[a][1], xy[b][1]], color=colour, linewidth=0.8, zorder=1
             )
-    centres = set(game_map.centres)
-    for province, kind in zip(game_map.provinces, game_map.kind, strict=True):
-        x, y = xy[province]
-        fill: Any = SEA_COLOUR if kind == "sea" else LAND_COLOUR
-        if province in centres:
-            owner = position.owners.get(province)
-            ring = _NEUTRAL if owner is None else power_colour(game_map, owner)
-            if owner is not None:
-                fill = _light(ring)
-            home = game_map.home_of[province]
-            style = "--" if home is not None and owner != home else "-"
-            ax.scatter(
-                [x],
-                [y],
-                s=330,
-                c=[fill],
-                edgecolors=ring,
-                linewidths=2.6,
-                linestyle=style,
-                zorder=2,
-            )
-        else:
-            ax.scatter([x], [y], s=120, c=[fill], edgecolors="#8a8a8a", linewidths=0.6, zorder=2)
-        _label_below(ax, province, x, y, points=11, size=6, colour="#333333")
+    _draw_provinces(ax, position)
     for coast, (x, y) in xy.items():
         if "/" in coast:
             ax.scatter([x], [y], s=18, c=[SEA_COLOUR], edgecolors="#8a8a8a", linewidths=0.5)

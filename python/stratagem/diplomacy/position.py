@@ -106,6 +106,12 @@ def check_rules(map: Map, units: Sequence[Unit], ownership: Sequence[tuple[str, 
     """Rules 2 to 8 of "A position", in order, on units and ``(power, centre)`` ownership
     pairs whose names are known (step 1 passed); the first failure raises
     :class:`~stratagem.errors.InconsistentInput`, its message starting with the rule."""
+    _check_units(map, units)
+    _check_ownership(map, ownership)
+
+
+def _check_units(map: Map, units: Sequence[Unit]) -> None:
+    """Rules 2 to 5: where units stand."""
     kind_of = dict(zip(map.provinces, map.kind, strict=True))
 
     # 2. "one unit per province": two units on one province (whatever their coasts).
@@ -132,27 +138,35 @@ def check_rules(map: Map, units: Sequence[Unit], ownership: Sequence[tuple[str, 
     # 5. "a fleet on a bicoastal province names its coast"; a coast given for a province without
     # named coasts, or a coast the province does not have, is refused too.
     for unit in units:
-        named = map.coasts.get(unit.province, ())
-        coast = unit.coast
-        if unit.kind == "A" and coast is not None:
-            raise InconsistentInput(
-                f"{RULES[3]}: an army stands on a whole province, not on a coast: "
-                f"{_described(unit)} must be A {unit.province}"
-            )
-        if unit.kind == "F" and coast is None and named:
-            options = " or ".join(f"F {unit.province}/{c}" for c in named)
-            raise InconsistentInput(f"{RULES[3]}: {_described(unit)} must be {options}")
-        if coast is not None and not named:
-            raise InconsistentInput(
-                f"{RULES[3]}: {unit.province} has no named coasts, so {_described(unit)} "
-                f"must be F {unit.province}"
-            )
-        if coast is not None and coast not in named:
-            raise InconsistentInput(
-                f"{RULES[3]}: {unit.province} has no coast {coast} (it has "
-                f"{', '.join(named)}): {_described(unit)}"
-            )
+        _check_coast(map, unit)
 
+
+def _check_coast(map: Map, unit: Unit) -> None:
+    """Rule 5 for one unit."""
+    named = map.coasts.get(unit.province, ())
+    coast = unit.coast
+    if unit.kind == "A" and coast is not None:
+        raise InconsistentInput(
+            f"{RULES[3]}: an army stands on a whole province, not on a coast: "
+            f"{_described(unit)} must be A {unit.province}"
+        )
+    if unit.kind == "F" and coast is None and named:
+        options = " or ".join(f"F {unit.province}/{c}" for c in named)
+        raise InconsistentInput(f"{RULES[3]}: {_described(unit)} must be {options}")
+    if coast is not None and not named:
+        raise InconsistentInput(
+            f"{RULES[3]}: {unit.province} has no named coasts, so {_described(unit)} "
+            f"must be F {unit.province}"
+        )
+    if coast is not None and coast not in named:
+        raise InconsistentInput(
+            f"{RULES[3]}: {unit.province} has no coast {coast} (it has "
+            f"{', '.join(named)}): {_described(unit)}"
+        )
+
+
+def _check_ownership(map: Map, ownership: Sequence[tuple[str, str]]) -> None:
+    """Rules 6 to 8: which centres are owned, and by whom."""
     # 6. "only supply centres are owned".
     centres = set(map.centres)
     for power, province in ownership:
