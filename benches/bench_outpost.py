@@ -54,7 +54,7 @@ def _late_position() -> NDArray[np.int64]:
 def _rust_control(repeats: int) -> int:
     water, rows = Map.named("lakes").water, _late_position()
     for _ in range(repeats):
-        _core.outpost_control(water, rows, 7)
+        _core.outpost.control(water, rows, 7)
     return repeats
 
 

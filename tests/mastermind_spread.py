@@ -113,7 +113,7 @@ def searches(draw: st.DrawFn, spaces: st.SearchStrategy[tuple[int, int]] = SMALL
     kind = draw(st.sampled_from(["lex", "shuffled", "permutations"]))
     order: Code | None = None
     if kind == "shuffled":
-        order = _core.mastermind_shuffled_order(spots, colours, draw(st.integers(0, 2**64 - 1)))
+        order = _core.mastermind.shuffled_order(spots, colours, draw(st.integers(0, 2**64 - 1)))
     elif kind == "permutations":
         rows = [draw(st.permutations(range(colours))) for _ in range(spots)]
         order = np.array(rows, dtype=np.uint8)

@@ -210,7 +210,7 @@ def test_board_errors_reach_a_loaded_game(tmp_path, label, tamper, fragment):
 
 def _engine_board(offsets, neighbours, colours, k, starts):
     """The engine's own board check (what Rules.compile hands the game)."""
-    return _core.AnnexationBoard(
+    return _core.annexation.Board(
         np.array(offsets, dtype=np.int64),
         np.array(neighbours, dtype=np.int64),
         np.array(colours, dtype=np.uint8),

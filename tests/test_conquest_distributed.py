@@ -298,7 +298,7 @@ def check_part_arrays(board: Board, owner: IntArray, ranks: int) -> list[_PartAr
 def part_arguments(
     arrays: _PartArrays, board: Board, team: IntArray, troops: IntArray, policies: Sequence[str]
 ) -> dict[str, Any]:
-    """The arguments DistributedGame passes to ``_core.ConquestPart`` for this share."""
+    """The arguments DistributedGame passes to ``_core.conquest.Part`` for this share."""
     k = len(policies)
     troop_counts = np.zeros(k, dtype=np.int64)
     np.add.at(troop_counts, team, troops)
@@ -347,7 +347,7 @@ def test_part_arrays_describe_each_rank_share(
     team = np.arange(board.n) % 2
     for rank, arrays in enumerate(everyone):
         if (owner == rank).any():
-            part = _core.ConquestPart(
+            part = _core.conquest.Part(
                 **part_arguments(arrays, board, team, np.ones(board.n, np.int64), ["random"] * 2)
             )
             assert part.owned_ids().tolist() == np.flatnonzero(owner == rank).tolist()
@@ -357,7 +357,7 @@ def test_a_rank_without_territories_can_make_its_part() -> None:
     board = Board.ring(3)
     arrays = _part_arrays(board, partition(board, 4), 3)
     team, troops = np.array([0, 1, 0]), np.full(3, 5)
-    part = _core.ConquestPart(**part_arguments(arrays, board, team, troops, ["random"] * 2))
+    part = _core.conquest.Part(**part_arguments(arrays, board, team, troops, ["random"] * 2))
     assert part.owned_ids().tolist() == []
 
 
@@ -490,7 +490,7 @@ class Share:
     arguments: dict[str, Any]
 
     def part(self, **changes: Any) -> Any:
-        return _core.ConquestPart(**{**self.arguments, **changes})
+        return _core.conquest.Part(**{**self.arguments, **changes})
 
 
 def grid_share(policies: Sequence[str] = ("opportunist", "balanced")) -> Share:
@@ -638,7 +638,7 @@ def test_part_refuses_a_border_between_two_ghosts() -> None:
         edge_ids=np.arange(6),
     )
     with pytest.raises(InvalidParameter, match="every border must touch an owned territory"):
-        _core.ConquestPart(**arguments)
+        _core.conquest.Part(**arguments)
 
 
 Call = tuple[str, int]  # a phase and how far the buffer's length is off (0: right length)

@@ -24,7 +24,7 @@ def games(draw: st.DrawFn) -> dict:
         st.lists(st.sampled_from(pairs), unique=True, min_size=1, max_size=min(len(pairs), 3 * n))
     )
     k = draw(st.integers(2, 4))
-    big = st.integers(0, _core.CONQUEST_TROOP_LIMIT)
+    big = st.integers(0, _core.conquest.TROOP_LIMIT)
     return {
         "n": n,
         "edges": edges,
@@ -38,7 +38,7 @@ def games(draw: st.DrawFn) -> dict:
         "seed": draw(st.integers(0, 2**64 - 1)),
         "rate": draw(st.sampled_from([0.0, 0.2, 0.5, 1.5])),
         "cap": draw(
-            st.one_of(st.none(), st.integers(1, 200), st.integers(1, _core.CONQUEST_TROOP_LIMIT))
+            st.one_of(st.none(), st.integers(1, 200), st.integers(1, _core.conquest.TROOP_LIMIT))
         ),
         "max_turns": draw(st.integers(1, 8)),
     }
@@ -52,12 +52,12 @@ def csr(n: int, edges: list[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
     return np.cumsum(indptr), both[:, 1].copy()
 
 
-def start(case: dict, threads: int) -> tuple[_core.ConquestGame, oracle.OracleGame]:
+def start(case: dict, threads: int) -> tuple[_core.conquest.Game, oracle.OracleGame]:
     indptr, indices = csr(case["n"], case["edges"])
-    cap = _core.CONQUEST_TROOP_LIMIT if case["cap"] is None else case["cap"]
+    cap = _core.conquest.TROOP_LIMIT if case["cap"] is None else case["cap"]
     rate_ppm = round(case["rate"] * 1_000_000)
-    rust = _core.ConquestGame(
-        _core.ConquestBoard(indptr, indices),
+    rust = _core.conquest.Game(
+        _core.conquest.Board(indptr, indices),
         np.array(case["team"], dtype=np.int64),
         np.array(case["troops"], dtype=np.int64),
         case["policies"],
@@ -74,7 +74,7 @@ def start(case: dict, threads: int) -> tuple[_core.ConquestGame, oracle.OracleGa
     return rust, python
 
 
-def assert_same(rust: _core.ConquestGame, python: oracle.OracleGame, when: str) -> None:
+def assert_same(rust: _core.conquest.Game, python: oracle.OracleGame, when: str) -> None:
     assert rust.team.tolist() == python.team, f"team differs {when}"
     assert rust.troops.tolist() == python.troops, f"troops differ {when}"
     assert (rust.turn, rust.status, rust.winner) == (python.turn, python.status, python.winner), (

@@ -288,7 +288,7 @@ def test_every_check_agrees_with_the_reference(csr, data):
 def rust_verdict(offsets: list[int], neighbours: list[int], words: dict[str, Any]) -> str | None:
     """The engine's check (rust/core/src/graph.rs) on the same graph: its message, or None."""
     try:
-        _core.check_graph(
+        _core.graph.check(
             np.array(offsets, dtype=np.int64),
             np.array(neighbours, dtype=np.int64),
             words["node"],

@@ -184,7 +184,7 @@ def test_few_roots_are_split_and_later_prefixes_dropped() -> None:
 
 def test_the_search_does_not_depend_on_rank_count_or_threads() -> None:
     search = played(8, 8, np.array([7, 6, 5, 4, 3, 2, 1, 0], np.uint8), 4, None)
-    order = _core.mastermind_shuffled_order(8, 8, 3)
+    order = _core.mastermind.shuffled_order(8, 8, 3)
     shuffled = Search(8, 8, search.guesses, search.feedback, order)
     for case in (search, shuffled):
         want = as_list(case.single())

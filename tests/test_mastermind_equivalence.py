@@ -128,7 +128,7 @@ def position_key(order: list[tuple[int, ...]]):
 
 def engine_order(spots: int, colours: int, seed: int) -> list[tuple[int, ...]]:
     """The engine's shuffled order of ``seed``, checked against the oracle's."""
-    rows = _core.mastermind_shuffled_order(spots, colours, seed)
+    rows = _core.mastermind.shuffled_order(spots, colours, seed)
     assert rows.shape == (spots, colours)
     listed = [tuple(int(c) for c in row) for row in rows]
     assert listed == oracle.shuffled_order(spots, colours, seed), f"shuffled order of {seed}"
@@ -179,7 +179,7 @@ def test_score_agrees_on_batches_with_broadcasting(batch, threads):
         secret = secret_rows[0 if len(secret_rows) == 1 else i].tolist()
         assert (int(black[i]), int(white[i])) == oracle.score(guess, secret), (guess, secret)
     # The core itself, with the arrays as the wrapper passes them.
-    direct = _core.mastermind_score(guess_rows, secret_rows, colours, 1)
+    direct = _core.mastermind.score(guess_rows, secret_rows, colours, 1)
     assert direct[0].tolist() == black.tolist()
     assert direct[1].tolist() == white.tolist()
 
@@ -307,7 +307,7 @@ def test_count_and_first_are_the_same_for_one_and_two_threads(history, seed):
     # The engine's count below a prefix adds up to the whole count.
     below = [
         int(
-            _core.mastermind_count(
+            _core.mastermind.count(
                 spots, colours, guesses, feedback, np.array([c], dtype=np.uint8), 2
             )
         )
@@ -334,7 +334,7 @@ def check_next_guess(history: History, strategy: str, seed: int, order: str = "l
         else:
             got = next_guess(spots, colours, *history.arrays, **options)
             assert as_tuple(got) == expected, f"{strategy} seed {seed} {order} {threads}"
-        direct = _core.mastermind_next_guess(
+        direct = _core.mastermind.next_guess(
             spots, colours, *history.arrays, strategy, seed, order, threads
         )
         assert as_tuple(direct) == expected
@@ -416,7 +416,7 @@ def test_optimal_cost_agrees(history):
         history.turns.append(((0, 0, 1), oracle.score((0, 0, 1), history.secret)))
     expected = oracle.optimal_cost(spots, colours, history.turns)
     for threads in (1, 2):
-        got = _core.mastermind_optimal_cost(spots, colours, *history.arrays, threads)
+        got = _core.mastermind.optimal_cost(spots, colours, *history.arrays, threads)
         assert int(got) == expected
 
 

@@ -113,7 +113,7 @@ RADII = st.one_of(st.integers(0, 12), st.sampled_from([13, 25, 60, 99, 150, 197,
 def test_control_agrees(water, outposts, r):
     if r > 30:
         outposts = outposts[:15]  # the oracle scans every outpost for every cell
-    fast = _core.outpost_control(water, rows(outposts), r)
+    fast = _core.outpost.control(water, rows(outposts), r)
     slow = oracle.control(water, outposts, r)
     assert fast.dtype == np.int8
     assert fast.shape == (100, 100)
@@ -124,9 +124,9 @@ def test_control_agrees(water, outposts, r):
 @given(water=waters(), outposts=outpost_sets(), r=st.integers(0, 12))
 def test_cut_off_agrees_on_control_maps_of_the_outposts(water, outposts, r):
     outposts = on_land(outposts, water)
-    control = _core.outpost_control(water, rows(outposts), r)
+    control = _core.outpost.control(water, rows(outposts), r)
     for fringe in (False, True):
-        fast = _core.outpost_cut_off(water, control, rows(outposts), fringe)
+        fast = _core.outpost.cut_off(water, control, rows(outposts), fringe)
         slow = oracle.cut_off(water, control, outposts, fringe=fringe)
         assert fast == slow, f"fringe={fringe}"
         event(f"fringe={fringe}: {'some' if slow else 'no'} outposts cut")
@@ -146,7 +146,7 @@ def test_cut_off_agrees_on_arbitrary_control_arrays(water, outposts, seed, side)
     control = np.kron(small, np.ones((side, side), dtype=np.int64)).astype(np.int8)
     outposts = sorted(outposts)
     for fringe in (False, True):
-        fast = _core.outpost_cut_off(water, control, rows(outposts), fringe)
+        fast = _core.outpost.cut_off(water, control, rows(outposts), fringe)
         slow = oracle.cut_off(water, control, outposts, fringe=fringe)
         assert fast == slow, f"fringe={fringe}"
 
@@ -178,7 +178,7 @@ def restore(
     control = oracle.control(water, outposts, r)
     history = np.array([tally(water, control, outposts)], dtype=np.uint32)
     next_id = max((o.id for o in outposts), default=-1) + 1
-    return _core.OutpostGame.restore(
+    return _core.outpost.Game.restore(
         water,
         r,
         L,

@@ -64,7 +64,7 @@ def snapshot(game: Game) -> dict[str, Any]:
 
 
 def tally(board: Map, outposts: list[list[int]], r: int) -> list[int]:
-    control = _core.outpost_control(board.water, np.array(outposts, dtype=np.int64), r)
+    control = _core.outpost.control(board.water, np.array(outposts, dtype=np.int64), r)
     row = []
     for e in range(4):
         held = control == e

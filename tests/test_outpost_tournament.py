@@ -265,7 +265,7 @@ def test_an_interrupted_tournament_resumes_from_its_checkpoint(
     path = tmp_path / "tournament.json"
     args: dict[str, Any] = {"maps": MAPS, "params": [Params(7, 12, 3, 50)], "seed": 8, "batch": 3}
     straight = tournament(**args, threads=2)
-    engine = _core.outpost_tournament
+    engine = _core.outpost.tournament
     calls: list[int] = []
 
     def failing(*call: Any) -> Any:
@@ -274,7 +274,7 @@ def test_an_interrupted_tournament_resumes_from_its_checkpoint(
             raise KeyboardInterrupt
         return engine(*call)
 
-    monkeypatch.setattr(_core, "outpost_tournament", failing)
+    monkeypatch.setattr(_core.outpost, "tournament", failing)
     with pytest.raises(KeyboardInterrupt):
         tournament(**args, threads=2, checkpoint=path)
     saved = json.loads(path.read_text())
@@ -288,7 +288,7 @@ def test_an_interrupted_tournament_resumes_from_its_checkpoint(
     assert json.loads(path.read_text())["done"] == 12
 
     # Everything is in the file now: nothing is played again.
-    monkeypatch.setattr(_core, "outpost_tournament", None)
+    monkeypatch.setattr(_core.outpost, "tournament", None)
     assert tournament(**args, threads=2, checkpoint=path) == straight
 
 

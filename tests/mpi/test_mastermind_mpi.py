@@ -129,7 +129,7 @@ def test_hypothesis_games_in_shuffled_orders(
 ) -> None:
     spots, colours = spaces
     secret = np.random.default_rng(secret_seed).integers(0, colours, spots).astype(np.uint8)
-    order = _core.mastermind_shuffled_order(spots, colours, order_seed)
+    order = _core.mastermind.shuffled_order(spots, colours, order_seed)
     check_search(comm, played(spots, colours, secret, turns, order))
 
 

@@ -72,7 +72,7 @@ class AI:
             if key in options:
                 _validate.integer(key, options[key], 1, (1 << 32) - 1)
         try:
-            self._agent = _core.AnnexationAgent(
+            self._agent = _core.annexation.Agent(
                 name, self.seed, threads=self.threads, **self.options
             )
         except TypeError as error:

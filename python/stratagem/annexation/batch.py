@@ -50,7 +50,7 @@ class BatchState:
     terminated: NDArray[np.bool_]
     rewards: NDArray[np.float32]
     legal_action_mask: NDArray[np.bool_]
-    _engine: _core.AnnexationBoard
+    _engine: _core.annexation.Board
 
     @property
     def batch(self) -> int:
@@ -120,7 +120,7 @@ def step(state: BatchState, actions: ArrayLike, *, threads: int | None = None) -
             f"and dtype {chosen.dtype}"
         )
     owner, colours, to_move, moves, winner, terminated, rewards, legal = (
-        _core.annexation_batch_step(
+        _core.annexation.batch_step(
             state._engine,
             state.owner,
             state.player_colours,

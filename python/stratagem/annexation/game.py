@@ -60,13 +60,13 @@ class Rules:
         if self.max_moves is not None:
             _validate.integer("max_moves", self.max_moves, 1, (1 << 32) - 1)
 
-    def compile(self, board: Board) -> _core.AnnexationBoard:
+    def compile(self, board: Board) -> _core.annexation.Board:
         """The engine's checked board with these rules."""
         if not isinstance(board, Board):
             raise InvalidParameter(
                 f"board must be a stratagem.annexation.Board, got {type(board).__name__}"
             )
-        return _core.AnnexationBoard(
+        return _core.annexation.Board(
             board.offsets,
             board.neighbours,
             board.colours,
@@ -121,7 +121,7 @@ class Game:
         self.board = parse_board(board, seed=seed) if isinstance(board, str) else board
         self.seed = _validate.seed(seed)
         self._engine_board = self.rules.compile(self.board)
-        self._game = _core.AnnexationGame(self._engine_board)
+        self._game = _core.annexation.Game(self._engine_board)
 
     def legal_moves(self) -> list[int]:
         """The colours the player to move may choose, ascending (empty once over)."""
@@ -313,7 +313,7 @@ def playouts(
         raise InvalidParameter("steps only applies to the 'light' policy")
     step_count = None if steps is None else _validate.integer("steps", steps, 0, (1 << 32) - 1)
     chosen_seed = game.seed if seed is None else _validate.seed(seed)
-    wins, draws, margin_sum = _core.annexation_playouts(
+    wins, draws, margin_sum = _core.annexation.playouts(
         game._game, count, policy, step_count, chosen_seed, _validate.threads(threads)
     )
     return PlayoutResult(count, np.array(wins, dtype=np.int64), draws, margin_sum, game.to_move)

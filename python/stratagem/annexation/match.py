@@ -139,7 +139,7 @@ def play_match(
         winners, cells, moves = [], [], []
         for start in range(0, count, chunk):
             stop = min(count, start + chunk)
-            w, c, m = _core.annexation_play_fixtures(
+            w, c, m = _core.annexation.play_fixtures(
                 engine,
                 colours[start:stop],
                 first_side[start:stop],

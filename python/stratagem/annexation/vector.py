@@ -93,7 +93,7 @@ class AnnexationVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         native = template.native
         self.board = native.board
         engine_board = Rules(mode, allow_opponent_colours, max_turns).compile(self.board)
-        self._engine = _core.AnnexationVector(
+        self._engine = _core.annexation.Vector(
             engine_board, self.num_envs, _validate.threads(threads)
         )
         cells, k = self.board.cells, self.board.colour_count

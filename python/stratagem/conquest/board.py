@@ -61,13 +61,11 @@ __all__ = [
     "troops_uniform",
 ]
 
-# The engine's limits (docs/conquest-rules.md) come from the Rust core, whose stub does not
-# type them.
-_engine_core: Any = _core
+# The engine's limits (docs/conquest-rules.md).
 #: Teams per game.
-MAX_TEAMS: int = _engine_core.CONQUEST_MAX_TEAMS
+MAX_TEAMS: int = _core.conquest.MAX_TEAMS
 #: The most troops a territory holds (2**40).
-TROOP_LIMIT: int = _engine_core.CONQUEST_TROOP_LIMIT
+TROOP_LIMIT: int = _core.conquest.TROOP_LIMIT
 
 IntArray = NDArray[np.int64]
 FloatArray = NDArray[np.float64]
@@ -305,10 +303,10 @@ class Board:
 
     @property
     def engine(self) -> Any:
-        """The board in the Rust engine (``stratagem._core.ConquestBoard``), built on first
+        """The board in the Rust engine (``stratagem._core.conquest.Board``), built on first
         use and shared by every game on this board."""
         if self._engine is None:
-            engine = _engine_core.ConquestBoard(self._indptr, self._indices)
+            engine = _core.conquest.Board(self._indptr, self._indices)
             object.__setattr__(self, "_engine", engine)
         return self._engine
 

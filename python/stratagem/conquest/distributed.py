@@ -2,7 +2,7 @@
 
 Each rank owns a block of territories (of the natural order, or of a reverse Cuthill-McKee
 order that cuts fewer borders) and their adjacency rows; the Rust engine
-(``_core.ConquestPart``) does the rank's share of every phase with its own threads, and this
+(``_core.conquest.Part``) does the rank's share of every phase with its own threads, and this
 module moves what crosses the partition between the phases, point to point between neighbour
 ranks on numpy buffers: frontier distances and states of the *ghost* territories (the other
 ranks' territories next to ours), pressure and placements on the cut borders, and the report
@@ -333,9 +333,9 @@ class DistributedGame(_Recorded):
             self.seed = _validate.seed(seed)
             self.rate_ppm = _rate_ppm(rate)
             self.cap = (
-                _core.CONQUEST_TROOP_LIMIT
+                _core.conquest.TROOP_LIMIT
                 if cap is None
-                else _validate.integer("cap", cap, 1, _core.CONQUEST_TROOP_LIMIT)
+                else _validate.integer("cap", cap, 1, _core.conquest.TROOP_LIMIT)
             )
             self.max_turns = (
                 None if max_turns is None else _validate.integer("max_turns", max_turns, 1)
@@ -345,7 +345,7 @@ class DistributedGame(_Recorded):
                 raise InvalidParameter(f"order must be one of {ORDERS}, got {order!r}")
             team_array = _int_array("team", team, board.n)
             troops_array = _int_array("troops", troops, board.n)
-            k, limit = len(names), _core.CONQUEST_TROOP_LIMIT
+            k, limit = len(names), _core.conquest.TROOP_LIMIT
             for x in np.flatnonzero((team_array < 0) | (team_array >= k))[:1]:
                 raise InvalidParameter(
                     f"territory {x} has team {team_array[x]}, outside 0..{k - 1}"
@@ -394,14 +394,14 @@ class DistributedGame(_Recorded):
 
     def _make_part(
         self, owner: NDArray[np.int64], team: NDArray[np.int64], troops: NDArray[np.int64]
-    ) -> _core.ConquestPart:
+    ) -> _core.conquest.Part:
         arrays = _part_arrays(self.board, owner, self.comm.rank)
         self._local = arrays
         k = len(self.policy_names)
         territories = np.bincount(team, minlength=k).astype(np.int64)
         troop_counts = np.zeros(k, dtype=np.int64)
         np.add.at(troop_counts, team, troops)
-        return _core.ConquestPart(
+        return _core.conquest.Part(
             arrays.indptr,
             arrays.indices,
             arrays.local_ids,
@@ -457,7 +457,7 @@ class DistributedGame(_Recorded):
         return tuple(int(q) for q in self._local.neighbours)
 
     @property
-    def _keeper(self) -> _core.ConquestPart:
+    def _keeper(self) -> _core.conquest.Part:
         return self._part
 
     def gather_state(self) -> tuple[NDArray[np.int64], NDArray[np.int64]]:

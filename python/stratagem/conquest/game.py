@@ -43,8 +43,8 @@ __all__ = [
 ]
 
 POLICIES: tuple[str, ...] = ("random", "aggressive", "balanced", "opportunist")
-TROOP_LIMIT: int = _core.CONQUEST_TROOP_LIMIT
-MAX_TEAMS: int = _core.CONQUEST_MAX_TEAMS
+TROOP_LIMIT: int = _core.conquest.TROOP_LIMIT
+MAX_TEAMS: int = _core.conquest.MAX_TEAMS
 Mode = Literal["attack", "defend"]
 _COINS: dict[str, int] = {"attack": 1, "defend": 2}
 _FORMAT = "stratagem.conquest.game/1"
@@ -157,7 +157,7 @@ class _Recorded(ABC):
 
     @property
     @abstractmethod
-    def _keeper(self) -> _core.ConquestGame | _core.ConquestPart:
+    def _keeper(self) -> _core.conquest.Game | _core.conquest.Part:
         """The engine that keeps the turn, status and history."""
 
     @property
@@ -269,7 +269,7 @@ class Game(_Recorded):
         self.max_turns = None if max_turns is None else _validate.integer("max_turns", max_turns, 1)
         team_array = _int_array("team", team, board.n)
         troops_array = _int_array("troops", troops, board.n)
-        self._engine = _core.ConquestGame(
+        self._engine = _core.conquest.Game(
             board.engine,
             team_array,
             troops_array,
@@ -320,7 +320,7 @@ class Game(_Recorded):
         return {"turn": self.turn, "team": team, "troops": troops}
 
     @property
-    def _keeper(self) -> _core.ConquestGame:
+    def _keeper(self) -> _core.conquest.Game:
         return self._engine
 
     # -- playing -------------------------------------------------------------------------
@@ -614,7 +614,7 @@ def battle_odds(
     """
     attacker = _validate.integer("a", a, 0)
     defender = _validate.integer("d", d, 0)
-    result = _core.conquest_battle_odds(
+    result = _core.conquest.battle_odds(
         attacker,
         defender,
         _coins("attacker_mode", attacker_mode),
@@ -634,7 +634,7 @@ def battle_odds_fractions(
     """
     attacker = _validate.integer("a", a, 0)
     defender = _validate.integer("d", d, 0)
-    exact = _core.conquest_battle_odds_exact(
+    exact = _core.conquest.battle_odds_exact(
         attacker,
         defender,
         _coins("attacker_mode", attacker_mode),
@@ -658,7 +658,7 @@ def simulate_battle(
 ) -> tuple[int, int, int]:
     """Monte Carlo: counts of (attacker wins, defender wins, both die) over ``n`` battles drawn
     with the engine's own sampler (battle ``i`` from the stream of border ``i`` of turn 0)."""
-    return _core.conquest_simulate_battle(
+    return _core.conquest.simulate_battle(
         _validate.integer("a", a, 0, TROOP_LIMIT),
         _validate.integer("d", d, 0, TROOP_LIMIT),
         _coins("attacker_mode", attacker_mode),
@@ -715,7 +715,7 @@ def simulate_many(
         max_turns=max_turns,
         threads=threads,
     )
-    codes, winners, turns = _core.conquest_simulate_many(
+    codes, winners, turns = _core.conquest.simulate_many(
         template._engine, count, _validate.threads(threads)
     )
     n_teams = len(template.policy_names)

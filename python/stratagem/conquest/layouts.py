@@ -52,11 +52,9 @@ __all__ = [
 IntArray = NDArray[np.int64]
 FloatArray = NDArray[np.float64]
 
-# The engine's limit (docs/conquest-rules.md) comes from the Rust core, whose stub does not
-# type it.
-_engine_core: Any = _core
-#: The most territories a board may have (2**23 - 1, so per-team totals fit in int64).
-MAX_TERRITORIES: int = _engine_core.CONQUEST_MAX_TERRITORIES
+#: The most territories a board may have (2**23 - 1, so per-team totals fit in int64), the
+#: engine's limit (docs/conquest-rules.md).
+MAX_TERRITORIES: int = _core.conquest.MAX_TERRITORIES
 
 _UNIT = 2.0**-53
 # det_ln of the RNG oracle (IEEE basic operations only), vectorised below.

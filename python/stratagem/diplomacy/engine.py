@@ -16,8 +16,8 @@ if TYPE_CHECKING:
 Convention = Literal["exact", "waives", "article"]
 CONVENTIONS: tuple[Convention, ...] = get_args(Convention)
 
-_boards: dict[str, _core.DiplomacyBoard] = {}
-_positions: dict[str, _core.DiplomacyPosition] = {}
+_boards: dict[str, _core.diplomacy.Board] = {}
+_positions: dict[str, _core.diplomacy.Position] = {}
 
 
 def check_convention(convention: str) -> Convention:
@@ -29,7 +29,7 @@ def check_convention(convention: str) -> Convention:
     )
 
 
-def board(game_map: Map) -> _core.DiplomacyBoard:
+def board(game_map: Map) -> _core.diplomacy.Board:
     """The engine's board of a map (cached by the map's canonical text)."""
     key = game_map.text()
     found = _boards.get(key)
@@ -42,7 +42,7 @@ def board(game_map: Map) -> _core.DiplomacyBoard:
         ]
         army_offsets, army_targets = game_map.army_csr()
         fleet_offsets, fleet_targets = game_map.fleet_csr()
-        found = _core.DiplomacyBoard(
+        found = _core.diplomacy.Board(
             len(game_map.powers),
             np.asarray(game_map.kind_codes(), dtype=np.int64),
             np.asarray([index[c] for c in game_map.centres], dtype=np.int64),
@@ -58,14 +58,14 @@ def board(game_map: Map) -> _core.DiplomacyBoard:
     return found
 
 
-def position(pos: Position) -> _core.DiplomacyPosition:
+def position(pos: Position) -> _core.diplomacy.Position:
     """The engine's copy of a position (cached by its map and canonical text)."""
     key = pos.map.text() + "\n" + str(pos)
     found = _positions.get(key)
     if found is None:
         if len(_positions) > 256:
             _positions.clear()
-        found = _core.DiplomacyPosition(
+        found = _core.diplomacy.Position(
             board(pos.map),
             np.asarray(pos.unit_power, dtype=np.int64),
             np.asarray(pos.unit_fleet, dtype=bool),

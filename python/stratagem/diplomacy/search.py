@@ -200,7 +200,7 @@ class CombinedSearch:
         self.position = position
         self.convention = check_convention(convention)
         self.weights = weights or Weights()
-        self._core = _core.DiplomacyCombined(
+        self._core = _core.diplomacy.Combined(
             engine.position(position), self.convention, self.weights.as_list()
         )
 
@@ -298,7 +298,7 @@ class CombinedSearch:
             search.position = position
             search.convention = check_convention(str(data["convention"]))
             search.weights = weights
-            search._core = _core.DiplomacyCombined.restore(
+            search._core = _core.diplomacy.Combined.restore(
                 engine.position(position), search.convention, weights.as_list(), data["state"]
             )
         except (KeyError, TypeError, ValueError, OverflowError) as error:

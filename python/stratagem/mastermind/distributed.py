@@ -120,14 +120,14 @@ class _Problem:
 
     def children(self, prefix: Code) -> Code:
         """The viable one-spot extensions of ``prefix``, in search order."""
-        found: Code = _core.mastermind_children(
+        found: Code = _core.mastermind.children(
             self.spots, self.colours, self.guesses, self.feedback, prefix, self.order
         )
         return found
 
     def first(self, prefix: Code, threads: int | None) -> Code | None:
         """The first consistent code starting with ``prefix``, or ``None``."""
-        found: Code | None = _core.mastermind_first(
+        found: Code | None = _core.mastermind.first(
             self.spots, self.colours, self.guesses, self.feedback, prefix, self.order, threads
         )
         return found
@@ -431,7 +431,7 @@ def solve(
         checked_seed = _validate.seed(seed)
         order_array: Code | None = None
         if order == "shuffled":
-            order_array = _core.mastermind_shuffled_order(spots, checked_colours, checked_seed)
+            order_array = _core.mastermind.shuffled_order(spots, checked_colours, checked_seed)
         empty = np.zeros((0, spots), dtype=np.uint8)
         problem = _Problem(spots, checked_colours, empty, np.zeros((0, 2), np.uint8), order_array)
         return secret_array, problem, checked_seed, _validate.threads(threads)

@@ -86,7 +86,7 @@ def sample_secrets(spots: int, colours: int, count: int, seed: int = 0) -> NDArr
     ``(seed, "mastermind.secrets", i)``)."""
     spots, colours = check_space(spots, colours)
     count = _validate.integer("sample", count, 1, 1 << 26)
-    return _core.mastermind_sample_secrets(spots, colours, count, _validate.seed(seed))
+    return _core.mastermind.sample_secrets(spots, colours, count, _validate.seed(seed))
 
 
 def evaluate(
@@ -110,7 +110,7 @@ def evaluate(
     threads = _validate.threads(threads)
     size = colours**spots
     if sample is None and size <= ENUMERABLE_LIMIT:
-        secrets = _core.mastermind_consistent(
+        secrets = _core.mastermind.consistent(
             spots,
             colours,
             np.zeros((0, spots), np.uint8),
@@ -130,7 +130,7 @@ def evaluate(
         def report(done: int) -> None:
             bar.advance(done - bar.done)
 
-        guesses = _core.mastermind_evaluate(
+        guesses = _core.mastermind.evaluate(
             spots, colours, strategy, secrets, seed, order, threads, report
         )
         report(len(secrets))

@@ -54,8 +54,8 @@ __all__ = [
 
 STRATEGIES: Final = ("first", "random", "knuth", "irving", "entropy", "most_parts", "optimal")
 ORDERS: Final = ("lex", "shuffled")
-ENUMERABLE_LIMIT: Final[int] = _core.MASTERMIND_ENUMERABLE_LIMIT
-OPTIMAL_LIMIT: Final[int] = _core.MASTERMIND_OPTIMAL_LIMIT
+ENUMERABLE_LIMIT: Final[int] = _core.mastermind.ENUMERABLE_LIMIT
+OPTIMAL_LIMIT: Final[int] = _core.mastermind.OPTIMAL_LIMIT
 
 History = tuple[NDArray[np.uint8], NDArray[np.uint8]]
 
@@ -73,7 +73,7 @@ def score(
     guesses, secrets = _written(guesses, colours), _written(secrets, colours)
     guesses_array = np.asarray(guesses)
     spots, colours = check_space(guesses_array.shape[-1] if guesses_array.ndim else 0, colours)
-    return _core.mastermind_score(
+    return _core.mastermind.score(
         as_codes("guesses", guesses, spots, colours),
         as_codes("secrets", secrets, spots, colours),
         colours,
@@ -145,7 +145,7 @@ def first_consistent(
                 f"per spot), got {np.shape(order)}"
             )
         order_array = as_codes("search order", order, colours, colours)
-    return _core.mastermind_first(
+    return _core.mastermind.first(
         spots, colours, *history, prefix_array, order_array, _validate.threads(threads)
     )
 
@@ -164,7 +164,7 @@ def count_consistent(
     history = _history(spots, colours, guesses, feedback)
     if not len(history[0]):
         return int(colours**spots)
-    return int(_core.mastermind_count(spots, colours, *history, None, _validate.threads(threads)))
+    return int(_core.mastermind.count(spots, colours, *history, None, _validate.threads(threads)))
 
 
 def estimate_consistent(
@@ -181,7 +181,7 @@ def estimate_consistent(
     spots, colours = check_space(spots, colours)
     history = _history(spots, colours, guesses, feedback)
     probes = _validate.integer("probes", probes, 2, 1 << 40)
-    return _core.mastermind_estimate(
+    return _core.mastermind.estimate(
         spots, colours, *history, probes, _validate.seed(seed), _validate.threads(threads)
     )
 
@@ -198,7 +198,7 @@ def consistent_codes(
     ``ENUMERABLE_LIMIT`` codes)."""
     spots, colours = check_space(spots, colours)
     history = _history(spots, colours, guesses, feedback)
-    return _core.mastermind_consistent(spots, colours, *history, _validate.threads(threads))
+    return _core.mastermind.consistent(spots, colours, *history, _validate.threads(threads))
 
 
 def smallest_contradiction(
@@ -213,7 +213,7 @@ def smallest_contradiction(
     lexicographic order among the smallest), or ``None`` when some code fits."""
     spots, colours = check_space(spots, colours)
     history = _history(spots, colours, guesses, feedback)
-    found = _core.mastermind_contradiction(spots, colours, *history, _validate.threads(threads))
+    found = _core.mastermind.contradiction(spots, colours, *history, _validate.threads(threads))
     return None if found is None else tuple(found)
 
 
@@ -230,7 +230,7 @@ def _strategy(strategy: object, order: object) -> tuple[str, str]:
 def _contradiction_error(
     spots: int, colours: int, history: History, threads: int | None
 ) -> InconsistentFeedback:
-    turns = _core.mastermind_contradiction(spots, colours, *history, threads) or []
+    turns = _core.mastermind.contradiction(spots, colours, *history, threads) or []
     guesses, feedback = history
     described = "; ".join(
         f"turn {t}: {format_code(guesses[t])} got {feedback[t][0]} black {feedback[t][1]} white"
@@ -257,7 +257,7 @@ def next_guess(
     strategy, order = _strategy(strategy, order)
     history = _history(spots, colours, guesses, feedback)
     threads = _validate.threads(threads)
-    guess = _core.mastermind_next_guess(
+    guess = _core.mastermind.next_guess(
         spots, colours, *history, strategy, _validate.seed(seed), order, threads
     )
     if guess is None:
@@ -354,7 +354,7 @@ class Codebreaker:
         guesses = np.vstack([self._guesses, guess[None, :]])
         feedback = np.vstack([self._feedback, np.array([[black, white]], dtype=np.uint8)])
         # A win is checked too: the guess must fit the earlier answers to be the secret.
-        fits = _core.mastermind_first(
+        fits = _core.mastermind.first(
             self.spots, self.colours, guesses, feedback, None, None, self.threads
         )
         if fits is None:
@@ -416,7 +416,7 @@ def solve(
     strategy, order = _strategy(strategy, order)
     seed = _validate.seed(seed)
     started = time.perf_counter()
-    guesses, feedback = _core.mastermind_solve(
+    guesses, feedback = _core.mastermind.solve(
         secret_array, colours, strategy, seed, order, _validate.threads(threads)
     )
     return Solution(

@@ -319,7 +319,7 @@ class Game:
             "sequential_moves": bool(sequential_moves),
             "extra_turn": bool(extra_turn),
         }
-        self._core = _core.OutpostGame(
+        self._core = _core.outpost.Game(
             self._map.water,
             params["r"],
             params["L"],
@@ -687,7 +687,7 @@ class Game:
             raise InvalidBoard(f"{source}: {type(error).__name__}: {error}") from error
         seats = cls._check_players(cls._seats_for_load(saved_seats, players, source))
         try:
-            engine = _core.OutpostGame.restore(
+            engine = _core.outpost.Game.restore(
                 board.water,
                 checked["r"],
                 checked["L"],

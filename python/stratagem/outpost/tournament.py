@@ -21,7 +21,7 @@ or its 24 permutations in lexicographic order of positions (``rotations="all"``)
 fixture's game never depends on how, where or in which order the games are played.
 
 **Playing** (:func:`tournament`). Games whose four seats are built-in players run in Rust,
-many at a time over threads (``_core.outpost_tournament``); games with a Python player (a
+many at a time over threads (``_core.outpost.tournament``); games with a Python player (a
 :class:`~stratagem.outpost.game.Player` object) are played one by one with
 :meth:`Game.run <stratagem.outpost.game.Game.run>`. Consecutive built-in games form *tasks*
 (batches of ``batch`` games), each game with a Python player is a task of its own. With a
@@ -1001,7 +1001,7 @@ def _play_builtin(
     seeds = np.array([f.seed for f in chosen], dtype=np.uint64)
     waters = [board.water for board in plan.maps]
     return np.ascontiguousarray(
-        _core.outpost_tournament(waters, games, players, seeds, threads, report)
+        _core.outpost.tournament(waters, games, players, seeds, threads, report)
     )
 
 

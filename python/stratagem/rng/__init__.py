@@ -48,8 +48,8 @@ __all__ = [
     "purpose_tag",
 ]
 
-MAX_IDS: int = _core.MAX_IDS
-BINOMIAL_POPCOUNT_LIMIT: int = _core.BINOMIAL_POPCOUNT_LIMIT
+MAX_IDS: int = _core.rng.MAX_IDS
+BINOMIAL_POPCOUNT_LIMIT: int = _core.rng.BINOMIAL_POPCOUNT_LIMIT
 
 DrawKind = Literal["u64", "uniform_below", "below", "below_half", "coin_flips", "binomial_half"]
 _DRAW_KINDS = ("u64", "uniform_below", "below", "below_half", "coin_flips", "binomial_half")
@@ -70,12 +70,12 @@ def philox4x64_10(counters: ArrayLike, keys: ArrayLike) -> NDArray[np.uint64]:
             f"counters and keys need the same number of rows, got {counter_array.shape[0]} "
             f"and {key_array.shape[0]}"
         )
-    return _core.philox4x64_10(counter_array, key_array)
+    return _core.rng.philox4x64_10(counter_array, key_array)
 
 
 def purpose_tag(purpose: str) -> int:
     """The 64-bit key word of a purpose: FNV-1a of its UTF-8 bytes."""
-    return _core.purpose_tag(_purpose(purpose))
+    return _core.rng.purpose_tag(_purpose(purpose))
 
 
 def blocks(
@@ -90,7 +90,7 @@ def blocks(
     """Blocks ``start .. start+count-1`` of stream ``(seed, purpose, *ids)``, shape (count, 4)."""
     start = _validate.u64("start", start)
     count = _validate.integer("count", count, 0, (1 << 64) - start)
-    return _core.stream_blocks(
+    return _core.rng.stream_blocks(
         _validate.seed(seed),
         _purpose(purpose),
         _validate.ids(ids, MAX_IDS),
@@ -117,7 +117,7 @@ def draws(
     """
     if kind not in _DRAW_KINDS:
         raise InvalidParameter(f"kind must be one of {_DRAW_KINDS}, got {kind!r}")
-    return _core.stream_draws(
+    return _core.rng.stream_draws(
         _validate.seed(seed),
         _purpose(purpose),
         _validate.ids(ids, MAX_IDS),
@@ -144,7 +144,7 @@ def binomial_half(
             f"ids must have shape (len(n), j) with j <= {MAX_IDS}; got ids {id_rows.shape} "
             f"for {trials.shape[0]} values of n"
         )
-    return _core.binomial_half_streams(
+    return _core.rng.binomial_half_streams(
         _validate.seed(seed), _purpose(purpose), id_rows, trials, _validate.threads(threads)
     )
 
@@ -157,7 +157,7 @@ def coin_flip_heads(
     Equal to ``draws(seed, purpose, ids, "coin_flips", [k])[0]``; for very large ``k`` this is
     an exact Binomial(k, 1/2) draw at more than 10^10 coins per second per core, interruptible.
     """
-    return _core.coin_flip_heads(
+    return _core.rng.coin_flip_heads(
         _validate.seed(seed),
         _purpose(purpose),
         _validate.ids(ids, MAX_IDS),

@@ -24,7 +24,7 @@ class Cursor:
             raise InvalidParameter(f"purpose must be a string, got {type(purpose).__name__}")
         self._seed = _validate.seed(seed)
         self._purpose = purpose
-        self._ids = _validate.ids(ids, _core.MAX_IDS)
+        self._ids = _validate.ids(ids, _core.rng.MAX_IDS)
         self._next_block = _validate.u64("start", start)
         self._words: list[int] = []
         self._used = 0
@@ -34,7 +34,7 @@ class Cursor:
             count = min(
                 _BATCH, (1 << 64) - self._next_block
             )  # the stream wraps after block 2**64 - 1
-            blocks = _core.stream_blocks(
+            blocks = _core.rng.stream_blocks(
                 self._seed, self._purpose, self._ids, self._next_block, count, 1
             )
             self._words = [int(word) for word in blocks.reshape(-1)]

@@ -23,7 +23,7 @@ use crate::errors::{param, to_py};
 use crate::runtime::{interruptible, thread_count};
 
 /// A checked board with its rules and bitset units, shared by every game on it.
-#[pyclass(module = "stratagem._core", name = "AnnexationBoard", frozen)]
+#[pyclass(module = "stratagem._core.annexation", name = "Board", frozen)]
 pub struct PyBoard {
     inner: Arc<Board>,
     offsets: Vec<i64>,
@@ -117,7 +117,7 @@ fn outcome_parts(outcome: Outcome) -> (&'static str, Option<u8>) {
 }
 
 /// A game in progress: the board, the position and the colours played.
-#[pyclass(module = "stratagem._core", name = "AnnexationGame")]
+#[pyclass(module = "stratagem._core.annexation", name = "Game")]
 #[derive(Clone)]
 pub struct PyGame {
     board: Arc<Board>,
@@ -226,7 +226,7 @@ impl PyGame {
 /// `annexation_playouts(game, n, policy, steps, seed, threads)`:
 /// `(wins per player, draws, margin_sum)`.
 #[pyfunction]
-#[pyo3(signature = (game, n, policy, steps, seed, threads=None))]
+#[pyo3(name = "playouts", signature = (game, n, policy, steps, seed, threads=None))]
 fn annexation_playouts(
     py: Python<'_>,
     game: &PyGame,
@@ -258,7 +258,7 @@ fn annexation_playouts(
 }
 
 /// An agent: its settings and, for MCTS, the trees it keeps between moves.
-#[pyclass(module = "stratagem._core", name = "AnnexationAgent")]
+#[pyclass(module = "stratagem._core.annexation", name = "Agent")]
 #[derive(Clone)]
 pub struct PyAgent {
     spec: AiSpec,
@@ -402,7 +402,7 @@ impl PyAgent {
 /// of `colours` (the board recoloured), `first[g]` = 0 when A moves first. Returns
 /// `(winner side per game (-1 drawn), cells of A and B, moves)`.
 #[pyfunction]
-#[pyo3(signature = (board, colours, first, seeds, a, b, threads=None))]
+#[pyo3(name = "play_fixtures", signature = (board, colours, first, seeds, a, b, threads=None))]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 fn annexation_play_fixtures<'py>(
     py: Python<'py>,
@@ -504,7 +504,7 @@ type BatchArrays<'py> = (
 /// `annexation_batch_step(board, owner, colours, to_move, moves, actions, threads)`:
 /// `(owner, colours, to_move, moves, winner (-1 none), terminated, rewards, legal)`.
 #[pyfunction]
-#[pyo3(signature = (board, owner, colours, to_move, moves, actions, threads=None))]
+#[pyo3(name = "batch_step", signature = (board, owner, colours, to_move, moves, actions, threads=None))]
 #[allow(clippy::too_many_arguments)]
 fn annexation_batch_step<'py>(
     py: Python<'py>,
@@ -608,7 +608,7 @@ fn annexation_batch_step<'py>(
 
 /// The engine of the Gymnasium vector env: `num_envs` games on one board, seat 0 against
 /// random opponents, stepped together over threads into the caller's numpy buffers.
-#[pyclass(module = "stratagem._core", name = "AnnexationVector")]
+#[pyclass(module = "stratagem._core.annexation", name = "Vector")]
 pub struct PyVector {
     board: Arc<Board>,
     inner: VectorEnv,

@@ -14,7 +14,7 @@ use crate::errors::{param, to_py};
 use crate::runtime::{interruptible, thread_count};
 
 /// A checked board (CSR with reverse edges and borders), shared by every game on it.
-#[pyclass(module = "stratagem._core", name = "ConquestBoard", frozen)]
+#[pyclass(module = "stratagem._core.conquest", name = "Board", frozen)]
 pub struct PyBoard {
     pub(crate) inner: Arc<Board>,
 }
@@ -117,7 +117,7 @@ type Endings<'py> = (
 );
 
 /// A game on the Rust engine; `stratagem.conquest.Game` wraps it.
-#[pyclass(module = "stratagem._core", name = "ConquestGame")]
+#[pyclass(module = "stratagem._core.conquest", name = "Game")]
 pub struct PyGame {
     game: Game,
     threads: usize,
@@ -305,6 +305,7 @@ impl PyGame {
 
 /// `conquest_battle_odds(a, d, coins_a, coins_d)`: exact (attacker, defender, both) odds.
 #[pyfunction]
+#[pyo3(name = "battle_odds")]
 fn conquest_battle_odds(
     py: Python<'_>,
     a: u64,
@@ -321,6 +322,7 @@ fn conquest_battle_odds(
 /// `conquest_battle_odds_exact(a, d, coins_a, coins_d)`: the same odds as (numerator,
 /// denominator) pairs, or None when the fractions do not fit in 128 bits.
 #[pyfunction]
+#[pyo3(name = "battle_odds_exact")]
 fn conquest_battle_odds_exact(
     a: u64,
     d: u64,
@@ -334,7 +336,7 @@ fn conquest_battle_odds_exact(
 /// `conquest_simulate_battle(a, d, coins_a, coins_d, n, seed, threads=None)`: Monte Carlo
 /// counts of (attacker wins, defender wins, both annihilated).
 #[pyfunction]
-#[pyo3(signature = (a, d, coins_a, coins_d, n, seed, threads=None))]
+#[pyo3(name = "simulate_battle", signature = (a, d, coins_a, coins_d, n, seed, threads=None))]
 #[allow(clippy::too_many_arguments)]
 fn conquest_simulate_battle(
     py: Python<'_>,
@@ -357,7 +359,7 @@ fn conquest_simulate_battle(
 /// `conquest_simulate_many(game, games, threads=None)`: plays `games` copies of `game` to the
 /// end; returns (status codes: 0 won / 1 draw / 2 unfinished, winners or -1, turns).
 #[pyfunction]
-#[pyo3(signature = (game, games, threads=None))]
+#[pyo3(name = "simulate_many", signature = (game, games, threads=None))]
 fn conquest_simulate_many<'py>(
     py: Python<'py>,
     game: &PyGame,
@@ -403,13 +405,10 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(conquest_battle_odds_exact, m)?)?;
     m.add_function(wrap_pyfunction!(conquest_simulate_battle, m)?)?;
     m.add_function(wrap_pyfunction!(conquest_simulate_many, m)?)?;
-    m.add("CONQUEST_TROOP_LIMIT", stratagem_conquest::TROOP_LIMIT)?;
-    m.add("CONQUEST_MAX_TEAMS", stratagem_conquest::MAX_TEAMS)?;
-    m.add(
-        "CONQUEST_MAX_TERRITORIES",
-        stratagem_conquest::MAX_TERRITORIES,
-    )?;
-    m.add("CONQUEST_MAX_ODDS_SIDE", odds::MAX_ODDS_SIDE)?;
-    m.add("CONQUEST_MAX_ODDS_PRODUCT", odds::MAX_ODDS_PRODUCT)?;
+    m.add("TROOP_LIMIT", stratagem_conquest::TROOP_LIMIT)?;
+    m.add("MAX_TEAMS", stratagem_conquest::MAX_TEAMS)?;
+    m.add("MAX_TERRITORIES", stratagem_conquest::MAX_TERRITORIES)?;
+    m.add("MAX_ODDS_SIDE", odds::MAX_ODDS_SIDE)?;
+    m.add("MAX_ODDS_PRODUCT", odds::MAX_ODDS_PRODUCT)?;
     Ok(())
 }

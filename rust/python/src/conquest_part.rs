@@ -48,7 +48,7 @@ fn counts_out<'py>(py: Python<'py>, counts: (Vec<u64>, Vec<u64>)) -> Counts<'py>
 }
 
 /// One rank's part: owned territories, ghosts and the turn in phases.
-#[pyclass(module = "stratagem._core", name = "ConquestPart")]
+#[pyclass(module = "stratagem._core.conquest", name = "Part")]
 pub struct PyPart {
     part: Part,
     threads: usize,

@@ -29,7 +29,7 @@ fn ints(array: &PyReadonlyArray1<'_, i64>) -> Vec<i64> {
 type ShareTuple = (usize, usize, Vec<usize>, u128, usize);
 
 /// The map as the engine sees it.
-#[pyclass(module = "stratagem._core", frozen)]
+#[pyclass(module = "stratagem._core.diplomacy", name = "Board", frozen)]
 pub struct DiplomacyBoard {
     board: Arc<Board>,
 }
@@ -102,7 +102,7 @@ fn weights_from(weights: [i64; 4]) -> Weights {
 }
 
 /// A checked position on a board.
-#[pyclass(module = "stratagem._core", frozen)]
+#[pyclass(module = "stratagem._core.diplomacy", name = "Position", frozen)]
 pub struct DiplomacyPosition {
     board: Arc<Board>,
     position: Position,
@@ -329,7 +329,7 @@ fn index_u64(index: u128) -> PyResult<u64> {
 
 /// A combined search that advances a given number of evaluations at a time; its state can be
 /// read out and restored, so a long search can be saved and resumed.
-#[pyclass(module = "stratagem._core")]
+#[pyclass(module = "stratagem._core.diplomacy", name = "Combined")]
 pub struct DiplomacyCombined {
     board: Arc<Board>,
     position: Position,

@@ -10,6 +10,7 @@ use crate::errors::to_py;
 /// `check_graph(offsets, neighbours, node, offsets_name, neighbours_name, min_nodes,
 /// max_nodes, isolated_ok, connected)`: raises `InvalidBoard` naming the first defect.
 #[pyfunction]
+#[pyo3(name = "check")]
 #[allow(clippy::too_many_arguments)]
 fn check_graph(
     offsets: PyReadonlyArray1<'_, i64>,

@@ -1,7 +1,8 @@
 //! The extension module `stratagem._core`: a thin PyO3 layer over `stratagem-core`.
 //!
-//! Each file binds one area of the core; conversions and validation of Python objects happen
-//! here, the work happens in plain Rust.
+//! Each file binds one area of the core into its own submodule (`_core.rng`, `_core.graph`, one
+//! per game); conversions and validation of Python objects happen here, the work happens in
+//! plain Rust.
 
 use pyo3::prelude::*;
 
@@ -28,13 +29,35 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         },
     )?;
     runtime::register(m)?;
-    rng::register(m)?;
-    graph::register(m)?;
-    annexation::register(m)?;
-    conquest::register(m)?;
-    conquest_part::register(m)?;
-    diplomacy::register(m)?;
-    mastermind::register(m)?;
-    outpost::register(m)?;
+    submodule(m, "rng", &[rng::register])?;
+    submodule(m, "graph", &[graph::register])?;
+    submodule(m, "annexation", &[annexation::register])?;
+    submodule(
+        m,
+        "conquest",
+        &[conquest::register, conquest_part::register],
+    )?;
+    submodule(m, "diplomacy", &[diplomacy::register])?;
+    submodule(m, "mastermind", &[mastermind::register])?;
+    submodule(m, "outpost", &[outpost::register])?;
+    Ok(())
+}
+
+type Register = fn(&Bound<'_, PyModule>) -> PyResult<()>;
+
+/// `stratagem._core.<name>`, filled by `registers`; entered in `sys.modules` so that
+/// `import stratagem._core.<name>` works as for a Python package.
+fn submodule(parent: &Bound<'_, PyModule>, name: &str, registers: &[Register]) -> PyResult<()> {
+    let py = parent.py();
+    let module = PyModule::new(py, name)?;
+    for register in registers {
+        register(&module)?;
+    }
+    parent.add_submodule(&module)?;
+    let qualified = format!("stratagem._core.{name}");
+    module.setattr("__name__", &qualified)?;
+    py.import("sys")?
+        .getattr("modules")?
+        .set_item(qualified, &module)?;
     Ok(())
 }

@@ -133,7 +133,7 @@ fn codes_array<'py>(py: Python<'py>, space: Space, codes: &[Code]) -> Bound<'py,
 /// `mastermind_score(guesses, secrets, colours)`: black and white of each guess row against
 /// the secret row of the same index; either array may have a single row (broadcast).
 #[pyfunction]
-#[pyo3(signature = (guesses, secrets, colours, threads=None))]
+#[pyo3(name = "score", signature = (guesses, secrets, colours, threads=None))]
 fn mastermind_score<'py>(
     py: Python<'py>,
     guesses: PyReadonlyArray2<'py, u8>,
@@ -164,7 +164,7 @@ fn mastermind_score<'py>(
 /// `mastermind_first(...)`: the first consistent code in the search order (below `prefix`),
 /// or None.
 #[pyfunction]
-#[pyo3(signature = (spots, colours, guesses, feedback, prefix=None, order=None, threads=None))]
+#[pyo3(name = "first", signature = (spots, colours, guesses, feedback, prefix=None, order=None, threads=None))]
 #[allow(clippy::too_many_arguments)]
 fn mastermind_first<'py>(
     py: Python<'py>,
@@ -189,7 +189,7 @@ fn mastermind_first<'py>(
 
 /// `mastermind_children(...)`: the viable one-spot extensions of `prefix`, in search order.
 #[pyfunction]
-#[pyo3(signature = (spots, colours, guesses, feedback, prefix, order=None))]
+#[pyo3(name = "children", signature = (spots, colours, guesses, feedback, prefix, order=None))]
 fn mastermind_children<'py>(
     py: Python<'py>,
     spots: usize,
@@ -218,7 +218,7 @@ fn mastermind_children<'py>(
 
 /// `mastermind_count(...)`: the exact number of consistent codes (below `prefix`).
 #[pyfunction]
-#[pyo3(signature = (spots, colours, guesses, feedback, prefix=None, threads=None))]
+#[pyo3(name = "count", signature = (spots, colours, guesses, feedback, prefix=None, threads=None))]
 fn mastermind_count(
     py: Python<'_>,
     spots: usize,
@@ -240,7 +240,7 @@ fn mastermind_count(
 /// `mastermind_estimate(...)`: Knuth's estimate of the number of consistent codes, as
 /// (mean, standard error).
 #[pyfunction]
-#[pyo3(signature = (spots, colours, guesses, feedback, probes, seed, threads=None))]
+#[pyo3(name = "estimate", signature = (spots, colours, guesses, feedback, probes, seed, threads=None))]
 #[allow(clippy::too_many_arguments)]
 fn mastermind_estimate(
     py: Python<'_>,
@@ -262,7 +262,7 @@ fn mastermind_estimate(
 
 /// `mastermind_consistent(...)`: every consistent code, lexicographic (enumerable spaces).
 #[pyfunction]
-#[pyo3(signature = (spots, colours, guesses, feedback, threads=None))]
+#[pyo3(name = "consistent", signature = (spots, colours, guesses, feedback, threads=None))]
 fn mastermind_consistent<'py>(
     py: Python<'py>,
     spots: usize,
@@ -282,6 +282,7 @@ fn mastermind_consistent<'py>(
 
 /// `mastermind_shuffled_order(spots, colours, seed)`: the `first` strategy's shuffled order.
 #[pyfunction]
+#[pyo3(name = "shuffled_order")]
 fn mastermind_shuffled_order<'py>(
     py: Python<'py>,
     spots: usize,
@@ -301,7 +302,7 @@ fn mastermind_shuffled_order<'py>(
 /// `mastermind_next_guess(...)`: the strategy's guess after the history, or None when no code
 /// is consistent with it.
 #[pyfunction]
-#[pyo3(signature = (spots, colours, guesses, feedback, strategy, seed=0, order="lex", threads=None))]
+#[pyo3(name = "next_guess", signature = (spots, colours, guesses, feedback, strategy, seed=0, order="lex", threads=None))]
 #[allow(clippy::too_many_arguments)]
 fn mastermind_next_guess<'py>(
     py: Python<'py>,
@@ -328,7 +329,7 @@ fn mastermind_next_guess<'py>(
 /// strategy against the secret until it is found; the guesses `(k, spots)` and their
 /// feedbacks `(k, 2)`.
 #[pyfunction]
-#[pyo3(signature = (secret, colours, strategy, seed=0, order="lex", threads=None))]
+#[pyo3(name = "solve", signature = (secret, colours, strategy, seed=0, order="lex", threads=None))]
 fn mastermind_solve<'py>(
     py: Python<'py>,
     secret: PyReadonlyArray1<'py, u8>,
@@ -362,7 +363,7 @@ fn mastermind_solve<'py>(
 /// `mastermind_contradiction(...)`: a smallest set of turns whose feedbacks contradict each
 /// other, or None when some code fits.
 #[pyfunction]
-#[pyo3(signature = (spots, colours, guesses, feedback, threads=None))]
+#[pyo3(name = "contradiction", signature = (spots, colours, guesses, feedback, threads=None))]
 fn mastermind_contradiction(
     py: Python<'_>,
     spots: usize,
@@ -381,6 +382,7 @@ fn mastermind_contradiction(
 
 /// `mastermind_sample_secrets(spots, colours, count, seed)`: the seeded sample of secrets.
 #[pyfunction]
+#[pyo3(name = "sample_secrets")]
 fn mastermind_sample_secrets<'py>(
     py: Python<'py>,
     spots: usize,
@@ -402,7 +404,7 @@ fn mastermind_sample_secrets<'py>(
 /// `mastermind_evaluate(...)`: the number of guesses the strategy takes for each secret row;
 /// `progress(done)` is called about every 20 ms with the number of secrets finished.
 #[pyfunction]
-#[pyo3(signature = (spots, colours, strategy, secrets, seed=0, order="lex", threads=None, progress=None))]
+#[pyo3(name = "evaluate", signature = (spots, colours, strategy, secrets, seed=0, order="lex", threads=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn mastermind_evaluate<'py>(
     py: Python<'py>,
@@ -432,7 +434,7 @@ fn mastermind_evaluate<'py>(
 /// `mastermind_optimal_cost(...)`: the optimal total number of guesses over every code
 /// consistent with the history.
 #[pyfunction]
-#[pyo3(signature = (spots, colours, guesses, feedback, threads=None))]
+#[pyo3(name = "optimal_cost", signature = (spots, colours, guesses, feedback, threads=None))]
 fn mastermind_optimal_cost(
     py: Python<'_>,
     spots: usize,
@@ -466,9 +468,9 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(mastermind_evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(mastermind_optimal_cost, m)?)?;
     m.add(
-        "MASTERMIND_ENUMERABLE_LIMIT",
+        "ENUMERABLE_LIMIT",
         stratagem_mastermind::code::ENUMERABLE_LIMIT,
     )?;
-    m.add("MASTERMIND_OPTIMAL_LIMIT", optimal::OPTIMAL_LIMIT)?;
+    m.add("OPTIMAL_LIMIT", optimal::OPTIMAL_LIMIT)?;
     Ok(())
 }

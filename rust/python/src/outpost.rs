@@ -160,7 +160,7 @@ fn empire_index(empire: usize) -> PyResult<u8> {
 }
 
 /// A game in progress.
-#[pyclass(module = "stratagem._core", name = "OutpostGame")]
+#[pyclass(module = "stratagem._core.outpost", name = "Game")]
 pub struct PyGame {
     inner: Game,
 }
@@ -406,6 +406,7 @@ impl PyGame {
 
 /// `outpost_control(water, outposts, r)`: the control map of outposts `[id, empire, x, y]`.
 #[pyfunction]
+#[pyo3(name = "control")]
 fn outpost_control<'py>(
     py: Python<'py>,
     water: PyReadonlyArray2<'_, bool>,
@@ -423,6 +424,7 @@ fn outpost_control<'py>(
 /// `outpost_cut_off(water, control, outposts, fringe)`: ids of the outposts whose supply line
 /// is cut on `control`.
 #[pyfunction]
+#[pyo3(name = "cut_off")]
 fn outpost_cut_off(
     water: PyReadonlyArray2<'_, bool>,
     control: PyReadonlyArray2<'_, i8>,
@@ -469,7 +471,7 @@ fn outpost_cut_off(
 /// sequential_moves, extra_turn]`, `players` rows four built-in names. Returns uint32
 /// `(games, 4, 3)`: each empire's final land, water and outposts.
 #[pyfunction]
-#[pyo3(signature = (waters, games, players, seeds, threads=None, progress=None))]
+#[pyo3(name = "tournament", signature = (waters, games, players, seeds, threads=None, progress=None))]
 fn outpost_tournament<'py>(
     py: Python<'py>,
     waters: Vec<PyReadonlyArray2<'_, bool>>,

@@ -1,0 +1,158 @@
+"""``stratagem._core.conquest`` (rust/python/src/conquest.rs, conquest_part.rs)."""
+
+from typing import final
+
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = [
+    "MAX_ODDS_PRODUCT",
+    "MAX_ODDS_SIDE",
+    "MAX_TEAMS",
+    "MAX_TERRITORIES",
+    "TROOP_LIMIT",
+    "Board",
+    "Game",
+    "Part",
+    "battle_odds",
+    "battle_odds_exact",
+    "simulate_battle",
+    "simulate_many",
+]
+
+TROOP_LIMIT: int
+MAX_TEAMS: int
+MAX_TERRITORIES: int
+MAX_ODDS_SIDE: int
+MAX_ODDS_PRODUCT: int
+
+@final
+class Board:
+    def __new__(cls, indptr: NDArray[np.int64], indices: NDArray[np.int64]) -> Board: ...
+    @property
+    def n(self) -> int: ...
+    @property
+    def n_borders(self) -> int: ...
+
+@final
+class Game:
+    def __new__(
+        cls,
+        board: Board,
+        team: NDArray[np.int64],
+        troops: NDArray[np.int64],
+        policies: list[str],
+        seed: int,
+        rate_ppm: int,
+        cap: int,
+        max_turns: int | None,
+        threads: int | None = None,
+    ) -> Game: ...
+    def resume(
+        self,
+        turn: int,
+        status: str,
+        winner: int | None,
+        territories: NDArray[np.int64],
+        troops: NDArray[np.int64],
+    ) -> None: ...
+    def placement(self, custom: NDArray[np.int64] | None = None) -> NDArray[np.int64]: ...
+    def step(self, custom: NDArray[np.int64] | None = None) -> bool: ...
+    def run(self, turns: int) -> int: ...
+    def set_policies(self, policies: list[str]) -> None: ...
+    def copy(self) -> Game: ...
+    def history(self) -> tuple[NDArray[np.int64], NDArray[np.int64]]: ...
+    @property
+    def team(self) -> NDArray[np.int64]: ...
+    @property
+    def troops(self) -> NDArray[np.int64]: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def winner(self) -> int | None: ...
+    @property
+    def threads(self) -> int: ...
+    @threads.setter
+    def threads(self, threads: int | None) -> None: ...
+
+@final
+class Part:
+    def __new__(
+        cls,
+        indptr: NDArray[np.int64],
+        indices: NDArray[np.int64],
+        territory_ids: NDArray[np.int64],
+        edge_ids: NDArray[np.int64],
+        owned: NDArray[np.bool_],
+        team: NDArray[np.int64],
+        troops: NDArray[np.int64],
+        policies: list[str],
+        seed: int,
+        rate_ppm: int,
+        cap: int,
+        max_turns: int | None,
+        halo_send: NDArray[np.int64],
+        halo_send_offsets: NDArray[np.int64],
+        halo_recv: NDArray[np.int64],
+        halo_recv_offsets: NDArray[np.int64],
+        cut: NDArray[np.int64],
+        cut_offsets: NDArray[np.int64],
+        territories: int,
+        territory_counts: NDArray[np.int64],
+        troop_counts: NDArray[np.int64],
+        threads: int | None = None,
+    ) -> Part: ...
+    def begin_turn(self) -> bool: ...
+    def distance_halo(self) -> NDArray[np.uint32]: ...
+    def distance_update(self, ghosts: NDArray[np.uint32]) -> bool: ...
+    def pressure_out(self) -> NDArray[np.uint64]: ...
+    def pressure_in(self, values: NDArray[np.uint64]) -> None: ...
+    def resolved_per_neighbour(self) -> NDArray[np.int64]: ...
+    def place(self) -> NDArray[np.int64]: ...
+    def fight(self, theirs: NDArray[np.int64]) -> NDArray[np.int64]: ...
+    def occupy(self, reports: NDArray[np.int64]) -> NDArray[np.uint64]: ...
+    def end_turn(
+        self, ghosts: NDArray[np.uint64]
+    ) -> tuple[NDArray[np.int64], NDArray[np.int64]]: ...
+    def commit(self, territories: NDArray[np.int64], troops: NDArray[np.int64]) -> None: ...
+    def counts(self) -> tuple[NDArray[np.int64], NDArray[np.int64]]: ...
+    def resume(
+        self,
+        turn: int,
+        status: str,
+        winner: int | None,
+        territories: NDArray[np.int64],
+        troops: NDArray[np.int64],
+        territories_now: NDArray[np.int64],
+        troops_now: NDArray[np.int64],
+    ) -> None: ...
+    def history(self) -> tuple[NDArray[np.int64], NDArray[np.int64]]: ...
+    def owned_ids(self) -> NDArray[np.int64]: ...
+    def owned_state(self) -> tuple[NDArray[np.int64], NDArray[np.int64]]: ...
+    @property
+    def needs_distance(self) -> bool: ...
+    @property
+    def needs_pressure(self) -> bool: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def winner(self) -> int | None: ...
+    @property
+    def threads(self) -> int: ...
+    @threads.setter
+    def threads(self, threads: int | None) -> None: ...
+
+def battle_odds(a: int, d: int, coins_a: int, coins_d: int) -> tuple[float, float, float]: ...
+def battle_odds_exact(
+    a: int, d: int, coins_a: int, coins_d: int
+) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int]] | None: ...
+def simulate_battle(
+    a: int, d: int, coins_a: int, coins_d: int, n: int, seed: int, threads: int | None = None
+) -> tuple[int, int, int]: ...
+def simulate_many(
+    game: Game, games: int, threads: int | None = None
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]: ...
