@@ -6,12 +6,13 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from stratagem.diplomacy import adjustments as adj
 from stratagem.diplomacy import engine, oracle, search
 from stratagem.diplomacy.map import Map
+from stratagem.diplomacy.open_problem import position_with
 from stratagem.diplomacy.open_problem import solve as solve_open_problem
 from stratagem.diplomacy.position import Position
 from test_diplomacy_engine import random_position
@@ -135,3 +136,35 @@ def test_open_problem_totals() -> None:
         for victory in (False, True):
             best, _ = oracle.open_problem(convention, victory, Map.standard())
             assert best == solve_open_problem(convention, victory=victory).total
+
+
+@given(
+    st.sampled_from(CONVENTIONS),
+    st.lists(st.integers(0, 8), min_size=7, max_size=7),
+)
+def test_open_problem_with_fixed_units(convention: str, units: list[int]) -> None:
+    """The best position for given units per power: the engine's total, and every power's
+    units, against the oracle's dynamic programme. (Units need as many centres at the previous
+    winter: more than 34 in all has no legal position.)"""
+    assume(sum(units) <= len(Map.standard().centres))
+    fixed = dict(zip(Map.standard().powers, units, strict=True))
+    best, per_power = oracle.open_problem(convention, units=fixed)
+    answer = solve_open_problem(convention, units=fixed)
+    assert answer.total == best
+    assert [s.units for s in answer.shares] == [u for u, _, _ in per_power] == units
+    assert adj.total(answer.position, convention) == best
+
+
+@given(st.data())
+def test_the_position_builder_gives_what_it_is_asked(data: st.DataObject) -> None:
+    """open_problem.position_with (product) against its request, counted by the oracle."""
+    the_map = Map.standard()
+    power = data.draw(st.sampled_from(the_map.powers))
+    homes = the_map.homes[power]
+    open_homes = tuple(data.draw(st.lists(st.sampled_from(homes), unique=True)))
+    centres = data.draw(st.integers(len(open_homes), len(open_homes) + 6))
+    units = data.draw(st.integers(0, 8))
+    position = position_with(the_map, {power: (units, centres, open_homes)})
+    assert len(position.units_of(power)) == units
+    assert len(position.centres_of(power)) == centres
+    assert oracle.count(position, power, "exact") == adj.count(position, power, "exact")

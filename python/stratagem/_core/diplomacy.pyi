@@ -28,7 +28,7 @@ class Board:
         fleet_targets: NDArray[np.int64],
     ) -> Board: ...
     def open_problem(
-        self, convention: str, victory: bool
+        self, convention: str, victory: bool, units: list[int] | None = None
     ) -> tuple[int, list[tuple[int, int, list[int], int, int]]]: ...
 
 @final

@@ -5,14 +5,16 @@ programme, with a concrete position on the map that reaches it."""
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+from stratagem import _validate
 from stratagem.diplomacy import engine
 from stratagem.diplomacy.adjustments import counts, total
 from stratagem.diplomacy.engine import Convention, check_convention
 from stratagem.diplomacy.map import Map
 from stratagem.diplomacy.position import Position, Unit
-from stratagem.errors import InconsistentInput
+from stratagem.errors import InconsistentInput, InvalidParameter
 
 
 @dataclass(frozen=True)
@@ -41,14 +43,29 @@ class Answer:
 
 
 def solve(
-    convention: Convention = "exact", *, victory: bool = False, map: Map | None = None
+    convention: Convention = "exact",
+    *,
+    victory: bool = False,
+    map: Map | None = None,
+    units: Mapping[str, int] | None = None,
 ) -> Answer:
     """Solves the open problem under ``convention``; ``victory`` adds the rule that a power
-    with 18 centres has won (at most 17 now and at the previous winter)."""
+    with 18 centres has won (at most 17 now and at the previous winter); ``units`` fixes every
+    power's number of units (the best legal position for given armies and fleets)."""
     check_convention(convention)
     the_map = map or Map.standard()
+    fixed = None
+    if units is not None:
+        if set(units) != set(the_map.powers):
+            raise InvalidParameter(
+                f"units must give a number for each power {the_map.powers}, got {sorted(units)}"
+            )
+        fixed = [
+            _validate.integer(f"units[{p!r}]", units[p], 0, len(the_map.provinces))
+            for p in the_map.powers
+        ]
     started = time.perf_counter()
-    best, raw = engine.board(the_map).open_problem(convention, victory)
+    best, raw = engine.board(the_map).open_problem(convention, victory, fixed)
     seconds = time.perf_counter() - started
     shares = tuple(
         Share(
@@ -75,7 +92,16 @@ def solve(
 
 
 def witness(the_map: Map, shares: tuple[Share, ...]) -> Position:
-    """A position with every power's units, centres and open homes as in ``shares``.
+    """A position reaching ``shares`` (:func:`position_with` their resources)."""
+    return position_with(the_map, {s.power: (s.units, s.centres, s.open_homes) for s in shares})
+
+
+#: A power's units, centres and open homes.
+Resources = tuple[int, int, tuple[str, ...]]
+
+
+def position_with(the_map: Map, resources: Mapping[str, Resources]) -> Position:
+    """A position with every power's units, centres and open homes as given.
 
     Each power owns its open homes (left empty) and as many other centres as it needs,
     neutral centres first, then other powers' homes, its own other homes last; its units stand
@@ -83,10 +109,10 @@ def witness(the_map: Map, shares: tuple[Share, ...]) -> Position:
     other centres, and the rest on provinces that are not centres (fleets at sea, armies on
     land)."""
     owners: dict[str, str] = {}
-    for share in shares:
-        for home in share.open_homes:
-            owners[home] = share.power
-    open_homes = {h for s in shares for h in s.open_homes}
+    for power, (_, _, homes) in resources.items():
+        for home in homes:
+            owners[home] = power
+    open_homes = {h for _, _, homes in resources.values() for h in homes}
 
     def rank(centre: str, power: str) -> int:
         home = the_map.home_of[centre]
@@ -94,23 +120,23 @@ def witness(the_map: Map, shares: tuple[Share, ...]) -> Position:
 
     units: list[Unit] = []
     free = [p for p in the_map.provinces if p not in the_map.centres]
-    for share in shares:
-        extra = share.centres - len(share.open_homes)
+    for power, (unit_count, centre_count, homes) in resources.items():
+        extra = centre_count - len(homes)
         spare = [c for c in the_map.centres if c not in owners and c not in open_homes]
-        spare.sort(key=lambda c: rank(c, share.power))
+        spare.sort(key=lambda c: rank(c, power))
         taken = spare[:extra]
         if len(taken) < extra:
-            raise InconsistentInput(f"not enough centres left for {share.power}'s share")
+            raise InconsistentInput(f"not enough centres left for {power}'s share")
         for centre in taken:
-            owners[centre] = share.power
+            owners[centre] = power
         # Own homes first: an owned home with nobody on it would be an open home.
-        standing = sorted(taken, key=lambda c: -rank(c, share.power))[: share.units]
+        standing = sorted(taken, key=lambda c: -rank(c, power))[:unit_count]
         for centre in standing:
-            units.append(Unit(share.power, "A", centre))
-        for _ in range(share.units - len(standing)):
+            units.append(Unit(power, "A", centre))
+        for _ in range(unit_count - len(standing)):
             if not free:
                 raise InconsistentInput("not enough provinces for every unit")
             province = free.pop(0)
             kind = "F" if the_map.kind[the_map.provinces.index(province)] == "sea" else "A"
-            units.append(Unit(share.power, kind, province))
+            units.append(Unit(power, kind, province))
     return Position.from_units(units, owners, the_map)

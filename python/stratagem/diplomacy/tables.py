@@ -1,8 +1,9 @@
 """Loeb's tables ("The Combinatorics of Adjustments", seed 004), ours beside his.
 
-Every figure of ours is counted by :func:`stratagem.diplomacy.oracle.count` on a concrete,
-validated position of the standard map built for it (one power alone on the board), never
-by a formula typed in here; his figures are copied from the article as printed.
+Every figure of ours is counted by the engine (:func:`stratagem.diplomacy.adjustments.count`)
+on a concrete, validated position of the standard map built for it (one power alone on the
+board), never by a formula typed in here; his figures are copied from the article as printed.
+The tests count the same positions with the oracle.
 
 - :func:`removal_table`: a power with ``n`` units and ``n - k`` centres removes ``k``:
   ``C(n, k)``, up to 17 units; the largest is ``C(17, 8) = C(17, 9) = 24,310``. His table is
@@ -31,7 +32,9 @@ import math
 from dataclasses import dataclass
 
 from stratagem import _validate
-from stratagem.diplomacy import oracle
+from stratagem.diplomacy import open_problem
+from stratagem.diplomacy.adjustments import count
+from stratagem.diplomacy.engine import check_convention
 from stratagem.diplomacy.map import Map
 from stratagem.diplomacy.position import Position
 
@@ -106,9 +109,9 @@ def _article_removals() -> dict[tuple[int, int], int]:
 
 def _alone(power: str, units: int, centres: int, open_homes: tuple[str, ...]) -> Position:
     """A position of the standard map where ``power`` alone has ``units`` units and
-    ``centres`` centres, ``open_homes`` among them open (:func:`oracle.position_for`: units
-    on its other centres first, then on provinces that are not centres)."""
-    return oracle.position_for({power: (units, centres, open_homes)}, Map.standard())
+    ``centres`` centres, ``open_homes`` among them open
+    (:func:`~stratagem.diplomacy.open_problem.position_with`)."""
+    return open_problem.position_with(Map.standard(), {power: (units, centres, open_homes)})
 
 
 # --- Removals ---------------------------------------------------------------------------------
@@ -127,13 +130,13 @@ class RemovalRow:
 
 def removal_table(max_units: int = 17, power: str = "AUS") -> tuple[RemovalRow, ...]:
     """Every ``1 <= k <= n <= max_units``: ``power`` with ``n`` units and ``n - k`` centres,
-    counted by the oracle (the convention does not matter for removals)."""
+    counted by the engine (the convention does not matter for removals)."""
     max_units = _validate.integer("max_units", max_units, 1, len(Map.standard().centres))
     printed = _article_removals()
     rows = []
     for n in range(1, max_units + 1):
         for k in range(1, n + 1):
-            ours = oracle.count(_alone(power, n, n - k, ()), power, "exact")
+            ours = count(_alone(power, n, n - k, ()), power, "exact")
             theirs = printed.get((n, k))
             note = "" if theirs in (None, ours) else f"printed {theirs}, C({n}, {k}) = {ours}"
             rows.append(RemovalRow(n, k, ours, theirs, note))
@@ -170,7 +173,7 @@ def build_table() -> tuple[BuildRow, ...]:
         for j in range(1, len(homes) + 1):
             position = _alone(power, len(homes) - j, len(homes), homes)
             exact, waives, article = (
-                oracle.count(position, power, c) for c in ("exact", "waives", "article")
+                count(position, power, c) for c in ("exact", "waives", "article")
             )
             printed_exact, printed_article = printed[j]
             notes = []
@@ -222,12 +225,9 @@ def _example_homes(power: str, units: int, centres: int, possibilities: int) -> 
     homes = Map.standard().homes[power]
     if units > centres:
         return ()
-    for size in range(len(homes) + 1):
+    for size in range(min(len(homes), centres) + 1):
         for chosen in itertools.combinations(homes, size):
-            sizes = [len(Map.standard().build_options(h)) for h in chosen]
-            if size <= centres and oracle.adjustment_count(units, centres, sizes, "exact") == (
-                possibilities
-            ):
+            if count(_alone(power, units, centres, chosen), power, "exact") == possibilities:
                 return chosen
     return homes
 
@@ -238,7 +238,7 @@ def example_table() -> tuple[ExampleRow, ...]:
     for power, units, centres, possibilities in ARTICLE_EXAMPLE:
         homes = _example_homes(power, units, centres, possibilities)
         position = _alone(power, units, centres, homes)
-        ours = oracle.count(position, power, "exact")
+        ours = count(position, power, "exact")
         rows.append(ExampleRow(power, units, centres, homes, position, ours, possibilities))
     return tuple(rows)
 
@@ -256,7 +256,7 @@ def example_impossibility() -> str:
     rows = example_table()
     the_map = Map.standard()
     centres = [row.centres for row in rows]
-    previous = [oracle.previous_centres(r.units, r.centres, len(r.open_homes)) for r in rows]
+    previous = [max(r.units, r.centres - r.units, len(r.open_homes)) for r in rows]
     units = [row.units for row in rows]
     return (
         f"the rows own {' + '.join(map(str, centres))} = {sum(centres)} centres and the map has "
@@ -269,15 +269,14 @@ def example_impossibility() -> str:
 
 def nearest_legal_example(
     convention: str = "exact",
-) -> tuple[int, tuple[oracle.Resources, ...], Position]:
+) -> tuple[int, tuple[open_problem.Resources, ...], Position]:
     """The best legal position with the example's units per power (the open problem's dynamic
     programming with ``u`` fixed): its total, ``(units, centres, open homes)`` per power in
     map order and a concrete position reaching it."""
-    the_map = Map.standard()
     units = {power: u for power, u, _, _ in ARTICLE_EXAMPLE}
-    best, per_power = oracle.open_problem(convention, units=units)
-    position = oracle.position_for(dict(zip(the_map.powers, per_power, strict=True)), the_map)
-    return best, per_power, position
+    answer = open_problem.solve(check_convention(convention), units=units)
+    per_power = tuple((s.units, s.centres, s.open_homes) for s in answer.shares)
+    return answer.total, per_power, answer.position
 
 
 # --- Text -------------------------------------------------------------------------------------

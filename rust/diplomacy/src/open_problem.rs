@@ -52,8 +52,23 @@ fn choices(units: usize, centres: usize, options: &[usize], convention: Conventi
 }
 
 /// Solves the problem on `board` with `centres` supply centres in all; `victory` caps every
-/// power at 17 centres now and before (18 wins the game).
-pub fn solve(board: &Board, convention: Convention, victory: bool) -> Result<Answer> {
+/// power at 17 centres now and before (18 wins the game); `units`, when given, fixes each
+/// power's number of units (map order).
+pub fn solve(
+    board: &Board,
+    convention: Convention,
+    victory: bool,
+    units: Option<&[usize]>,
+) -> Result<Answer> {
+    if let Some(fixed) = units {
+        if fixed.len() != board.powers {
+            return Err(Error::InvalidParameter(format!(
+                "units gives {} numbers for {} powers",
+                fixed.len(),
+                board.powers
+            )));
+        }
+    }
     let total = board.centres();
     let cap = if victory { total.min(17) } else { total };
     // best[power][q * (cap + 1) + c]: the best share of a power with exactly `c` centres that needed
@@ -68,8 +83,12 @@ pub fn solve(board: &Board, convention: Convention, victory: bool) -> Result<Ans
         for subset in 0u32..1 << homes.len() {
             let open: Vec<usize> = (0..homes.len()).filter(|&h| subset >> h & 1 == 1).collect();
             let options: Vec<usize> = open.iter().map(|&h| homes[h]).collect();
+            let unit_range = match units {
+                Some(fixed) => fixed[power]..=fixed[power],
+                None => 0..=total,
+            };
             for centres in open.len()..=cap {
-                for units in 0..=total {
+                for units in unit_range.clone() {
                     let previous = units.max(centres.saturating_sub(units)).max(open.len());
                     if previous > cap {
                         continue;

@@ -66,19 +66,21 @@ impl DiplomacyBoard {
         })
     }
 
-    /// `open_problem(convention, victory)`: `(total, shares)`, a share per power
+    /// `open_problem(convention, victory, units=None)`: `(total, shares)`, a share per power
     /// `(units, centres, open_homes, choices, previous)` with open homes as indices into the
-    /// power's home centres.
+    /// power's home centres; `units` fixes each power's units (map order).
+    #[pyo3(signature = (convention, victory, units=None))]
     fn open_problem(
         &self,
         py: Python<'_>,
         convention: &str,
         victory: bool,
+        units: Option<Vec<usize>>,
     ) -> PyResult<(u128, Vec<ShareTuple>)> {
         let convention = Convention::parse(convention).map_err(to_py)?;
         let board = Arc::clone(&self.board);
         let answer = py
-            .detach(move || open_problem::solve(&board, convention, victory))
+            .detach(move || open_problem::solve(&board, convention, victory, units.as_deref()))
             .map_err(to_py)?;
         Ok((
             answer.total,
