@@ -6,6 +6,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 __all__ = [
+    "AIS",
+    "HEURISTICS",
+    "MODES",
     "Agent",
     "Board",
     "Game",
@@ -14,6 +17,10 @@ __all__ = [
     "play_fixtures",
     "playouts",
 ]
+
+AIS: list[str]
+HEURISTICS: list[str]
+MODES: list[str]
 
 @final
 class Vector:

@@ -10,6 +10,7 @@ __all__ = [
     "MAX_ODDS_SIDE",
     "MAX_TEAMS",
     "MAX_TERRITORIES",
+    "POLICIES",
     "TROOP_LIMIT",
     "Board",
     "Game",
@@ -19,6 +20,8 @@ __all__ = [
     "simulate_battle",
     "simulate_many",
 ]
+
+POLICIES: list[str]
 
 TROOP_LIMIT: int
 MAX_TEAMS: int

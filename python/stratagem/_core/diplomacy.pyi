@@ -7,10 +7,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 __all__ = [
+    "CONVENTIONS",
     "Board",
     "Combined",
     "Position",
 ]
+
+CONVENTIONS: list[str]
 
 @final
 class Board:

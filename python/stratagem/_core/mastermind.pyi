@@ -8,6 +8,7 @@ from numpy.typing import NDArray
 __all__ = [
     "ENUMERABLE_LIMIT",
     "OPTIMAL_LIMIT",
+    "STRATEGIES",
     "children",
     "consistent",
     "contradiction",
@@ -22,6 +23,8 @@ __all__ = [
     "shuffled_order",
     "solve",
 ]
+
+STRATEGIES: list[str]
 
 ENUMERABLE_LIMIT: int
 OPTIMAL_LIMIT: int

@@ -7,11 +7,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 __all__ = [
+    "PLAYERS",
     "Game",
     "control",
     "cut_off",
     "tournament",
 ]
+
+PLAYERS: list[str]
 
 @final
 class Game:

@@ -22,7 +22,8 @@ from stratagem.errors import InvalidParameter
 
 __all__ = ["AI", "AIS"]
 
-AIS = ("random", "greedy", "fractal", "minimax", "mcts")
+#: The agents, as the engine names them.
+AIS: tuple[str, ...] = tuple(_core.annexation.AIS)
 _DEFAULT_ITERATIONS = 1000
 _OPTIONS: dict[str, dict[str, type]] = {
     "random": {},

@@ -35,7 +35,8 @@ from stratagem.errors import InvalidBoard, InvalidMove, InvalidParameter
 
 __all__ = ["MODES", "POLICIES", "Game", "PlayoutResult", "Rules", "playouts"]
 
-MODES = ("flood", "adjacent")
+#: The capture rules, as the engine names them.
+MODES: tuple[str, ...] = tuple(_core.annexation.MODES)
 POLICIES = ("random", "light")
 _SAVE_FORMAT = "stratagem.annexation.game"
 _SAVE_VERSION = 1

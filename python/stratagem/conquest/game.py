@@ -42,7 +42,8 @@ __all__ = [
     "wilson_interval",
 ]
 
-POLICIES: tuple[str, ...] = ("random", "aggressive", "balanced", "opportunist")
+#: The built-in policies, as the engine names them.
+POLICIES: tuple[str, ...] = tuple(_core.conquest.POLICIES)
 TROOP_LIMIT: int = _core.conquest.TROOP_LIMIT
 MAX_TEAMS: int = _core.conquest.MAX_TEAMS
 Mode = Literal["attack", "defend"]

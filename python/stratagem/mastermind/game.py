@@ -52,7 +52,8 @@ __all__ = [
     "solve",
 ]
 
-STRATEGIES: Final = ("first", "random", "knuth", "irving", "entropy", "most_parts", "optimal")
+#: The strategies, as the engine names them.
+STRATEGIES: tuple[str, ...] = tuple(_core.mastermind.STRATEGIES)
 ORDERS: Final = ("lex", "shuffled")
 ENUMERABLE_LIMIT: Final[int] = _core.mastermind.ENUMERABLE_LIMIT
 OPTIMAL_LIMIT: Final[int] = _core.mastermind.OPTIMAL_LIMIT

@@ -59,8 +59,8 @@ __all__ = [
     "State",
 ]
 
-BUILTIN_PLAYERS = ("random", "spread", "frontier", "lookahead")
-"""The players that run in Rust."""
+BUILTIN_PLAYERS: tuple[str, ...] = tuple(_core.outpost.PLAYERS)
+"""The players that run in Rust, as the engine names them."""
 
 DIRECTIONS = ("stay", "N", "E", "S", "W")
 """Direction numbers 0-4: stay, north (y - 1), east (x + 1), south (y + 1), west (x - 1)."""

@@ -23,6 +23,8 @@ pub enum Heuristic {
 }
 
 impl Heuristic {
+    pub const NAMES: [&'static str; 2] = ["cells", "reach"];
+
     pub fn parse(name: &str) -> Result<Self> {
         match name {
             "cells" => Ok(Self::Cells),
@@ -33,6 +35,9 @@ impl Heuristic {
         }
     }
 }
+
+/// The names of the agents: the stateless ones, then UCT search.
+pub const AI_NAMES: [&str; 5] = ["random", "greedy", "fractal", "minimax", "mcts"];
 
 /// The agents that keep nothing between moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -21,6 +21,8 @@ pub enum Mode {
 }
 
 impl Mode {
+    pub const NAMES: [&'static str; 2] = ["flood", "adjacent"];
+
     pub fn parse(name: &str) -> Result<Self> {
         match name {
             "flood" => Ok(Self::Flood),

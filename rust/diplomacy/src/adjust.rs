@@ -17,6 +17,8 @@ pub enum Convention {
 }
 
 impl Convention {
+    pub const NAMES: [&'static str; 3] = ["exact", "waives", "article"];
+
     pub fn parse(name: &str) -> Result<Self> {
         match name {
             "exact" => Ok(Self::Exact),

@@ -58,6 +58,16 @@ pub enum Strategy {
 }
 
 impl Strategy {
+    pub const NAMES: [&'static str; 7] = [
+        "first",
+        "random",
+        "knuth",
+        "irving",
+        "entropy",
+        "most_parts",
+        "optimal",
+    ];
+
     /// The strategy of a name: `first`, `first:shuffled`, `random`, `knuth`, `irving`,
     /// `entropy`, `most_parts`, `optimal`.
     pub fn parse(name: &str, order: &str) -> Result<Self> {

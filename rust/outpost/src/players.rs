@@ -33,6 +33,9 @@ impl Builtin {
         Builtin::Lookahead,
     ];
 
+    /// The names of the built-in players, in the order of [`Self::ALL`].
+    pub const NAMES: [&'static str; 4] = ["random", "spread", "frontier", "lookahead"];
+
     pub fn name(self) -> &'static str {
         match self {
             Builtin::Random => "random",

@@ -10,7 +10,7 @@ use numpy::{
     PyReadwriteArray2, PyReadwriteArray3,
 };
 use pyo3::prelude::*;
-use stratagem_annexation::ai::{Agent, AiSpec, Heuristic, Stateless};
+use stratagem_annexation::ai::{AI_NAMES, Agent, AiSpec, Heuristic, Stateless};
 use stratagem_annexation::batch::{Row, step};
 use stratagem_annexation::matches::{Fixture, play_fixtures};
 use stratagem_annexation::mcts::{Budget, MctsConfig};
@@ -310,7 +310,8 @@ fn spec_from(
             Ok(AiSpec::Mcts(config))
         }
         other => Err(param(format!(
-            "unknown AI {other:?}; choose random, greedy, fractal, minimax or mcts"
+            "unknown AI {other:?}; choose one of {}",
+            AI_NAMES.join(", ")
         ))),
     }
 }
@@ -737,6 +738,9 @@ fn run_vector(
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("AIS", AI_NAMES)?;
+    m.add("MODES", Mode::NAMES)?;
+    m.add("HEURISTICS", Heuristic::NAMES)?;
     m.add_class::<PyVector>()?;
     m.add_class::<PyBoard>()?;
     m.add_class::<PyGame>()?;

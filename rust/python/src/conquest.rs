@@ -399,6 +399,7 @@ fn conquest_simulate_many<'py>(
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("POLICIES", Policy::BUILT_IN)?;
     m.add_class::<PyBoard>()?;
     m.add_class::<PyGame>()?;
     m.add_function(wrap_pyfunction!(conquest_battle_odds, m)?)?;

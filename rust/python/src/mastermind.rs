@@ -454,6 +454,7 @@ fn mastermind_optimal_cost(
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("STRATEGIES", Strategy::NAMES)?;
     m.add_function(wrap_pyfunction!(mastermind_score, m)?)?;
     m.add_function(wrap_pyfunction!(mastermind_first, m)?)?;
     m.add_function(wrap_pyfunction!(mastermind_children, m)?)?;

@@ -539,6 +539,7 @@ fn outpost_tournament<'py>(
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("PLAYERS", Builtin::NAMES)?;
     m.add_class::<PyGame>()?;
     m.add_function(wrap_pyfunction!(outpost_control, m)?)?;
     m.add_function(wrap_pyfunction!(outpost_cut_off, m)?)?;
