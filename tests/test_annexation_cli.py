@@ -203,13 +203,19 @@ def test_tournament_resumes_from_its_checkpoint(capsys, tmp_path):
     run_json(capsys, "tournament", *agents, *options, "--checkpoint", str(path))
     # As if interrupted after the first match: keep only that match in the checkpoint.
     saved = json.loads(path.read_text())
-    assert len(saved["matches"]) == 3
-    saved["matches"] = saved["matches"][:1]
+    assert len(saved["done"]) == 3
+    saved["done"] = saved["done"][:1]
     path.write_text(json.dumps(saved))
     resumed = run_json(capsys, "tournament", *agents, *options, "--checkpoint", str(path))
     for key in ("agents", "matches", "overall", "table"):
         assert resumed[key] == uninterrupted[key]
-    assert len(json.loads(path.read_text())["matches"]) == 3
+    assert len(json.loads(path.read_text())["done"]) == 3
+    # A tampered match (999 wins of 6 games) is refused, naming the fixture.
+    saved = json.loads(path.read_text())
+    saved["done"][0][1]["wins_a"] = 999
+    path.write_text(json.dumps(saved))
+    error, _ = failure(capsys, "tournament", *agents, *options, "--checkpoint", str(path))
+    assert "fixture 0: wins and draws" in error["message"]
     error, _ = failure(
         capsys,
         "tournament",
@@ -223,7 +229,7 @@ def test_tournament_resumes_from_its_checkpoint(capsys, tmp_path):
         "--checkpoint",
         str(path),
     )
-    assert "other settings" in error["message"]
+    assert "checkpoint of another tournament" in error["message"]
 
 
 # -- playouts and render -------------------------------------------------------------------

@@ -233,13 +233,19 @@ def test_tournament_resumes_from_its_checkpoint(tmp_path):
     round_robin(board, policies, checkpoint=path, **kwargs)
     # As if interrupted after the first pair: keep only that pair in the checkpoint.
     saved = json.loads(path.read_text())
-    saved["pairs"] = saved["pairs"][:1]
+    saved["done"] = saved["done"][:1]
     path.write_text(json.dumps(saved))
     resumed = round_robin(board, policies, checkpoint=path, **kwargs)
     assert resumed == uninterrupted
-    assert len(json.loads(path.read_text())["pairs"]) == 3
+    assert len(json.loads(path.read_text())["done"]) == 3
     with pytest.raises(InvalidParameter, match="checkpoint of another tournament"):
         round_robin(board, policies, checkpoint=path, **{**kwargs, "games": 8})
+    # A tampered result (more wins than games) is refused, naming the fixture.
+    saved = json.loads(path.read_text())
+    saved["done"][0][1]["first_wins"] = 999
+    path.write_text(json.dumps(saved))
+    with pytest.raises(InvalidParameter, match="fixture 0: wins, draws and unfinished"):
+        round_robin(board, policies, checkpoint=path, **kwargs)
     path.write_text("not json")
-    with pytest.raises(InvalidParameter, match="not a tournament checkpoint"):
+    with pytest.raises(InvalidParameter, match="not a checkpoint"):
         round_robin(board, policies, checkpoint=path, **kwargs)

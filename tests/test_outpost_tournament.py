@@ -278,14 +278,14 @@ def test_an_interrupted_tournament_resumes_from_its_checkpoint(
     with pytest.raises(KeyboardInterrupt):
         tournament(**args, threads=2, checkpoint=path)
     saved = json.loads(path.read_text())
-    assert (saved["done"], calls) == (6, [3, 3, 3])
+    assert (len(saved["done"]), calls) == (6, [3, 3, 3])
     assert not path.with_name(path.name + ".partial").exists()
 
     calls.clear()
     resumed = tournament(**args, threads=1, checkpoint=path)
     assert calls == [3, 3]  # only the games still missing
     assert resumed == straight
-    assert json.loads(path.read_text())["done"] == 12
+    assert len(json.loads(path.read_text())["done"]) == 12
 
     # Everything is in the file now: nothing is played again.
     monkeypatch.setattr(_core.outpost, "tournament", None)
@@ -315,8 +315,20 @@ def test_a_checkpoint_of_another_tournament_is_refused(tmp_path: Path) -> None:
             **{**args, "players": [named, "spread", "frontier", "lookahead"]}, checkpoint=path
         )
     assert tournament(**args, checkpoint=path, batch=2) == done
+    # Tampered results are refused, naming the game.
+    good = path.read_text()
+    saved = json.loads(good)
+    saved["done"][1][1][0][0] = 10**6
+    path.write_text(json.dumps(saved))
+    with pytest.raises(InvalidParameter, match=r"fixture 1: counts .* outside 0\.\.10000"):
+        tournament(**args, checkpoint=path)
+    saved = json.loads(good)
+    saved["done"] = saved["done"][1:]
+    path.write_text(json.dumps(saved))
+    with pytest.raises(InvalidParameter, match="not the tournament's first"):
+        tournament(**args, checkpoint=path)
     path.write_text("{not json")
-    with pytest.raises(InvalidParameter, match="not an outpost tournament checkpoint"):
+    with pytest.raises(InvalidParameter, match="not a checkpoint"):
         tournament(**args, checkpoint=path)
 
 
@@ -327,7 +339,7 @@ def test_a_python_tournament_checkpoints_each_game(tmp_path: Path) -> None:
     straight = tournament(**args)
     assert tournament(**args, checkpoint=path) == straight
     saved = json.loads(path.read_text())
-    saved["done"], saved["results"] = 1, saved["results"][:1]
+    saved["done"] = saved["done"][:1]
     path.write_text(json.dumps(saved))
     assert tournament(**args, checkpoint=path) == straight
 

@@ -13,7 +13,6 @@ True
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from collections.abc import Sequence
@@ -26,13 +25,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from stratagem import _core, _validate, rng
-from stratagem._files import write_json
 from stratagem.annexation.ai import AI
 from stratagem.annexation.board import Board
 from stratagem.annexation.game import Rules
 from stratagem.errors import InvalidParameter
 from stratagem.progress import Progress
 from stratagem.stats import elo_difference, wilson_interval
+from stratagem.tournament import Checkpoint, play
 
 __all__ = ["MatchResult", "RoundRobin", "play_match", "round_robin"]
 
@@ -229,33 +228,46 @@ def round_robin(
         "seed": seed,
         "rules": Rules(**rules).to_dict(),
     }
-    path = None if checkpoint is None else Path(checkpoint)
-    done: dict[tuple[str, str], MatchResult] = {}
-    if path is not None and path.exists():
-        saved = json.loads(path.read_text())
-        if saved.get("setup") != setup:
-            raise InvalidParameter(f"{path} holds a round robin with other settings")
-        for entry in saved["matches"]:
-            fields = {k: entry[k] for k in MatchResult.__dataclass_fields__}
-            done[entry["a"], entry["b"]] = MatchResult(**fields)
-    results = []
-    for i, j in combinations(range(len(players)), 2):
-        if (names[i], names[j]) not in done:
-            pair_seed = int(
-                rng.blocks(_validate.seed(seed), "annexation.round_robin", [i, j])[0, 0]
-            )
-            done[names[i], names[j]] = play_match(
-                players[i],
-                players[j],
-                board=board,
-                games=games,
-                seed=pair_seed,
-                threads=threads,
-                progress=progress,
-                **rules,
-            )
-            if path is not None:
-                finished = [m.to_dict() for m in done.values()]
-                write_json(path, {"setup": setup, "matches": finished})
-        results.append(done[names[i], names[j]])
+    fixtures = list(combinations(range(len(players)), 2))
+
+    def play_pair(index: int) -> MatchResult:
+        i, j = fixtures[index]
+        pair_seed = int(rng.blocks(_validate.seed(seed), "annexation.round_robin", [i, j])[0, 0])
+        return play_match(
+            players[i],
+            players[j],
+            board=board,
+            games=games,
+            seed=pair_seed,
+            threads=threads,
+            progress=progress,
+            **rules,
+        )
+
+    saved = None
+    if checkpoint is not None:
+        saved = Checkpoint(
+            Path(checkpoint),
+            "annexation",
+            setup,
+            encode=asdict,
+            decode=lambda index, data: _saved_match(
+                (names[fixtures[index][0]], names[fixtures[index][1]]), games, data
+            ),
+        )
+    results = play(len(fixtures), play_pair, checkpoint=saved, progress=False)
     return RoundRobin(names, tuple(results))
+
+
+def _saved_match(pair: tuple[str, str], games: int, data: Any) -> MatchResult:
+    """A saved match's result, refused when it cannot be the result of ``pair``."""
+    result = MatchResult(**data)
+    counts = (result.wins_a, result.wins_b, result.draws)
+    if (result.a, result.b) != pair or result.games != games:
+        raise ValueError(
+            f"a match of {result.a} against {result.b} in {result.games} games, "
+            f"not {pair[0]} against {pair[1]} in {games}"
+        )
+    if any(not isinstance(c, int) or c < 0 for c in counts) or sum(counts) != games:
+        raise ValueError(f"wins and draws {counts} are not {games} games")
+    return result

@@ -15,7 +15,6 @@ policies.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from itertools import combinations
@@ -25,11 +24,10 @@ from typing import Any
 import numpy as np
 
 from stratagem import _validate, rng
-from stratagem._files import write_json
 from stratagem.conquest.board import Board, assign_random, assign_regions, troops_uniform
 from stratagem.conquest.game import POLICIES, TROOP_LIMIT, simulate_many, wilson_interval
 from stratagem.errors import InvalidParameter
-from stratagem.progress import Progress
+from stratagem.tournament import Checkpoint, play
 
 __all__ = ["PairResult", "Score", "TournamentResult", "round_robin"]
 
@@ -147,32 +145,18 @@ def _policy_list(policies: Sequence[str]) -> tuple[str, ...]:
     return tuple(policies)
 
 
-_CHECKPOINT_FORMAT = "stratagem.conquest.tournament/1"
-
-
-def _load_checkpoint(path: Path, setup: dict[str, Any]) -> dict[tuple[str, str], PairResult]:
-    """The pairs already played by a tournament with exactly this ``setup``."""
-    if not path.exists():
-        return {}
-    try:
-        saved = json.loads(path.read_text(encoding="utf-8"))
-        if saved.get("format") != _CHECKPOINT_FORMAT:
-            raise ValueError(f"format {saved.get('format')!r}")
-        done = [PairResult(**pair) for pair in saved["pairs"]]
-    except (OSError, ValueError, KeyError, TypeError) as error:
-        raise InvalidParameter(f"{path}: not a tournament checkpoint ({error})") from error
-    if saved.get("setup") != setup:
-        raise InvalidParameter(
-            f"{path} is the checkpoint of another tournament ({saved.get('setup')}); "
-            f"this one is {setup}: remove it or choose another file"
+def _saved_pair(pair: tuple[str, str], games: int, data: Any) -> PairResult:
+    """A saved pair's result, refused when it cannot be the result of ``pair``."""
+    result = PairResult(**data)
+    counts = (result.first_wins, result.second_wins, result.draws, result.unfinished)
+    if (result.first, result.second) != pair or result.games != games:
+        raise ValueError(
+            f"a result of {result.first} against {result.second} in {result.games} games, "
+            f"not {pair[0]} against {pair[1]} in {games}"
         )
-    return {(pair.first, pair.second): pair for pair in done}
-
-
-def _save_checkpoint(path: Path, setup: dict[str, Any], pairs: list[PairResult]) -> None:
-    """Writes the pairs played so far; the rename makes an interrupted write harmless."""
-    record = {"format": _CHECKPOINT_FORMAT, "setup": setup, "pairs": [asdict(p) for p in pairs]}
-    write_json(path, record)
+    if any(not isinstance(c, int) or c < 0 for c in counts) or sum(counts) != games:
+        raise ValueError(f"wins, draws and unfinished games {counts} are not {games} games")
+    return result
 
 
 def round_robin(
@@ -220,51 +204,53 @@ def round_robin(
         "rate": rate,
         "assign": assign,
     }
-    path = None if checkpoint is None else Path(checkpoint)
-    done = {} if path is None else _load_checkpoint(path, setup)
-    pairs: list[PairResult] = []
-    with Progress(len(names) * (len(names) - 1), "tournament", enabled=progress) as bar:
-        for i, j in combinations(range(len(names)), 2):
-            if (names[i], names[j]) in done:
-                pairs.append(done[names[i], names[j]])
-                bar.advance(2)
-                continue
-            words = [int(w) for w in rng.blocks(checked_seed, _PURPOSE, [i, j])[0]]
-            team = _STARTS[assign](board, 2, words[0])
-            halves = []
+    fixtures = list(combinations(range(len(names)), 2))
+
+    def play_pair(index: int) -> PairResult:
+        i, j = fixtures[index]
+        words = [int(w) for w in rng.blocks(checked_seed, _PURPOSE, [i, j])[0]]
+        team = _STARTS[assign](board, 2, words[0])
+        halves = [
+            simulate_many(
+                board,
+                team,
+                start_troops,
+                seats,
+                games=half_games,
+                seed=half_seed,
+                rate=rate,
+                max_turns=limit,
+                threads=threads,
+            )
             for seats, half_games, half_seed in (
                 ((names[i], names[j]), first_half, words[1]),
                 ((names[j], names[i]), count - first_half, words[2]),
-            ):
-                halves.append(
-                    simulate_many(
-                        board,
-                        team,
-                        start_troops,
-                        seats,
-                        games=half_games,
-                        seed=half_seed,
-                        rate=rate,
-                        max_turns=limit,
-                        threads=threads,
-                    )
-                )
-                bar.advance()
-            straight, swapped = halves
-            pairs.append(
-                PairResult(
-                    first=names[i],
-                    second=names[j],
-                    games=count,
-                    first_wins=int(straight.wins[0] + swapped.wins[1]),
-                    second_wins=int(straight.wins[1] + swapped.wins[0]),
-                    draws=straight.draws + swapped.draws,
-                    unfinished=straight.unfinished + swapped.unfinished,
-                    mean_turns=float(np.concatenate([straight.turns, swapped.turns]).mean()),
-                )
             )
-            if path is not None:
-                _save_checkpoint(path, setup, pairs)
+        ]
+        straight, swapped = halves
+        return PairResult(
+            first=names[i],
+            second=names[j],
+            games=count,
+            first_wins=int(straight.wins[0] + swapped.wins[1]),
+            second_wins=int(straight.wins[1] + swapped.wins[0]),
+            draws=straight.draws + swapped.draws,
+            unfinished=straight.unfinished + swapped.unfinished,
+            mean_turns=float(np.concatenate([straight.turns, swapped.turns]).mean()),
+        )
+
+    saved = None
+    if checkpoint is not None:
+        saved = Checkpoint(
+            Path(checkpoint),
+            "conquest",
+            setup,
+            encode=asdict,
+            decode=lambda index, data: _saved_pair(
+                (names[fixtures[index][0]], names[fixtures[index][1]]), count, data
+            ),
+        )
+    pairs = play(len(fixtures), play_pair, checkpoint=saved, progress=progress, weight=lambda _: 2)
     overall = []
     for policy in names:
         mine = [p.score(policy) for p in pairs if policy in (p.first, p.second)]

@@ -19,7 +19,6 @@ PURPOSE: Final = "outpost.tournament"
 ROTATIONS: Final = ("cyclic", "all")
 
 FORMAT: Final = "stratagem.outpost.tournament"
-CHECKPOINT_FORMAT: Final = "stratagem.outpost.tournament.checkpoint"
 
 _GROUPS: Final = ("map", "params")
 _FLAGS: Final = ("supply_fringe", "sequential_moves", "extra_turn")

@@ -58,7 +58,7 @@ import json
 import math
 import os
 import socket
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -67,7 +67,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from stratagem import _core, _validate
-from stratagem._files import write_json
 from stratagem.errors import InconsistentInput, InvalidParameter
 from stratagem.mpi import (
     Communicator,
@@ -77,8 +76,8 @@ from stratagem.mpi import (
     world,
 )
 from stratagem.outpost.fixtures import (
+    _COUNTS,
     _FLAGS,
-    CHECKPOINT_FORMAT,
     PURPOSE,
     ROTATIONS,
     TOURNAMENT_2014,
@@ -94,9 +93,11 @@ from stratagem.outpost.fixtures import (
     fixtures,
 )
 from stratagem.outpost.game import BUILTIN_PLAYERS, EMPIRES, Game, Player
+from stratagem.outpost.geometry import GRID
 from stratagem.outpost.map import Map, parse_map
 from stratagem.outpost.standings import Standing, TournamentResult
 from stratagem.progress import Progress
+from stratagem.tournament import Checkpoint
 
 __all__ = [
     "PURPOSE",
@@ -196,52 +197,35 @@ def _plan(
     )
 
 
-def _differences(saved: Mapping[str, Any], setup: Mapping[str, Any]) -> str:
-    keys = [key for key in setup if saved.get(key) != setup[key]]
-    keys += [key for key in saved if key not in setup]
-    return "; ".join(f"{key}: {saved.get(key)!r} there, {setup.get(key)!r} here" for key in keys)
+def _checkpoint(path: Path, setup: dict[str, Any]) -> Checkpoint[NDArray[np.uint32]]:
+    return Checkpoint(path, "outpost", setup, encode=lambda row: row.tolist(), decode=_saved_game)
+
+
+def _saved_game(index: int, data: Any) -> NDArray[np.uint32]:
+    """A saved game's final counts (land, water, outposts per seat), refused when they cannot
+    be: negative, or more cells than the grid holds."""
+    counts = np.array(data, dtype=np.int64)
+    if counts.shape != (EMPIRES, len(_COUNTS)):
+        raise ValueError(f"counts of shape {counts.shape}, not ({EMPIRES}, {len(_COUNTS)})")
+    if counts.min() < 0 or counts.max() > GRID * GRID:
+        raise ValueError(f"counts {counts.tolist()} outside 0..{GRID * GRID}")
+    return counts.astype(np.uint32)
 
 
 def _load_checkpoint(path: Path, setup: dict[str, Any]) -> NDArray[np.uint32]:
     """The results of the games a checkpoint of this very tournament holds, ``(done, 4, 3)``
-    (none when the file does not exist yet)."""
-    if not path.parent.is_dir():
-        raise InvalidParameter(f"checkpoint {path}: the folder {path.parent} does not exist")
-    if not path.exists():
-        return np.zeros((0, EMPIRES, 3), dtype=np.uint32)
-    try:
-        saved = json.loads(path.read_text(encoding="utf-8"))
-        if saved.get("format") != CHECKPOINT_FORMAT or saved.get("version") != 1:
-            raise ValueError(f"format {saved.get('format')!r}, version {saved.get('version')!r}")
-        other = saved["setup"]
-        results = np.array(saved["results"], dtype=np.int64).reshape(-1, EMPIRES, 3)
-        if not isinstance(other, dict):
-            raise TypeError("setup is not an object")
-    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as error:
-        raise InvalidParameter(
-            f"{path}: not an outpost tournament checkpoint ({type(error).__name__}: {error})"
-        ) from error
-    if other != setup:
-        raise InvalidParameter(
-            f"{path} is the checkpoint of another tournament ({_differences(other, setup)}): "
-            "remove it or choose another file"
-        )
-    if len(results) > setup["games"] or results.min(initial=0) < 0:
-        raise InvalidParameter(f"{path}: the checkpoint holds results it cannot hold")
-    return results.astype(np.uint32)
+    (none when the file does not exist yet): always the first games, as they are written."""
+    done = _checkpoint(path, setup).load(setup["games"])
+    if sorted(done) != list(range(len(done))):
+        raise InvalidParameter(f"{path}: the checkpoint's games are not the tournament's first")
+    rows = [done[index] for index in range(len(done))]
+    return np.array(rows, dtype=np.uint32).reshape(-1, EMPIRES, len(_COUNTS))
 
 
 def _save_checkpoint(path: Path, setup: dict[str, Any], results: NDArray[np.uint32]) -> None:
     """Writes the results so far (written whole, then renamed into place)."""
-    record = {
-        "format": CHECKPOINT_FORMAT,
-        "version": 1,
-        "setup": setup,
-        "done": len(results),
-        "results": results.reshape(len(results), -1).tolist(),
-    }
     try:
-        write_json(path, record)
+        _checkpoint(path, setup).save(dict(enumerate(results)))
     except OSError as error:
         raise InvalidParameter(f"cannot write the checkpoint {path}: {error}") from error
 
