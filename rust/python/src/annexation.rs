@@ -11,8 +11,8 @@ use numpy::{
 };
 use pyo3::prelude::*;
 use stratagem_annexation::ai::{AI_NAMES, Agent, AiSpec, Heuristic, Stateless};
-use stratagem_annexation::batch::{Row, step};
-use stratagem_annexation::matches::{Fixture, play_fixtures};
+use stratagem_annexation::batch::{Arrays, step_arrays};
+use stratagem_annexation::matches::{MatchArrays, match_fixtures, match_table, play_fixtures};
 use stratagem_annexation::mcts::{Budget, MctsConfig};
 use stratagem_annexation::playout::{Policy, playouts};
 use stratagem_annexation::vector::{Outputs, VectorEnv};
@@ -419,75 +419,33 @@ fn annexation_play_fixtures<'py>(
     Bound<'py, PyArray2<i64>>,
     Bound<'py, PyArray1<i64>>,
 )> {
-    if board.inner.players() != 2 {
-        return Err(param(format!(
-            "a match is between two players; the board has {}",
-            board.inner.players()
-        )));
-    }
-    let (colours, first, seeds) = (colours.as_array(), first.as_array(), seeds.as_array());
-    let games = colours.nrows();
-    if first.len() != games || seeds.nrows() != games || seeds.ncols() != 2 {
-        return Err(param(format!(
-            "colours has {games} rows, first {} entries and seeds shape {:?}; expected \
-             ({games},) and ({games}, 2)",
-            first.len(),
-            seeds.shape()
-        )));
-    }
-    let mut fixtures = Vec::with_capacity(games);
-    for g in 0..games {
-        let row: Vec<u8> = colours.row(g).to_vec();
-        let recoloured = board
-            .inner
-            .recoloured(&board.offsets, &board.neighbours, &row)
-            .map_err(|e| to_py(prefixed(e, &format!("game {g}"))))?;
-        if first[g] > 1 {
-            return Err(param(format!(
-                "first[{g}] must be 0 or 1, got {}",
-                first[g]
-            )));
-        }
-        fixtures.push(Fixture {
-            board: Arc::new(recoloured),
-            first: usize::from(first[g]),
-            seeds: [seeds[[g, 0]], seeds[[g, 1]]],
-        });
-    }
+    let (colours, seeds) = (colours.as_array(), seeds.as_array());
+    let colours_shape = [colours.nrows(), colours.ncols()];
+    let seeds_shape = [seeds.nrows(), seeds.ncols()];
+    let colours: Vec<u8> = colours.iter().copied().collect();
+    let seeds: Vec<u64> = seeds.iter().copied().collect();
+    let first = first.as_array().to_vec();
+    let arrays = MatchArrays {
+        colours: (&colours, colours_shape),
+        first: &first,
+        seeds: (&seeds, seeds_shape),
+    };
+    let fixtures =
+        match_fixtures(&board.inner, &board.offsets, &board.neighbours, &arrays).map_err(to_py)?;
     let threads = thread_count(threads)?;
     let specs = [a.spec, b.spec];
     let finished = interruptible(py, |cancel| {
         parallel::pool(threads)?.install(|| play_fixtures(specs, &fixtures, cancel))
     })?;
-    let mut winner = Array1::<i8>::zeros(games);
-    let mut cells = Array2::<i64>::zeros((games, 2));
-    let mut moves = Array1::<i64>::zeros(games);
-    for (g, (game, fixture)) in finished.iter().zip(&fixtures).enumerate() {
-        // Player 0 is side `first`: side of player q is (q + first) % 2.
-        let side = |q: usize| (q + fixture.first) % 2;
-        winner[g] = match game.outcome {
-            Outcome::Won(q) => side(usize::from(q)) as i8,
-            _ => -1,
-        };
-        for (q, &score) in game.scores.iter().enumerate() {
-            cells[[g, side(q)]] = i64::from(score);
-        }
-        moves[g] = game.history.len() as i64;
-    }
+    let games = fixtures.len();
+    let table = match_table(&finished, &fixtures);
+    let cells = Array2::from_shape_vec((games, 2), table.cells)
+        .map_err(|e| crate::errors::internal(&e.to_string()))?;
     Ok((
-        winner.into_pyarray(py),
+        Array1::from_vec(table.winner).into_pyarray(py),
         cells.into_pyarray(py),
-        moves.into_pyarray(py),
+        Array1::from_vec(table.moves).into_pyarray(py),
     ))
-}
-
-fn prefixed(error: stratagem_core::Error, context: &str) -> stratagem_core::Error {
-    use stratagem_core::Error;
-    match error {
-        Error::InvalidBoard(m) => Error::InvalidBoard(format!("{context}: {m}")),
-        Error::InvalidParameter(m) => Error::InvalidParameter(format!("{context}: {m}")),
-        other => other,
-    }
 }
 
 /// The arrays of a batch of positions (see `stratagem.annexation.batch`).
@@ -518,92 +476,53 @@ fn annexation_batch_step<'py>(
     threads: Option<usize>,
 ) -> PyResult<BatchArrays<'py>> {
     let (owner, colours) = (owner.as_array(), colours.as_array());
-    let (to_move, moves, actions) = (to_move.as_array(), moves.as_array(), actions.as_array());
+    let owner_shape = [owner.nrows(), owner.ncols()];
+    let colours_shape = [colours.nrows(), colours.ncols()];
+    let owner: Vec<i8> = owner.iter().copied().collect();
+    let colours: Vec<u8> = colours.iter().copied().collect();
+    let (to_move, moves, actions) = (
+        to_move.as_array().to_vec(),
+        moves.as_array().to_vec(),
+        actions.as_array().to_vec(),
+    );
     let inner = board.inner.clone();
+    let threads = thread_count(threads)?;
+    let out = py
+        .detach(|| {
+            let arrays = Arrays {
+                owner: (&owner, owner_shape),
+                colours: (&colours, colours_shape),
+                to_move: &to_move,
+                moves: &moves,
+                actions: &actions,
+            };
+            parallel::pool(threads)?.install(|| step_arrays(&inner, &arrays))
+        })
+        .map_err(to_py)?;
     let (batch, cells, players, k) = (
-        owner.nrows(),
+        out.batch,
         inner.cells(),
         inner.players(),
         inner.colour_count(),
     );
-    if owner.ncols() != cells
-        || colours.shape() != [batch, players]
-        || to_move.len() != batch
-        || moves.len() != batch
-        || actions.len() != batch
-    {
-        return Err(param(format!(
-            "a batch of {batch} rows on {cells} cells and {players} players needs owner \
-             ({batch}, {cells}), colours ({batch}, {players}), to_move, moves and actions \
-             ({batch},); got owner {:?}, colours {:?}, to_move {}, moves {}, actions {}",
-            owner.shape(),
-            colours.shape(),
-            to_move.len(),
-            moves.len(),
-            actions.len()
-        )));
-    }
-    let mut rows = Vec::with_capacity(batch);
-    for b in 0..batch {
-        let (mover, played) = (to_move[b], moves[b]);
-        if mover < 0 {
-            return Err(param(format!(
-                "row {b}: player to move {mover} is negative"
-            )));
-        }
-        let played = u32::try_from(played)
-            .map_err(|_| param(format!("row {b}: moves {played} is outside 0..2^32-1")))?;
-        rows.push(Row {
-            owner: owner.row(b).to_vec(),
-            colours: colours.row(b).to_vec(),
-            to_move: mover as usize,
-            moves: played,
-        });
-    }
-    let actions = actions.to_vec();
-    let threads = thread_count(threads)?;
-    let stepped = py
-        .detach(|| parallel::pool(threads)?.install(|| step(&inner, &rows, &actions)))
-        .map_err(to_py)?;
-    let mut new_owner = Array2::<i8>::zeros((batch, cells));
-    let mut new_colours = Array2::<u8>::zeros((batch, players));
-    let mut new_to_move = Array1::<i8>::zeros(batch);
-    let mut new_moves = Array1::<i64>::zeros(batch);
-    let mut winner = Array1::<i8>::from_elem(batch, -1);
-    let mut terminated = Array1::<bool>::from_elem(batch, false);
-    let mut rewards = Array2::<f32>::zeros((batch, players));
-    let mut legal = Array2::<bool>::from_elem((batch, k), false);
-    for (b, row) in stepped.iter().enumerate() {
-        for (cell, &who) in row.row.owner.iter().enumerate() {
-            new_owner[[b, cell]] = who;
-        }
-        for q in 0..players {
-            new_colours[[b, q]] = row.row.colours[q];
-            rewards[[b, q]] = row.rewards[q];
-        }
-        new_to_move[b] = row.row.to_move as i8;
-        new_moves[b] = i64::from(row.row.moves);
-        match row.outcome {
-            Outcome::Ongoing => {}
-            Outcome::Won(q) => {
-                winner[b] = q as i8;
-                terminated[b] = true;
-            }
-            Outcome::Drawn => terminated[b] = true,
-        }
-        for c in 0..k {
-            legal[[b, c]] = row.legal & (1 << c) != 0;
-        }
-    }
+    let shaped = |e: numpy::ndarray::ShapeError| crate::errors::internal(&e.to_string());
     Ok((
-        new_owner.into_pyarray(py),
-        new_colours.into_pyarray(py),
-        new_to_move.into_pyarray(py),
-        new_moves.into_pyarray(py),
-        winner.into_pyarray(py),
-        terminated.into_pyarray(py),
-        rewards.into_pyarray(py),
-        legal.into_pyarray(py),
+        Array2::from_shape_vec((batch, cells), out.owner)
+            .map_err(shaped)?
+            .into_pyarray(py),
+        Array2::from_shape_vec((batch, players), out.colours)
+            .map_err(shaped)?
+            .into_pyarray(py),
+        Array1::from_vec(out.to_move).into_pyarray(py),
+        Array1::from_vec(out.moves).into_pyarray(py),
+        Array1::from_vec(out.winner).into_pyarray(py),
+        Array1::from_vec(out.terminated).into_pyarray(py),
+        Array2::from_shape_vec((batch, players), out.rewards)
+            .map_err(shaped)?
+            .into_pyarray(py),
+        Array2::from_shape_vec((batch, k), out.legal)
+            .map_err(shaped)?
+            .into_pyarray(py),
     ))
 }
 
