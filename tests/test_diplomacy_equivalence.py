@@ -4,8 +4,10 @@ counts, listings, values, the three searches and the open problem."""
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -15,6 +17,7 @@ from stratagem.diplomacy.map import Map
 from stratagem.diplomacy.open_problem import position_with
 from stratagem.diplomacy.open_problem import solve as solve_open_problem
 from stratagem.diplomacy.position import Position
+from stratagem.errors import InvalidParameter
 from test_diplomacy_engine import random_position
 
 CONVENTIONS = engine.CONVENTIONS
@@ -168,3 +171,101 @@ def test_the_position_builder_gives_what_it_is_asked(data: st.DataObject) -> Non
     assert len(position.units_of(power)) == units
     assert len(position.centres_of(power)) == centres
     assert oracle.count(position, power, "exact") == adj.count(position, power, "exact")
+
+
+def _custom(position_weights: oracle.Weights) -> search.Evaluator:
+    """A user's evaluator that is not the built-in one: the oracle's values, halved, with a
+    fractional tie-breaker that depends on where the units stand."""
+
+    def evaluate(after: Position) -> list[float]:
+        base = oracle.evaluate(after, position_weights)
+        spread = [
+            sum(len(u.location) for u in after.units if u.power == power) / 1000.0
+            for power in after.map.powers
+        ]
+        return [v / 2 - s for v, s in zip(base, spread, strict=True)]
+
+    return evaluate
+
+
+@settings(max_examples=max(1, min(15, settings().max_examples)))
+@given(st.integers(0, 10**6), st.sampled_from(CONVENTIONS), st.sampled_from([None, 3, 40]))
+def test_searches_with_a_user_evaluator(seed: int, convention: str, budget: int | None) -> None:
+    """The engine calling a Python evaluator against the oracle calling the same one: the
+    same profile, values, ending, count of evaluations and cycle, for any thread count."""
+    position = small_game(seed, convention)
+    evaluator = _custom(oracle.Weights())
+    limit = budget or 20_000
+    expected = {
+        "preliminary": oracle.preliminary(
+            position, convention, evaluator=evaluator, max_evaluations=limit
+        ),
+        "anneal": oracle.anneal(
+            position, convention, seed=seed, steps=60, evaluator=evaluator, max_evaluations=limit
+        ),
+        "combined": oracle.combined(
+            position, convention, max_evaluations=limit, evaluator=evaluator
+        ),
+    }
+    for method, want in expected.items():
+        for threads in (1, 2):
+            got = search.solve(
+                position,
+                method,
+                convention=convention,
+                evaluator=evaluator,
+                seed=seed,
+                steps=60,
+                max_evaluations=limit,
+                threads=threads,
+            )
+            assert got.profile == tuple(want.profile), method
+            assert tuple(got.values) == tuple(want.values), method
+            assert (got.finished, got.evaluations, got.cycle) == (
+                want.finished,
+                want.evaluations,
+                want.cycle,
+            ), method
+
+
+def test_a_user_evaluator_s_cycle_is_solved_with_its_own_values() -> None:
+    """Matching pennies between Austria and England (each removing one of two armies): the
+    engine's combined search cycles, and the mixed equilibrium is computed from the user's
+    evaluator, as the oracle computes it."""
+    position = Position.parse("AUS: A BUD, A VIE / VIE; ENG: A WAL, A YOR / LON")
+
+    def pennies(after: Position) -> tuple[float, ...]:
+        kept = {u.location for u in after.units}
+        match = ("VIE" in kept) == ("YOR" in kept)
+        return (1.0 if match else -1.0, -1.0 if match else 1.0, 0, 0, 0, 0, 0)
+
+    got = search.solve(position, "combined", evaluator=pennies)
+    want = oracle.combined(position, "exact", evaluator=pennies)
+    assert got.cycle == want.cycle
+    assert got.mixed is not None
+    assert want.equilibrium is not None
+    assert got.mixed.method == want.equilibrium.method == "linear programming (HiGHS)"
+    assert got.mixed.probabilities == want.equilibrium.probabilities
+
+
+class Boom(Exception):
+    pass
+
+
+@pytest.mark.parametrize(
+    ("evaluator", "error", "message"),
+    [
+        (lambda after: (1, 2), InvalidParameter, "must return 7 numbers, got 2"),
+        (lambda after: [float("nan")] * 7, InvalidParameter, "finite numbers"),
+        (lambda after: ["a"] * 7, ValueError, "could not convert"),
+        (lambda after: (_ for _ in ()).throw(Boom("inside")), Boom, "inside"),
+        (42, InvalidParameter, "evaluator must be callable"),
+    ],
+)
+@pytest.mark.parametrize("method", ["preliminary", "anneal", "combined"])
+def test_a_failing_user_evaluator_ends_the_search_with_its_error(
+    method: str, evaluator: Any, error: type[Exception], message: str
+) -> None:
+    position = small_game(3, "waives")
+    with pytest.raises(error, match=message):
+        search.solve(position, method, evaluator=evaluator, threads=2, steps=20)

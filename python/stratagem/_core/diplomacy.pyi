@@ -62,7 +62,9 @@ class Position:
         start: list[int] | None = None,
         threads: int | None = None,
         progress: Callable[[int], object] | None = None,
+        evaluator: Callable[[list[tuple[int, bool, int]]], list[float]] | None = None,
     ) -> dict[str, Any]: ...
+    def units_after(self, convention: str, profile: list[int]) -> list[tuple[int, bool, int]]: ...
 
 @final
 class Combined:

@@ -1,7 +1,7 @@
 """The strategy finder (``docs/diplomacy-rules.md``): preliminary search, simulated annealing
-and Loeb's combined search, in Rust with the built-in evaluator or in Python
-(:mod:`stratagem.diplomacy.oracle`) with an evaluator of your own; a mixed equilibrium when the
-combined search cycles between two powers."""
+and Loeb's combined search, in Rust, with the built-in evaluator or with an evaluator of your
+own (a Python callable the engine calls with each position it evaluates); a mixed equilibrium
+when the combined search cycles between two powers."""
 
 from __future__ import annotations
 
@@ -123,18 +123,7 @@ def solve(
     if not isinstance(seed, int) or not 0 <= seed < 2**64:
         raise InvalidParameter(f"seed must be an integer in [0, 2**64), got {seed!r}")
     weights = weights or Weights()
-    if evaluator is not None:
-        return _solve_in_python(
-            position,
-            method,
-            convention=convention,
-            weights=weights,
-            evaluator=evaluator,
-            seed=seed,
-            steps=steps,
-            max_evaluations=max_evaluations,
-            time_limit=time_limit,
-        )
+    shown = None if evaluator is None else _shown(position, evaluator)
     raw = engine.position(position).search(
         method,
         convention,
@@ -146,29 +135,30 @@ def solve(
         None,
         threads,
         progress,
+        shown,
     )
-    return _result(position, convention, weights, method, raw)
+    if shown is None:
+        return _result(
+            position,
+            convention,
+            method,
+            raw,
+            lambda profile: values(position, profile, convention, weights).tolist(),
+        )
+    return _result(position, convention, method, raw, _valued(position, convention, shown))
 
 
 def _result(
     position: Position,
     convention: Convention,
-    weights: Weights,
     method: Method,
     raw: dict[str, Any],
+    value: Callable[[tuple[int, ...]], Sequence[float]],
 ) -> SearchResult:
     """A search's result from the engine's dict, with the mixed equilibrium of a cycle."""
     profile = tuple(int(i) for i in raw["profile"])
     cycle = None if raw["cycle"] is None else tuple(tuple(int(i) for i in p) for p in raw["cycle"])
-    mixed = (
-        None
-        if cycle is None
-        else cycle_equilibrium(
-            position.map.powers,
-            cycle,
-            lambda profile: values(position, profile, convention, weights).tolist(),
-        )
-    )
+    mixed = None if cycle is None else cycle_equilibrium(position.map.powers, cycle, value)
     return SearchResult(
         method=method,
         profile=profile,
@@ -239,7 +229,11 @@ class CombinedSearch:
     def result(self) -> SearchResult:
         """The profile the search is at, as :func:`solve` reports it."""
         return _result(
-            self.position, self.convention, self.weights, "combined", self._core.outcome()
+            self.position,
+            self.convention,
+            "combined",
+            self._core.outcome(),
+            lambda profile: values(self.position, profile, self.convention, self.weights).tolist(),
         )
 
     def state(self) -> dict[str, Any]:
@@ -308,61 +302,47 @@ class CombinedSearch:
         return search
 
 
-def _solve_in_python(
-    position: Position,
-    method: Method,
-    *,
-    convention: Convention,
-    weights: Weights,
-    evaluator: Evaluator,
-    seed: int,
-    steps: int,
-    max_evaluations: int,
-    time_limit: float | None,
-) -> SearchResult:
-    from stratagem.diplomacy import oracle
+def _shown(position: Position, evaluator: Evaluator) -> Callable[[list[Any]], list[float]]:
+    """What the engine calls for a user's evaluator: the units after the adjustments, as
+    ``(power, fleet, location)`` triples, become the position the evaluator is shown (the
+    centres keep their owners), and its answer is checked: one finite number per power."""
+    if not callable(evaluator):
+        raise InvalidParameter(f"evaluator must be callable, got {evaluator!r}")
+    from stratagem.diplomacy.position import Position, Unit
 
-    plain = oracle.Weights(*weights.as_list())
-    if method == "preliminary":
-        found = oracle.preliminary(
-            position,
-            convention,
-            plain,
-            evaluator=evaluator,
-            max_evaluations=max_evaluations,
-            time_limit=time_limit,
+    the_map = position.map
+    powers = the_map.powers
+    locations = (the_map.army_locations(), the_map.fleet_locations())
+    owners = dict(position.owners)
+
+    def shown(units: list[Any]) -> list[float]:
+        after = Position(
+            the_map,
+            tuple(
+                Unit(powers[power], "F" if fleet else "A", locations[fleet][location])
+                for power, fleet, location in units
+            ),
+            owners,
         )
-    elif method == "anneal":
-        found = oracle.anneal(
-            position,
-            convention,
-            plain,
-            seed,
-            steps,
-            evaluator=evaluator,
-            max_evaluations=max_evaluations,
-            time_limit=time_limit,
-        )
-    else:
-        found = oracle.combined(
-            position,
-            convention,
-            plain,
-            max_evaluations,
-            evaluator=evaluator,
-            time_limit=time_limit,
-        )
-    profile = tuple(int(i) for i in found.profile)
-    return SearchResult(
-        method=method,
-        profile=profile,
-        values=np.asarray(found.values),
-        orders=profile_orders(position, convention, profile),
-        finished=bool(found.finished),
-        evaluations=int(found.evaluations),
-        cycle=found.cycle,
-        mixed=found.equilibrium,
-    )
+        result = tuple(evaluator(after))
+        if len(result) != len(powers):
+            raise InvalidParameter(
+                f"the evaluator must return {len(powers)} numbers, got {len(result)}"
+            )
+        numbers = [float(v) for v in result]
+        if not all(np.isfinite(numbers)):
+            raise InvalidParameter(f"the evaluator must return finite numbers, got {result}")
+        return numbers
+
+    return shown
+
+
+def _valued(
+    position: Position, convention: Convention, shown: Callable[[list[Any]], list[float]]
+) -> Callable[[tuple[int, ...]], Sequence[float]]:
+    """A profile's values under a user's evaluator (for the mixed equilibrium of a cycle)."""
+    native = engine.position(position)
+    return lambda profile: shown(native.units_after(convention, list(profile)))
 
 
 def mixed_equilibrium(

@@ -40,12 +40,40 @@ pub struct Outcome {
     pub cycle: Option<Vec<Vec<u128>>>,
 }
 
+/// What the searches maximise: every power's value of the position after the adjustments
+/// (`units`; the centres keep their owners). The built-in evaluator is the weighted count of
+/// [`crate::evaluate`]; the binding plugs in a Python callable.
+pub trait Evaluator: Sync {
+    fn evaluate(
+        &self,
+        board: &Board,
+        owner: &[i8],
+        units: &[Unit],
+        scratch: &mut Scratch,
+        values: &mut Vec<i64>,
+    ) -> Result<()>;
+}
+
+impl Evaluator for Weights {
+    fn evaluate(
+        &self,
+        board: &Board,
+        owner: &[i8],
+        units: &[Unit],
+        scratch: &mut Scratch,
+        out: &mut Vec<i64>,
+    ) -> Result<()> {
+        values(board, owner, units, self, scratch, out);
+        Ok(())
+    }
+}
+
 /// A position with every power's options: the common ground of the searches.
 pub struct Problem<'a> {
     pub board: &'a Board,
     pub position: &'a Position,
     pub choices: Vec<Choices>,
-    pub weights: Weights,
+    pub evaluator: &'a dyn Evaluator,
 }
 
 /// Buffers of one evaluating thread.
@@ -61,7 +89,7 @@ impl<'a> Problem<'a> {
         board: &'a Board,
         position: &'a Position,
         convention: Convention,
-        weights: Weights,
+        evaluator: &'a dyn Evaluator,
     ) -> Self {
         let choices = (0..board.powers as u8)
             .map(|power| Choices::of(board, position, power, convention))
@@ -70,7 +98,7 @@ impl<'a> Problem<'a> {
             board,
             position,
             choices,
-            weights,
+            evaluator,
         }
     }
 
@@ -79,20 +107,28 @@ impl<'a> Problem<'a> {
         &self,
         profile: impl Iterator<Item = Option<&'s [u8]>>,
         work: &mut Work,
-    ) -> Vec<i64> {
-        work.units.clear();
-        for (power, slots) in profile.enumerate() {
-            self.choices[power].apply(self.position, power as u8, slots, &mut work.units);
-        }
-        values(
+    ) -> Result<Vec<i64>> {
+        self.units_after(profile, &mut work.units);
+        self.evaluator.evaluate(
             self.board,
             &self.position.owner,
             &work.units,
-            &self.weights,
             &mut work.scratch,
             &mut work.values,
-        );
-        work.values.clone()
+        )?;
+        Ok(work.values.clone())
+    }
+
+    /// The units after a profile given in slot form (`None`: the power does nothing).
+    pub fn units_after<'s>(
+        &self,
+        profile: impl Iterator<Item = Option<&'s [u8]>>,
+        units: &mut Vec<Unit>,
+    ) {
+        units.clear();
+        for (power, slots) in profile.enumerate() {
+            self.choices[power].apply(self.position, power as u8, slots, units);
+        }
     }
 
     fn slots_of(&self, profile: &[u128]) -> Result<Vec<Vec<u8>>> {
@@ -110,10 +146,10 @@ impl<'a> Problem<'a> {
             .zip(&self.choices)
             .map(|(index, choices)| index.map(|i| unranked(choices, i)).transpose())
             .collect::<Result<Vec<_>>>()?;
-        Ok(self.evaluate(slots.iter().map(Option::as_deref), &mut Work::default()))
+        self.evaluate(slots.iter().map(Option::as_deref), &mut Work::default())
     }
 
-    fn evaluate_profile(&self, slots: &[Vec<u8>], work: &mut Work) -> Vec<i64> {
+    fn evaluate_profile(&self, slots: &[Vec<u8>], work: &mut Work) -> Result<Vec<i64>> {
         self.evaluate(slots.iter().map(|s| Some(s.as_slice())), work)
     }
 }
@@ -141,7 +177,7 @@ fn best_alone(
     let blocks = usize::try_from(count.div_ceil(BLOCK)).unwrap_or(usize::MAX);
     let best = (0..blocks)
         .into_par_iter()
-        .map(|block| {
+        .map(|block| -> Result<Option<(i64, std::cmp::Reverse<u64>)>> {
             let mut work = Work::default();
             let mut slots = Vec::new();
             let mut best: Option<(i64, std::cmp::Reverse<u64>)> = None;
@@ -158,13 +194,13 @@ fn best_alone(
                 }
                 let profile =
                     (0..problem.choices.len()).map(|p| (p == power).then_some(slots.as_slice()));
-                let value = problem.evaluate(profile, &mut work)[power];
+                let value = problem.evaluate(profile, &mut work)?[power];
                 done.fetch_add(1, Ordering::Relaxed);
                 best = best.max(Some((value, std::cmp::Reverse(index))));
             }
-            best
+            Ok(best)
         })
-        .reduce(|| None, |a, b| a.max(b));
+        .try_reduce(|| None, |a, b| Ok(a.max(b)))?;
     cancel.check()?;
     let Some((value, std::cmp::Reverse(index))) = best else {
         return Err(Error::InvalidParameter(
@@ -206,7 +242,7 @@ pub fn preliminary(
         }
     }
     let slots = problem.slots_of(&profile)?;
-    let values = problem.evaluate_profile(&slots, &mut Work::default());
+    let values = problem.evaluate_profile(&slots, &mut Work::default())?;
     Ok(Outcome {
         profile,
         values,
@@ -228,7 +264,7 @@ fn shuffle(items: &mut [usize], cursor: &mut stratagem_core::rng::Cursor) {
 pub fn start_at(problem: &Problem<'_>, profile: Vec<u128>) -> Result<Outcome> {
     let slots = problem.slots_of(&profile)?;
     Ok(Outcome {
-        values: problem.evaluate_profile(&slots, &mut Work::default()),
+        values: problem.evaluate_profile(&slots, &mut Work::default())?,
         profile,
         finished: true,
         evaluations: 1,
@@ -313,7 +349,7 @@ pub fn anneal(
                 })
             }),
             &mut work,
-        );
+        )?;
         used += 1;
         done.fetch_add(1, Ordering::Relaxed);
         if values[power] > current[power] {
@@ -384,7 +420,8 @@ impl Combined {
     pub fn new(problem: &Problem<'_>) -> Result<Self> {
         let powers = problem.choices.len();
         let profile = vec![0u128; powers];
-        let values = problem.evaluate_profile(&problem.slots_of(&profile)?, &mut Work::default());
+        let values =
+            problem.evaluate_profile(&problem.slots_of(&profile)?, &mut Work::default())?;
         let new = problem
             .choices
             .iter()
@@ -505,7 +542,7 @@ impl Combined {
                 })
             }),
             work,
-        );
+        )?;
         state.evaluations += 1;
         if option + 1 < end {
             state.new[power][0].0 += 1;

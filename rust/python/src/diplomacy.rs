@@ -2,8 +2,8 @@
 //! `stratagem.diplomacy`, then counting, listing, evaluation, the searches and the open
 //! problem.
 
-use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use numpy::ndarray::Array2;
@@ -11,9 +11,9 @@ use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1};
 use pyo3::prelude::*;
 use stratagem_core::parallel;
 use stratagem_diplomacy::board::Board;
-use stratagem_diplomacy::evaluate::Weights;
+use stratagem_diplomacy::evaluate::{Scratch, Weights};
 use stratagem_diplomacy::search::{
-    self, Budget, Combined, CombinedState, Ending, Outcome, Problem,
+    self, Budget, Combined, CombinedState, Ending, Evaluator, Outcome, Problem,
 };
 use stratagem_diplomacy::{Choices, Convention, Position, Unit, open_problem};
 
@@ -262,19 +262,15 @@ impl DiplomacyPosition {
             )));
         }
         let convention = Convention::parse(convention).map_err(to_py)?;
-        let problem = Problem::new(
-            &self.board,
-            &self.position,
-            convention,
-            weights_from(weights),
-        );
+        let weights = weights_from(weights);
+        let problem = Problem::new(&self.board, &self.position, convention, &weights);
         let values = problem.values_of(&profile).map_err(to_py)?;
         Ok(values.into_pyarray(py))
     }
 
     /// `search(method, convention, weights, seed, steps, max_evaluations, time_limit, start,
     /// threads, progress)`: a search of `docs/diplomacy-rules.md` as a dict.
-    #[pyo3(signature = (method, convention, weights, seed, steps, max_evaluations, time_limit=None, start=None, threads=None, progress=None))]
+    #[pyo3(signature = (method, convention, weights, seed, steps, max_evaluations, time_limit=None, start=None, threads=None, progress=None, evaluator=None))]
     #[allow(clippy::too_many_arguments)]
     fn search<'py>(
         &self,
@@ -289,6 +285,7 @@ impl DiplomacyPosition {
         start: Option<Vec<u128>>,
         threads: Option<usize>,
         progress: Option<Py<PyAny>>,
+        evaluator: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
         let convention = Convention::parse(convention).map_err(to_py)?;
         if !["preliminary", "anneal", "combined"].contains(&method) {
@@ -301,10 +298,16 @@ impl DiplomacyPosition {
         let done = AtomicU64::new(0);
         let report = progress.as_ref().map(|callback| (callback, &done));
         let (board, position) = (&self.board, &self.position);
+        let weights = weights_from(weights);
+        let python = evaluator.map(PyEvaluator::new);
+        let chosen: &dyn Evaluator = match &python {
+            Some(python) => python,
+            None => &weights,
+        };
         let outcome = interruptible_reporting(
             py,
             |cancel| {
-                let problem = Problem::new(board, position, convention, weights_from(weights));
+                let problem = Problem::new(board, position, convention, chosen);
                 let pool = parallel::pool(threads)?;
                 pool.install(|| match method {
                     "preliminary" => search::preliminary(&problem, &budget, cancel, &done),
@@ -319,9 +322,124 @@ impl DiplomacyPosition {
                 })
             },
             report,
-        )?;
-        outcome_dict(py, outcome)
+        );
+        match python {
+            Some(python) => {
+                python.raise_failure()?;
+                let outcome = outcome?;
+                let values: Vec<f64> = outcome.values.iter().map(|&k| from_order_key(k)).collect();
+                let dict = outcome_dict(
+                    py,
+                    Outcome {
+                        values: Vec::new(),
+                        ..outcome
+                    },
+                )?;
+                dict.set_item("values", values)?;
+                Ok(dict)
+            }
+            None => outcome_dict(py, outcome?),
+        }
     }
+
+    /// `units_after(convention, profile)`: the units when each power plays its option of
+    /// `profile`, as `(power, fleet, location)` triples (what a Python evaluator is shown).
+    fn units_after(&self, convention: &str, profile: Vec<u128>) -> PyResult<Vec<(u8, bool, u16)>> {
+        let convention = Convention::parse(convention).map_err(to_py)?;
+        let weights = weights_from([0; 4]);
+        let problem = Problem::new(&self.board, &self.position, convention, &weights);
+        let slots = profile
+            .iter()
+            .zip(&problem.choices)
+            .map(|(&index, choices)| {
+                let mut slots = Vec::new();
+                choices.unrank(index, &mut slots).map(|()| slots)
+            })
+            .collect::<stratagem_core::Result<Vec<_>>>()
+            .map_err(to_py)?;
+        let mut units = Vec::new();
+        problem.units_after(slots.iter().map(|s| Some(s.as_slice())), &mut units);
+        Ok(units
+            .iter()
+            .map(|u| (u.power, u.fleet, u.location))
+            .collect())
+    }
+}
+
+/// A Python callable as the searches' evaluator: shown the units after the adjustments as
+/// `(power, fleet, location)` triples, it returns one float per power, which the searches
+/// compare through [`order_key`] (exactly the floats' order). An exception it raises (Ctrl-C
+/// included) ends the search and is raised again as it was.
+struct PyEvaluator {
+    callable: Py<PyAny>,
+    failure: Mutex<Option<PyErr>>,
+}
+
+impl PyEvaluator {
+    fn new(callable: Py<PyAny>) -> Self {
+        Self {
+            callable,
+            failure: Mutex::new(None),
+        }
+    }
+
+    fn raise_failure(&self) -> PyResult<()> {
+        match self.failure.lock().map(|mut failure| failure.take()) {
+            Ok(Some(error)) => Err(error),
+            Ok(None) => Ok(()),
+            Err(_) => Err(crate::errors::internal(
+                "the evaluator's error slot is poisoned",
+            )),
+        }
+    }
+}
+
+impl Evaluator for PyEvaluator {
+    fn evaluate(
+        &self,
+        _board: &Board,
+        _owner: &[i8],
+        units: &[Unit],
+        _scratch: &mut Scratch,
+        values: &mut Vec<i64>,
+    ) -> stratagem_core::Result<()> {
+        let triples: Vec<(u8, bool, u16)> = units
+            .iter()
+            .map(|u| (u.power, u.fleet, u.location))
+            .collect();
+        let answer = Python::attach(|py| {
+            self.callable
+                .call1(py, (triples,))
+                .and_then(|result| result.extract::<Vec<f64>>(py))
+        });
+        match answer {
+            Ok(floats) => {
+                values.clear();
+                values.extend(floats.into_iter().map(order_key));
+                Ok(())
+            }
+            Err(error) => {
+                if let Ok(mut failure) = self.failure.lock() {
+                    failure.get_or_insert(error);
+                }
+                Err(stratagem_core::Error::Interrupted)
+            }
+        }
+    }
+}
+
+/// An integer with the order of the float `value` (finite; -0.0 and 0.0 alike).
+fn order_key(value: f64) -> i64 {
+    if value == 0.0 {
+        return 0;
+    }
+    let bits = value.to_bits() as i64;
+    if bits < 0 { bits ^ i64::MAX } else { bits }
+}
+
+fn from_order_key(key: i64) -> f64 {
+    let bits = if key < 0 { key ^ i64::MAX } else { key };
+    f64::from_bits(bits as u64)
 }
 
 /// Option indices as numpy stores them (every power's count fits in 64 bits).
@@ -350,7 +468,7 @@ impl DiplomacyCombined {
     ) -> PyResult<Self> {
         let convention = Convention::parse(convention).map_err(to_py)?;
         let weights = weights_from(weights);
-        let problem = Problem::new(&position.board, &position.position, convention, weights);
+        let problem = Problem::new(&position.board, &position.position, convention, &weights);
         let search = start(&problem).map_err(to_py)?;
         Ok(Self {
             board: Arc::clone(&position.board),
@@ -454,7 +572,7 @@ impl DiplomacyCombined {
         let budget = budget(max_evaluations, time_limit)?;
         let done = AtomicU64::new(0);
         let report = progress.as_ref().map(|callback| (callback, &done));
-        let problem = Problem::new(&self.board, &self.position, self.convention, self.weights);
+        let problem = Problem::new(&self.board, &self.position, self.convention, &self.weights);
         let search = &mut self.search;
         interruptible_reporting(
             py,
