@@ -30,7 +30,7 @@ or given twice, or a result that cannot be (more wins than games) is refused wit
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Generic, TypeVar
@@ -39,7 +39,7 @@ from stratagem._files import write_json
 from stratagem.errors import InvalidParameter
 from stratagem.progress import Progress
 
-__all__ = ["CHECKPOINT_FORMAT", "CHECKPOINT_VERSION", "Checkpoint", "play"]
+__all__ = ["CHECKPOINT_FORMAT", "CHECKPOINT_VERSION", "Checkpoint", "check_result", "play"]
 
 CHECKPOINT_FORMAT: Final = "stratagem.tournament.checkpoint"
 CHECKPOINT_VERSION: Final = 1
@@ -139,6 +139,28 @@ class Checkpoint(Generic[R]):
 
     def _refused(self, problem: str) -> InvalidParameter:
         return InvalidParameter(f"{self.path}: {problem}")
+
+
+def check_result(
+    sides: tuple[str, str],
+    games: int,
+    counts: Sequence[object],
+    *,
+    expected: tuple[str, str],
+    expected_games: int,
+    counted: str,
+) -> None:
+    """Refuses (``ValueError``) a saved two-sided result that cannot be the fixture's: other
+    sides or number of games, or ``counts`` (wins, draws...) that are not whole numbers adding
+    up to the games."""
+    if sides != expected or games != expected_games:
+        raise ValueError(
+            f"a result of {sides[0]} against {sides[1]} in {games} games, not {expected[0]} "
+            f"against {expected[1]} in {expected_games}"
+        )
+    whole = all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in counts)
+    if not whole or sum(counts) != games:  # type: ignore[arg-type]
+        raise ValueError(f"{counted} {tuple(counts)} are not {games} games")
 
 
 def play(

@@ -31,7 +31,7 @@ from stratagem.annexation.game import Rules
 from stratagem.errors import InvalidParameter
 from stratagem.progress import Progress
 from stratagem.stats import elo_difference, wilson_interval
-from stratagem.tournament import Checkpoint, play
+from stratagem.tournament import Checkpoint, check_result, play
 
 __all__ = ["MatchResult", "RoundRobin", "play_match", "round_robin"]
 
@@ -262,12 +262,12 @@ def round_robin(
 def _saved_match(pair: tuple[str, str], games: int, data: Any) -> MatchResult:
     """A saved match's result, refused when it cannot be the result of ``pair``."""
     result = MatchResult(**data)
-    counts = (result.wins_a, result.wins_b, result.draws)
-    if (result.a, result.b) != pair or result.games != games:
-        raise ValueError(
-            f"a match of {result.a} against {result.b} in {result.games} games, "
-            f"not {pair[0]} against {pair[1]} in {games}"
-        )
-    if any(not isinstance(c, int) or c < 0 for c in counts) or sum(counts) != games:
-        raise ValueError(f"wins and draws {counts} are not {games} games")
+    check_result(
+        (result.a, result.b),
+        result.games,
+        (result.wins_a, result.wins_b, result.draws),
+        expected=pair,
+        expected_games=games,
+        counted="wins and draws",
+    )
     return result

@@ -27,7 +27,7 @@ from stratagem import _validate, rng
 from stratagem.conquest.board import Board, assign_random, assign_regions, troops_uniform
 from stratagem.conquest.game import POLICIES, TROOP_LIMIT, simulate_many, wilson_interval
 from stratagem.errors import InvalidParameter
-from stratagem.tournament import Checkpoint, play
+from stratagem.tournament import Checkpoint, check_result, play
 
 __all__ = ["PairResult", "Score", "TournamentResult", "round_robin"]
 
@@ -148,14 +148,14 @@ def _policy_list(policies: Sequence[str]) -> tuple[str, ...]:
 def _saved_pair(pair: tuple[str, str], games: int, data: Any) -> PairResult:
     """A saved pair's result, refused when it cannot be the result of ``pair``."""
     result = PairResult(**data)
-    counts = (result.first_wins, result.second_wins, result.draws, result.unfinished)
-    if (result.first, result.second) != pair or result.games != games:
-        raise ValueError(
-            f"a result of {result.first} against {result.second} in {result.games} games, "
-            f"not {pair[0]} against {pair[1]} in {games}"
-        )
-    if any(not isinstance(c, int) or c < 0 for c in counts) or sum(counts) != games:
-        raise ValueError(f"wins, draws and unfinished games {counts} are not {games} games")
+    check_result(
+        (result.first, result.second),
+        result.games,
+        (result.first_wins, result.second_wins, result.draws, result.unfinished),
+        expected=pair,
+        expected_games=games,
+        counted="wins, draws and unfinished games",
+    )
     return result
 
 
