@@ -212,7 +212,8 @@ def test_tournament_resumes_from_its_checkpoint(capsys, tmp_path):
     assert len(json.loads(path.read_text())["done"]) == 3
     # A tampered match (999 wins of 6 games) is refused, naming the fixture.
     saved = json.loads(path.read_text())
-    saved["done"][0][1]["wins_a"] = 999
+    assert saved["columns"] == ["wins_a", "wins_b", "draws", "moves", "cells_a", "cells_b"]
+    saved["done"][0][1][0] = 999
     path.write_text(json.dumps(saved))
     error, _ = failure(capsys, "tournament", *agents, *options, "--checkpoint", str(path))
     assert "fixture 0: wins and draws" in error["message"]

@@ -242,7 +242,8 @@ def test_tournament_resumes_from_its_checkpoint(tmp_path):
         round_robin(board, policies, checkpoint=path, **{**kwargs, "games": 8})
     # A tampered result (more wins than games) is refused, naming the fixture.
     saved = json.loads(path.read_text())
-    saved["done"][0][1]["first_wins"] = 999
+    assert saved["columns"] == ["first_wins", "second_wins", "draws", "unfinished", "turns"]
+    saved["done"][0][1][0] = 999
     path.write_text(json.dumps(saved))
     with pytest.raises(InvalidParameter, match="fixture 0: wins, draws and unfinished"):
         round_robin(board, policies, checkpoint=path, **kwargs)

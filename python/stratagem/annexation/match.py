@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from itertools import combinations
 from pathlib import Path
@@ -29,9 +29,9 @@ from stratagem.annexation.ai import AI
 from stratagem.annexation.board import Board
 from stratagem.annexation.game import Rules
 from stratagem.errors import InvalidParameter
-from stratagem.progress import Progress
+from stratagem.mpi import Communicator, SerialCommunicator
 from stratagem.stats import elo_difference, wilson_interval
-from stratagem.tournament import Checkpoint, check_result, play
+from stratagem.tournament import Checkpoint, check_counts, run
 
 __all__ = ["MatchResult", "RoundRobin", "play_match", "round_robin"]
 
@@ -95,6 +95,9 @@ def _agent(value: str | AI) -> AI:
     raise InvalidParameter(f"an agent is an AI or a spec string, got {value!r}")
 
 
+_COLUMNS = ("wins_a", "wins_b", "draws", "moves", "cells_a", "cells_b")
+
+
 def play_match(
     a: str | AI,
     b: str | AI,
@@ -113,56 +116,88 @@ def play_match(
     moves first. Each game gets fresh agents seeded from ``seed``."""
     first, second = _agent(a), _agent(b)
     count = _validate.integer("games", games, 1, 1 << 24)
-    checked_seed = _validate.seed(seed)
+    row = _match_row(
+        first,
+        second,
+        board=board,
+        count=count,
+        seed=_validate.seed(seed),
+        rules=Rules(mode, allow_opponent_colours, max_moves),
+        threads=threads,
+        progress=progress,
+    )
+    return _match_result(first.spec, second.spec, count, row)
+
+
+def _match_row(
+    first: AI,
+    second: AI,
+    *,
+    board: Board,
+    count: int,
+    seed: int,
+    rules: Rules,
+    threads: int | None,
+    progress: bool | None,
+) -> NDArray[np.int64]:
+    """A match's row: its games' rows (one-hot winner, moves, each side's cells) summed."""
     if not isinstance(board, Board):
         raise InvalidParameter(f"board must be an annexation Board, got {type(board).__name__}")
     if board.players != 2:
         raise InvalidParameter(f"a match is between two players; the board has {board.players}")
-    engine = Rules(mode, allow_opponent_colours, max_moves).compile(board)
-    pairs = (count + 1) // 2
-    with Progress(count, f"{first.spec} vs {second.spec}", enabled=progress) as bar:
-        colours = np.empty((count, board.cells), dtype=np.uint8)
-        for j in range(pairs):
-            pair_seed = int(rng.blocks(checked_seed, _BOARD_PURPOSE, [j])[0, 0])
-            recoloured = board.recoloured(pair_seed).colours
-            colours[2 * j : 2 * j + 2] = recoloured
-        first_side = (np.arange(count) % 2).astype(np.uint8)
+    engine = rules.compile(board)
+
+    def play(games: range, threads: int | None, report: object) -> NDArray[np.int64]:
+        pair_seeds = {
+            j: int(rng.blocks(seed, _BOARD_PURPOSE, [j])[0, 0]) for j in {g // 2 for g in games}
+        }
+        colours = np.array([board.recoloured(pair_seeds[g // 2]).colours for g in games])
         seeds = np.array(
             [
-                [int(rng.blocks(checked_seed, _AI_PURPOSE, [g, side])[0, 0]) for side in (0, 1)]
-                for g in range(count)
+                [int(rng.blocks(seed, _AI_PURPOSE, [g, side])[0, 0]) for side in (0, 1)]
+                for g in games
             ],
             dtype=np.uint64,
         )
-        chunk = max(2, 4 * (_core.resolve_threads(threads)))
-        winners, cells, moves = [], [], []
-        for start in range(0, count, chunk):
-            stop = min(count, start + chunk)
-            w, c, m = _core.annexation.play_fixtures(
-                engine,
-                colours[start:stop],
-                first_side[start:stop],
-                seeds[start:stop],
-                first._agent,
-                second._agent,
-                threads,
-            )
-            winners.append(w)
-            cells.append(c)
-            moves.append(m)
-            bar.advance(stop - start)
-    winner = np.concatenate(winners)
-    cell_counts = np.concatenate(cells)
+        first_side = (np.arange(games.start, games.stop) % 2).astype(np.uint8)
+        winner, cells, moves = _core.annexation.play_fixtures(
+            engine,
+            colours.astype(np.uint8),
+            first_side,
+            seeds,
+            first._agent,
+            second._agent,
+            threads,
+        )
+        outcome = np.stack([winner == 0, winner == 1, winner == -1], axis=1)
+        return np.column_stack([outcome, moves, cells[:, 0], cells[:, 1]]).astype(np.int64)
+
+    table = run(
+        count,
+        play,
+        columns=len(_COLUMNS),
+        comm=SerialCommunicator(),
+        threads=threads,
+        batch=max(2, 4 * _core.resolve_threads(threads)),
+        progress=progress,
+        label=f"{first.spec} vs {second.spec}",
+    )
+    return np.asarray(table.sum(axis=0), dtype=np.int64)
+
+
+def _match_result(a: str, b: str, games: int, row: NDArray[np.int64]) -> MatchResult:
+    """The match of a row (the means exactly those of the games)."""
+    wins_a, wins_b, draws, moves, cells_a, cells_b = (int(x) for x in row)
     return MatchResult(
-        a=first.spec,
-        b=second.spec,
-        games=count,
-        wins_a=int((winner == 0).sum()),
-        wins_b=int((winner == 1).sum()),
-        draws=int((winner == -1).sum()),
-        mean_moves=float(np.concatenate(moves).mean()),
-        mean_cells_a=float(cell_counts[:, 0].mean()),
-        mean_cells_b=float(cell_counts[:, 1].mean()),
+        a=a,
+        b=b,
+        games=games,
+        wins_a=wins_a,
+        wins_b=wins_b,
+        draws=draws,
+        mean_moves=moves / games,
+        mean_cells_a=cells_a / games,
+        mean_cells_b=cells_b / games,
     )
 
 
@@ -211,63 +246,75 @@ def round_robin(
     threads: int | None = None,
     progress: bool | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
+    comm: Communicator | None = None,
     **rules: Any,
 ) -> RoundRobin:
     """A match for every pair of ``agents``. With ``checkpoint``, each finished match is
     written to that JSON file and a run started again with the same file and settings plays
     only the missing ones (same result as an uninterrupted run). Pair ``(i, j)`` plays with
-    seed word 0 of ``(seed, "annexation.round_robin", i, j)``."""
+    seed word 0 of ``(seed, "annexation.round_robin", i, j)``. Under MPI (``comm``, default
+    :func:`stratagem.mpi.world`) the matches are spread over the ranks and every rank returns
+    the whole result (see :func:`stratagem.tournament.run`)."""
     players = [_agent(agent) for agent in agents]
     names = tuple(agent.spec for agent in players)
     if len(set(names)) != len(names) or len(names) < 2:
         raise InvalidParameter(f"a round robin needs at least two different agents, got {names}")
+    count = _validate.integer("games", games, 1, 1 << 24)
+    checked_seed = _validate.seed(seed)
+    checked_rules = Rules(**rules)
     setup = {
         "agents": list(names),
         "board": board.to_dict(),
         "games": games,
         "seed": seed,
-        "rules": Rules(**rules).to_dict(),
+        "rules": checked_rules.to_dict(),
     }
     fixtures = list(combinations(range(len(players)), 2))
 
-    def play_pair(index: int) -> MatchResult:
+    def play_pair(index: int, threads: int | None) -> NDArray[np.int64]:
         i, j = fixtures[index]
-        pair_seed = int(rng.blocks(_validate.seed(seed), "annexation.round_robin", [i, j])[0, 0])
-        return play_match(
+        pair_seed = int(rng.blocks(checked_seed, "annexation.round_robin", [i, j])[0, 0])
+        return _match_row(
             players[i],
             players[j],
             board=board,
-            games=games,
+            count=count,
             seed=pair_seed,
+            rules=checked_rules,
             threads=threads,
             progress=progress,
-            **rules,
         )
 
     saved = None
     if checkpoint is not None:
         saved = Checkpoint(
-            Path(checkpoint),
-            "annexation",
-            setup,
-            encode=asdict,
-            decode=lambda index, data: _saved_match(
-                (names[fixtures[index][0]], names[fixtures[index][1]]), games, data
-            ),
+            Path(checkpoint), "annexation", setup, _COLUMNS, check=_check_match(count, board.cells)
         )
-    results = play(len(fixtures), play_pair, checkpoint=saved, progress=False)
-    return RoundRobin(names, tuple(results))
-
-
-def _saved_match(pair: tuple[str, str], games: int, data: Any) -> MatchResult:
-    """A saved match's result, refused when it cannot be the result of ``pair``."""
-    result = MatchResult(**data)
-    check_result(
-        (result.a, result.b),
-        result.games,
-        (result.wins_a, result.wins_b, result.draws),
-        expected=pair,
-        expected_games=games,
-        counted="wins and draws",
+    table = run(
+        len(fixtures),
+        lambda task, threads, report: [play_pair(index, threads) for index in task],
+        columns=len(_COLUMNS),
+        checkpoint=saved,
+        setup=setup,
+        comm=comm,
+        threads=threads,
+        batch=1,
+        progress=False,
     )
-    return result
+    matches = [
+        _match_result(names[i], names[j], count, row)
+        for (i, j), row in zip(fixtures, table, strict=True)
+    ]
+    return RoundRobin(names, tuple(matches))
+
+
+def _check_match(games: int, cells: int) -> Callable[[int, NDArray[np.int64]], None]:
+    """Refuses a saved match's row that cannot be: wins and draws not adding up to the
+    games, or more cells than the boards hold."""
+
+    def check(index: int, row: NDArray[np.int64]) -> None:
+        check_counts(row[:3], games, "wins and draws")
+        if row[4] + row[5] > games * cells:
+            raise ValueError(f"{row[4]} and {row[5]} cells in {games} games on {cells} cells")
+
+    return check

@@ -15,19 +15,21 @@ policies.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from stratagem import _validate, rng
 from stratagem.conquest.board import Board, assign_random, assign_regions, troops_uniform
 from stratagem.conquest.game import POLICIES, TROOP_LIMIT, simulate_many, wilson_interval
 from stratagem.errors import InvalidParameter
-from stratagem.tournament import Checkpoint, check_result, play
+from stratagem.mpi import Communicator
+from stratagem.tournament import Checkpoint, check_counts, run
 
 __all__ = ["PairResult", "Score", "TournamentResult", "round_robin"]
 
@@ -145,18 +147,19 @@ def _policy_list(policies: Sequence[str]) -> tuple[str, ...]:
     return tuple(policies)
 
 
-def _saved_pair(pair: tuple[str, str], games: int, data: Any) -> PairResult:
-    """A saved pair's result, refused when it cannot be the result of ``pair``."""
-    result = PairResult(**data)
-    check_result(
-        (result.first, result.second),
-        result.games,
-        (result.first_wins, result.second_wins, result.draws, result.unfinished),
-        expected=pair,
-        expected_games=games,
-        counted="wins, draws and unfinished games",
-    )
-    return result
+_COLUMNS = ("first_wins", "second_wins", "draws", "unfinished", "turns")
+
+
+def _check_pair(games: int, max_turns: int) -> Callable[[int, NDArray[np.int64]], None]:
+    """Refuses a saved pair's row that cannot be: counts not adding up to the games, or more
+    turns than the games could last."""
+
+    def check(index: int, row: NDArray[np.int64]) -> None:
+        check_counts(row[:4], games, "wins, draws and unfinished games")
+        if row[4] > games * max_turns:
+            raise ValueError(f"{row[4]} turns in {games} games of at most {max_turns}")
+
+    return check
 
 
 def round_robin(
@@ -172,13 +175,16 @@ def round_robin(
     threads: int | None = None,
     progress: bool | None = None,
     checkpoint: str | Path | None = None,
+    comm: Communicator | None = None,
 ) -> TournamentResult:
     """Plays ``games`` games for every pair of ``policies`` (two teams, seats swapped for the
     second half) and scores them.
 
     With ``checkpoint``, every finished pair is written to that JSON file, and a tournament
     started again with the same file and the same settings plays only the pairs still missing
-    (the result is the same as an uninterrupted run).
+    (the result is the same as an uninterrupted run). Under MPI (``comm``, default
+    :func:`stratagem.mpi.world`) the pairs are spread over the ranks and every rank returns
+    the whole result (see :func:`stratagem.tournament.run`).
 
     The pair ``(i, j)`` (positions in ``policies``) draws its start and the seeds of its two
     halves from words 0, 1 and 2 of block 0 of stream ``(seed, "conquest.tournament", i, j)``.
@@ -206,11 +212,11 @@ def round_robin(
     }
     fixtures = list(combinations(range(len(names)), 2))
 
-    def play_pair(index: int) -> PairResult:
+    def play_pair(index: int, threads: int | None) -> list[int]:
         i, j = fixtures[index]
         words = [int(w) for w in rng.blocks(checked_seed, _PURPOSE, [i, j])[0]]
         team = _STARTS[assign](board, 2, words[0])
-        halves = [
+        straight, swapped = (
             simulate_many(
                 board,
                 team,
@@ -226,31 +232,46 @@ def round_robin(
                 ((names[i], names[j]), first_half, words[1]),
                 ((names[j], names[i]), count - first_half, words[2]),
             )
-        ]
-        straight, swapped = halves
-        return PairResult(
-            first=names[i],
-            second=names[j],
-            games=count,
-            first_wins=int(straight.wins[0] + swapped.wins[1]),
-            second_wins=int(straight.wins[1] + swapped.wins[0]),
-            draws=straight.draws + swapped.draws,
-            unfinished=straight.unfinished + swapped.unfinished,
-            mean_turns=float(np.concatenate([straight.turns, swapped.turns]).mean()),
         )
+        return [
+            int(straight.wins[0] + swapped.wins[1]),
+            int(straight.wins[1] + swapped.wins[0]),
+            straight.draws + swapped.draws,
+            straight.unfinished + swapped.unfinished,
+            int(np.concatenate([straight.turns, swapped.turns]).sum()),
+        ]
 
     saved = None
     if checkpoint is not None:
         saved = Checkpoint(
-            Path(checkpoint),
-            "conquest",
-            setup,
-            encode=asdict,
-            decode=lambda index, data: _saved_pair(
-                (names[fixtures[index][0]], names[fixtures[index][1]]), count, data
-            ),
+            Path(checkpoint), "conquest", setup, _COLUMNS, check=_check_pair(count, limit)
         )
-    pairs = play(len(fixtures), play_pair, checkpoint=saved, progress=progress, weight=lambda _: 2)
+    table = run(
+        len(fixtures),
+        lambda task, threads, report: [play_pair(index, threads) for index in task],
+        columns=len(_COLUMNS),
+        checkpoint=saved,
+        setup=setup,
+        comm=comm,
+        threads=threads,
+        batch=1,
+        progress=progress,
+        label="conquest tournament",
+        weight=lambda _: 2,
+    )
+    pairs = [
+        PairResult(
+            first=names[i],
+            second=names[j],
+            games=count,
+            first_wins=int(row[0]),
+            second_wins=int(row[1]),
+            draws=int(row[2]),
+            unfinished=int(row[3]),
+            mean_turns=float(row[4]) / count,  # the mean of the games' turns, exactly
+        )
+        for (i, j), row in zip(fixtures, table, strict=True)
+    ]
     overall = []
     for policy in names:
         mine = [p.score(policy) for p in pairs if policy in (p.first, p.second)]

@@ -24,10 +24,12 @@ fixture's game never depends on how, where or in which order the games are playe
 many at a time over threads (``_core.outpost.tournament``); games with a Python player (a
 :class:`~stratagem.outpost.game.Player` object) are played one by one with
 :meth:`Game.run <stratagem.outpost.game.Game.run>`. Consecutive built-in games form *tasks*
-(batches of ``batch`` games), each game with a Python player is a task of its own. With a
-``checkpoint`` file the results so far are written after each task (each round of tasks
-under MPI), and a tournament started again with the same arguments plays only the games
-still missing; a checkpoint of other arguments is refused.
+(batches of ``batch`` games), each game with a Python player is a task of its own. The
+tasks, the checkpoint and the ranks are the shared tournament engine's
+(:func:`stratagem.tournament.run`, ``docs/tournaments.md``), a game's row being each seat's
+land, water and outposts: with a ``checkpoint`` file the results so far are written after
+each task (each round of tasks under MPI), and a tournament started again with the same
+arguments plays only the games still missing; a checkpoint of other arguments is refused.
 
 **MPI.** Under ``mpiexec -n N`` (``comm``, by default :func:`stratagem.mpi.world`,
 with more than one rank) every rank calls :func:`tournament` with the same arguments (the
@@ -54,10 +56,7 @@ map and/or parameter set; CSV, JSON and a bar chart.
 from __future__ import annotations
 
 import hashlib
-import json
-import math
 import os
-import socket
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -67,14 +66,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from stratagem import _core, _validate
-from stratagem.errors import InconsistentInput, InvalidParameter
-from stratagem.mpi import (
-    Communicator,
-    bcast_array,
-    checked_together,
-    run_queue,
-    world,
-)
+from stratagem.errors import InvalidParameter
+from stratagem.mpi import Communicator, checked_together, world
 from stratagem.outpost.fixtures import (
     _COUNTS,
     _FLAGS,
@@ -96,8 +89,7 @@ from stratagem.outpost.game import BUILTIN_PLAYERS, EMPIRES, Game, Player
 from stratagem.outpost.geometry import GRID
 from stratagem.outpost.map import Map, parse_map
 from stratagem.outpost.standings import Standing, TournamentResult
-from stratagem.progress import Progress
-from stratagem.tournament import Checkpoint
+from stratagem.tournament import Checkpoint, run
 
 __all__ = [
     "PURPOSE",
@@ -114,6 +106,8 @@ __all__ = [
 
 # -- playing ----------------------------------------------------------------------------------
 
+_COLUMNS = tuple(f"{count}{seat}" for seat in range(EMPIRES) for count in _COUNTS)
+
 
 @dataclass(frozen=True)
 class _Plan:
@@ -126,10 +120,9 @@ class _Plan:
     fixtures: tuple[Fixture, ...]
     builtin: tuple[bool, ...]
     setup: dict[str, Any]
-    fingerprint: str
     threads: int | None
     batch: int | None
-    checkpoint: Path | None
+    checkpoint: Checkpoint | None
 
 
 def _map_digest(board: Map) -> str:
@@ -182,6 +175,9 @@ def _plan(
         "flags": dict(flags),
         "games": len(games),
     }
+    saved = None
+    if checkpoint is not None:
+        saved = Checkpoint(Path(checkpoint), "outpost", setup, _COLUMNS, check=_check_game)
     return _Plan(
         entrants=entrants,
         labels=labels,
@@ -190,68 +186,26 @@ def _plan(
         fixtures=tuple(games),
         builtin=tuple(all(isinstance(entrants[s], str) for s in f.seats) for f in games),
         setup=setup,
-        fingerprint=hashlib.sha256(json.dumps(setup, sort_keys=True).encode()).hexdigest(),
         threads=checked_threads,
         batch=checked_batch,
-        checkpoint=None if checkpoint is None else Path(checkpoint),
+        checkpoint=saved,
     )
 
 
-def _checkpoint(path: Path, setup: dict[str, Any]) -> Checkpoint[NDArray[np.uint32]]:
-    return Checkpoint(path, "outpost", setup, encode=lambda row: row.tolist(), decode=_saved_game)
-
-
-def _saved_game(index: int, data: Any) -> NDArray[np.uint32]:
-    """A saved game's final counts (land, water, outposts per seat), refused when they cannot
-    be: negative, or more cells than the grid holds."""
-    counts = np.array(data, dtype=np.int64)
-    if counts.shape != (EMPIRES, len(_COUNTS)):
-        raise ValueError(f"counts of shape {counts.shape}, not ({EMPIRES}, {len(_COUNTS)})")
-    if counts.min() < 0 or counts.max() > GRID * GRID:
-        raise ValueError(f"counts {counts.tolist()} outside 0..{GRID * GRID}")
-    return counts.astype(np.uint32)
-
-
-def _load_checkpoint(path: Path, setup: dict[str, Any]) -> NDArray[np.uint32]:
-    """The results of the games a checkpoint of this very tournament holds, ``(done, 4, 3)``
-    (none when the file does not exist yet): always the first games, as they are written."""
-    done = _checkpoint(path, setup).load(setup["games"])
-    if sorted(done) != list(range(len(done))):
-        raise InvalidParameter(f"{path}: the checkpoint's games are not the tournament's first")
-    rows = [done[index] for index in range(len(done))]
-    return np.array(rows, dtype=np.uint32).reshape(-1, EMPIRES, len(_COUNTS))
-
-
-def _save_checkpoint(path: Path, setup: dict[str, Any], results: NDArray[np.uint32]) -> None:
-    """Writes the results so far (written whole, then renamed into place)."""
-    try:
-        _checkpoint(path, setup).save(dict(enumerate(results)))
-    except OSError as error:
-        raise InvalidParameter(f"cannot write the checkpoint {path}: {error}") from error
-
-
-def _save_on_rank_0(
-    comm: Communicator, path: Path, setup: dict[str, Any], results: NDArray[np.uint32]
-) -> None:
-    """Collective: rank 0 writes the checkpoint; a failure raises on every rank."""
-
-    def save() -> None:
-        if comm.rank == 0:
-            _save_checkpoint(path, setup, results)
-
-    checked_together(comm, save)
+def _check_game(index: int, row: NDArray[np.int64]) -> None:
+    """Refuses a saved game's final counts (land, water, outposts per seat) that cannot be:
+    more cells than the grid holds."""
+    if row.max() > GRID * GRID:
+        counts = row.reshape(EMPIRES, len(_COUNTS)).tolist()
+        raise ValueError(f"counts {counts} outside 0..{GRID * GRID}")
 
 
 def _play_builtin(
-    plan: _Plan,
-    start: int,
-    stop: int,
-    threads: int | None,
-    report: Callable[[int], None] | None,
+    plan: _Plan, games: range, threads: int | None, report: Callable[[int], None] | None
 ) -> NDArray[np.uint32]:
-    """Games ``start..stop-1`` (every seat built in) in one engine call: ``(n, 4, 3)``."""
-    chosen = plan.fixtures[start:stop]
-    games = np.array(
+    """The ``games`` (every seat built in) in one engine call: ``(n, 4, 3)``."""
+    chosen = plan.fixtures[games.start : games.stop]
+    table = np.array(
         [[f.map_index, *f.params, *(int(getattr(f, flag)) for flag in _FLAGS)] for f in chosen],
         dtype=np.int64,
     )
@@ -259,7 +213,7 @@ def _play_builtin(
     seeds = np.array([f.seed for f in chosen], dtype=np.uint64)
     waters = [board.water for board in plan.maps]
     return np.ascontiguousarray(
-        _core.outpost.tournament(waters, games, players, seeds, threads, report)
+        _core.outpost.tournament(waters, table, players, seeds, threads, report)
     )
 
 
@@ -280,47 +234,13 @@ def _play_python(plan: _Plan, index: int) -> NDArray[np.uint32]:
     return counts.astype(np.uint32).reshape(1, EMPIRES, 3)
 
 
-def _threads_here(comm: Communicator, plan: _Plan) -> int | None:
-    """Collective: check that every rank plays the same tournament, and choose this rank's
-    threads: ``threads`` if given, else its host's cores shared among the ranks there (unless
-    ``STRATAGEM_NUM_THREADS`` decides)."""
-    host = socket.gethostname()
-    everyone = comm.allgather_object((plan.fingerprint, plan.checkpoint is not None, host))
-    for rank, (fingerprint, checkpointed, _) in enumerate(everyone):
-        if fingerprint != everyone[0][0]:
-            raise InconsistentInput(
-                f"rank {rank} was given another tournament (maps, parameters, players, "
-                "rotations, repeats, seed or flags) than rank 0; every rank must pass the same "
-                "arguments"
-            )
-        if checkpointed != everyone[0][1]:
-            raise InconsistentInput(
-                f"rank {rank} {'has' if checkpointed else 'has no'} checkpoint and rank 0 "
-                f"{'has' if everyone[0][1] else 'has none'}; every rank must pass the same "
-                "arguments"
-            )
-    if plan.threads is not None or os.environ.get("STRATAGEM_NUM_THREADS") is not None:
-        return plan.threads
-    here = sum(1 for _, _, other in everyone if other == host)
-    return max(1, _core.default_threads() // here)
-
-
-def _tasks(plan: _Plan, start: int, batch: int | None) -> list[tuple[int, int]]:
-    """``(first, stop)`` game ranges from ``start`` on: runs of built-in games cut into
-    batches of ``batch`` (whole runs for None), each game with a Python player alone."""
-    tasks: list[tuple[int, int]] = []
-    i, n = start, len(plan.fixtures)
-    while i < n:
-        if not plan.builtin[i]:
-            tasks.append((i, i + 1))
-            i += 1
-            continue
-        stop = i
-        while stop < n and plan.builtin[stop] and (batch is None or stop - i < batch):
-            stop += 1
-        tasks.append((i, stop))
-        i = stop
-    return tasks
+def _play(
+    plan: _Plan, games: range, threads: int | None, report: Callable[[int], None] | None
+) -> NDArray[np.uint32]:
+    """A task of the engine: one game with a Python player, or a run of built-in games."""
+    if plan.builtin[games.start]:
+        return _play_builtin(plan, games, threads, report)
+    return _play_python(plan, games.start)
 
 
 def tournament(
@@ -383,62 +303,20 @@ def tournament(
             checkpoint=checkpoint,
         ),
     )
-    threads_here = _threads_here(comm, plan) if comm.size > 1 else plan.threads
-    path = plan.checkpoint
-    done = checked_together(
-        comm,
-        lambda: (
-            _load_checkpoint(path, plan.setup)
-            if comm.rank == 0 and path is not None
-            else np.zeros((0, EMPIRES, 3), dtype=np.uint32)
-        ),
+    table = run(
+        len(plan.fixtures),
+        lambda games, threads, report: _play(plan, games, threads, report),
+        columns=len(_COLUMNS),
+        checkpoint=plan.checkpoint,
+        setup=plan.setup,
+        comm=comm,
+        threads=plan.threads,
+        batch=plan.batch,
+        alone=lambda index: not plan.builtin[index],
+        progress=progress,
+        label="outpost tournament",
     )
-    if comm.size > 1:
-        done = bcast_array(done, 0, comm=comm)
-    total = len(plan.fixtures)
-    remaining = total - len(done)
-    # Rank 0 chooses the batches (ranks may run different thread counts).
-    batch_size = plan.batch
-    if batch_size is None and (comm.size > 1 or path is not None):
-        batch_size = 8 * _core.resolve_threads(threads_here)
-        if comm.size > 1:
-            batch_size = max(1, min(batch_size, math.ceil(remaining / (4 * comm.size))))
-    if comm.size > 1:
-        batch_size = comm.bcast_object(batch_size, 0)
-    tasks = _tasks(plan, len(done), batch_size)
-    per_round = len(tasks) if path is None else (1 if comm.size == 1 else 2 * comm.size)
-    collected = [done]
-    played = len(done)
-    with Progress(
-        total, "outpost tournament", enabled=progress if comm.rank == 0 else False
-    ) as bar:
-        bar.advance(played)
-
-        def play(task: tuple[int, int]) -> NDArray[np.uint32]:
-            start, stop = task
-            if not plan.builtin[start]:
-                result = _play_python(plan, start)
-                bar.advance(1)
-                return result
-            base = bar.done
-
-            def report(finished: int) -> None:
-                bar.advance(base + finished - bar.done)
-
-            result = _play_builtin(plan, start, stop, threads_here, report if bar.enabled else None)
-            bar.advance(base + (stop - start) - bar.done)
-            return result
-
-        for first in range(0, len(tasks), max(per_round, 1)):
-            chunk = tasks[first : first + per_round]
-            collected.extend(run_queue(chunk, play, comm=comm))
-            played = chunk[-1][1]
-            if path is not None:
-                so_far = np.concatenate(collected)
-                collected = [so_far]
-                _save_on_rank_0(comm, path, plan.setup, so_far)
-            bar.advance(played - bar.done)
-    results = np.concatenate(collected).astype(np.int64)
+    results = table.reshape(-1, EMPIRES, len(_COUNTS))
     return TournamentResult(
         players=plan.labels,
         maps=plan.map_labels,
