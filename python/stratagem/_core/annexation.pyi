@@ -22,29 +22,18 @@ AIS: list[str]
 HEURISTICS: list[str]
 MODES: list[str]
 
+#: observations, rewards, terminated, truncated, masks
+_Buffers = tuple[
+    NDArray[np.int8], NDArray[np.float64], NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_]
+]
+
 @final
 class Vector:
     def __new__(cls, board: Board, num_envs: int, threads: int | None = None) -> Vector: ...
     @property
     def num_envs(self) -> int: ...
-    def reset(
-        self,
-        seeds: NDArray[np.uint64],
-        observations: NDArray[np.int8],
-        rewards: NDArray[np.float64],
-        terminated: NDArray[np.bool_],
-        truncated: NDArray[np.bool_],
-        masks: NDArray[np.bool_],
-    ) -> None: ...
-    def step(
-        self,
-        actions: NDArray[np.int64],
-        observations: NDArray[np.int8],
-        rewards: NDArray[np.float64],
-        terminated: NDArray[np.bool_],
-        truncated: NDArray[np.bool_],
-        masks: NDArray[np.bool_],
-    ) -> None: ...
+    def reset(self, seeds: NDArray[np.uint64], buffers: _Buffers) -> None: ...
+    def step(self, actions: NDArray[np.int64], buffers: _Buffers) -> None: ...
 
 @final
 class Board:

@@ -114,7 +114,16 @@ class AnnexationVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self._masks = np.zeros((n, k), dtype=np.bool_)
         self._started = False
 
-    def _outputs(self) -> tuple[NDArray[Any], ...]:
+    def _outputs(
+        self,
+    ) -> tuple[
+        NDArray[np.int8],
+        NDArray[np.float64],
+        NDArray[np.bool_],
+        NDArray[np.bool_],
+        NDArray[np.bool_],
+    ]:
+        """The buffers the engine writes every env's outputs into."""
         return (self._observations, self._rewards, self._terminated, self._truncated, self._masks)
 
     def reset(
@@ -129,7 +138,7 @@ class AnnexationVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         else:
             first = 0 if seed is None else _validate.seed(seed)
             seeds = (np.uint64(first) + np.arange(self.num_envs, dtype=np.uint64)).astype(np.uint64)
-        self._engine.reset(seeds, *self._outputs())
+        self._engine.reset(seeds, self._outputs())
         self._started = True
         return self._observations, {"action_mask": self._masks}
 
@@ -146,7 +155,7 @@ class AnnexationVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
                 f"actions must be {self.num_envs} integers (one colour per env), got an array "
                 f"of shape {chosen.shape} and dtype {chosen.dtype}"
             )
-        self._engine.step(np.ascontiguousarray(chosen, dtype=np.int64), *self._outputs())
+        self._engine.step(np.ascontiguousarray(chosen, dtype=np.int64), self._outputs())
         return (
             self._observations,
             self._rewards,

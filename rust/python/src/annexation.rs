@@ -535,36 +535,33 @@ pub struct PyVector {
     threads: usize,
 }
 
-/// The caller's output buffers, checked C-contiguous and borrowed for one call.
-struct Buffers<'py> {
-    observations: PyReadwriteArray3<'py, i8>,
-    rewards: PyReadwriteArray1<'py, f64>,
-    terminated: PyReadwriteArray1<'py, bool>,
-    truncated: PyReadwriteArray1<'py, bool>,
-    masks: PyReadwriteArray2<'py, bool>,
-}
+/// The caller's output buffers (a tuple of the five arrays), checked C-contiguous and borrowed
+/// for one call.
+#[derive(FromPyObject)]
+struct Buffers<'py>(
+    PyReadwriteArray3<'py, i8>,
+    PyReadwriteArray1<'py, f64>,
+    PyReadwriteArray1<'py, bool>,
+    PyReadwriteArray1<'py, bool>,
+    PyReadwriteArray2<'py, bool>,
+);
 
 impl Buffers<'_> {
     fn outputs(&mut self) -> PyResult<Outputs<'_>> {
         let contiguous = |name: &str| param(format!("{name} must be a C-contiguous array"));
+        let Self(observations, rewards, terminated, truncated, masks) = self;
         Ok(Outputs {
-            observations: self
-                .observations
+            observations: observations
                 .as_slice_mut()
                 .map_err(|_| contiguous("observations"))?,
-            rewards: self
-                .rewards
-                .as_slice_mut()
-                .map_err(|_| contiguous("rewards"))?,
-            terminated: self
-                .terminated
+            rewards: rewards.as_slice_mut().map_err(|_| contiguous("rewards"))?,
+            terminated: terminated
                 .as_slice_mut()
                 .map_err(|_| contiguous("terminated"))?,
-            truncated: self
-                .truncated
+            truncated: truncated
                 .as_slice_mut()
                 .map_err(|_| contiguous("truncated"))?,
-            masks: self.masks.as_slice_mut().map_err(|_| contiguous("masks"))?,
+            masks: masks.as_slice_mut().map_err(|_| contiguous("masks"))?,
         })
     }
 }
@@ -586,56 +583,33 @@ impl PyVector {
         self.inner.num_envs()
     }
 
-    /// Starts episode 0 of every env (env `i` seeded `seeds[i]`) and writes its outputs.
-    #[allow(clippy::too_many_arguments)]
+    /// Starts episode 0 of every env (env `i` seeded `seeds[i]`) and writes its outputs into
+    /// `buffers` (observations, rewards, terminated, truncated, masks).
     fn reset<'py>(
         &mut self,
         py: Python<'py>,
         seeds: PyReadonlyArray1<'py, u64>,
-        observations: PyReadwriteArray3<'py, i8>,
-        rewards: PyReadwriteArray1<'py, f64>,
-        terminated: PyReadwriteArray1<'py, bool>,
-        truncated: PyReadwriteArray1<'py, bool>,
-        masks: PyReadwriteArray2<'py, bool>,
+        mut buffers: Buffers<'py>,
     ) -> PyResult<()> {
         let seeds = seeds
             .as_slice()
             .map_err(|_| param("seeds must be C-contiguous"))?;
-        let mut buffers = Buffers {
-            observations,
-            rewards,
-            terminated,
-            truncated,
-            masks,
-        };
         let (board, inner) = (&self.board, &mut self.inner);
         run_vector(py, self.threads, &mut buffers, |out| {
             inner.reset(board, seeds, out)
         })
     }
 
-    /// One step of every env with seat 0's `actions`, written into the buffers.
-    #[allow(clippy::too_many_arguments)]
+    /// One step of every env with seat 0's `actions`, written into `buffers`.
     fn step<'py>(
         &mut self,
         py: Python<'py>,
         actions: PyReadonlyArray1<'py, i64>,
-        observations: PyReadwriteArray3<'py, i8>,
-        rewards: PyReadwriteArray1<'py, f64>,
-        terminated: PyReadwriteArray1<'py, bool>,
-        truncated: PyReadwriteArray1<'py, bool>,
-        masks: PyReadwriteArray2<'py, bool>,
+        mut buffers: Buffers<'py>,
     ) -> PyResult<()> {
         let actions = actions
             .as_slice()
             .map_err(|_| param("actions must be C-contiguous"))?;
-        let mut buffers = Buffers {
-            observations,
-            rewards,
-            terminated,
-            truncated,
-            masks,
-        };
         let (board, inner) = (&self.board, &mut self.inner);
         run_vector(py, self.threads, &mut buffers, |out| {
             inner.step(board, actions, out)
