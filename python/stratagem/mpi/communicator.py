@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
@@ -38,6 +39,9 @@ LAUNCHER_VARIABLES: Final = (
     "MPI_LOCALNRANKS",
     "HYDI_CONTROL_FD",
 )
+
+#: Seconds an aborting rank leaves the launcher to forward what the rank printed.
+ABORT_GRACE: Final = 0.5
 
 #: Seconds a waiting rank sleeps between polls: short enough to add little latency, long
 #: enough that an idle rank leaves its core to the ranks that compute (oversubscribed runs).
@@ -396,6 +400,11 @@ class MPICommunicator(Communicator):
         return False
 
     def abort(self, code: int = 1) -> NoReturn:
+        # Abort makes the launcher kill every rank at once; what this rank printed must reach
+        # the launcher first (MPICH's Hydra otherwise loses it now and then).
+        sys.stdout.flush()
+        sys.stderr.flush()
+        time.sleep(ABORT_GRACE)
         self._mpi.COMM_WORLD.Abort(code)
         # MPI_Abort may return on this rank (MPICH with the fork launcher now and then does);
         # the rank must not go on as if nothing had failed.

@@ -7,14 +7,12 @@ import importlib.util
 import os
 import sys
 import threading
-import time
 import traceback
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from types import TracebackType
 from typing import (
-    Final,
     TypedDict,
     TypeVar,
 )
@@ -27,9 +25,6 @@ from stratagem.mpi.communicator import (
     MPICommunicator,
     SerialCommunicator,
 )
-
-_ABORT_GRACE: Final = 0.2  # seconds between printing a failing rank's error and aborting
-
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -158,10 +153,6 @@ def _report_and_abort(
     sys.stderr.write(
         f"stratagem: error on MPI rank {comm.rank} of {comm.size}; aborting all ranks\n{text}"
     )
-    sys.stderr.flush()
-    # Abort makes the launcher kill every rank at once; give it a moment to forward the
-    # text above first (MPICH's Hydra otherwise loses it now and then).
-    time.sleep(_ABORT_GRACE)
     comm.abort(1)
 
 
