@@ -184,3 +184,62 @@ def test_progress_bar_respects_the_environment(monkeypatch):
     assert Progress(1, "x").enabled is False
     monkeypatch.setenv("STRATAGEM_PROGRESS", "1")
     assert Progress(1, "x", stream=io.StringIO()).enabled is True
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["conquest", "play", "--board", "grid:200x200", "--turns", "5000", "--save", "{out}/g.npz"],
+        ["conquest", "tournament", "--games", "400", "--csv", "{out}/t.csv"],
+        ["conquest", "tournament", "--games", "400", "--checkpoint", "{out}/t.json"],
+        ["outpost", "play", "--gif", "{out}/a.gif"],
+        ["outpost", "play", "--history-png", "{out}/h.png"],
+        ["outpost", "tournament", "--checkpoint", "{out}/c.json"],
+        ["outpost", "map", "generate", "--out", "{out}/m.txt"],
+        ["annexation", "play", "--board", "hex:30", "--png", "{out}/a.png"],
+        ["annexation", "tournament", "random", "greedy", "--checkpoint", "{out}/c.json"],
+        ["mastermind", "evaluate", "--plot", "{out}/p.png"],
+        ["diplomacy", "solve", "--save", "{out}/s.json"],
+    ],
+)
+def test_an_unwritable_output_is_refused_before_any_work(argv, capsys, tmp_path):
+    """Every command checks the files it will write before it starts: a missing folder is one
+    JSON error naming the option, at once (the arguments above would otherwise run for
+    minutes)."""
+    import time
+
+    missing = tmp_path / "no such folder"
+    started = time.monotonic()
+    status = main([*(word.format(out=missing) for word in argv), "--json"])
+    assert time.monotonic() - started < 5
+    assert status == 2
+    (line,) = [json.loads(text) for text in capsys.readouterr().out.splitlines() if text]
+    option = next(word for word in argv if "{out}" in word)
+    named = argv[argv.index(option) - 1]
+    assert line["error"]["type"] == "InvalidParameter"
+    assert line["error"]["message"].startswith(f"{named} {missing}")
+    assert "does not exist" in line["error"]["message"]
+    assert not missing.exists()
+
+
+def test_a_folder_is_not_an_output_file(capsys, tmp_path):
+    status = main(["conquest", "tournament", "--csv", str(tmp_path), "--json"])
+    assert status == 2
+    assert "a folder, not a file" in capsys.readouterr().out
+
+
+def test_an_interrupted_write_leaves_the_previous_file_and_nothing_stale(tmp_path, monkeypatch):
+    from stratagem._files import write_json, written
+
+    path = tmp_path / "state.json"
+    write_json(path, {"turn": 1})
+
+    def interrupted_write() -> None:
+        with written(path) as partial:
+            partial.write_text("half of a", encoding="utf-8")
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        interrupted_write()
+    assert json.loads(path.read_text()) == {"turn": 1}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["state.json"]

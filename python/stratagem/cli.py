@@ -24,6 +24,7 @@ from stratagem import _core, _validate, games, mpi, rng
 from stratagem.cli_common import (
     Commands,
     Common,
+    check_outputs,
     command_group,
     common_options,
     count_argument,
@@ -275,6 +276,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         raise SystemExit(_fail(as_json, "UsageError", str(error), 2)) from None
     warn_deprecated_command(args)
     try:
+        check_outputs(args)
         report = args.run(args)
     except StratagemError as error:
         return _fail(as_json, type(error).__name__, str(error), 2)

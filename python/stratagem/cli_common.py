@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -228,6 +229,34 @@ def add_load(
 ) -> None:
     """``--load FILE``; the command refuses a missing file with :func:`check_readable`."""
     parser.add_argument("--load", type=Path, metavar="FILE", help=help)
+
+
+#: The options that name a file a command writes, by their argparse names; every command's are
+#: checked before its work starts (:func:`check_outputs`).
+OUTPUT_OPTIONS = ("save", "png", "plot", "history_png", "gif", "csv", "checkpoint", "out")
+
+
+def check_output(path: str | os.PathLike[str], option: str) -> None:
+    """Refuses ``option``'s file when it cannot be written: its folder missing or not
+    writable, or the path a folder (so that no work is done for a result that would be lost)."""
+    target = Path(path)
+    folder = target.parent
+    if not folder.is_dir():
+        raise InvalidParameter(f"{option} {target}: the folder {folder} does not exist")
+    if target.is_dir():
+        raise InvalidParameter(f"{option} {target}: a folder, not a file")
+    if not os.access(folder, os.W_OK | os.X_OK) or (
+        target.exists() and not os.access(target, os.W_OK)
+    ):
+        raise InvalidParameter(f"{option} {target}: not writable")
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """:func:`check_output` for every output option a command was given."""
+    for name in OUTPUT_OPTIONS:
+        value = getattr(args, name, None)
+        if isinstance(value, (str, os.PathLike)):
+            check_output(value, "--" + name.replace("_", "-"))
 
 
 def check_readable(path: Path | None, option: str) -> None:

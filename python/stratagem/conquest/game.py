@@ -6,7 +6,6 @@ rules in plain Python and the tests demand identical states after every turn.
 
 from __future__ import annotations
 
-import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from stratagem import _core, _validate, rng
+from stratagem._files import written
 from stratagem.errors import InvalidMove, InvalidParameter
 from stratagem.progress import Progress
 from stratagem.stats import wilson_interval
@@ -542,11 +542,8 @@ def write_game(path: str | Path, saved: SavedGame) -> None:
         "history_troops": saved.history.troops,
     }
     fields.update({f"board_{key}": value for key, value in saved.board.to_arrays().items()})
-    target = Path(path)
-    partial = target.with_name(target.name + ".partial")
-    with open(partial, "wb") as handle:
+    with written(path) as partial, open(partial, "wb") as handle:
         np.savez_compressed(handle, **fields)
-    os.replace(partial, target)
 
 
 def read_game(path: str | Path) -> SavedGame:
