@@ -335,7 +335,7 @@ def test_show_draws_a_png(tmp_path, capsys):
         (
             ["show", "opening", "--png", "no/such/folder/x.png"],
             "InvalidParameter",
-            "the folder 'no/such/folder' does not exist",
+            "--png no/such/folder/x.png: the folder no/such/folder does not exist",
         ),
         (["show", "opening", "--png", "picture.jpg"], "InvalidParameter", "name a .png file"),
     ],

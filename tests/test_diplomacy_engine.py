@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 
 import numpy as np
 import pytest
@@ -187,3 +188,30 @@ def test_removal_listing_is_lexicographic() -> None:
         "remove A BUD",
         "remove A GAL",
     ]
+
+
+@pytest.mark.parametrize(
+    ("slots", "message"),
+    [
+        ([0, -1, 0], "slot 1 (home STP) must be from 0 to 3, got -1"),
+        ([9, 0, 0], "slot 0 (home SEV) must be from 0 to 2, got 9"),
+        ([1.7, 0, 0], "slot 0 (home SEV) must be a whole number, got 1.7"),
+        ([True, 0, 0], "slot 0 (home SEV) must be a whole number, got True"),
+        ([0, 0], "RUS has 3 open homes; got 2 slots"),
+    ],
+)
+def test_describe_refuses_slots_that_are_not_an_option(slots, message):
+    position = Position.parse("RUS: A MOS / MOS SEV STP WAR")
+    with pytest.raises(InvalidParameter, match=re.escape(message)):
+        adj.describe(position, "RUS", slots)
+
+
+def test_describe_refuses_more_builds_than_allowed_and_removal_slots_out_of_range():
+    builds = Position.parse("RUS: A MOS, A UKR / MOS SEV STP")
+    assert adj.describe(builds, "RUS", [1, 0]) == ["build A SEV"]
+    with pytest.raises(InvalidParameter, match="may build at most 1 units, got 2 builds"):
+        adj.describe(builds, "RUS", [1, 1])
+    removals = Position.parse("AUS: A BUD, A VIE, A TRI / VIE")
+    assert adj.describe(removals, "AUS", [1, 0, 1]) == ["remove A BUD", "remove A VIE"]
+    with pytest.raises(InvalidParameter, match="slot 1 \\(unit A TRI\\) must be from 0 to 1"):
+        adj.describe(removals, "AUS", [0, 2, 0])

@@ -90,21 +90,39 @@ def index_of(
 
 
 def describe(position: Position, power: str, slots: Sequence[int]) -> list[str]:
-    """The orders of an option in slot form: ``remove A VIE`` or ``build F STP/SC``."""
+    """The orders of an option in slot form: ``remove A VIE`` or ``build F STP/SC``. A removal
+    slot is 0 (keep) or 1 (remove); a build slot is 0 (no build) or ``1..k`` for the home's
+    ``k`` build options."""
     code = position.map.powers[_power_index(position, power)]
     units = position.units_of(code)
     centres = len(position.centres_of(code))
     if len(units) > centres:
         if len(slots) != len(units):
             raise InvalidParameter(f"{code} has {len(units)} units; got {len(slots)} slots")
-        return [f"remove {u.kind} {u.location}" for u, s in zip(units, slots, strict=True) if s]
+        kept = [_slot(slots, i, 1, f"unit {u.kind} {u.location}") for i, u in enumerate(units)]
+        return [f"remove {u.kind} {u.location}" for u, s in zip(units, kept, strict=True) if s]
     homes = position.open_homes(code) if centres > len(units) else ()
     if len(slots) != len(homes):
         raise InvalidParameter(f"{code} has {len(homes)} open homes; got {len(slots)} slots")
     orders = []
-    for home, s in zip(homes, slots, strict=True):
+    for i, home in enumerate(homes):
+        choices = position.map.build_options(home)
+        s = _slot(slots, i, len(choices), f"home {home}")
         if s:
-            what = position.map.build_options(home)[int(s) - 1]
-            kind, _, coast = what.partition("/")
+            kind, _, coast = choices[s - 1].partition("/")
             orders.append(f"build {kind} {home}{'/' + coast if coast else ''}")
+    if len(orders) > centres - len(units):
+        raise InvalidParameter(
+            f"{code} may build at most {centres - len(units)} units, got {len(orders)} builds"
+        )
     return orders
+
+
+def _slot(slots: Sequence[int], i: int, most: int, what: str) -> int:
+    """``slots[i]``, a whole number from 0 to ``most`` (the slot of ``what``)."""
+    value = slots[i]
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise InvalidParameter(f"slot {i} ({what}) must be a whole number, got {value!r}")
+    if not 0 <= int(value) <= most:
+        raise InvalidParameter(f"slot {i} ({what}) must be from 0 to {most}, got {int(value)}")
+    return int(value)
