@@ -12,6 +12,7 @@ import pytest
 
 import stratagem
 from stratagem.cli import main
+from stratagem.conquest import battle_odds_fractions, simulate_battle
 from stratagem.progress import Progress
 from stratagem.rng import oracle
 
@@ -243,3 +244,24 @@ def test_an_interrupted_write_leaves_the_previous_file_and_nothing_stale(tmp_pat
         interrupted_write()
     assert json.loads(path.read_text()) == {"turn": 1}
     assert sorted(p.name for p in tmp_path.iterdir()) == ["state.json"]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: stratagem.games.make("conquest", seed=1, max_turns=2**70),
+        lambda: simulate_battle(1, 1, 2**64),
+        lambda: battle_odds_fractions(2**80, 1),
+    ],
+)
+def test_an_integer_beyond_64_bits_is_refused_by_name(call):
+    with pytest.raises(stratagem.InvalidParameter, match="must be at most 18446744073709551615"):
+        call()
+
+
+def test_an_integer_beyond_64_bits_on_the_command_line_is_one_json_error(capsys):
+    status = main(["conquest", "odds", "1", "1", "--simulate", str(10**23), "--json"])
+    assert status == 2
+    (line,) = [json.loads(text) for text in capsys.readouterr().out.splitlines() if text]
+    assert line["error"]["type"] == "InvalidParameter"
+    assert "at most 18446744073709551615" in line["error"]["message"]

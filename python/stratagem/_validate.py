@@ -15,8 +15,13 @@ from stratagem.errors import InvalidParameter
 U64_MAX = (1 << 64) - 1
 
 
-def integer(name: str, value: object, low: int | None = None, high: int | None = None) -> int:
-    """``value`` as a Python int within ``[low, high]``; bools and floats are refused."""
+#: The bound of an integer parameter given no other: the largest the engine takes (u64).
+LARGEST = 2**64 - 1
+
+
+def integer(name: str, value: object, low: int | None = None, high: int | None = LARGEST) -> int:
+    """``value`` as a Python int within ``[low, high]`` (``high`` at most :data:`LARGEST`
+    unless the caller lifts it with ``None``); bools and floats are refused."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise InvalidParameter(f"{name} must be an integer, got {value!r}")
     result = int(value)

@@ -274,7 +274,7 @@ def integer_array(name: str, value: object, ndim: int) -> NDArray[Any]:
     if array.size == 0:
         return array.astype(np.int64)
     if array.dtype == object:
-        flat = [_validate.integer(f"{name} entry", v) for v in array.ravel().tolist()]
+        flat = [_validate.integer(f"{name} entry", v, high=None) for v in array.ravel().tolist()]
         if min(flat) < _INT64_MIN or max(flat) > _INT64_MAX:
             raise InvalidBoard(f"{name} holds an id beyond 64 bits")
         return np.array(flat, dtype=np.int64).reshape(array.shape)
