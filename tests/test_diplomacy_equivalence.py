@@ -3,7 +3,10 @@ counts, listings, values, the three searches and the open problem."""
 
 from __future__ import annotations
 
+import _thread
 import itertools
+import threading
+import time
 from typing import Any
 
 import numpy as np
@@ -17,7 +20,7 @@ from stratagem.diplomacy.map import Map
 from stratagem.diplomacy.open_problem import position_with
 from stratagem.diplomacy.open_problem import solve as solve_open_problem
 from stratagem.diplomacy.position import Position
-from stratagem.errors import InvalidParameter
+from stratagem.errors import InconsistentInput, InvalidParameter
 from test_diplomacy_engine import random_position
 
 CONVENTIONS = engine.CONVENTIONS
@@ -269,3 +272,180 @@ def test_a_failing_user_evaluator_ends_the_search_with_its_error(
     position = small_game(3, "waives")
     with pytest.raises(error, match=message):
         search.solve(position, method, evaluator=evaluator, threads=2, steps=20)
+
+
+def _built_in(the_weights: search.Weights) -> search.Evaluator:
+    """A user's evaluator equal to the built-in one: the engine's own values of the position
+    it is shown (every power playing nothing), as Python numbers."""
+
+    def evaluate(after: Position) -> list[int]:
+        nothing = [None] * len(after.map.powers)
+        return [int(v) for v in search.values(after, nothing, "exact", the_weights)]
+
+    return evaluate
+
+
+@settings(max_examples=max(1, min(10, settings().max_examples)))
+@given(
+    st.integers(0, 10**6),
+    st.sampled_from(CONVENTIONS),
+    weights_strategy,
+    st.sampled_from([None, 1, 7, 60]),
+)
+def test_a_user_evaluator_equal_to_the_built_in_one_gives_the_built_in_result(
+    seed: int, convention: str, weights: search.Weights, budget: int | None
+) -> None:
+    """The built-in weights given as a Python callable: every search's result (profile,
+    values, orders, ending, evaluations, cycle and mixed equilibrium) is the built-in
+    search's, for 1 and 2 threads."""
+    position = small_game(seed, convention)
+    limit = budget or 20_000
+    evaluator = _built_in(weights)
+    for method in search.METHODS:
+        common: dict[str, Any] = {
+            "convention": convention,
+            "seed": seed,
+            "steps": 80,
+            "max_evaluations": limit,
+        }
+        want = search.solve(position, method, weights=weights, threads=1, **common)
+        for threads in (1, 2):
+            got = search.solve(position, method, evaluator=evaluator, threads=threads, **common)
+            assert got.profile == want.profile, (method, threads)
+            assert [float(v) for v in got.values] == [float(v) for v in want.values], method
+            assert got.orders == want.orders, method
+            assert (got.finished, got.evaluations, got.cycle) == (
+                want.finished,
+                want.evaluations,
+                want.cycle,
+            ), method
+            assert got.mixed == want.mixed, method
+
+
+@pytest.mark.parametrize("method", ["preliminary", "anneal", "combined"])
+@pytest.mark.parametrize("bad", [float("inf"), float("-inf")])
+def test_an_infinite_value_is_refused(method: str, bad: float) -> None:
+    position = small_game(3, "waives")
+    with pytest.raises(InvalidParameter, match="the evaluator must return finite numbers"):
+        search.solve(position, method, evaluator=lambda after: [0.0] * 6 + [bad], steps=20)
+
+
+@pytest.mark.parametrize("method", ["preliminary", "anneal", "combined"])
+def test_an_evaluator_failing_after_some_calls_ends_the_search_with_its_error(
+    method: str,
+) -> None:
+    """An error raised after some good answers, with two threads evaluating, ends the search
+    with that error."""
+    position = small_game(5, "exact")
+    calls = []
+
+    def failing(after: Position) -> list[float]:
+        calls.append(1)
+        if len(calls) == 3:
+            raise Boom("third call")
+        return [0.0] * 7
+
+    with pytest.raises(Boom, match="third call"):
+        search.solve(position, method, evaluator=failing, threads=2, steps=50)
+
+
+def test_ctrl_c_inside_the_evaluator_is_raised() -> None:
+    position = small_game(3, "waives")
+
+    def interrupted(after: Position) -> list[float]:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        search.solve(position, "combined", evaluator=interrupted, threads=2)
+
+
+def test_ctrl_c_during_a_slow_evaluator_stops_the_search() -> None:
+    """A SIGINT arriving while a slow evaluator runs (on the engine's threads) ends the search
+    with KeyboardInterrupt within a few evaluations."""
+    position = small_game(7, "waives", limit=50_000)
+    calls = []
+
+    def slow(after: Position) -> list[float]:
+        calls.append(1)
+        time.sleep(0.01)
+        return [float(len(after.units))] * 7
+
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer.start()
+    started = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            search.solve(
+                position, "anneal", evaluator=slow, steps=10**6, max_evaluations=10**6, threads=2
+            )
+    finally:
+        timer.cancel()
+    assert time.monotonic() - started < 10
+    assert 0 < len(calls) < 10**6
+
+
+@settings(max_examples=max(1, min(20, settings().max_examples)))
+@given(
+    st.sampled_from(CONVENTIONS),
+    st.booleans(),
+    st.lists(st.integers(0, 6), min_size=7, max_size=7),
+)
+def test_the_open_problem_s_shares_against_the_oracle(
+    convention: str, victory: bool, units: list[int]
+) -> None:
+    """Each share of the product's answer (the tables' nearest legal example is one): its
+    choices are the oracle's adjustment_count of its resources, its previous-winter centres
+    the oracle's previous_centres, and the product's position counts what the oracle counts."""
+    the_map = Map.standard()
+    assume(sum(units) <= len(the_map.centres))
+    fixed = dict(zip(the_map.powers, units, strict=True))
+    answer = solve_open_problem(convention, victory=victory, units=fixed)
+    for share in answer.shares:
+        sizes = [len(the_map.build_options(h)) for h in share.open_homes]
+        want = oracle.adjustment_count(share.units, share.centres, sizes, convention)
+        assert share.choices == want
+        assert share.previous == oracle.previous_centres(
+            share.units, share.centres, len(share.open_homes)
+        )
+        assert oracle.count(answer.position, share.power, convention) == share.choices
+    assert oracle.total(answer.position, convention) == answer.total
+
+
+@given(st.data())
+def test_the_product_position_builder_agrees_with_the_oracle_s(data: st.DataObject) -> None:
+    """open_problem.position_with (the product's builder, used by the tables) and the
+    oracle's position_for, given the same resources for several powers: wherever both build a
+    position, every power counts the same under every convention, and that is the oracle's
+    adjustment_count of its resources."""
+    the_map = Map.standard()
+    powers = data.draw(st.lists(st.sampled_from(the_map.powers), unique=True, min_size=1))
+    resources: dict[str, tuple[int, int, tuple[str, ...]]] = {}
+    for power in powers:
+        homes = the_map.homes[power]
+        open_homes = tuple(data.draw(st.lists(st.sampled_from(homes), unique=True)))
+        centres = data.draw(st.integers(len(open_homes), len(open_homes) + 5))
+        resources[power] = (data.draw(st.integers(0, 7)), centres, open_homes)
+    try:
+        theirs = oracle.position_for(resources, the_map)
+        ours = position_with(the_map, resources)
+    except InconsistentInput:  # the map is too small for the demand (either greedy builder)
+        assume(False)
+        return
+    for power, (units, centres, homes) in resources.items():
+        assert len(ours.units_of(power)) == units
+        assert len(ours.centres_of(power)) == centres
+        sizes = [len(the_map.build_options(h)) for h in homes]
+        for convention in CONVENTIONS:
+            want = oracle.adjustment_count(units, centres, sizes, convention)
+            assert adj.count(ours, power, convention) == want
+            assert oracle.count(theirs, power, convention) == want
+
+
+def test_the_tables_previous_winter_centres_are_the_oracle_s() -> None:
+    """The example's impossibility note sums max(u, c - u, open homes) per row: the oracle's
+    previous_centres."""
+    from stratagem.diplomacy import tables
+
+    rows = tables.example_table()
+    previous = [oracle.previous_centres(r.units, r.centres, len(r.open_homes)) for r in rows]
+    assert f"{' + '.join(map(str, previous))} = {sum(previous)})" in tables.example_impossibility()

@@ -622,3 +622,166 @@ pub fn combined(
     search.run(problem, budget, cancel, done)?;
     Ok(search.outcome())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A ring of eight land provinces, three powers: power 0 removes one of three armies,
+    /// power 1 builds on an open home, power 2 removes one of two; centre 5 is nobody's.
+    fn ring() -> Result<(Board, Position)> {
+        let provinces = 8;
+        let offsets: Vec<i64> = (0..=provinces).map(|i| 2 * i).collect();
+        let targets: Vec<i64> = (0..provinces)
+            .flat_map(|p| [(p + provinces - 1) % provinces, (p + 1) % provinces])
+            .collect();
+        let board = Board::new(
+            3,
+            &[0; 8],
+            &[0, 1, 2, 3, 4, 5, 6],
+            &[0, 0, 1, 1, 2, 2, -1],
+            &(0..provinces).collect::<Vec<_>>(),
+            &[],
+            (&offsets, &targets),
+            (&[0], &[]),
+        )?;
+        let army = |power, location| Unit {
+            power,
+            fleet: false,
+            location,
+        };
+        let units = vec![
+            army(0, 0),
+            army(0, 1),
+            army(0, 7),
+            army(1, 2),
+            army(2, 4),
+            army(2, 5),
+        ];
+        let position = Position::new(&board, units, vec![0, 0, 1, 1, 2, -1, 1])?;
+        Ok((board, position))
+    }
+
+    /// The built-in weights behind another type: what a user's evaluator equal to them is.
+    struct Twin(Weights);
+
+    impl Evaluator for Twin {
+        fn evaluate(
+            &self,
+            board: &Board,
+            owner: &[i8],
+            units: &[Unit],
+            scratch: &mut Scratch,
+            out: &mut Vec<i64>,
+        ) -> Result<()> {
+            values(board, owner, units, &self.0, scratch, out);
+            Ok(())
+        }
+    }
+
+    /// Fails from its `after`-th call on.
+    struct Failing {
+        after: u64,
+        calls: AtomicU64,
+    }
+
+    impl Evaluator for Failing {
+        fn evaluate(
+            &self,
+            _board: &Board,
+            _owner: &[i8],
+            units: &[Unit],
+            _scratch: &mut Scratch,
+            out: &mut Vec<i64>,
+        ) -> Result<()> {
+            if self.calls.fetch_add(1, Ordering::Relaxed) + 1 >= self.after {
+                return Err(Error::InvalidParameter("the evaluator failed".into()));
+            }
+            out.clear();
+            out.extend((0..3).map(|p| units.iter().filter(|u| u.power == p).count() as i64));
+            Ok(())
+        }
+    }
+
+    fn run(problem: &Problem<'_>, method: &str, evaluations: u64) -> Result<Outcome> {
+        let budget = Budget {
+            evaluations,
+            deadline: None,
+        };
+        let (cancel, done) = (Cancel::new(), AtomicU64::new(0));
+        match method {
+            "preliminary" => preliminary(problem, &budget, &cancel, &done),
+            "anneal" => {
+                let start = preliminary(problem, &budget, &cancel, &done)?;
+                anneal(problem, start, 7, 50, &budget, &cancel, &done)
+            }
+            _ => combined(problem, &budget, &cancel, &done),
+        }
+    }
+
+    /// An outcome's profile, values, ending, evaluations and cycle.
+    type Summary = (Vec<u128>, Vec<i64>, bool, u64, Option<Vec<Vec<u128>>>);
+
+    fn summary(outcome: &Outcome) -> Summary {
+        (
+            outcome.profile.clone(),
+            outcome.values.clone(),
+            outcome.finished,
+            outcome.evaluations,
+            outcome.cycle.clone(),
+        )
+    }
+
+    #[test]
+    fn another_evaluator_equal_to_the_weights_gives_the_same_outcome_on_any_threads() -> Result<()>
+    {
+        let (board, position) = ring()?;
+        let other = Weights {
+            centre: -3,
+            unit: 5,
+            reach: 1,
+            threat: -2,
+        };
+        for weights in [Weights::default(), other] {
+            let twin = Twin(weights);
+            for convention in [Convention::Exact, Convention::Waives, Convention::Article] {
+                let built_in = Problem::new(&board, &position, convention, &weights);
+                let user = Problem::new(&board, &position, convention, &twin);
+                for method in ["preliminary", "anneal", "combined"] {
+                    for evaluations in [1, 3, 1000] {
+                        let want = summary(&run(&built_in, method, evaluations)?);
+                        for threads in [1, 3] {
+                            let pool = stratagem_core::parallel::pool(threads)?;
+                            let got = pool.install(|| run(&user, method, evaluations))?;
+                            assert_eq!(summary(&got), want, "{method} {threads}");
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn an_evaluator_s_error_ends_every_search() -> Result<()> {
+        let (board, position) = ring()?;
+        for method in ["preliminary", "anneal", "combined"] {
+            for after in [1, 2, 4] {
+                for threads in [1, 3] {
+                    let failing = Failing {
+                        after,
+                        calls: AtomicU64::new(0),
+                    };
+                    let problem = Problem::new(&board, &position, Convention::Waives, &failing);
+                    let pool = stratagem_core::parallel::pool(threads)?;
+                    let got = pool.install(|| run(&problem, method, 1000));
+                    assert!(
+                        matches!(&got, Err(Error::InvalidParameter(m)) if m == "the evaluator failed"),
+                        "{method} after {after} on {threads} threads: {got:?}"
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+}
