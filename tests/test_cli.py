@@ -265,3 +265,22 @@ def test_an_integer_beyond_64_bits_on_the_command_line_is_one_json_error(capsys)
     (line,) = [json.loads(text) for text in capsys.readouterr().out.splitlines() if text]
     assert line["error"]["type"] == "InvalidParameter"
     assert "at most 18446744073709551615" in line["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["conquest", "play", "--board", "complete:60000"], "complete:60000 would have about"),
+        (["conquest", "play", "--board", "er:8000000:0.9"], "borders; a generated board has"),
+        (["conquest", "play", "--board", "rgg:200000:radius=1"], "at most 67,108,864 (2^26)"),
+        (["annexation", "play", "--board", "voronoi:5000000"], "at most 262,144 cells"),
+    ],
+)
+def test_a_board_too_big_for_the_machine_is_refused_before_it_is_built(argv, message, capsys):
+    import time
+
+    started = time.monotonic()
+    assert main([*argv, "--json"]) == 2
+    assert time.monotonic() - started < 5
+    (line,) = [json.loads(text) for text in capsys.readouterr().out.splitlines() if text]
+    assert message in line["error"]["message"]

@@ -31,6 +31,7 @@ from stratagem.conquest import worldmap
 from stratagem.errors import InvalidBoard, InvalidParameter
 
 __all__ = [
+    "MAX_BORDERS",
     "MAX_TERRITORIES",
     "Layout",
     "barabasi_albert",
@@ -55,6 +56,9 @@ FloatArray = NDArray[np.float64]
 #: The most territories a board may have (2**23 - 1, so per-team totals fit in int64), the
 #: engine's limit (docs/conquest-rules.md).
 MAX_TERRITORIES: int = _core.conquest.MAX_TERRITORIES
+#: The most borders a generated board may have (2**26, about 5 GB of board in memory): a
+#: spec expected to have more is refused before anything is allocated.
+MAX_BORDERS = 1 << 26
 
 _UNIT = 2.0**-53
 # det_ln of the RNG oracle (IEEE basic operations only), vectorised below.
@@ -166,6 +170,7 @@ def from_networkx(nx_graph: Any) -> Layout:
 def complete(n: int) -> Layout:
     """Every pair of the ``n`` territories shares a border; positions on a circle."""
     n = _territory_count("n", n)
+    _check_borders(f"complete:{n}", n * (n - 1) / 2)
     others = np.arange(n - 1, dtype=np.int64)
     rows = np.arange(n, dtype=np.int64)[:, None]
     indices = (others[None, :] + (others[None, :] >= rows)).ravel()
@@ -262,6 +267,8 @@ def random_geometric(
     else:
         radius = _positive_float("radius", radius)
         kind = f"rgg:{n}:radius={radius!r}:seed={seed}"
+    # Pairs closer than the radius, in the unit square (edge effects only lower it).
+    _check_borders(kind, n * (n - 1) / 2 * min(1.0, math.pi * radius * radius))
     points = _uniforms(seed, "conquest.board.rgg", 2 * n).reshape(n, 2)
     # Number the territories along a boustrophedon of cells about one radius wide, so
     # neighbours sit close together in memory (a turn runs ~2.5x faster than with the
@@ -301,6 +308,7 @@ def erdos_renyi(
         degree = _float_in("mean_degree", mean_degree, 0.0, float(n - 1))
         p = degree / (n - 1) if n > 1 else 0.0
         kind = f"er:{n}:degree={degree!r}:seed={seed}"
+    _check_borders(kind, n * (n - 1) / 2 * p)
     if p == 1.0:
         full = complete(n)
         return Layout(full.indptr, full.indices, kind=kind)
@@ -490,6 +498,15 @@ def _territory_count(name: str, value: int, low: int = 1) -> int:
     count = _validate.integer(name, value, low)
     check_count(name, count)
     return count
+
+
+def _check_borders(spec: str, expected: float) -> None:
+    """Refuses a board expected to have more than :data:`MAX_BORDERS` borders."""
+    if expected > MAX_BORDERS:
+        raise InvalidParameter(
+            f"{spec} would have about {expected:,.0f} borders; a generated board has at most "
+            f"{MAX_BORDERS:,} (2^26)"
+        )
 
 
 def check_count(name: str, count: int) -> None:
