@@ -46,7 +46,11 @@ def _python_module_name(path: Path) -> str:
 
 
 def python_modules() -> dict[str, Path]:
-    return {_python_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+    """Every module of the package, the extension's included (named by its stubs)."""
+    modules = {_python_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+    for stub in sorted((PACKAGE / "_core").glob("*.pyi")):
+        modules[_python_module_name(stub)] = stub
+    return modules
 
 
 def _is_type_checking(test: ast.expr) -> bool:
@@ -73,8 +77,8 @@ def _imported_names(tree: ast.AST, module: str, is_package: bool) -> list[str]:
                 anchor = anchor if is_package else anchor[:-1]
                 anchor = anchor[: len(anchor) - (node.level - 1)]
                 base = ".".join([*anchor, base] if base else anchor)
+            # `from pkg import name` loads the submodule `pkg.name` if there is one, else `pkg`.
             found.extend(f"{base}.{alias.name}" for alias in node.names)
-            found.append(base)
         for child in ast.iter_child_nodes(node):
             visit(child)
 
@@ -86,6 +90,9 @@ def python_graph() -> dict[str, set[str]]:
     modules = python_modules()
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
+        if path.suffix == ".pyi":
+            graph[name] = set()  # the extension imports nothing of the package
+            continue
         tree = ast.parse(path.read_text(), str(path))
         targets: set[str] = set()
         for dotted in _imported_names(tree, name, path.name == "__init__.py"):
@@ -97,10 +104,7 @@ def python_graph() -> dict[str, set[str]]:
                 resolved = resolved.rpartition(".")[0]
             if resolved and resolved != name:
                 targets.add(resolved)
-        # `from stratagem.x import y` also names `stratagem.x`: keep only the deepest module.
-        graph[name] = {
-            t for t in targets if not any(o != t and o.startswith(t + ".") for o in targets)
-        } | {t for t in targets if t.endswith(".oracle")}
+        graph[name] = targets
     return graph
 
 

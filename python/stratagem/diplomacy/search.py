@@ -137,15 +137,12 @@ def solve(
         progress,
         shown,
     )
-    if shown is None:
-        return _result(
-            position,
-            convention,
-            method,
-            raw,
-            lambda profile: values(position, profile, convention, weights).tolist(),
-        )
-    return _result(position, convention, method, raw, _valued(position, convention, shown))
+    evaluate = (
+        _built_in(position, convention, weights)
+        if shown is None
+        else _valued(position, convention, shown)
+    )
+    return _result(position, convention, method, raw, evaluate)
 
 
 def _result(
@@ -233,7 +230,7 @@ class CombinedSearch:
             self.convention,
             "combined",
             self._core.outcome(),
-            lambda profile: values(self.position, profile, self.convention, self.weights).tolist(),
+            _built_in(self.position, self.convention, self.weights),
         )
 
     def state(self) -> dict[str, Any]:
@@ -335,6 +332,13 @@ def _shown(position: Position, evaluator: Evaluator) -> Callable[[list[Any]], li
         return numbers
 
     return shown
+
+
+def _built_in(
+    position: Position, convention: Convention, weights: Weights
+) -> Callable[[tuple[int, ...]], Sequence[float]]:
+    """A profile's values under the built-in evaluator (for the mixed equilibrium of a cycle)."""
+    return lambda profile: values(position, profile, convention, weights).tolist()
 
 
 def _valued(
