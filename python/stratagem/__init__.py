@@ -6,24 +6,9 @@ Python API, the pure-Python oracles, the command line and the MPI layer.
 
 from __future__ import annotations
 
+from stratagem import errors
 from stratagem._core import __version__
-from stratagem.errors import (
-    InconsistentFeedback,
-    InconsistentInput,
-    InvalidBoard,
-    InvalidMove,
-    InvalidParameter,
-    MissingDependency,
-    StratagemError,
-)
+from stratagem.errors import *  # noqa: F403 (the exceptions, listed once in errors.__all__)
 
-__all__ = [
-    "InconsistentFeedback",
-    "InconsistentInput",
-    "InvalidBoard",
-    "InvalidMove",
-    "InvalidParameter",
-    "MissingDependency",
-    "StratagemError",
-    "__version__",
-]
+__all__ = ["__version__"]
+__all__ += errors.__all__

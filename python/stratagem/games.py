@@ -136,9 +136,23 @@ def _config(**keys: tuple[Any, str]) -> Mapping[str, ConfigKey]:
     return MappingProxyType({key: ConfigKey(*entry) for key, entry in keys.items()})
 
 
+def _builtin(name: str, class_name: str, **fields: Any) -> GameSpec:
+    """A built-in game: its protocol class ``class_name``, its ``<class_name>Adapter``, its page
+    and its command group stand at the same places in every built-in game's package."""
+    return GameSpec(
+        name=name,
+        factory=f"stratagem.{name}.protocol:{class_name}",
+        adapter=f"stratagem.{name}.conformance:{class_name}Adapter",
+        docs=f"docs/{name}.md",
+        cli=f"stratagem.{name}.cli:register",
+        **fields,
+    )
+
+
 _BUILTIN = (
-    GameSpec(
-        name="annexation",
+    _builtin(
+        "annexation",
+        "Annexation",
         summary="Filler-style colour annexation: grow by choosing colours; more than half wins",
         seats=(2, 4),
         dynamics="alternating",
@@ -152,16 +166,13 @@ _BUILTIN = (
             max_turns=(None, "move limit (None: four moves per cell)"),
             board_seed=(None, "seed of a generated board's colours (None: the game's seed)"),
         ),
-        factory="stratagem.annexation.protocol:Annexation",
-        adapter="stratagem.annexation.conformance:AnnexationAdapter",
-        docs="docs/annexation.md",
-        cli="stratagem.annexation.cli:register",
         opponents=("random", "greedy", "fractal", "mcts"),
         zero_sum_seats=(2,),
         quick={"board": "hex:3"},
     ),
-    GameSpec(
-        name="conquest",
+    _builtin(
+        "conquest",
+        "Conquest",
         summary="RISK-like war on a graph: each turn each team picks its placement policy",
         seats=(2, 8),
         dynamics="simultaneous",
@@ -174,16 +185,13 @@ _BUILTIN = (
             max_turns=(200, "turn limit"),
         ),
         parallel=True,
-        factory="stratagem.conquest.protocol:Conquest",
         opponents=("random", "aggressive", "balanced", "opportunist"),
         zero_sum_seats=(2,),
         quick={"board": "grid:6x6", "max_turns": 30},
-        adapter="stratagem.conquest.conformance:ConquestAdapter",
-        docs="docs/conquest.md",
-        cli="stratagem.conquest.cli:register",
     ),
-    GameSpec(
-        name="outpost",
+    _builtin(
+        "outpost",
+        "Outpost",
         summary="Four empires on a 100x100 grid: each turn each empire picks a player's moves",
         seats=(4, 4),
         dynamics="simultaneous",
@@ -195,15 +203,12 @@ _BUILTIN = (
             W=(3, "water cells per extra outpost"),
             max_turns=(200, "turn limit T"),
         ),
-        factory="stratagem.outpost.protocol:Outpost",
         opponents=("random", "spread", "frontier", "lookahead"),
         quick={"max_turns": 30},
-        adapter="stratagem.outpost.conformance:OutpostAdapter",
-        docs="docs/outpost.md",
-        cli="stratagem.outpost.cli:register",
     ),
-    GameSpec(
-        name="mastermind",
+    _builtin(
+        "mastermind",
+        "Mastermind",
         summary="Break a hidden code: a guess is entered peg by peg, feedback after the last",
         seats=(1, 1),
         dynamics="single-agent",
@@ -215,14 +220,11 @@ _BUILTIN = (
             secret=(None, "the secret code (None: drawn from the seed)"),
         ),
         parallel=True,
-        factory="stratagem.mastermind.protocol:Mastermind",
-        adapter="stratagem.mastermind.conformance:MastermindAdapter",
-        docs="docs/mastermind.md",
-        cli="stratagem.mastermind.cli:register",
         opponents=(),
     ),
-    GameSpec(
-        name="diplomacy",
+    _builtin(
+        "diplomacy",
+        "Diplomacy",
         summary="Diplomacy winter adjustments: seven powers choose builds and removals at once",
         seats=(7, 7),
         dynamics="one-shot",
@@ -233,11 +235,7 @@ _BUILTIN = (
             max_actions=(4096, "the action space's size; a power with more options is refused"),
         ),
         parallel=True,
-        factory="stratagem.diplomacy.protocol:Diplomacy",
         opponents=("random", "preliminary", "anneal", "combined"),
-        adapter="stratagem.diplomacy.conformance:DiplomacyAdapter",
-        docs="docs/diplomacy.md",
-        cli="stratagem.diplomacy.cli:register",
     ),
 )
 
