@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from cli_helpers import Command
 from stratagem.annexation import Board, Game, playouts
 from stratagem.cli import main
 
@@ -14,23 +15,10 @@ PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 # Deterministic agents, so that a game can be cut in two and continued exactly.
 SMALL_GAME = ["--board", "hex:5", "--seed", "3", "--players", "greedy,minimax:depth=2"]
 
-
-def run_json(capsys, *argv: str) -> dict:
-    assert main(["annexation", *argv, "--json"]) == 0
-    out = capsys.readouterr().out
-    assert out.count("\n") == 1, "--json must print exactly one line"
-    return json.loads(out)
-
-
-def run_text(capsys, *argv: str) -> str:
-    assert main(["annexation", *argv]) == 0
-    return capsys.readouterr().out
-
-
-def failure(capsys, *argv: str) -> tuple[dict, str]:
-    assert main(["annexation", *argv, "--json"]) == 2
-    captured = capsys.readouterr()
-    return json.loads(captured.out)["error"], captured.err
+cli = Command("annexation")
+run_json = cli.run_json
+run_text = cli.run_text
+failure = cli.failure
 
 
 # -- play ----------------------------------------------------------------------------------

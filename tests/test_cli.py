@@ -11,17 +11,13 @@ import sys
 import pytest
 
 import stratagem
+from cli_helpers import Command
 from stratagem.cli import main
 from stratagem.conquest import battle_odds_fractions, simulate_battle
 from stratagem.progress import Progress
 from stratagem.rng import oracle
 
-
-def run_json(capsys, *argv: str) -> dict:
-    assert main(list(argv)) == 0
-    out = capsys.readouterr().out
-    assert out.count("\n") == 1, "--json must print exactly one line"
-    return json.loads(out)
+run_json = Command().run_json
 
 
 def test_version(capsys):
@@ -32,7 +28,7 @@ def test_version(capsys):
 
 
 def test_info_json_reports_threads_and_mpi(capsys):
-    report = run_json(capsys, "info", "--json", "--threads", "3")
+    report = run_json(capsys, "info", "--threads", "3")
     assert report["threads"] == 3
     assert isinstance(report["mpi_available"], bool)
     assert report["world_size"] == 1
@@ -60,20 +56,19 @@ def test_rng_blocks_match_the_oracle(capsys):
         "4,5",
         "--count",
         "2",
-        "--json",
     )
     stream = oracle.Stream(9, "cli-test", 4, 5)
     assert report["blocks"] == [[f"{w:016x}" for w in stream.block(i)] for i in range(2)]
 
 
 def test_rng_binomial_summary(capsys):
-    report = run_json(capsys, "rng", "binomial", "--n", str(10**12), "--count", "20000", "--json")
+    report = run_json(capsys, "rng", "binomial", "--n", str(10**12), "--count", "20000")
     assert abs(report["mean"] - 5e11) < 5 * report["expected_std"] / 20000**0.5
     assert report["std"] == pytest.approx(report["expected_std"], rel=0.05)
 
 
 def test_demo_json_shows_every_part_working(capsys):
-    report = run_json(capsys, "demo", "--json", "--seed", "3")
+    report = run_json(capsys, "demo", "--seed", "3")
     assert report["streams"]["rust_python_numpy_agree"] is True
     assert report["binomial"]["rust_equals_oracle"] is True
     assert report["binomial"]["independent_of_threads"] is True

@@ -8,6 +8,7 @@ import json
 import numpy as np
 import pytest
 
+from cli_helpers import Command
 from stratagem.cli import main
 from stratagem.conquest.board import Board
 from stratagem.conquest.game import Game
@@ -18,18 +19,9 @@ from stratagem.errors import InvalidParameter
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 SMALL_GAME = ["--board", "grid:12x12", "--teams", "3", "--assign", "random", "--seed", "7"]
 
-
-def run_json(capsys, *argv: str) -> dict:
-    assert main(["conquest", *argv, "--json"]) == 0
-    out = capsys.readouterr().out
-    assert out.count("\n") == 1, "--json must print exactly one line"
-    return json.loads(out)
-
-
-def failure(capsys, *argv: str) -> tuple[dict, str]:
-    assert main(["conquest", *argv, "--json"]) == 2
-    captured = capsys.readouterr()
-    return json.loads(captured.out)["error"], captured.err
+cli = Command("conquest")
+run_json = cli.run_json
+failure = cli.failure
 
 
 def test_run_reports_the_standings(capsys):

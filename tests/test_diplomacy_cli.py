@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from cli_helpers import Command
 from stratagem import progress
 from stratagem.cli import main
 from stratagem.diplomacy import adjustments, oracle, plot, tables
@@ -28,27 +29,10 @@ SMALL = (
     "RUS: A UKR / MOS SEV WAR STP; TUR: A BUL / ANK CON SMY BUL GRE"
 )
 
-
-def run_json(capsys, *argv: str) -> dict:
-    assert main(["diplomacy", *argv, "--json"]) == 0
-    out = capsys.readouterr().out
-    assert out.count("\n") == 1, "--json must print exactly one line"
-    return json.loads(out)
-
-
-def run_text(capsys, *argv: str) -> str:
-    assert main(["diplomacy", *argv]) == 0
-    return capsys.readouterr().out
-
-
-def failure(capsys, *argv: str) -> tuple[dict, str]:
-    """The JSON error and stderr of a command that must fail with status 2."""
-    assert main(["diplomacy", *argv, "--json"]) == 2
-    captured = capsys.readouterr()
-    assert captured.out.count("\n") == 1
-    assert "Traceback" not in captured.err
-    assert captured.err.count("\n") == 1, "one line on stderr"
-    return json.loads(captured.out)["error"], captured.err
+cli = Command("diplomacy")
+run_json = cli.run_json
+run_text = cli.run_text
+failure = cli.failure
 
 
 def parser_failure(capsys, *argv: str) -> str:

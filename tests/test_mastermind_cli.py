@@ -9,6 +9,7 @@ import json
 
 import pytest
 
+from cli_helpers import Command
 from stratagem.cli import main
 from stratagem.mastermind import count_consistent, sample_secrets, solve
 from stratagem.mastermind.cli import parse_feedback
@@ -32,25 +33,10 @@ SEED_GUESSES = [
     SEED_SECRET,
 ]
 
-
-def run_json(capsys, *argv: str) -> dict:
-    assert main(["mastermind", *argv, "--json"]) == 0
-    out = capsys.readouterr().out
-    assert out.count("\n") == 1, "--json must print exactly one line"
-    return json.loads(out)
-
-
-def run_text(capsys, *argv: str) -> str:
-    assert main(["mastermind", *argv]) == 0
-    return capsys.readouterr().out
-
-
-def failure(capsys, *argv: str) -> tuple[dict, str]:
-    assert main(["mastermind", *argv, "--json"]) == 2
-    captured = capsys.readouterr()
-    assert captured.out.count("\n") == 1
-    assert "Traceback" not in captured.err
-    return json.loads(captured.out)["error"], captured.err
+cli = Command("mastermind")
+run_json = cli.run_json
+run_text = cli.run_text
+failure = cli.failure
 
 
 def answers(secret: str, colours: int, strategy: str = "knuth") -> list[str]:

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from cli_helpers import Command
 from stratagem.cli import main
 from stratagem.outpost import Game, Map
 from stratagem.outpost.cli import load_player, parse_params, parse_players
@@ -72,24 +73,10 @@ def player_file(tmp_path: Path) -> Path:
     return path
 
 
-def run_json(capsys, *argv: str) -> dict:
-    assert main(["outpost", *argv, "--json"]) == 0
-    out = capsys.readouterr().out
-    assert out.count("\n") == 1, "--json must print exactly one line"
-    return json.loads(out)
-
-
-def run_text(capsys, *argv: str) -> str:
-    assert main(["outpost", *argv]) == 0
-    return capsys.readouterr().out
-
-
-def failure(capsys, *argv: str) -> tuple[dict, str]:
-    assert main(["outpost", *argv, "--json"]) == 2
-    captured = capsys.readouterr()
-    assert captured.out.count("\n") == 1
-    assert "Traceback" not in captured.err
-    return json.loads(captured.out)["error"], captured.err
+cli = Command("outpost")
+run_json = cli.run_json
+run_text = cli.run_text
+failure = cli.failure
 
 
 def exit_status(*argv: str) -> int:
