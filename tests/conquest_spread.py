@@ -67,3 +67,16 @@ def first_difference(spread: DistributedGame, single: Game) -> str | None:
     }
     wrong = [name for name, same in checks.items() if not same]
     return f"turn {single.turn}: {', '.join(wrong)} differ" if wrong else None
+
+
+def play_alongside(spread: DistributedGame, single: Game) -> list[str]:
+    """Steps both games until they end; the differences seen after each turn (empty when the
+    games agree throughout). Collective (first_difference)."""
+    seen = [first_difference(spread, single)]
+    while True:
+        stepped = spread.step()
+        if stepped != single.step():
+            seen.append(f"turn {single.turn}: step() returned {stepped} only in the spread game")
+        seen.append(first_difference(spread, single))
+        if not stepped:
+            return [difference for difference in seen if difference is not None]

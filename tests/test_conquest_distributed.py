@@ -24,7 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.typing import NDArray
 
-from conquest_spread import Setup, first_difference, shuffled
+from conquest_spread import Setup, first_difference, play_alongside, shuffled
 from stratagem import _core
 from stratagem.conquest import POLICIES, TROOP_LIMIT, Board, Game, assign_regions
 from stratagem.conquest.distributed import (
@@ -112,19 +112,6 @@ def setups(draw: st.DrawFn, min_n: int = 3, max_n: int = 30, max_turns: int = 12
         cap=draw(st.one_of(st.none(), st.integers(1, 60))),
         max_turns=draw(st.integers(1, max_turns)),
     )
-
-
-def play_alongside(spread: DistributedGame, single: Game) -> list[str]:
-    """Steps both games until they end; the differences seen after each turn (empty when the
-    games agree throughout)."""
-    seen = [first_difference(spread, single)]
-    while True:
-        stepped = spread.step()
-        if stepped != single.step():
-            seen.append(f"turn {single.turn}: step() returned {stepped} only once")
-        seen.append(first_difference(spread, single))
-        if not stepped:
-            return [difference for difference in seen if difference is not None]
 
 
 # -- partitions ---------------------------------------------------------------------------------

@@ -14,7 +14,9 @@ assertions after its collectives, or makes the same assertions on every rank.
 
 from __future__ import annotations
 
-from collections.abc import Generator
+import shutil
+import tempfile
+from collections.abc import Generator, Iterator
 from pathlib import Path
 
 import pytest
@@ -67,3 +69,14 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
 @pytest.fixture
 def comm() -> Communicator:
     return world()
+
+
+@pytest.fixture
+def shared_dir(comm: Communicator, request: pytest.FixtureRequest) -> Iterator[Path]:
+    """A directory every rank sees (made by rank 0, named after the test module)."""
+    made = tempfile.mkdtemp(prefix=f"{request.module.__name__}-") if comm.rank == 0 else None
+    path = Path(comm.bcast_object(made))
+    yield path
+    comm.barrier()  # nobody reads any more
+    if comm.rank == 0:
+        shutil.rmtree(path)

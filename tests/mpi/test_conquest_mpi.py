@@ -9,9 +9,6 @@ without messages, and the tests that need ranks to disagree skip.
 
 from __future__ import annotations
 
-import shutil
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +19,7 @@ from hypothesis import strategies as st
 from numpy.typing import NDArray
 
 from collective_errors import raised
-from conquest_spread import Setup, first_difference, shuffled
+from conquest_spread import Setup, first_difference, play_alongside, shuffled
 from stratagem.conquest import POLICIES, TROOP_LIMIT, Board, Game, assign_random, assign_regions
 from stratagem.conquest.distributed import (
     DistributedGame,
@@ -42,18 +39,10 @@ SIZE = world().size
 # -- games and how to compare them ------------------------------------------------------------
 
 
-def play_alongside(spread: DistributedGame, single: Game) -> list[str]:
-    """Steps both games to their end, comparing them after every turn. Collective; the
-    differences that any rank saw (the same list on every rank)."""
-    seen = [first_difference(spread, single)]
-    while True:
-        stepped = spread.step()
-        if stepped != single.step():
-            seen.append(f"turn {single.turn}: step() returned {stepped} only here")
-        seen.append(first_difference(spread, single))
-        if not stepped:
-            break
-    mine = [difference for difference in seen if difference is not None]
+def play_alongside_on_every_rank(spread: DistributedGame, single: Game) -> list[str]:
+    """play_alongside on every rank. Collective; the differences that any rank saw (the same
+    list on every rank)."""
+    mine = play_alongside(spread, single)
     # Shared, so that every rank fails (or passes) the same assertion.
     everyone = spread.comm.allgather_object(mine)
     return [f"rank {rank}: {d}" for rank, theirs in enumerate(everyone) for d in theirs]
@@ -100,7 +89,7 @@ def test_every_turn_equals_game(comm: Communicator, name: str, seed: int) -> Non
     shape = comm.allgather_object((spread.n_cut_borders, spread.n_ghosts, spread.neighbours))
     single = setup.game()
 
-    assert play_alongside(spread, single) == []
+    assert play_alongside_on_every_rank(spread, single) == []
     assert spread.traffic.turns == single.turn >= 1
     # The blocks of the order's partition, every territory once.
     owner = partition(board, comm.size, order)  # type: ignore[arg-type]
@@ -165,7 +154,7 @@ def test_hypothesis_games_equal_game_every_turn(
     drawn = comm.allgather_object(describe(setup, order))
     assert all(example == drawn[0] for example in drawn), "the ranks drew different examples"
     spread = setup.spread(comm, order=order, threads=1)
-    assert play_alongside(spread, setup.game()) == []
+    assert play_alongside_on_every_rank(spread, setup.game()) == []
 
 
 # -- traffic ------------------------------------------------------------------------------------
@@ -243,17 +232,6 @@ def test_traffic_is_what_the_message_pattern_says(
 # -- checkpoints --------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def shared_dir(comm: Communicator) -> Iterator[Path]:
-    """A directory every rank sees (made by rank 0)."""
-    made = tempfile.mkdtemp(prefix="conquest-mpi-") if comm.rank == 0 else None
-    path = Path(comm.bcast_object(made))
-    yield path
-    comm.barrier()  # nobody reads any more
-    if comm.rank == 0:
-        shutil.rmtree(path)
-
-
 def grid_setup() -> Setup:
     board = Board.grid(20, 20)
     policies = ("opportunist", "balanced", "random")
@@ -275,7 +253,7 @@ def test_a_checkpoint_resumes_in_one_process_and_on_any_ranks(
     straight.run(8)
 
     at_save = first_difference(spread, single)  # both at turn 8
-    assert play_alongside(resumed, straight) == []
+    assert play_alongside_on_every_rank(resumed, straight) == []
     assert turns == (8, 8, "rcm")
     assert at_save is None
     single.run()
@@ -301,7 +279,7 @@ def test_a_single_process_save_resumes_on_these_ranks(comm: Communicator, shared
     turn = resumed.turn
     straight = setup.game()
     straight.run(6)
-    assert play_alongside(resumed, straight) == []
+    assert play_alongside_on_every_rank(resumed, straight) == []
     assert turn == 6
 
 
@@ -350,7 +328,7 @@ def test_bad_input_on_one_rank_raises_on_every_rank(comm: Communicator, case: st
     # The ranks are still in step: the next collectives pair up and a game plays on.
     ranks = comm.allgather_object(comm.rank)
     setup = Setup(GOOD["board"], np.array(GOOD["team"]), 5, ("random", "balanced"), seed=1)
-    differences = play_alongside(setup.spread(comm, threads=1), setup.game())
+    differences = play_alongside_on_every_rank(setup.spread(comm, threads=1), setup.game())
 
     assert isinstance(caught, error), repr(caught)
     assert message in str(caught)

@@ -11,9 +11,6 @@ the tests that need ranks to disagree skip.
 from __future__ import annotations
 
 import json
-import shutil
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -50,17 +47,6 @@ class Wanderer:
 def agreed(comm: Communicator, result: TournamentResult) -> list[str]:
     """Every rank's result as JSON (the same list on every rank, so all assert alike)."""
     return comm.allgather_object(result.to_json())
-
-
-@pytest.fixture
-def shared_dir(comm: Communicator) -> Iterator[Path]:
-    """A directory every rank sees (made by rank 0)."""
-    made = tempfile.mkdtemp(prefix="outpost-mpi-") if comm.rank == 0 else None
-    path = Path(comm.bcast_object(made))
-    yield path
-    comm.barrier()  # nobody reads any more
-    if comm.rank == 0:
-        shutil.rmtree(path)
 
 
 @pytest.mark.parametrize("batch", [None, 1, 5])
