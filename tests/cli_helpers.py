@@ -38,3 +38,12 @@ class Command:
         assert "Traceback" not in captured.err
         assert captured.err.count("\n") == 1, "one line on stderr"
         return json.loads(captured.out)["error"], captured.err
+
+    def parser_failure(self, capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+        """stderr of a command the argument parser refuses: status 2, nothing on stdout."""
+        with pytest.raises(SystemExit) as caught:
+            main([*self.prefix, *argv])
+        assert caught.value.code == 2
+        captured = capsys.readouterr()
+        assert captured.out == ""
+        return captured.err

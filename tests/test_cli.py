@@ -17,7 +17,8 @@ from stratagem.conquest import battle_odds_fractions, simulate_battle
 from stratagem.progress import Progress
 from stratagem.rng import oracle
 
-run_json = Command().run_json
+cli = Command()
+run_json = cli.run_json
 
 
 def test_version(capsys):
@@ -88,10 +89,7 @@ def test_bad_input_exits_2_with_the_error_named(capsys):
     "argv", [["info", "--threads", "0"], ["info", "--seed", "-1"], ["info", "--seed", "x"]]
 )
 def test_bad_shared_options_are_refused_by_the_parser(argv, capsys):
-    with pytest.raises(SystemExit) as caught:
-        main(argv)
-    assert caught.value.code == 2
-    assert "must be an integer" in capsys.readouterr().err
+    assert "must be an integer" in cli.parser_failure(capsys, *argv)
 
 
 @pytest.mark.parametrize(
@@ -117,9 +115,7 @@ def test_usage_errors_print_one_json_error_under_json(argv, named, capsys):
 
 
 def test_usage_errors_print_no_json_without_json(capsys):
-    with pytest.raises(SystemExit):
-        main(["conquest", "play", "--turns", "abc"])
-    assert capsys.readouterr().out == ""
+    cli.parser_failure(capsys, "conquest", "play", "--turns", "abc")
 
 
 def test_a_missing_extra_and_an_interrupt_are_json_errors(capsys, monkeypatch):

@@ -33,14 +33,7 @@ cli = Command("diplomacy")
 run_json = cli.run_json
 run_text = cli.run_text
 failure = cli.failure
-
-
-def parser_failure(capsys, *argv: str) -> str:
-    """stderr of a command the argument parser refuses (status 2)."""
-    with pytest.raises(SystemExit) as caught:
-        main(["diplomacy", *argv])
-    assert caught.value.code == 2
-    return capsys.readouterr().err
+parser_failure = cli.parser_failure
 
 
 # -- count -----------------------------------------------------------------------------------
