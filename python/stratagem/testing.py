@@ -232,6 +232,23 @@ def assert_snapshots_equal(
             )
 
 
+def _assert_games_agree(
+    adapter: GameAdapter[Any, GameT],
+    games: tuple[GameT, GameT],
+    *,
+    context: str,
+    labels: tuple[str, str],
+) -> None:
+    """:func:`assert_snapshots_equal` on the snapshots of two games."""
+    left, right = games
+    assert_snapshots_equal(
+        _take_snapshot(adapter, left, context),
+        _take_snapshot(adapter, right, context),
+        context=context,
+        labels=labels,
+    )
+
+
 def check_thread_determinism(
     adapter: GameAdapter[CaseT, GameT],
     case: CaseT,
@@ -270,11 +287,10 @@ def check_turn_batching(
     for _ in range(turns):
         stepwise = adapter.advance(stepwise, 1)
     at_once = adapter.advance(adapter.start(case, seed, threads=threads), turns)
-    context = f"{adapter.name}: turn batching over {turns} turns (seed {seed})"
-    assert_snapshots_equal(
-        _take_snapshot(adapter, stepwise, context),
-        _take_snapshot(adapter, at_once, context),
-        context=context,
+    _assert_games_agree(
+        adapter,
+        (stepwise, at_once),
+        context=f"{adapter.name}: turn batching over {turns} turns (seed {seed})",
         labels=(f"{turns} advances of 1 turn", f"one advance of {turns} turns"),
     )
 
@@ -294,11 +310,10 @@ def check_oracle_equivalence(
         if turn > 0:
             oracle = adapter.advance(oracle, 1)
             fast = adapter.advance(fast, 1)
-        context = f"{adapter.name}: oracle equivalence {_when(turn)} (seed {seed})"
-        assert_snapshots_equal(
-            _take_snapshot(adapter, oracle, context),
-            _take_snapshot(adapter, fast, context),
-            context=context,
+        _assert_games_agree(
+            adapter,
+            (oracle, fast),
+            context=f"{adapter.name}: oracle equivalence {_when(turn)} (seed {seed})",
             labels=("oracle", f"fast path (threads={threads})"),
         )
 
@@ -348,12 +363,10 @@ def check_bad_input(
         )
         # Hidden state (seed, counters) left half-modified shows up one turn later.
         untouched = adapter.advance(adapter.start(case, seed, threads=None), turns_before + 1)
-        continued = adapter.advance(game, 1)
-        continued_context = f"{context}: the game played on differently after the failing call"
-        assert_snapshots_equal(
-            _take_snapshot(adapter, untouched, continued_context),
-            _take_snapshot(adapter, continued, continued_context),
-            context=continued_context,
+        _assert_games_agree(
+            adapter,
+            (untouched, adapter.advance(game, 1)),
+            context=f"{context}: the game played on differently after the failing call",
             labels=("an untouched game", "the game given to the call"),
         )
 
