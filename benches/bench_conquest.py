@@ -31,9 +31,10 @@ from stratagem.conquest.board import Board, assign_random, assign_regions, troop
 from stratagem.conquest.game import Game
 from stratagem.conquest.oracle import OracleGame
 
-_POLICIES = ("aggressive", "balanced", "opportunist", "random")
-_SEED = 1
-_TROOPS = 10
+# The benchmark game, which conquest_mpi_scaling.py plays too.
+POLICIES = ("aggressive", "balanced", "opportunist", "random")
+SEED = 1
+TROOPS = 10
 
 
 @dataclass(frozen=True)
@@ -46,26 +47,29 @@ class _Workload:
 
 
 @dataclass(frozen=True)
-class _Start:
+class Start:
+    """A board and the benchmark game's first position on it."""
+
     board: Board
     team: NDArray[np.int64]
     troops: NDArray[np.int64]
 
 
 @cache
-def _start(spec: str, regions: bool) -> _Start:
+def benchmark_start(spec: str, regions: bool) -> Start:
+    """The board ``spec`` dealt to the four teams in regions (``regions``) or at random."""
     board = Board.from_spec(spec)
-    team = (assign_regions if regions else assign_random)(board, len(_POLICIES), _SEED)
-    return _Start(board, team, troops_uniform(board, _TROOPS))
+    team = (assign_regions if regions else assign_random)(board, len(POLICIES), SEED)
+    return Start(board, team, troops_uniform(board, TROOPS))
 
 
-def _game(start: _Start, threads: int | None) -> Game:
+def _game(start: Start, threads: int | None) -> Game:
     return Game(
         start.board,
         start.team,
         start.troops,
-        _POLICIES,
-        seed=_SEED,
+        POLICIES,
+        seed=SEED,
         max_turns=None,
         threads=threads,
     )
@@ -74,7 +78,7 @@ def _game(start: _Start, threads: int | None) -> Game:
 @cache
 def _battles_per_turn(spec: str, regions: bool, turns: int) -> float:
     """Mean battles per turn over the first ``turns`` turns of the benchmark game."""
-    start = _start(spec, regions)
+    start = benchmark_start(spec, regions)
     board = start.board
     source = np.repeat(np.arange(board.n, dtype=np.int64), np.diff(board.indptr))
     target = board.indices
@@ -95,14 +99,14 @@ def _battles_per_turn(spec: str, regions: bool, turns: int) -> float:
 
 @cache
 def _oracle_start(spec: str, regions: bool) -> OracleGame:
-    start = _start(spec, regions)
+    start = benchmark_start(spec, regions)
     return OracleGame(
-        start.board.indptr, start.board.indices, start.team, start.troops, _POLICIES, _SEED
+        start.board.indptr, start.board.indices, start.team, start.troops, POLICIES, SEED
     )
 
 
 def _rust(work: _Workload, threads: int) -> int:
-    game = _game(_start(work.spec, work.regions), threads)
+    game = _game(benchmark_start(work.spec, work.regions), threads)
     game.run(work.turns, progress=False)
     return game.turn
 

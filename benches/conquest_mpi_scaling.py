@@ -54,14 +54,12 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from stratagem.conquest.board import Board, assign_random, assign_regions, troops_uniform
+from bench_conquest import POLICIES, SEED, TROOPS, Start, benchmark_start
+from stratagem.conquest.board import Board, troops_uniform
 from stratagem.conquest.distributed import DistributedGame, PartitionSummary, Traffic
 from stratagem.conquest.game import Game
 from stratagem.mpi import allgather_blocks, world
 
-_POLICIES = ("aggressive", "balanced", "opportunist", "random")
-_SEED = 1
-_TROOPS = 10
 _WARMUP = 2
 _SHUFFLE_SEED = 7  # the permutation of the shuffled rgg's ids
 _RESULT = "RESULT\t"  # marks the worker's JSON line among anything else MPI may print
@@ -105,13 +103,6 @@ _FULL = Sizes("grid:1000x1000", "rgg:1000000", "complete:2000", "star:1000000", 
 # -- boards and starts ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Start:
-    board: Board
-    team: NDArray[np.int64]
-    troops: NDArray[np.int64]
-
-
 @cache
 def _start(spec: str, shuffled: bool) -> Start:
     if shuffled:
@@ -121,13 +112,11 @@ def _start(spec: str, shuffled: bool) -> Start:
         board = Board.from_edges(perm[base.board.edges()], base.board.n)
         team = np.empty_like(base.team)
         team[perm] = base.team
-        return Start(board, team, troops_uniform(board, _TROOPS))
-    board = Board.from_spec(spec)
+        return Start(board, team, troops_uniform(board, TROOPS))
     # Regions grown by breadth-first search on a complete graph or a star give one team all
     # but a few territories (see bench_conquest.py), so those get a random deal.
     regions = spec.split(":", maxsplit=1)[0] not in ("complete", "star")
-    team = (assign_regions if regions else assign_random)(board, len(_POLICIES), _SEED)
-    return Start(board, team, troops_uniform(board, _TROOPS))
+    return benchmark_start(spec, regions)
 
 
 def _crc(*arrays: NDArray[Any]) -> int:
@@ -145,8 +134,8 @@ def worker(case: Case) -> None:
     started = time.perf_counter()
     start = _start(case.board, case.shuffled)
     build_seconds = time.perf_counter() - started
-    args = (start.board, start.team, start.troops, _POLICIES)
-    options: dict[str, Any] = {"seed": _SEED, "max_turns": None, "threads": 1}
+    args = (start.board, start.team, start.troops, POLICIES)
+    options: dict[str, Any] = {"seed": SEED, "max_turns": None, "threads": 1}
     started = time.perf_counter()
     game: Game | DistributedGame
     if case.engine == "single":
@@ -472,6 +461,18 @@ def _report(
 # -- plot -------------------------------------------------------------------------------------
 
 
+_OVERSUBSCRIBED = f"oversubscribed, {_CORES} cores"
+
+
+def _oversubscribed_handle(line_style: str) -> Any:
+    """The legend entry of the oversubscribed runs: hollow markers."""
+    from matplotlib.lines import Line2D
+
+    return Line2D(
+        [], [], ls=line_style, marker="o", mfc="white", color="0.4", label=_OVERSUBSCRIBED
+    )
+
+
 def _plot(runs: list[dict[str, Any]], sizes: Sizes, path: str) -> None:
     import matplotlib
 
@@ -516,24 +517,14 @@ def _plot(runs: list[dict[str, Any]], sizes: Sizes, path: str) -> None:
         left.text(
             4.45,
             0.97,
-            f"oversubscribed, {_CORES} cores",
+            _OVERSUBSCRIBED,
             transform=left.get_xaxis_transform(),
             ha="right",
             va="top",
             fontsize=9,
             color="0.4",
         )
-        handles.append(
-            Line2D(
-                [],
-                [],
-                ls="--",
-                marker="o",
-                mfc="white",
-                color="0.4",
-                label=f"oversubscribed, {_CORES} cores",
-            )
-        )
+        handles.append(_oversubscribed_handle("--"))
     left.legend(handles=handles, fontsize=8, loc="upper left")
     left.set_title(f"strong scaling ({_CORES} cores)")
 
@@ -577,15 +568,7 @@ def _plot(runs: list[dict[str, Any]], sizes: Sizes, path: str) -> None:
     ]
     handles += [
         Line2D([], [], ls="", marker="s", color="0.4", label="rcm order"),
-        Line2D(
-            [],
-            [],
-            ls="",
-            marker="o",
-            mfc="white",
-            color="0.4",
-            label=f"oversubscribed, {_CORES} cores",
-        ),
+        _oversubscribed_handle(""),
     ]
     right.legend(handles=handles, fontsize=8, loc="upper left")
     right.set_xlabel("cut borders")
@@ -646,9 +629,9 @@ def main(argv: list[str] | None = None) -> int:
                 "turns": turns,
                 "warmup": _WARMUP,
                 "threads_per_rank": 1,
-                "seed": _SEED,
-                "policies": _POLICIES,
-                "troops": _TROOPS,
+                "seed": SEED,
+                "policies": POLICIES,
+                "troops": TROOPS,
             },
             "runs": runs,
             "partitions": partitions,
