@@ -1,5 +1,5 @@
 """What the Gymnasium and PettingZoo bridges share: spaces from a protocol game, episode seeds,
-the illegal-action rule and the agents' names."""
+the render mode, the illegal-action rule and the agents' names."""
 
 from __future__ import annotations
 
@@ -29,6 +29,19 @@ def check_illegal(mode: object) -> IllegalAction:
     return mode
 
 
+def check_render_mode(render_mode: str | None) -> str | None:
+    if render_mode not in (None, "ansi"):
+        raise InvalidParameter(f"render_mode must be None or 'ansi', got {render_mode!r}")
+    return render_mode
+
+
+def is_legal(game: Game, seat: int, action: object) -> bool:
+    """Whether ``action`` is an integer (not a bool) that is a legal action of ``seat``."""
+    if isinstance(action, bool) or not isinstance(action, int | np.integer):
+        return False
+    return bool(0 <= action < game.num_actions and game.action_mask(seat)[int(action)])
+
+
 def value_bounds(dtype: np.dtype[Any]) -> tuple[Any, Any]:
     """The whole range of an integer or float dtype: the bounds of an observation Box."""
     if np.issubdtype(dtype, np.integer):
@@ -37,6 +50,15 @@ def value_bounds(dtype: np.dtype[Any]) -> tuple[Any, Any]:
     if dtype == np.bool_:
         return 0, 1
     return -np.inf, np.inf
+
+
+def observation_box(game: Game) -> Any:
+    """The ``Box`` of the game's observations: their shape and dtype, over the dtype's range."""
+    # Imported here: each bridge first turns a missing gymnasium into a MissingDependency.
+    from gymnasium import spaces
+
+    low, high = value_bounds(game.observation_dtype)
+    return spaces.Box(low, high, game.observation_shape, game.observation_dtype)
 
 
 class Episodes:

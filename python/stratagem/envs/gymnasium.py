@@ -45,9 +45,11 @@ from stratagem.envs._shared import (
     ILLEGAL_PENALTY,
     Episodes,
     check_illegal,
+    check_render_mode,
+    is_legal,
     make,
     mask,
-    value_bounds,
+    observation_box,
 )
 from stratagem.errors import InvalidMove, InvalidParameter, MissingDependency
 from stratagem.protocol import Game, Suggests
@@ -97,19 +99,14 @@ class StratagemEnv(gymnasium.Env[NDArray[Any], np.int64]):
         **config: Any,
     ) -> None:
         self.spec_ = games.spec(name)
-        if render_mode not in (None, "ansi"):
-            raise InvalidParameter(f"render_mode must be None or 'ansi', got {render_mode!r}")
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode)
         self.metadata = {"render_modes": ["ansi"]}
         self._illegal = check_illegal(illegal_action)
         self._config = dict(config)
         self._episodes = Episodes(seed)
         self.game = make(name, self._episodes.seed, self._config)
         self.opponent = self._check_opponent(opponent)
-        low, high = value_bounds(self.game.observation_dtype)
-        self.observation_space = spaces.Box(
-            low, high, self.game.observation_shape, self.game.observation_dtype
-        )
+        self.observation_space = observation_box(self.game)
         self.action_space = spaces.Discrete(self.game.num_actions)
         self._game_seed = self._episodes.seed
         self._ended = False
@@ -163,9 +160,7 @@ class StratagemEnv(gymnasium.Env[NDArray[Any], np.int64]):
         game = self.game
         if game.is_over or self._ended:
             raise InvalidMove("the episode is over: call reset()")
-        legal = not isinstance(action, bool) and isinstance(action, int | np.integer)
-        legal = bool(legal and 0 <= action < game.num_actions and game.action_mask(0)[action])
-        if not legal:
+        if not is_legal(game, 0, action):
             if self._illegal == "raise":
                 raise InvalidMove(f"seat 0: action {action!r} is not legal now")
             info = {**self._info(), "illegal_action": True}

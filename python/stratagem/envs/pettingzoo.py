@@ -43,9 +43,11 @@ from stratagem.envs._shared import (
     Episodes,
     agent_name,
     check_illegal,
+    check_render_mode,
+    is_legal,
     make,
     mask,
-    value_bounds,
+    observation_box,
 )
 from stratagem.errors import InvalidMove, InvalidParameter, MissingDependency
 from stratagem.protocol import Game
@@ -70,10 +72,7 @@ class _Spaces:
         self.episodes = Episodes(seed)
         self.game: Game = make(name, self.episodes.seed, self.config)
         self.possible_agents = [agent_name(seat) for seat in range(self.game.seats)]
-        low, high = value_bounds(self.game.observation_dtype)
-        observation = spaces.Box(
-            low, high, self.game.observation_shape, self.game.observation_dtype
-        )
+        observation = observation_box(self.game)
         actions = self.game.num_actions
         self.observation_spaces = {
             agent: spaces.Dict(
@@ -98,23 +97,23 @@ class _Spaces:
         return {"observation": game.observation(seat), "action_mask": mask(game, seat)}
 
 
-def _legal(game: Game, seat: int, action: object) -> bool:
-    if isinstance(action, bool) or not isinstance(action, int | np.integer):
-        return False
-    return bool(0 <= action < game.num_actions and game.action_mask(seat)[int(action)])
-
-
 class _Bridge:
-    """What the AEC and the Parallel environments share: the game, its spaces, the
-    illegal-action rule, rendering."""
+    """What the AEC and the Parallel environments share: the constructor, the game, its spaces,
+    the illegal-action rule, rendering."""
 
     game: Game
 
-    def _set_up(
-        self, name: str, seed: int, render_mode: str | None, illegal_action: str, config: Any
+    def __init__(
+        self,
+        name: str,
+        *,
+        seed: int = 0,
+        render_mode: str | None = None,
+        illegal_action: str = "lose",
+        **config: Any,
     ) -> None:
-        if render_mode not in (None, "ansi"):
-            raise InvalidParameter(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        super().__init__()  # the PettingZoo base class's own set-up
+        check_render_mode(render_mode)
         self._illegal = check_illegal(illegal_action)
         self._shared = _Spaces(name, seed, config)
         self.metadata = {
@@ -125,6 +124,10 @@ class _Bridge:
         self.render_mode = render_mode
         self.possible_agents = list(self._shared.possible_agents)
         self.game = self._shared.game
+        self._start()
+
+    def _start(self) -> None:
+        """The environment's own state before its first ``reset``."""
 
     def observation_space(self, agent: str) -> Any:
         return self._shared.observation_spaces[agent]
@@ -142,17 +145,7 @@ class _Bridge:
 class StratagemAEC(_Bridge, AECEnv):  # type: ignore[misc]
     """A registered game as a PettingZoo AEC environment (see the module's docstring)."""
 
-    def __init__(
-        self,
-        name: str,
-        *,
-        seed: int = 0,
-        render_mode: str | None = None,
-        illegal_action: str = "lose",
-        **config: Any,
-    ) -> None:
-        AECEnv.__init__(self)
-        self._set_up(name, seed, render_mode, illegal_action, config)
+    def _start(self) -> None:
         self.reset()
 
     def observe(self, agent: str) -> dict[str, Any]:
@@ -187,7 +180,7 @@ class StratagemAEC(_Bridge, AECEnv):  # type: ignore[misc]
         seat = self._shared.seat(agent)
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        if not _legal(self.game, seat, action):
+        if not is_legal(self.game, seat, action):
             if self._illegal == "raise":
                 raise InvalidMove(f"{agent}: action {action!r} is not legal now")
             self.rewards[agent] = ILLEGAL_PENALTY
@@ -211,16 +204,7 @@ class StratagemAEC(_Bridge, AECEnv):  # type: ignore[misc]
 class StratagemParallel(_Bridge, ParallelEnv):  # type: ignore[misc]
     """A registered game as a PettingZoo Parallel environment (see the module's docstring)."""
 
-    def __init__(
-        self,
-        name: str,
-        *,
-        seed: int = 0,
-        render_mode: str | None = None,
-        illegal_action: str = "lose",
-        **config: Any,
-    ) -> None:
-        self._set_up(name, seed, render_mode, illegal_action, config)
+    def _start(self) -> None:
         self.agents: list[str] = []
 
     def _observations(self) -> dict[str, dict[str, Any]]:
@@ -249,7 +233,7 @@ class StratagemParallel(_Bridge, ParallelEnv):  # type: ignore[misc]
                     f"{agent} has no action; the agents to move are "
                     f"{[agent_name(s) for s in self.game.to_move()]}"
                 )
-            if not _legal(self.game, seat, actions[agent]):
+            if not is_legal(self.game, seat, actions[agent]):
                 if self._illegal == "raise":
                     raise InvalidMove(f"{agent}: action {actions[agent]!r} is not legal now")
                 offender = agent
