@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,7 +18,7 @@ from stratagem.annexation import AI, Board, Game, Rules, batch, oracle, play_mat
 
 # -- the shared conformance test -----------------------------------------------------------
 from stratagem.annexation.conformance import AnnexationAdapter
-from stratagem.errors import InvalidBoard, InvalidMove, InvalidParameter, StratagemError
+from stratagem.errors import InvalidBoard, InvalidMove, InvalidParameter
 
 GREEDY = AI("greedy")
 
@@ -484,6 +485,14 @@ def test_a_corrupt_saved_game_is_refused(tmp_path, content, fragment):
         Game.load(path)
 
 
+@pytest.fixture
+def saved(tmp_path: Path) -> tuple[Path, dict]:
+    """A new game saved as JSON: the file, and its data to spoil and write back."""
+    path = tmp_path / "game.json"
+    Game(PATH).save(path)
+    return path, json.loads(path.read_text())
+
+
 @pytest.mark.parametrize(
     ("field", "value", "fragment"),
     [
@@ -493,45 +502,38 @@ def test_a_corrupt_saved_game_is_refused(tmp_path, content, fragment):
         ("history", [1.0], "move 0"),
         ("history", [2**70], "move 0"),
         ("board", None, "not the dictionary of an annexation board"),
+        ("seed", "abc", "seed must be"),
+        ("seed", -1, "seed must be"),
+        ("seed", 2**64, "seed must be"),
+        # Everything wrong inside a saved file is InvalidBoard, naming the file and the cause.
+        ("rules", {"mode": "sideways"}, r"game\.json: .*mode must be one of"),
     ],
-    ids=["rules-list", "rules-str", "history-int", "history-float", "history-huge", "board-none"],
+    ids=[
+        "rules-list",
+        "rules-str",
+        "history-int",
+        "history-float",
+        "history-huge",
+        "board-none",
+        "seed-str",
+        "seed-negative",
+        "seed-huge",
+        "rules-unknown-mode",
+    ],
 )
-def test_a_saved_game_with_a_malformed_field_is_refused(tmp_path, field, value, fragment):
-    game = Game(PATH)
-    path = tmp_path / "game.json"
-    game.save(path)
-    data = json.loads(path.read_text())
+def test_a_saved_game_with_a_malformed_field_is_refused(saved, field, value, fragment):
+    path, data = saved
     data[field] = value
     path.write_text(json.dumps(data))
     with pytest.raises(InvalidBoard, match=fragment):
         Game.load(path)
 
 
-def test_a_saved_game_with_a_bad_seed_is_refused(tmp_path):
-    game = Game(PATH)
-    path = tmp_path / "game.json"
-    game.save(path)
-    data = json.loads(path.read_text())
-    for seed in ("abc", -1, 2**64):
-        data["seed"] = seed
-        path.write_text(json.dumps(data))
-        with pytest.raises(StratagemError, match="seed must be"):
-            Game.load(path)
-
-
-def test_a_saved_game_with_unknown_rules_is_refused(tmp_path):
-    game = Game(PATH)
-    path = tmp_path / "game.json"
-    game.save(path)
-    data = json.loads(path.read_text())
+def test_a_saved_game_with_unknown_rules_is_refused(saved):
+    path, data = saved
     data["rules"]["gravity"] = True
     path.write_text(json.dumps(data))
     with pytest.raises(InvalidBoard, match="missing or malformed field"):
-        Game.load(path)
-    data["rules"] = {"mode": "sideways"}
-    path.write_text(json.dumps(data))
-    # Everything wrong inside a saved file is InvalidBoard, naming the file and the cause.
-    with pytest.raises(InvalidBoard, match=r"game\.json: .*mode must be one of"):
         Game.load(path)
 
 

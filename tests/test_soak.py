@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import random
 import time
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -21,17 +22,23 @@ pytestmark = pytest.mark.slow
 SECONDS = float(os.environ.get("STRATAGEM_SOAK_SECONDS", "20"))
 
 
+def rounds(salt: int) -> Iterator[tuple[random.Random, int]]:
+    """For SECONDS, one round after another: the test's random source (seeded by ``salt``,
+    so a failure can be replayed) and the round's engine seed."""
+    source = random.Random(salt)
+    deadline = time.monotonic() + SECONDS
+    while time.monotonic() < deadline:
+        yield source, source.randrange(1 << 64)
+
+
 def _trials(source: random.Random) -> int:
     bits = source.choice([4, 8, 9, 16, 32, 52, 53, 60, 64])
     return source.randrange(1 << bits)
 
 
 def test_binomial_draws_rust_equals_oracle_soak():
-    source = random.Random(0x50A4)
-    deadline = time.monotonic() + SECONDS
     compared = 0
-    while time.monotonic() < deadline:
-        seed = source.randrange(1 << 64)
+    for source, seed in rounds(0x50A4):
         params = [_trials(source) for _ in range(16)]
         got = rng.draws(seed, "soak", [compared], "binomial_half", params).tolist()
         cursor = oracle.Stream(seed, "soak", compared).cursor()
@@ -43,11 +50,8 @@ def test_binomial_draws_rust_equals_oracle_soak():
 
 
 def test_batched_streams_are_independent_of_threads_soak():
-    source = random.Random(0x7EAD)
-    deadline = time.monotonic() + SECONDS
     batches = 0
-    while time.monotonic() < deadline:
-        seed = source.randrange(1 << 64)
+    for source, seed in rounds(0x7EAD):
         size = source.randrange(1, 50_000)
         ids = np.arange(size, dtype=np.uint64).reshape(-1, 1)
         n = np.array([_trials(source) for _ in range(size)], dtype=np.uint64)
