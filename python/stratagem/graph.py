@@ -36,6 +36,8 @@ from stratagem import _validate
 from stratagem.errors import InvalidBoard, InvalidParameter
 
 __all__ = [
+    "BoolArray",
+    "FloatArray",
     "IntArray",
     "check_csr",
     "check_reach",
@@ -51,6 +53,9 @@ __all__ = [
     "sources",
 ]
 
+# The array types of the boards and maps, named once for every game.
+BoolArray = NDArray[np.bool_]
+FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
 
 _INT64_MAX = int(np.iinfo(np.int64).max)

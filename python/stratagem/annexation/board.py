@@ -59,7 +59,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -68,6 +68,7 @@ from stratagem import _validate, graph, rng
 from stratagem.annexation import board_files, layouts
 from stratagem.annexation.layouts import MAX_CELLS, VORONOI_PURPOSE, Layout
 from stratagem.errors import InvalidBoard, InvalidParameter
+from stratagem.graph import FloatArray, IntArray
 
 __all__ = [
     "COLOUR_ATTEMPTS",
@@ -82,8 +83,6 @@ __all__ = [
     "parse_board",
 ]
 
-IntArray = NDArray[np.int64]
-FloatArray = NDArray[np.float64]
 ColourArray = NDArray[np.uint8]
 
 MIN_COLOURS = 3
@@ -93,6 +92,18 @@ MAX_PLAYERS = 4
 #: Colour draws tried before giving up on putting the start cells in different regions.
 COLOUR_ATTEMPTS = 1000
 COLOUR_PURPOSE = "annexation.colours"
+
+
+class _BoardOptions(TypedDict, total=False):
+    """The keyword options every board constructor takes (:class:`Board` says what they
+    mean and their defaults)."""
+
+    colour_count: int
+    players: int | None
+    seed: int
+    starts: ArrayLike | None
+    colours: ArrayLike | None
+
 
 # The shared CSR check (stratagem.graph) in annexation's words.
 _GRAPH_CHECK: dict[str, Any] = {
@@ -176,77 +187,43 @@ class Board:
         neighbours_array = graph.id_vector("neighbours", neighbours, node="cell", objects=True)
         graph.check_csr(offsets_array, neighbours_array, **_GRAPH_CHECK)
         vertices, polygon_offsets = layouts.check_polygons(polygons, offsets_array.shape[0] - 1)
-        self._setup(
+        layout = Layout(
             offsets_array,
             neighbours_array,
+            kind,
+            centres=centres,
+            polygon_vertices=vertices,
+            polygon_offsets=polygon_offsets,
+            labels=labels,
+        )
+        self._setup(
+            layout,
+            checked=True,
             colour_count=colour_count,
             players=players,
             seed=seed,
             starts=starts,
             colours=colours,
-            kind=kind,
-            centres=centres,
-            polygon_vertices=vertices,
-            polygon_offsets=polygon_offsets,
-            labels=labels,
-            default_starts=None,
-            checked=True,
         )
 
     # -- construction ----------------------------------------------------------------------
 
     @classmethod
-    def _make(
-        cls,
-        layout: Layout,
-        *,
-        colour_count: int,
-        players: int | None,
-        seed: int,
-        starts: ArrayLike | None,
-        colours: ArrayLike | None,
-    ) -> Board:
+    def _make(cls, layout: Layout, **options: Unpack[_BoardOptions]) -> Board:
         """A board from a layout whose CSR pair was built correctly (its structure is not
         checked again; connectivity, starts and colours are)."""
         board = object.__new__(cls)
-        board._setup(
-            layout.offsets,
-            layout.neighbours,
-            colour_count=colour_count,
-            players=players,
-            seed=seed,
-            starts=starts,
-            colours=colours,
-            kind=layout.kind,
-            centres=layout.centres,
-            polygon_vertices=layout.polygon_vertices,
-            polygon_offsets=layout.polygon_offsets,
-            labels=layout.labels,
-            default_starts=layout.default_starts,
-            checked=False,
-        )
+        board._setup(layout, checked=False, **options)
         return board
 
-    def _setup(
-        self,
-        offsets: IntArray,
-        neighbours: IntArray,
-        *,
-        colour_count: int,
-        players: int | None,
-        seed: int,
-        starts: ArrayLike | None,
-        colours: ArrayLike | None,
-        kind: str,
-        centres: ArrayLike | None,
-        polygon_vertices: FloatArray | None,
-        polygon_offsets: IntArray | None,
-        labels: Sequence[Hashable] | None,
-        default_starts: Callable[[int], list[int]] | None,
-        checked: bool,
-    ) -> None:
-        k, p = _colours_and_players(colour_count, players, starts)
-        seed = _validate.seed(seed)
+    def _setup(self, layout: Layout, *, checked: bool, **options: Unpack[_BoardOptions]) -> None:
+        """Checks the options (their defaults are the constructor's) against the layout, and
+        its CSR structure too unless ``checked``, and fills the slots."""
+        offsets, neighbours, kind = layout.offsets, layout.neighbours, layout.kind
+        polygon_vertices, polygon_offsets = layout.polygon_vertices, layout.polygon_offsets
+        starts, colours = options.get("starts"), options.get("colours")
+        k, p = _colours_and_players(options.get("colour_count", 8), options.get("players"), starts)
+        seed = _validate.seed(options.get("seed", 0))
         if not isinstance(kind, str):
             raise InvalidParameter(f"kind must be a string, got {kind!r}")
         n = offsets.shape[0] - 1
@@ -257,7 +234,7 @@ class Board:
         if n < p:
             raise InvalidParameter(f"a board of {n} cells cannot hold {p} players")
         if starts is None:
-            chosen = (default_starts or layouts.farthest_starts(offsets, neighbours))(p)
+            chosen = (layout.default_starts or layouts.farthest_starts(offsets, neighbours))(p)
             start_array = np.array(chosen, dtype=np.int64)
             _check_distinct_starts(start_array)
         else:
@@ -265,7 +242,7 @@ class Board:
         colour_array, regions = _colouring(
             offsets, neighbours, start_array, colours, k=k, seed=seed
         )
-        checked_centres = layouts.check_centres(centres, n)
+        checked_centres = layouts.check_centres(layout.centres, n)
         if checked_centres is None and polygon_vertices is not None and polygon_offsets is not None:
             sums = np.add.reduceat(polygon_vertices, polygon_offsets[:-1], axis=0)
             checked_centres = sums / np.diff(polygon_offsets)[:, None]
@@ -279,7 +256,7 @@ class Board:
             "starts": graph.frozen(start_array),
             "kind": kind,
             "centres": None if checked_centres is None else graph.frozen(checked_centres),
-            "labels": layouts.check_labels(labels, n),
+            "labels": layouts.check_labels(layout.labels, n),
             "_polygon_vertices": None
             if polygon_vertices is None
             else graph.frozen(polygon_vertices),
@@ -444,16 +421,7 @@ class Board:
     # -- generators ------------------------------------------------------------------------
 
     @classmethod
-    def hexagon(
-        cls,
-        radius: int,
-        *,
-        colour_count: int = 8,
-        players: int | None = None,
-        seed: int = 0,
-        starts: ArrayLike | None = None,
-        colours: ArrayLike | None = None,
-    ) -> Board:
+    def hexagon(cls, radius: int, **options: Unpack[_BoardOptions]) -> Board:
         """A hexagon of hexagons of radius ``radius`` >= 1: ``3 R (R + 1) + 1`` cells (217 for
         R = 8, 1027 for R = 18).
 
@@ -465,76 +433,26 @@ class Board:
         at top-left, bottom-right, top-right and bottom-left (players 0 and 1 opposite, 2 and
         3 opposite).
         """
-        return cls._make(
-            layouts.hexagon(radius),
-            colour_count=colour_count,
-            players=players,
-            seed=seed,
-            starts=starts,
-            colours=colours,
-        )
+        return cls._make(layouts.hexagon(radius), **options)
 
     @classmethod
-    def hex_rectangle(
-        cls,
-        width: int,
-        height: int,
-        *,
-        colour_count: int = 8,
-        players: int | None = None,
-        seed: int = 0,
-        starts: ArrayLike | None = None,
-        colours: ArrayLike | None = None,
-    ) -> Board:
+    def hex_rectangle(cls, width: int, height: int, **options: Unpack[_BoardOptions]) -> Board:
         """A ``width x height`` rectangle of pointy-top hexagons in offset rows: cell
         ``row * width + column``, row 0 on top, odd rows shifted half a cell to the right
         (a cell has up to 6 neighbours). Default starts: 2 players at the top-left and
         bottom-right corners; 3 players add top-right; 4 players add bottom-left too."""
-        return cls._make(
-            layouts.hex_rectangle(width, height),
-            colour_count=colour_count,
-            players=players,
-            seed=seed,
-            starts=starts,
-            colours=colours,
-        )
+        return cls._make(layouts.hex_rectangle(width, height), **options)
 
     @classmethod
-    def grid(
-        cls,
-        width: int,
-        height: int,
-        *,
-        colour_count: int = 8,
-        players: int | None = None,
-        seed: int = 0,
-        starts: ArrayLike | None = None,
-        colours: ArrayLike | None = None,
-    ) -> Board:
+    def grid(cls, width: int, height: int, **options: Unpack[_BoardOptions]) -> Board:
         """A ``width x height`` grid of unit squares with 4 neighbours each: cell
         ``row * width + column``, row 0 on top (centre ``(column, height - 1 - row)``).
         Default starts as for :meth:`hex_rectangle`: top-left and bottom-right, then
         top-right, then bottom-left."""
-        return cls._make(
-            layouts.grid(width, height),
-            colour_count=colour_count,
-            players=players,
-            seed=seed,
-            starts=starts,
-            colours=colours,
-        )
+        return cls._make(layouts.grid(width, height), **options)
 
     @classmethod
-    def voronoi(
-        cls,
-        cells: int,
-        *,
-        colour_count: int = 8,
-        players: int | None = None,
-        seed: int = 0,
-        starts: ArrayLike | None = None,
-        colours: ArrayLike | None = None,
-    ) -> Board:
+    def voronoi(cls, cells: int, **options: Unpack[_BoardOptions]) -> Board:
         """The Voronoi tessellation of ``cells`` random points in the unit square, clipped to
         the square; two cells are neighbours when they share an edge of positive length.
 
@@ -545,14 +463,8 @@ class Board:
         'stratagem[graph]'``). ``seed`` chooses both the points and the colours (from their
         own streams). Default starts: the farthest cells, as for :meth:`from_edges`.
         """
-        return cls._make(
-            layouts.voronoi(cells, seed),
-            colour_count=colour_count,
-            players=players,
-            seed=seed,
-            starts=starts,
-            colours=colours,
-        )
+        points_seed = options.get("seed", 0)  # the colours' seed chooses the points too
+        return cls._make(layouts.voronoi(cells, points_seed), **options)
 
     @classmethod
     def from_edges(
@@ -560,26 +472,15 @@ class Board:
         edges: ArrayLike,
         *,
         cells: int | None = None,
-        colour_count: int = 8,
-        players: int | None = None,
-        seed: int = 0,
-        starts: ArrayLike | None = None,
-        colours: ArrayLike | None = None,
         centres: ArrayLike | None = None,
+        **options: Unpack[_BoardOptions],
     ) -> Board:
         """A custom board from an ``(m, 2)`` array of cell ids, one row per edge (either
         direction). ``cells`` defaults to the largest id + 1. Default starts: the two cells
         farthest apart (double sweep), then farthest-point sampling (module docstring).
         Errors name the edge: ``edge (2, 3) is listed twice``, ``edge (4, 4) is a self-loop``,
         ``edge (2, 9): cell 9 is outside 0..7``."""
-        return cls._make(
-            layouts.from_edges(edges, cells, centres),
-            colour_count=colour_count,
-            players=players,
-            seed=seed,
-            starts=starts,
-            colours=colours,
-        )
+        return cls._make(layouts.from_edges(edges, cells, centres), **options)
 
     @classmethod
     def from_networkx(

@@ -82,18 +82,7 @@ def from_dict(board_class: type[Board], data: Mapping[str, Any]) -> Board:
         elif geometry is not None:
             centres = geometry["centres"]
             polygons = geometry["polygons"]
-        labels = data.get("labels")
-        return board_class(
-            data["offsets"],
-            data["neighbours"],
-            colour_count=data["colour_count"],
-            starts=data["starts"],
-            colours=data["colours"],
-            kind=kind,
-            centres=centres,
-            polygons=polygons,
-            labels=None if labels is None else [_label_from_json(x) for x in labels],
-        )
+        return _board(board_class, data, data, centres=centres, polygons=polygons)
     except InvalidBoard:
         raise
     except (StratagemError, KeyError, TypeError, ValueError) as error:
@@ -146,20 +135,33 @@ def load(board_class: type[Board], path: str | os.PathLike[str]) -> Board:
                 "polygon_offsets", arrays["polygon_offsets"], node="cell", objects=True
             )
             polygons = np.split(arrays["polygon_vertices"], vertex_offsets[1:-1])
-        labels = meta.get("labels")
-        return board_class(
-            arrays["offsets"],
-            arrays["neighbours"],
-            colour_count=meta["colour_count"],
-            starts=arrays["starts"],
-            colours=arrays["colours"],
-            kind=meta["kind"],
-            centres=arrays.get("centres"),
-            polygons=polygons,
-            labels=None if labels is None else [_label_from_json(x) for x in labels],
-        )
+        return _board(board_class, meta, arrays, centres=arrays.get("centres"), polygons=polygons)
     except (StratagemError, KeyError, TypeError, ValueError, zipfile.BadZipFile) as error:
         raise InvalidBoard(f"{name}: not a valid annexation board file: {error}") from error
+
+
+def _board(
+    board_class: type[Board],
+    meta: Mapping[str, Any],
+    arrays: Mapping[str, Any],
+    *,
+    centres: Any,
+    polygons: Any,
+) -> Board:
+    """The board of a dictionary or an archive: its graph, colours and starts from
+    ``arrays``, its kind, colour count and labels from ``meta`` (checked by the board)."""
+    labels = meta.get("labels")
+    return board_class(
+        arrays["offsets"],
+        arrays["neighbours"],
+        colour_count=meta["colour_count"],
+        starts=arrays["starts"],
+        colours=arrays["colours"],
+        kind=meta["kind"],
+        centres=centres,
+        polygons=polygons,
+        labels=None if labels is None else [_label_from_json(x) for x in labels],
+    )
 
 
 def same_optional(a: NDArray[Any] | None, b: NDArray[Any] | None) -> bool:

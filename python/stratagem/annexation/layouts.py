@@ -23,10 +23,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 
 from stratagem import _validate, graph, rng
 from stratagem.errors import InvalidBoard, InvalidParameter
+from stratagem.graph import FloatArray, IntArray
 
 __all__ = [
     "MAX_CELLS",
@@ -47,9 +48,6 @@ __all__ = [
     "regular_geometry",
     "voronoi",
 ]
-
-IntArray = NDArray[np.int64]
-FloatArray = NDArray[np.float64]
 
 #: The largest board the generators build (a bound against typing errors, not a rule).
 MAX_CELLS = 1 << 24

@@ -48,6 +48,7 @@ from stratagem import _core, _validate, graph
 from stratagem.conquest import board_files, layouts
 from stratagem.conquest.layouts import MAX_TERRITORIES, Layout
 from stratagem.errors import InvalidBoard, InvalidParameter
+from stratagem.graph import FloatArray, IntArray
 
 __all__ = [
     "MAX_TEAMS",
@@ -67,8 +68,6 @@ MAX_TEAMS: int = _core.conquest.MAX_TEAMS
 #: The most troops a territory holds (2**40).
 TROOP_LIMIT: int = _core.conquest.TROOP_LIMIT
 
-IntArray = NDArray[np.int64]
-FloatArray = NDArray[np.float64]
 
 # The shared CSR check (stratagem.graph) in conquest's words.
 _GRAPH_CHECK: dict[str, Any] = {

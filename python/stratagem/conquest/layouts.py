@@ -29,6 +29,7 @@ from numpy.typing import ArrayLike, NDArray
 from stratagem import _core, _validate, graph, rng
 from stratagem.conquest import worldmap
 from stratagem.errors import InvalidBoard, InvalidParameter
+from stratagem.graph import FloatArray, IntArray
 
 __all__ = [
     "MAX_BORDERS",
@@ -49,9 +50,6 @@ __all__ = [
     "risk_world",
     "star",
 ]
-
-IntArray = NDArray[np.int64]
-FloatArray = NDArray[np.float64]
 
 #: The most territories a board may have (2**23 - 1, so per-team totals fit in int64), the
 #: engine's limit (docs/conquest-rules.md).
@@ -93,14 +91,8 @@ def from_edges(edges: ArrayLike, n: int | None) -> Layout:
 
 
 def from_networkx(nx_graph: Any) -> Layout:
-    """A board from an undirected simple ``networkx.Graph``.
-
-    Nodes that are not exactly ``0..n-1`` are numbered in sorted order (by ``str`` when
-    the labels do not sort) and their ``str`` becomes ``names``; a ``name`` attribute on
-    every node takes precedence. ``pos`` on every node gives ``positions``; graph
-    attributes ``kind`` and ``continents`` (name -> node labels) are read back too.
-    Directed graphs, multigraphs and self-loops are refused.
-    """
+    """The layout of an undirected simple ``networkx.Graph``
+    (:meth:`Board.from_networkx <stratagem.conquest.board.Board.from_networkx>`)."""
     import networkx as nx
 
     if not isinstance(nx_graph, nx.Graph):
@@ -200,11 +192,8 @@ def ring(n: int) -> Layout:
 
 
 def grid(rows: int, cols: int, torus: bool = False) -> Layout:
-    """A ``rows x cols`` grid with 4-neighbour borders; territory ``r * cols + c``.
-
-    ``torus=True`` also joins the first and last row and column (it needs at least 3 of
-    each, or borders would repeat). Positions: ``(c, rows - 1 - r)``, row 0 on top.
-    """
+    """A ``rows x cols`` grid, a torus with ``torus``
+    (:meth:`Board.grid <stratagem.conquest.board.Board.grid>`)."""
     rows = _validate.integer("rows", rows, 1)
     cols = _validate.integer("cols", cols, 1)
     if not isinstance(torus, bool):
@@ -249,13 +238,8 @@ def random_geometric(
     mean_degree: float = 8.0,
     seed: int = 0,
 ) -> Layout:
-    """``n`` points uniform in the unit square; a border joins points at distance
-    ``<= radius``. Without ``radius`` it is chosen for ``mean_degree``:
-    ``sqrt(mean_degree / (pi (n - 1)))`` (the mean is slightly lower near the edges of
-    the square); ``mean_degree`` is ignored when ``radius`` is given. Positions are the
-    points, numbered row of cells by row of cells (cells about ``radius`` wide, every
-    other row reversed). Needs scipy (``cKDTree``).
-    """
+    """``n`` random points joined within ``radius``
+    (:meth:`Board.random_geometric <stratagem.conquest.board.Board.random_geometric>`)."""
     from scipy.spatial import cKDTree
 
     n = _territory_count("n", n)
@@ -290,13 +274,8 @@ def erdos_renyi(
     mean_degree: float | None = None,
     seed: int = 0,
 ) -> Layout:
-    """G(n, p): each of the ``n (n - 1) / 2`` pairs is a border with probability ``p``,
-    independently (give ``p`` or ``mean_degree = p (n - 1)``, not both).
-
-    Exact, in O(n + m): the gaps between chosen pairs (in the order (0, 1), (0, 2), ...,
-    (1, 2), ...) are geometric, ``floor(ln u / ln(1 - p))``, computed with the RNG's
-    platform-independent logarithm so the board is the same on every machine.
-    """
+    """G(n, p), each pair a border with probability ``p``
+    (:meth:`Board.erdos_renyi <stratagem.conquest.board.Board.erdos_renyi>`)."""
     n = _territory_count("n", n)
     seed = _validate.seed(seed)
     if (p is None) == (mean_degree is None):
@@ -324,12 +303,8 @@ def erdos_renyi(
 
 
 def barabasi_albert(n: int, m: int, *, seed: int = 0) -> Layout:
-    """Preferential attachment: a star on territories ``0..m`` (centre 0), then each new
-    territory ``v = m+1 .. n-1`` borders ``m`` distinct earlier territories, each drawn
-    with probability proportional to its degree (as networkx does). Each draw depends on
-    the ones before, so this runs one Python step per draw (about a second per million
-    borders).
-    """
+    """Preferential attachment, ``m`` borders per new territory
+    (:meth:`Board.barabasi_albert <stratagem.conquest.board.Board.barabasi_albert>`)."""
     m = _validate.integer("m", m, 1)
     n = _territory_count("n", n, low=m + 1)
     seed = _validate.seed(seed)
@@ -376,12 +351,8 @@ def risk_world() -> Layout:
 
 
 def from_spec(text: str) -> Layout:
-    """A board from its command-line spec.
-
-    ``complete:N``, ``star:N``, ``ring:N``, ``grid:RxC``, ``grid:RxC:torus``,
-    ``rgg:N`` (with ``:radius=R`` or ``:degree=D``, default degree 8), ``er:N:P`` or
-    ``er:N:degree=D``, ``ba:N:M``, ``risk``; the random ones take ``:seed=S`` (default 0).
-    """
+    """The layout of a command-line board spec
+    (:meth:`Board.from_spec <stratagem.conquest.board.Board.from_spec>`)."""
     if not isinstance(text, str):
         raise InvalidParameter(f"a board spec must be a string, got {text!r}")
     fields = [field.strip() for field in text.strip().split(":")]

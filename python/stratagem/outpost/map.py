@@ -66,6 +66,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from stratagem import _validate
 from stratagem.errors import InvalidBoard, InvalidParameter
+from stratagem.graph import BoolArray, IntArray
 from stratagem.outpost.generator import MAP_PURPOSE, generate_region
 from stratagem.outpost.geometry import CORNERS, GRID, HOMES, REGION, WATER_CELLS
 
@@ -81,9 +82,6 @@ __all__ = [
     "MapWarning",
     "parse_map",
 ]
-
-BoolArray = NDArray[np.bool_]
-IntArray = NDArray[np.int64]
 
 #: The map games use unless told otherwise.
 DEFAULT_MAP = "lakes"

@@ -229,28 +229,24 @@ class _Frame:
 def _frame(source: Game | State, title: str | None) -> _Frame:
     from stratagem.outpost.game import Game, State
 
+    details: dict[str, Any]
     if isinstance(source, Game):
-        return _Frame(
-            water=source.map.water,
-            control=source.control,
-            outposts=source.outposts,
-            turn=source.turn,
-            last_turn=source.last_turn,
-            names=[f"{e} {name}" for e, name in enumerate(source.players)],
-            title=title,
-        )
-    if isinstance(source, State):
-        return _Frame(
-            water=source.map.water,
-            control=source.control,
-            outposts=source.outposts,
-            turn=source.turn,
-            last_turn=source.T,
-            names=[f"empire {e}" for e in range(_EMPIRES)],
-            title=title,
-            when="before turn",  # a state's turn is the turn about to be played
-        )
-    raise InvalidParameter(f"expected an outpost Game or State, got {type(source).__name__}")
+        names = [f"{e} {name}" for e, name in enumerate(source.players)]
+        details = {"last_turn": source.last_turn, "names": names}
+    elif isinstance(source, State):
+        names = [f"empire {e}" for e in range(_EMPIRES)]
+        # A state's turn is the turn about to be played.
+        details = {"last_turn": source.T, "names": names, "when": "before turn"}
+    else:
+        raise InvalidParameter(f"expected an outpost Game or State, got {type(source).__name__}")
+    return _Frame(
+        water=source.map.water,
+        control=source.control,
+        outposts=source.outposts,
+        turn=source.turn,
+        title=title,
+        **details,
+    )
 
 
 class _Scene:
