@@ -1,8 +1,10 @@
-"""What the Gymnasium and PettingZoo bridges share: spaces from a protocol game, episode seeds,
-the render mode, the illegal-action rule and the agents' names."""
+"""What the Gymnasium and PettingZoo bridges share: the :class:`Bridge` set-up (render mode,
+illegal-action rule, configuration, episodes), spaces from a protocol game and the agents'
+names."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal
 
 import numpy as np
@@ -82,6 +84,39 @@ class Episodes:
 
 def make(name: str, seed: int, config: dict[str, Any]) -> Game:
     return games.make(name, seed=seed, **config)
+
+
+class Bridge:
+    """The set-up and the rendering both bridges share: a game of a fixed configuration,
+    started anew each episode."""
+
+    game: Game
+    render_mode: str | None
+
+    def _set_up(
+        self,
+        name: str,
+        seed: int,
+        render_mode: str | None,
+        illegal_action: str,
+        config: Mapping[str, Any],
+    ) -> None:
+        self.render_mode = check_render_mode(render_mode)
+        self._illegal = check_illegal(illegal_action)
+        games.spec(name)  # an unknown name is refused before the seed and the configuration
+        self.game_name = name
+        self._config = dict(config)
+        self._episodes = Episodes(seed)
+        self.game = make(name, self._episodes.seed, self._config)
+
+    def _new_episode(self, seed: int | None) -> int:
+        """Starts the game of the next episode (see :class:`Episodes`); returns its seed."""
+        game_seed = self._episodes.next(seed)
+        self.game = make(self.game_name, game_seed, self._config)
+        return game_seed
+
+    def render(self) -> str | None:
+        return self.game.render() if self.render_mode == "ansi" else None
 
 
 def mask(game: Game, seat: int) -> NDArray[np.int8]:

@@ -41,16 +41,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from stratagem import games, rng
-from stratagem.envs._shared import (
-    ILLEGAL_PENALTY,
-    Episodes,
-    check_illegal,
-    check_render_mode,
-    is_legal,
-    make,
-    mask,
-    observation_box,
-)
+from stratagem.envs._shared import ILLEGAL_PENALTY, Bridge, is_legal, mask, observation_box
 from stratagem.errors import InvalidMove, InvalidParameter, MissingDependency
 from stratagem.protocol import Game, Suggests
 
@@ -85,7 +76,7 @@ def random_opponent_action(game: Game, seat: int, seed: int) -> int:
     return int(legal[int(index[0])])
 
 
-class StratagemEnv(gymnasium.Env[NDArray[Any], np.int64]):
+class StratagemEnv(Bridge, gymnasium.Env[NDArray[Any], np.int64]):
     """Seat 0 of a registered game against built-in opponents (see the module's docstring)."""
 
     def __init__(
@@ -99,12 +90,8 @@ class StratagemEnv(gymnasium.Env[NDArray[Any], np.int64]):
         **config: Any,
     ) -> None:
         self.spec_ = games.spec(name)
-        self.render_mode = check_render_mode(render_mode)
+        self._set_up(name, seed, render_mode, illegal_action, config)
         self.metadata = {"render_modes": ["ansi"]}
-        self._illegal = check_illegal(illegal_action)
-        self._config = dict(config)
-        self._episodes = Episodes(seed)
-        self.game = make(name, self._episodes.seed, self._config)
         self.opponent = self._check_opponent(opponent)
         self.observation_space = observation_box(self.game)
         self.action_space = spaces.Discrete(self.game.num_actions)
@@ -139,8 +126,7 @@ class StratagemEnv(gymnasium.Env[NDArray[Any], np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[NDArray[Any], dict[str, Any]]:
         super().reset(seed=seed)
-        self._game_seed = self._episodes.next(seed)
-        self.game = make(self.spec_.name, self._game_seed, self._config)
+        self._game_seed = self._new_episode(seed)
         self._ended = False
         reward = self._play_opponents()
         del reward  # the opponents of a new game move before the agent has acted
@@ -174,9 +160,6 @@ class StratagemEnv(gymnasium.Env[NDArray[Any], np.int64]):
         over = self.game.is_over
         truncated = over and self.game.outcome == "unfinished"
         return game.observation(0), reward, over and not truncated, truncated, self._info()
-
-    def render(self) -> str | None:
-        return self.game.render() if self.render_mode == "ansi" else None
 
 
 def register() -> None:

@@ -37,15 +37,11 @@ from typing import Any
 
 import numpy as np
 
-from stratagem import games
 from stratagem.envs._shared import (
     ILLEGAL_PENALTY,
-    Episodes,
+    Bridge,
     agent_name,
-    check_illegal,
-    check_render_mode,
     is_legal,
-    make,
     mask,
     observation_box,
 )
@@ -65,15 +61,10 @@ class _Spaces:
     """The agents and spaces of a game's configuration (the same objects every call, as
     PettingZoo asks)."""
 
-    def __init__(self, name: str, seed: int, config: dict[str, Any]) -> None:
-        games.spec(name)  # an unknown name is refused before anything else
-        self.game_name = name
-        self.config = dict(config)
-        self.episodes = Episodes(seed)
-        self.game: Game = make(name, self.episodes.seed, self.config)
-        self.possible_agents = [agent_name(seat) for seat in range(self.game.seats)]
-        observation = observation_box(self.game)
-        actions = self.game.num_actions
+    def __init__(self, game: Game) -> None:
+        self.possible_agents = [agent_name(seat) for seat in range(game.seats)]
+        observation = observation_box(game)
+        actions = game.num_actions
         self.observation_spaces = {
             agent: spaces.Dict(
                 {
@@ -97,11 +88,8 @@ class _Spaces:
         return {"observation": game.observation(seat), "action_mask": mask(game, seat)}
 
 
-class _Bridge:
-    """What the AEC and the Parallel environments share: the constructor, the game, its spaces,
-    the illegal-action rule, rendering."""
-
-    game: Game
+class _Bridge(Bridge):
+    """What the AEC and the Parallel environments share: the constructor and the spaces."""
 
     def __init__(
         self,
@@ -113,30 +101,24 @@ class _Bridge:
         **config: Any,
     ) -> None:
         super().__init__()  # the PettingZoo base class's own set-up
-        check_render_mode(render_mode)
-        self._illegal = check_illegal(illegal_action)
-        self._shared = _Spaces(name, seed, config)
+        self._set_up(name, seed, render_mode, illegal_action, config)
+        self._spaces = _Spaces(self.game)
         self.metadata = {
             "render_modes": ["ansi"],
             "name": f"stratagem_{name}_v0",
             "is_parallelizable": True,
         }
-        self.render_mode = render_mode
-        self.possible_agents = list(self._shared.possible_agents)
-        self.game = self._shared.game
+        self.possible_agents = list(self._spaces.possible_agents)
         self._start()
 
     def _start(self) -> None:
         """The environment's own state before its first ``reset``."""
 
     def observation_space(self, agent: str) -> Any:
-        return self._shared.observation_spaces[agent]
+        return self._spaces.observation_spaces[agent]
 
     def action_space(self, agent: str) -> Any:
-        return self._shared.action_spaces[agent]
-
-    def render(self) -> str | None:
-        return self.game.render() if self.render_mode == "ansi" else None
+        return self._spaces.action_spaces[agent]
 
     def close(self) -> None:
         """Nothing to release: the game lives in this process."""
@@ -149,11 +131,10 @@ class StratagemAEC(_Bridge, AECEnv):  # type: ignore[misc]
         self.reset()
 
     def observe(self, agent: str) -> dict[str, Any]:
-        return self._shared.observe(self.game, agent)
+        return self._spaces.observe(self.game, agent)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        shared = self._shared
-        self.game = make(shared.game_name, shared.episodes.next(seed), shared.config)
+        self._new_episode(seed)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -177,7 +158,7 @@ class StratagemAEC(_Bridge, AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        seat = self._shared.seat(agent)
+        seat = self._spaces.seat(agent)
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         if not is_legal(self.game, seat, action):
@@ -208,13 +189,12 @@ class StratagemParallel(_Bridge, ParallelEnv):  # type: ignore[misc]
         self.agents: list[str] = []
 
     def _observations(self) -> dict[str, dict[str, Any]]:
-        return {agent: self._shared.observe(self.game, agent) for agent in self.agents}
+        return {agent: self._spaces.observe(self.game, agent) for agent in self.agents}
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
-        shared = self._shared
-        self.game = make(shared.game_name, shared.episodes.next(seed), shared.config)
+        self._new_episode(seed)
         self.agents = list(self.possible_agents)
         return self._observations(), {agent: {} for agent in self.agents}
 
