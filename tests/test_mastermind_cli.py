@@ -230,30 +230,38 @@ def test_break_reports_contradictions_and_asks_again(capsys, monkeypatch):
     assert "found 3520" in out
 
 
-def test_break_names_the_contradicting_turns(capsys, monkeypatch):
-    # Knuth's guesses are 0011, 0023 and then 0203; 0203 cannot get 1 black 2 white when
-    # 0023 got 2 black 2 white (turn 0 has nothing to do with it).
-    lines = ["1 1", "2,2", "1b2w", "4 0"]
+RIGHT_FOR_1122 = answers("1122", 6)  # Knuth: 0011 gets 0 black 2 white, then 1233
+
+
+@pytest.mark.parametrize(
+    ("lines", "contradiction", "asked_again", "found"),
+    [
+        pytest.param(
+            # Knuth's guesses are 0011, 0023 and then 0203; 0203 cannot get 1 black 2 white
+            # when 0023 got 2 black 2 white (turn 0 has nothing to do with it).
+            ["1 1", "2,2", "1b2w", "4 0"],
+            "turn 1: 0023 got 2 black 2 white; turn 2: 0203 got 1 black 2 white",
+            "guess 3: 0203",
+            "found 0203 in 3 guesses",
+            id="names the contradicting turns",
+        ),
+        pytest.param(
+            [RIGHT_FOR_1122[0], "4 0", *RIGHT_FOR_1122[1:]],
+            "turn 0: 0011 got 0 black 2 white; turn 1: 1233 got 4 black 0 white",
+            "guess 2: 1233",
+            "found 1122",
+            id="refuses a win that earlier answers rule out",
+        ),
+    ],
+)
+def test_break_refuses_feedbacks_that_contradict_each_other(
+    capsys, monkeypatch, *, lines, contradiction, asked_again, found
+):
     code, out, _ = play(capsys, monkeypatch, lines)
     assert code == 0
-    assert (
-        "no code fits these 2 feedbacks together: turn 1: 0023 got 2 black 2 white; "
-        "turn 2: 0203 got 1 black 2 white"
-    ) in out
-    assert out.count("guess 3: 0203") == 1
-    assert "found 0203 in 3 guesses" in out
-
-
-def test_break_refuses_a_win_that_earlier_answers_rule_out(capsys, monkeypatch):
-    right = answers("1122", 6)  # Knuth: 0011 gets 0 black 2 white, then 1233
-    code, out, _ = play(capsys, monkeypatch, [right[0], "4 0", *right[1:]])
-    assert code == 0
-    assert (
-        "no code fits these 2 feedbacks together: turn 0: 0011 got 0 black 2 white; "
-        "turn 1: 1233 got 4 black 0 white"
-    ) in out
-    assert out.count("guess 2: 1233") == 1
-    assert "found 1122" in out
+    assert f"no code fits these 2 feedbacks together: {contradiction}" in out
+    assert out.count(asked_again) == 1
+    assert found in out
 
 
 def test_break_with_first(capsys, monkeypatch):
