@@ -122,14 +122,11 @@ class DroppedFieldAdapter(RingSkirmishAdapter):
     """Planted bug: the save forgets the turn counter, so its own load refuses the file."""
 
     def save(self, game: RingSkirmish, path: Path) -> None:
+        game.save(path)
+        with np.load(path) as saved:
+            kept = {field: saved[field] for field in saved.files if field != "turn"}
         with open(path, "wb") as file:
-            np.savez(
-                file,
-                team=game.team,
-                troops=game.troops,
-                n_teams=np.int64(game._n_teams),
-                seed=np.uint64(game._seed),
-            )
+            np.savez(file, **kept)
 
 
 class ForgetfulLoadAdapter(RingSkirmishAdapter):
