@@ -9,7 +9,6 @@ import json
 import math
 import pickle
 import sys
-from collections import deque
 
 import networkx as nx
 import numpy as np
@@ -17,6 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from edge_lists import bfs_distances
 from stratagem import rng
 from stratagem.annexation import board as board_module
 from stratagem.annexation.board import Board, parse_board
@@ -77,17 +77,7 @@ def check_board(board: Board) -> None:
 
 def distances(board: Board, source: int) -> np.ndarray:
     """Breadth-first search distances, -1 where unreachable."""
-    table = rows(board)
-    result = [-1] * board.cells
-    result[source] = 0
-    queue = deque([source])
-    while queue:
-        x = queue.popleft()
-        for y in table[x]:
-            if result[y] < 0:
-                result[y] = result[x] + 1
-                queue.append(y)
-    return np.array(result)
+    return np.array(bfs_distances(rows(board), source))
 
 
 def reference_regions(board: Board) -> list[int]:

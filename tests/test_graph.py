@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from edge_lists import bfs_distances
 from stratagem import _core, graph
 from stratagem.errors import InvalidBoard, InvalidParameter
 
@@ -346,14 +347,7 @@ def test_distances_and_components_match_breadth_first_search(csr):
     offsets, neighbours = (np.array(a, dtype=np.int64) for a in csr)
     n = offsets.shape[0] - 1
     rows = [neighbours[offsets[x] : offsets[x + 1]].tolist() for x in range(n)]
-    expected = [-1] * n
-    expected[0], queue = 0, deque([0])
-    while queue:
-        x = queue.popleft()
-        for y in rows[x]:
-            if expected[y] < 0:
-                expected[y] = expected[x] + 1
-                queue.append(y)
+    expected = bfs_distances(rows, 0)
     assert graph.distances(offsets, neighbours, [0]).tolist() == expected
     lowest = graph.components(n, graph.sources(offsets), neighbours)
     for x in range(n):
