@@ -236,20 +236,22 @@ def test_play_refuses_bad_players(capsys, player_file, players, named):
     assert named in err
 
 
-def test_play_refuses_bad_maps_and_parameters(capsys, tmp_path):
-    error, _ = failure(capsys, "play", "--map", "atlantis")
-    assert "no map 'atlantis'" in error["message"]
-    error, _ = failure(capsys, "play", "--map", "random:x")
-    assert "random:x" in error["message"]
+@pytest.mark.parametrize(
+    ("argv", "kind", "named"),
+    [
+        (["--map", "atlantis"], "InvalidParameter", "no map 'atlantis'"),
+        (["--map", "random:x"], "InvalidParameter", "random:x"),
+        (["--map", "{broken}"], "InvalidBoard", "line 1: cell (0, 0) is water"),
+        (["--r", "199"], "InvalidParameter", "r must be at most 198"),
+        (["--frames", "1", "--turns", "5"], "InvalidParameter", "--frames must be at least 2"),
+    ],
+)
+def test_play_refuses_bad_maps_and_parameters(capsys, tmp_path, argv, kind, named):
     broken = tmp_path / "broken.txt"
     broken.write_text("0 0\n")
-    error, _ = failure(capsys, "play", "--map", str(broken))
-    assert error["type"] == "InvalidBoard"
-    assert "line 1: cell (0, 0) is water" in error["message"]
-    error, _ = failure(capsys, "play", "--r", "199")
-    assert "r must be at most 198" in error["message"]
-    error, _ = failure(capsys, "play", "--frames", "1", "--turns", "5")
-    assert "--frames must be at least 2" in error["message"]
+    error, _ = failure(capsys, "play", *(arg.format(broken=broken) for arg in argv))
+    assert error["type"] == kind
+    assert named in error["message"]
 
 
 def test_play_draws_the_game_the_history_and_a_gif(capsys, tmp_path):
