@@ -266,7 +266,37 @@ def next_guess(
     return guess
 
 
-class Codebreaker:
+class AnsweredGuesses:
+    """The guesses answered so far and their (black, white) feedbacks, as a
+    :class:`Codebreaker` and the protocol game keep them."""
+
+    spots: int
+    _guesses: NDArray[np.uint8]
+    _feedback: NDArray[np.uint8]
+
+    def _clear_answers(self) -> None:
+        self._guesses = np.zeros((0, self.spots), dtype=np.uint8)
+        self._feedback = np.zeros((0, 2), dtype=np.uint8)
+
+    def _answered(self, guess: NDArray[np.uint8], black: int, white: int) -> History:
+        """The guesses and feedbacks with ``guess`` answered too (these left as they are)."""
+        return (
+            np.vstack([self._guesses, guess[None, :]]),
+            np.vstack([self._feedback, np.array([[black, white]], dtype=np.uint8)]),
+        )
+
+    @property
+    def guesses(self) -> NDArray[np.uint8]:
+        """The guesses answered so far, ``(turns, spots)``."""
+        return self._guesses.copy()
+
+    @property
+    def solved(self) -> bool:
+        """Whether the last guess answered got a black for every spot."""
+        return bool(len(self._feedback) and self._feedback[-1, 0] == self.spots)
+
+
+class Codebreaker(AnsweredGuesses):
     """A codebreaker playing ``strategy`` against a codemaker who answers each guess.
 
     >>> breaker = Codebreaker(4, 6, strategy="knuth")
@@ -308,14 +338,8 @@ class Codebreaker:
                 f"{OPTIMAL_LIMIT} codes; {self.spots} spots x {self.colours} colours has "
                 f"{self.colours**self.spots}"
             )
-        self._guesses = np.zeros((0, self.spots), dtype=np.uint8)
-        self._feedback = np.zeros((0, 2), dtype=np.uint8)
+        self._clear_answers()
         self._pending: NDArray[np.uint8] | None = None
-
-    @property
-    def guesses(self) -> NDArray[np.uint8]:
-        """The guesses answered so far, ``(turns, S)``."""
-        return self._guesses.copy()
 
     @property
     def feedbacks(self) -> NDArray[np.uint8]:
@@ -325,10 +349,6 @@ class Codebreaker:
     @property
     def turns(self) -> int:
         return len(self._guesses)
-
-    @property
-    def solved(self) -> bool:
-        return bool(self.turns and self._feedback[-1, 0] == self.spots)
 
     def next_guess(self) -> NDArray[np.uint8]:
         """The strategy's next guess (the same one until :meth:`feedback` is called)."""
@@ -352,8 +372,7 @@ class Codebreaker:
         fits is refused with :class:`InconsistentFeedback` and not recorded."""
         guess = self.next_guess()
         black, white = _check_feedback(self.spots, black, white, self.turns)
-        guesses = np.vstack([self._guesses, guess[None, :]])
-        feedback = np.vstack([self._feedback, np.array([[black, white]], dtype=np.uint8)])
+        guesses, feedback = self._answered(guess, black, white)
         # A win is checked too: the guess must fit the earlier answers to be the secret.
         fits = _core.mastermind.first(
             self.spots, self.colours, guesses, feedback, None, None, self.threads

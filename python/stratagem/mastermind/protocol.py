@@ -38,7 +38,7 @@ from stratagem import _validate
 from stratagem.errors import InvalidParameter
 from stratagem.mastermind.code import as_code, check_space, format_code, parse_code
 from stratagem.mastermind.evaluate import sample_secrets
-from stratagem.mastermind.game import STRATEGIES, next_guess, score
+from stratagem.mastermind.game import STRATEGIES, AnsweredGuesses, next_guess, score
 from stratagem.protocol import Game, Outcome, TurnGame
 
 __all__ = ["Mastermind"]
@@ -46,7 +46,7 @@ __all__ = ["Mastermind"]
 _MAX_GUESS_LIMIT = 10_000
 
 
-class Mastermind(TurnGame):
+class Mastermind(AnsweredGuesses, TurnGame):
     """A Mastermind game behind the protocol; ``secret`` is the codemaker's code (for the
     referee: never shown to the codebreaker's observation)."""
 
@@ -74,18 +74,12 @@ class Mastermind(TurnGame):
             )
         else:
             raise InvalidParameter(f"secret must be a written code such as '0123', got {secret!r}")
-        self._guesses = np.zeros((0, self.spots), dtype=np.uint8)
-        self._feedback = np.zeros((0, 2), dtype=np.uint8)
+        self._clear_answers()
         self._pegs: list[int] = []
         super().__init__(
             seed,
             {"spots": spots, "colours": colours, "max_guesses": max_guesses, "secret": secret},
         )
-
-    @property
-    def guesses(self) -> NDArray[np.uint8]:
-        """The scored guesses, ``(k, spots)``."""
-        return self._guesses.copy()
 
     @property
     def feedback(self) -> NDArray[np.uint8]:
@@ -95,10 +89,6 @@ class Mastermind(TurnGame):
     @property
     def seats(self) -> int:
         return 1
-
-    @property
-    def solved(self) -> bool:
-        return bool(len(self._feedback) and self._feedback[-1, 0] == self.spots)
 
     @property
     def is_over(self) -> bool:
@@ -146,10 +136,7 @@ class Mastermind(TurnGame):
             return [0.0]
         guess = np.array(self._pegs, dtype=np.uint8)
         black, white = score(guess, self.secret, colours=self.colours)
-        self._guesses = np.vstack([self._guesses, guess[None, :]])
-        self._feedback = np.vstack(
-            [self._feedback, np.array([[black[0], white[0]]], dtype=np.uint8)]
-        )
+        self._guesses, self._feedback = self._answered(guess, int(black[0]), int(white[0]))
         self._pegs = []
         return [-1.0]
 
