@@ -271,8 +271,9 @@ class AnsweredGuesses:
     :class:`Codebreaker` and the protocol game keep them."""
 
     spots: int
-    _guesses: NDArray[np.uint8]
-    _feedback: NDArray[np.uint8]
+    colours: int
+    seed: int
+    threads: int | None
 
     def _clear_answers(self) -> None:
         self._guesses = np.zeros((0, self.spots), dtype=np.uint8)
@@ -283,6 +284,19 @@ class AnsweredGuesses:
         return (
             np.vstack([self._guesses, guess[None, :]]),
             np.vstack([self._feedback, np.array([[black, white]], dtype=np.uint8)]),
+        )
+
+    def _strategy_guess(self, strategy: str, order: str = "lex") -> NDArray[np.uint8]:
+        """:func:`next_guess` of ``strategy`` after the guesses answered so far."""
+        return next_guess(
+            self.spots,
+            self.colours,
+            self._guesses,
+            self._feedback,
+            strategy=strategy,
+            seed=self.seed,
+            order=order,
+            threads=self.threads,
         )
 
     @property
@@ -355,16 +369,7 @@ class Codebreaker(AnsweredGuesses):
         if self.solved:
             raise InvalidMove("the code is already found")
         if self._pending is None:
-            self._pending = next_guess(
-                self.spots,
-                self.colours,
-                self._guesses,
-                self._feedback,
-                strategy=self.strategy,
-                seed=self.seed,
-                order=self.order,
-                threads=self.threads,
-            )
+            self._pending = self._strategy_guess(self.strategy, self.order)
         return self._pending.copy()
 
     def feedback(self, black: int, white: int) -> None:

@@ -38,7 +38,7 @@ from stratagem import _validate
 from stratagem.errors import InvalidParameter
 from stratagem.mastermind.code import as_code, check_space, format_code, parse_code
 from stratagem.mastermind.evaluate import sample_secrets
-from stratagem.mastermind.game import STRATEGIES, AnsweredGuesses, next_guess, score
+from stratagem.mastermind.game import STRATEGIES, AnsweredGuesses, score
 from stratagem.protocol import Game, Outcome, TurnGame
 
 __all__ = ["Mastermind"]
@@ -175,16 +175,7 @@ class Mastermind(AnsweredGuesses, TurnGame):
             raise InvalidParameter("the game is over; nothing to suggest")
         if name not in STRATEGIES:
             raise InvalidParameter(f"unknown strategy {name!r}; choose one of {STRATEGIES}")
-        guess = next_guess(
-            self.spots,
-            self.colours,
-            self._guesses,
-            self._feedback,
-            strategy=name,
-            seed=self.seed,
-            threads=self.threads,
-        )
-        return int(guess[len(self._pegs)])
+        return int(self._strategy_guess(name)[len(self._pegs)])
 
 
 if TYPE_CHECKING:  # mypy checks that the class satisfies the protocol
