@@ -111,16 +111,7 @@ def hexagon(radius: int) -> Layout:
         3: [top_left, right, bottom_left],
         4: [top_left, bottom_right, top_right, bottom_left],
     }
-    vertices, polygon_offsets = _tile(centres, _HEXAGON)
-    return Layout(
-        offsets,
-        neighbours,
-        f"hex:{size}",
-        centres=centres,
-        polygon_vertices=vertices,
-        polygon_offsets=polygon_offsets,
-        default_starts=layouts.__getitem__,
-    )
+    return _tiled(offsets, neighbours, f"hex:{size}", centres, _HEXAGON, starts=layouts.__getitem__)
 
 
 def hex_rectangle(width: int, height: int) -> Layout:
@@ -144,15 +135,8 @@ def _tiled_rectangle(
     ``parts``, with the corner starts of :func:`hex_rectangle` and :func:`grid`."""
     w, h = _rectangle("width", width, "height", height)
     offsets, neighbours, centres = parts(w, h)
-    vertices, polygon_offsets = _tile(centres, tile)
-    return Layout(
-        offsets,
-        neighbours,
-        f"{name}:{w}x{h}",
-        centres=centres,
-        polygon_vertices=vertices,
-        polygon_offsets=polygon_offsets,
-        default_starts=_rectangle_corners(w, h),
+    return _tiled(
+        offsets, neighbours, f"{name}:{w}x{h}", centres, tile, starts=_rectangle_corners(w, h)
     )
 
 
@@ -398,6 +382,28 @@ def _csr_from_candidates(candidates: IntArray) -> tuple[IntArray, IntArray]:
     offsets = np.zeros(candidates.shape[0] + 1, dtype=np.int64)
     np.cumsum(present.sum(axis=1), out=offsets[1:])
     return offsets, np.ascontiguousarray(candidates[present], dtype=np.int64)
+
+
+def _tiled(
+    offsets: IntArray,
+    neighbours: IntArray,
+    kind: str,
+    centres: FloatArray,
+    shape: FloatArray,
+    *,
+    starts: Callable[[int], list[int]],
+) -> Layout:
+    """The layout of a regular board, each cell drawn as the polygon ``centre + shape``."""
+    vertices, polygon_offsets = _tile(centres, shape)
+    return Layout(
+        offsets,
+        neighbours,
+        kind,
+        centres=centres,
+        polygon_vertices=vertices,
+        polygon_offsets=polygon_offsets,
+        default_starts=starts,
+    )
 
 
 def _tile(centres: FloatArray, shape: FloatArray) -> tuple[FloatArray, IntArray]:

@@ -39,6 +39,7 @@ from __future__ import annotations
 import numbers
 import os
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -125,65 +126,37 @@ class Board:
         indices_array = graph.id_vector("indices", indices, node="territory", objects=False)
         graph.check_csr(indptr_array, indices_array, **_GRAPH_CHECK)
         self._assign(
-            indptr_array,
-            indices_array,
-            names=names,
-            continents=continents,
-            positions=positions,
-            kind=kind,
+            Layout(
+                indptr_array,
+                indices_array,
+                names=names,
+                continents=continents,
+                positions=positions,
+                kind=kind,
+            )
         )
 
     @classmethod
-    def _trusted(
-        cls,
-        indptr: IntArray,
-        indices: IntArray,
-        *,
-        names: Iterable[str] | None = None,
-        continents: Mapping[str, Iterable[int]] | None = None,
-        positions: ArrayLike | None = None,
-        kind: str,
-    ) -> Board:
-        """A board from a CSR pair built correctly by this module (not checked again)."""
+    def _trusted(cls, layout: Layout) -> Board:
+        """The board of a layout whose CSR pair was built correctly (by
+        :mod:`stratagem.conquest.layouts`, or checked before): not checked again."""
         board = object.__new__(cls)
-        board._assign(
-            indptr, indices, names=names, continents=continents, positions=positions, kind=kind
-        )
+        board._assign(layout)
         return board
 
-    @classmethod
-    def _from_layout(cls, layout: Layout) -> Board:
-        """The board of a layout built by :mod:`stratagem.conquest.layouts`."""
-        return cls._trusted(
-            layout.indptr,
-            layout.indices,
-            names=layout.names,
-            continents=layout.continents,
-            positions=layout.positions,
-            kind=layout.kind,
-        )
-
-    def _assign(
-        self,
-        indptr: IntArray,
-        indices: IntArray,
-        *,
-        names: Iterable[str] | None,
-        continents: Mapping[str, Iterable[int]] | None,
-        positions: ArrayLike | None,
-        kind: str,
-    ) -> None:
-        n = indptr.shape[0] - 1
-        checked = _check_positions(positions, n)
-        if not isinstance(kind, str):
-            raise InvalidParameter(f"kind must be a string, got {kind!r}")
+    def _assign(self, layout: Layout) -> None:
+        """Checks the layout's names, continents, positions and kind, and fills the slots."""
+        n = layout.indptr.shape[0] - 1
+        checked = _check_positions(layout.positions, n)
+        if not isinstance(layout.kind, str):
+            raise InvalidParameter(f"kind must be a string, got {layout.kind!r}")
         values = {
-            "_indptr": graph.frozen(indptr, fresh=True),
-            "_indices": graph.frozen(indices, fresh=True),
-            "_names": _check_names(names, n),
-            "_continents": _check_continents(continents, n),
+            "_indptr": graph.frozen(layout.indptr, fresh=True),
+            "_indices": graph.frozen(layout.indices, fresh=True),
+            "_names": _check_names(layout.names, n),
+            "_continents": _check_continents(layout.continents, n),
             "_positions": None if checked is None else graph.frozen(checked, fresh=True),
-            "_kind": kind,
+            "_kind": layout.kind,
             "_engine": None,
         }
         for slot, value in values.items():
@@ -350,12 +323,7 @@ class Board:
         """
         layout = layouts.from_edges(edges, n)
         return cls._trusted(
-            layout.indptr,
-            layout.indices,
-            names=names,
-            continents=continents,
-            positions=positions,
-            kind=layout.kind,
+            replace(layout, names=names, continents=continents, positions=positions)
         )
 
     @classmethod
@@ -368,24 +336,24 @@ class Board:
         attributes ``kind`` and ``continents`` (name -> node labels) are read back too.
         Directed graphs, multigraphs and self-loops are refused.
         """
-        return cls._from_layout(layouts.from_networkx(graph))
+        return cls._trusted(layouts.from_networkx(graph))
 
     # -- generators ------------------------------------------------------------------------
 
     @classmethod
     def complete(cls, n: int) -> Board:
         """Every pair of the ``n`` territories shares a border; positions on a circle."""
-        return cls._from_layout(layouts.complete(n))
+        return cls._trusted(layouts.complete(n))
 
     @classmethod
     def star(cls, n: int) -> Board:
         """Territory 0 borders each of the other ``n - 1``, which border nothing else."""
-        return cls._from_layout(layouts.star(n))
+        return cls._trusted(layouts.star(n))
 
     @classmethod
     def ring(cls, n: int) -> Board:
         """A cycle ``0 - 1 - ... - (n-1) - 0`` (``n >= 3``); positions on a circle."""
-        return cls._from_layout(layouts.ring(n))
+        return cls._trusted(layouts.ring(n))
 
     @classmethod
     def grid(cls, rows: int, cols: int, torus: bool = False) -> Board:
@@ -394,7 +362,7 @@ class Board:
         ``torus=True`` also joins the first and last row and column (it needs at least 3 of
         each, or borders would repeat). Positions: ``(c, rows - 1 - r)``, row 0 on top.
         """
-        return cls._from_layout(layouts.grid(rows, cols, torus))
+        return cls._trusted(layouts.grid(rows, cols, torus))
 
     @classmethod
     def random_geometric(
@@ -412,9 +380,7 @@ class Board:
         points, numbered row of cells by row of cells (cells about ``radius`` wide, every
         other row reversed). Needs scipy (``cKDTree``).
         """
-        return cls._from_layout(
-            layouts.random_geometric(n, radius, mean_degree=mean_degree, seed=seed)
-        )
+        return cls._trusted(layouts.random_geometric(n, radius, mean_degree=mean_degree, seed=seed))
 
     @classmethod
     def erdos_renyi(
@@ -432,7 +398,7 @@ class Board:
         (1, 2), ...) are geometric, ``floor(ln u / ln(1 - p))``, computed with the RNG's
         platform-independent logarithm so the board is the same on every machine.
         """
-        return cls._from_layout(layouts.erdos_renyi(n, p, mean_degree=mean_degree, seed=seed))
+        return cls._trusted(layouts.erdos_renyi(n, p, mean_degree=mean_degree, seed=seed))
 
     @classmethod
     def barabasi_albert(cls, n: int, m: int, *, seed: int = 0) -> Board:
@@ -442,13 +408,13 @@ class Board:
         the ones before, so this runs one Python step per draw (about a second per million
         borders).
         """
-        return cls._from_layout(layouts.barabasi_albert(n, m, seed=seed))
+        return cls._trusted(layouts.barabasi_albert(n, m, seed=seed))
 
     @classmethod
     def risk_world(cls) -> Board:
         """The classic RISK world map (:mod:`stratagem.conquest.worldmap`): 42 named
         territories, 6 continents, 83 borders, positions as rough longitude and latitude."""
-        return cls._from_layout(layouts.risk_world())
+        return cls._trusted(layouts.risk_world())
 
     @classmethod
     def from_spec(cls, text: str) -> Board:
@@ -458,7 +424,7 @@ class Board:
         ``rgg:N`` (with ``:radius=R`` or ``:degree=D``, default degree 8), ``er:N:P`` or
         ``er:N:degree=D``, ``ba:N:M``, ``risk``; the random ones take ``:seed=S`` (default 0).
         """
-        return cls._from_layout(layouts.from_spec(text))
+        return cls._trusted(layouts.from_spec(text))
 
 
 # -- initial assignment --------------------------------------------------------------------
@@ -559,7 +525,7 @@ def troops_given(board: Board, troops: ArrayLike) -> IntArray:
 
 def _rebuild(indptr: IntArray, indices: IntArray, metadata: dict[str, Any]) -> Board:
     """Unpickling: the pickled board was checked when it was made."""
-    return Board._trusted(indptr, indices, **metadata)
+    return Board._trusted(Layout(indptr, indices, **metadata))
 
 
 def _board(board: object) -> Board:

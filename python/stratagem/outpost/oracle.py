@@ -260,6 +260,11 @@ def _radius(r: object) -> int:
     return _validate.integer("r", r, 0, MAX_R)
 
 
+def _costs(land_per: object, water_per: object) -> tuple[int, int]:
+    """``L`` and ``W``, the land and water cells each outpost costs."""
+    return _validate.integer("L", land_per, 1, MAX_LW), _validate.integer("W", water_per, 1, MAX_LW)
+
+
 def _seen(view: object) -> _Seen:
     """A :class:`View` checked and turned into lists."""
     if not isinstance(view, View):
@@ -515,8 +520,7 @@ def afford(
         _water_grid(water),
         _control_grid(control),
         _empire(empire),
-        _validate.integer("L", L, 1, MAX_LW),
-        _validate.integer("W", W, 1, MAX_LW),
+        *_costs(L, W),
     )
 
 
@@ -545,8 +549,7 @@ def season_demand(
         _water_grid(water),
         _control_grid(control),
         _outposts_of(outposts),
-        _validate.integer("L", L, 1, MAX_LW),
-        _validate.integer("W", W, 1, MAX_LW),
+        *_costs(L, W),
     )
 
 
@@ -903,8 +906,7 @@ class OracleGame:
     ) -> None:
         grid = _water_grid(water)
         self.r = _radius(r)
-        self.L = _validate.integer("L", L, 1, MAX_LW)
-        self.W = _validate.integer("W", W, 1, MAX_LW)
+        self.L, self.W = _costs(L, W)
         self.T = _validate.integer("T", T, 0, MAX_T)
         self.players = _players(players)
         self.seed = _validate.seed(seed)

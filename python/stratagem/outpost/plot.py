@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -183,29 +184,23 @@ def control_image(control: NDArray[Any], water: NDArray[Any]) -> NDArray[np.floa
     return _PALETTE[2 * (codes + 2) + np.asarray(water, dtype=np.int64)]
 
 
+@dataclass(kw_only=True, eq=False)  # frames hold arrays: compared by identity
 class _Frame:
-    """What one picture of a game shows."""
+    """What one picture of a game shows (its own copies of the control and outposts)."""
 
-    def __init__(
-        self,
-        *,
-        water: NDArray[np.bool_],
-        control: NDArray[np.int8],
-        outposts: NDArray[np.int32],
-        turn: int,
-        last_turn: int | None,
-        names: Sequence[str],
-        title: str | None,
-        when: str = "turn",
-    ) -> None:
-        self.when = when
-        self.water = water
-        self.control = np.array(control, dtype=np.int8)
-        self.outposts = np.array(outposts, dtype=np.int32).reshape(-1, 4)
-        self.turn = turn
-        self.last_turn = last_turn
-        self.names = tuple(names)
-        self.title = title
+    water: NDArray[np.bool_]
+    control: NDArray[np.int8]
+    outposts: NDArray[np.int32]
+    turn: int
+    last_turn: int | None
+    names: Sequence[str]
+    title: str | None
+    when: str = "turn"
+
+    def __post_init__(self) -> None:
+        self.control = np.array(self.control, dtype=np.int8)
+        self.outposts = np.array(self.outposts, dtype=np.int32).reshape(-1, 4)
+        self.names = tuple(self.names)
 
     def scores(self) -> list[int]:
         return [int(np.count_nonzero(self.control == e)) for e in range(_EMPIRES)]
