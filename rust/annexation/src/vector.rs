@@ -337,9 +337,16 @@ mod tests {
         }
     }
 
+    /// `num_envs` envs on `board` and the buffers for their outputs.
+    fn envs(board: &Board, num_envs: usize) -> Result<(VectorEnv, Buffers)> {
+        Ok((
+            VectorEnv::new(board, num_envs)?,
+            Buffers::new(board, num_envs),
+        ))
+    }
+
     fn run(board: &Board, threads: usize, steps: usize) -> Result<Vec<(Vec<i8>, Vec<f64>)>> {
-        let mut env = VectorEnv::new(board, 8)?;
-        let mut out = Buffers::new(board, 8);
+        let (mut env, mut out) = envs(board, 8)?;
         let seeds: Vec<u64> = (0..8).collect();
         let pool = stratagem_core::parallel::pool(threads)?;
         pool.install(|| env.reset(board, &seeds, out.outputs()))?;
@@ -374,8 +381,7 @@ mod tests {
     #[test]
     fn illegal_actions_lose_and_the_next_step_resets() -> Result<()> {
         let board = path()?;
-        let mut env = VectorEnv::new(&board, 1)?;
-        let mut out = Buffers::new(&board, 1);
+        let (mut env, mut out) = envs(&board, 1)?;
         env.reset(&board, &[5], out.outputs())?;
         let own = out.masks.iter().position(|&on| !on).unwrap_or(0) as i64;
         env.step(&board, &[own], out.outputs())?;
@@ -390,8 +396,7 @@ mod tests {
     #[test]
     fn wrong_buffer_sizes_are_refused() -> Result<()> {
         let board = path()?;
-        let mut env = VectorEnv::new(&board, 2)?;
-        let mut out = Buffers::new(&board, 2);
+        let (mut env, mut out) = envs(&board, 2)?;
         let refused = env.step(&board, &[0], out.outputs());
         assert!(matches!(refused, Err(Error::InvalidParameter(m)) if m.contains("actions")));
         assert!(VectorEnv::new(&board, 0).is_err());

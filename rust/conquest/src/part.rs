@@ -143,7 +143,8 @@ impl Part {
         }
         if let Some(x) = team.iter().position(|&t| t < 0 || t as usize >= k) {
             return Err(Error::InvalidParameter(format!(
-                "territory {} has team {}, outside 0..{}",
+                "territory {} has team {}, but {k} policies were given: teams run 0..{} \
+                 (one policy per team)",
                 board.territory_id(x),
                 team[x],
                 k - 1
@@ -252,6 +253,18 @@ impl Part {
             )));
         }
         Ok(())
+    }
+
+    /// The distance exchange: in a begun turn, and only when a policy reads the distances.
+    fn require_distances(&self, call: &str) -> Result<()> {
+        self.require(Phase::Begun, call)?;
+        self.require_use(policy::needs_distance(&self.policies), "frontier distances")
+    }
+
+    /// The pressure exchange: in a begun turn, and only when a policy reads the pressure.
+    fn require_pressure(&self, call: &str) -> Result<()> {
+        self.require(Phase::Begun, call)?;
+        self.require_use(policy::needs_pressure(&self.policies), "pressure")
     }
 
     fn require(&self, phase: Phase, call: &str) -> Result<()> {
@@ -369,22 +382,15 @@ impl Part {
 
     /// Distances of the owned territories the neighbours see as ghosts (halo order).
     pub fn distance_halo(&self) -> Result<Vec<u32>> {
-        self.require(Phase::Begun, "distance_halo")?;
-        self.require_use(policy::needs_distance(&self.policies), "frontier distances")?;
-        Ok(self
-            .plan
-            .halo_send
-            .iter()
-            .map(|&x| self.dist[x as usize])
-            .collect())
+        self.require_distances("distance_halo")?;
+        Ok(gather(&self.plan.halo_send, &self.dist))
     }
 
     /// Takes the ghosts' distances (halo order) and relaxes from those that fell; returns
     /// whether any did. Repeated until no rank reports a change, the distances are those of
     /// the whole board's breadth-first search.
     pub fn distance_update(&mut self, ghosts: &[u32]) -> Result<bool> {
-        self.require(Phase::Begun, "distance_update")?;
-        self.require_use(policy::needs_distance(&self.policies), "frontier distances")?;
+        self.require_distances("distance_update")?;
         check_len("ghost distances", ghosts.len(), self.plan.halo_recv.len())?;
         let mut fallen = std::mem::take(&mut self.seeds);
         fallen.clear();
@@ -404,20 +410,13 @@ impl Part {
     /// For every cut border: what the ghost's team masses around the owned territory (the
     /// pressure the neighbour's policy needs), in cut order.
     pub fn pressure_out(&self) -> Result<Vec<u64>> {
-        self.require(Phase::Begun, "pressure_out")?;
-        self.require_use(policy::needs_pressure(&self.policies), "pressure")?;
-        Ok(self
-            .plan
-            .cut
-            .iter()
-            .map(|&e| self.pressure[e as usize])
-            .collect())
+        self.require_pressure("pressure_out")?;
+        Ok(gather(&self.plan.cut, &self.pressure))
     }
 
     /// Takes the neighbours' [`Self::pressure_out`] (cut order).
     pub fn pressure_in(&mut self, values: &[u64]) -> Result<()> {
-        self.require(Phase::Begun, "pressure_in")?;
-        self.require_use(policy::needs_pressure(&self.policies), "pressure")?;
+        self.require_pressure("pressure_in")?;
         check_len("pressure values", values.len(), self.plan.cut.len())?;
         for (&e, &value) in self.plan.cut.iter().zip(values) {
             let back = self.board.reverse(e as usize);
@@ -599,6 +598,11 @@ impl Part {
     }
 }
 
+/// `values` at each of `indices`, in their order (what a rank sends its neighbours).
+fn gather<T: Copy>(indices: &[u32], values: &[T]) -> Vec<T> {
+    indices.iter().map(|&i| values[i as usize]).collect()
+}
+
 fn check_len(what: &str, got: usize, expected: usize) -> Result<()> {
     if got != expected {
         return Err(inconsistent(format!(
@@ -705,6 +709,11 @@ mod tests {
 
     /// The whole board as one part: no ghosts, no cut borders.
     fn whole(team: &[i64], troops: &[i64], policies: &[Policy]) -> Result<Part> {
+        Part::new(whole_setup(team, troops, policies)?)
+    }
+
+    /// The setup of [`whole`], for tests that spoil one part of it.
+    fn whole_setup(team: &[i64], troops: &[i64], policies: &[Policy]) -> Result<Setup> {
         let (indptr, indices) = grid();
         let board = Board::from_csr(&indptr, &indices)?;
         let ids: Vec<i64> = (0..16).collect();
@@ -715,7 +724,7 @@ mod tests {
             &team.iter().map(|&t| t as u8).collect::<Vec<_>>(),
             &troops.iter().map(|&t| t as u64).collect::<Vec<_>>(),
         );
-        Part::new(Setup {
+        Ok(Setup {
             board,
             owned: vec![true; 16],
             team: team.to_vec(),
@@ -787,28 +796,10 @@ mod tests {
 
     #[test]
     fn refuses_a_plan_that_misses_a_cut_border() -> Result<()> {
-        let (indptr, indices) = grid();
-        let ids: Vec<i64> = (0..16).collect();
-        let edges: Vec<i64> = (0..indices.len() as i64).collect();
-        let board = Board::from_csr(&indptr, &indices)?.labelled(&ids, &edges)?;
-        let mut owned = vec![true; 16];
-        owned[15] = false; // a ghost, but the plan lists neither it nor its borders
-        let result = Part::new(Setup {
-            board,
-            owned,
-            team: vec![0; 16],
-            troops: vec![1; 16],
-            policies: vec![Policy::Random, Policy::Random],
-            params: params(),
-            plan: Plan {
-                halo_send_offsets: vec![0],
-                halo_recv_offsets: vec![0],
-                cut_offsets: vec![0],
-                ..Plan::default()
-            },
-            territories: 16,
-            counts: (vec![16, 0], vec![16, 0]),
-        });
+        let mut setup = whole_setup(&[0; 16], &[1; 16], &[Policy::Random, Policy::Random])?;
+        assert_eq!(setup.counts, (vec![16, 0], vec![16, 0]));
+        setup.owned[15] = false; // a ghost, but the plan lists neither it nor its borders
+        let result = Part::new(setup);
         assert!(matches!(result, Err(Error::InvalidParameter(m)) if m.contains("exchange plan")));
         Ok(())
     }
