@@ -1,8 +1,9 @@
 //! The game-playing agents (docs/annexation-rules.md, "AIs"): random, greedy, fractal,
 //! minimax with alpha-beta, and UCT search ([`crate::mcts`]).
 
+use stratagem_core::error::named;
 use stratagem_core::rng::{Halves, Stream, purpose_tag};
-use stratagem_core::{Cancel, Result, error::param};
+use stratagem_core::{Cancel, Result};
 
 use crate::board::Board;
 use crate::mcts::{Mcts, MctsConfig};
@@ -26,13 +27,7 @@ impl Heuristic {
     pub const NAMES: [&'static str; 2] = ["cells", "reach"];
 
     pub fn parse(name: &str) -> Result<Self> {
-        match name {
-            "cells" => Ok(Self::Cells),
-            "reach" => Ok(Self::Reach),
-            other => Err(param(format!(
-                "heuristic must be 'cells' or 'reach', got {other:?}"
-            ))),
-        }
+        named("heuristic", name, &Self::NAMES, [Self::Cells, Self::Reach])
     }
 }
 

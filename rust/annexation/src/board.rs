@@ -6,8 +6,9 @@
 //! `frontier & unowned & colour` over words of 64 units, plus the neighbour masks of what it
 //! took.
 
+use stratagem_core::error::{named, param};
 use stratagem_core::graph::{self, Shape};
-use stratagem_core::{Error, Result, error::param};
+use stratagem_core::{Error, Result};
 
 use crate::{MAX_COLOURS, MAX_PLAYERS, MIN_COLOURS, MIN_PLAYERS};
 
@@ -24,13 +25,7 @@ impl Mode {
     pub const NAMES: [&'static str; 2] = ["flood", "adjacent"];
 
     pub fn parse(name: &str) -> Result<Self> {
-        match name {
-            "flood" => Ok(Self::Flood),
-            "adjacent" => Ok(Self::Adjacent),
-            other => Err(param(format!(
-                "mode must be 'flood' or 'adjacent', got {other:?}"
-            ))),
-        }
+        named("mode", name, &Self::NAMES, [Self::Flood, Self::Adjacent])
     }
 
     pub fn name(self) -> &'static str {

@@ -38,3 +38,44 @@ impl std::error::Error for Error {}
 pub fn param(message: impl Into<String>) -> Error {
     Error::InvalidParameter(message.into())
 }
+
+/// The value `name` stands for, `values[i]` for `names[i]`; any other name is an
+/// `InvalidParameter` listing them: "mode must be 'flood' or 'adjacent', got \"x\"".
+pub fn named<T: Copy, const N: usize>(
+    what: &str,
+    name: &str,
+    names: &[&str; N],
+    values: [T; N],
+) -> Result<T> {
+    if let Some(i) = names.iter().position(|&known| known == name) {
+        return Ok(values[i]);
+    }
+    let quoted: Vec<String> = names.iter().map(|known| format!("'{known}'")).collect();
+    let choices = match quoted.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, others)) => format!("{} or {last}", others.join(", ")),
+        None => String::new(),
+    };
+    Err(param(format!("{what} must be {choices}, got {name:?}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn named_values_and_the_message_for_an_unknown_name() {
+        let names = ["lex", "shuffled", "other"];
+        assert_eq!(named("order", "shuffled", &names, [1, 2, 3]), Ok(2));
+        assert_eq!(
+            named("order", "x", &["lex", "shuffled"], [1, 2]),
+            Err(param("order must be 'lex' or 'shuffled', got \"x\""))
+        );
+        assert_eq!(
+            named("order", "x", &names, [1, 2, 3]),
+            Err(param(
+                "order must be 'lex', 'shuffled' or 'other', got \"x\""
+            ))
+        );
+    }
+}

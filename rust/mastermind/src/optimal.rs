@@ -550,31 +550,29 @@ impl<'c> Solver<'c> {
 
 const _: () = assert!(MAX_COLOURS <= 64);
 
-/// The optimal total number of guesses to finish every code of `candidates` after `history`.
-pub fn optimal_cost(
-    history: &History,
-    candidates: &[Counted],
-    threads: usize,
-    cancel: &Cancel,
-) -> Result<u64> {
-    let solver = Solver::new(history.space, threads, cancel)?;
-    let set = solver.ranks(candidates);
-    let (_, total) = solver.best(&set, used_colours(history), threads)?;
-    Ok(u64::from(total))
+/// The optimal move after `history`: its guess (rules: smallest total, then a code of the
+/// candidates, then the smallest rank) and the optimal total number of guesses to finish
+/// every code of the candidates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Optimum {
+    pub guess: Code,
+    pub total: u64,
 }
 
-/// The optimal strategy's guess after `history` (rules: smallest total, then a code of the
-/// candidates, then the smallest rank).
-pub fn best_guess(
+/// The [`Optimum`] after `history` over `candidates`.
+pub fn optimum(
     history: &History,
     candidates: &[Counted],
     threads: usize,
     cancel: &Cancel,
-) -> Result<Code> {
+) -> Result<Optimum> {
     let solver = Solver::new(history.space, threads, cancel)?;
     let set = solver.ranks(candidates);
-    let (rank, _) = solver.best(&set, used_colours(history), threads)?;
-    Ok(history.space.code_at(u64::from(rank)))
+    let (rank, total) = solver.best(&set, used_colours(history), threads)?;
+    Ok(Optimum {
+        guess: history.space.code_at(u64::from(rank)),
+        total: u64::from(total),
+    })
 }
 
 /// The number of guesses the optimal strategy takes for each candidate, found by walking its

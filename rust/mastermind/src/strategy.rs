@@ -5,7 +5,7 @@
 //! enumerable space. `docs/mastermind-rules.md` states each rule and tie-break.
 
 use rayon::prelude::*;
-use stratagem_core::error::{Result, param};
+use stratagem_core::error::{Result, named, param};
 use stratagem_core::rng::{Stream, det_ln};
 use stratagem_core::{Cancel, parallel};
 
@@ -71,15 +71,12 @@ impl Strategy {
     /// The strategy of a name: `first`, `first:shuffled`, `random`, `knuth`, `irving`,
     /// `entropy`, `most_parts`, `optimal`.
     pub fn parse(name: &str, order: &str) -> Result<Self> {
-        let first_order = match order {
-            "lex" => FirstOrder::Lexicographic,
-            "shuffled" => FirstOrder::Shuffled,
-            other => {
-                return Err(param(format!(
-                    "order must be 'lex' or 'shuffled', got {other:?}"
-                )));
-            }
-        };
+        let first_order = named(
+            "order",
+            order,
+            &["lex", "shuffled"],
+            [FirstOrder::Lexicographic, FirstOrder::Shuffled],
+        )?;
         Ok(match name {
             "first" => Self::First(first_order),
             "random" => Self::Random,
@@ -157,7 +154,7 @@ pub fn next_guess(
             if candidates.is_empty() {
                 return Ok(None);
             }
-            optimal::best_guess(history, &candidates, threads, cancel).map(Some)
+            optimal::optimum(history, &candidates, threads, cancel).map(|best| Some(best.guess))
         }
     }
 }

@@ -17,6 +17,7 @@ use stratagem_annexation::mcts::{Budget, MctsConfig};
 use stratagem_annexation::playout::{Policy, playouts};
 use stratagem_annexation::vector::{Outputs, VectorEnv};
 use stratagem_annexation::{Board, Mode, Outcome, Rules, State};
+use stratagem_core::error::named;
 use stratagem_core::{Cancel, parallel};
 
 use crate::errors::{param, to_py};
@@ -236,15 +237,13 @@ fn annexation_playouts(
     seed: u64,
     threads: Option<usize>,
 ) -> PyResult<(Vec<u64>, u64, i64)> {
-    let policy = match policy {
-        "random" => Policy::Random,
-        "light" => Policy::Light { steps },
-        other => {
-            return Err(param(format!(
-                "policy must be 'random' or 'light', got {other:?}"
-            )));
-        }
-    };
+    let policy = named(
+        "policy",
+        policy,
+        &["random", "light"],
+        [Policy::Random, Policy::Light { steps }],
+    )
+    .map_err(to_py)?;
     let threads = thread_count(threads)?;
     let (board, state) = (game.board.clone(), game.state.clone());
     let tally = interruptible(py, |cancel| {

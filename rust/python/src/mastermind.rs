@@ -449,7 +449,7 @@ fn mastermind_optimal_cost(
     let threads = thread_count(threads)?;
     interruptible(py, |cancel| {
         let candidates = counted(&search::all_consistent(&history, threads, cancel)?);
-        optimal::optimal_cost(&history, &candidates, threads, cancel)
+        optimal::optimum(&history, &candidates, threads, cancel).map(|best| best.total)
     })
 }
 
