@@ -7,16 +7,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import assume, event, given, settings
+from hypothesis import assume, event, given
 from hypothesis import strategies as st
 
+from property_settings import SEEDS, fewer_examples
 from stratagem.annexation import AI, MODES, Board, Game, batch, oracle, play_match, playouts
 from stratagem.errors import InvalidBoard, InvalidMove, InvalidParameter
 from stratagem.rng.oracle import Stream
 
-SEEDS = st.integers(0, 2**64 - 1)
 # Slow tests (the oracle plays whole games per example) run fewer examples than the profile.
-FEWER = settings(max_examples=max(1, min(15, settings().max_examples)))
+FEWER = fewer_examples(15)
 
 
 # -- boards and rules ------------------------------------------------------------------------

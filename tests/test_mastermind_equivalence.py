@@ -13,9 +13,10 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import event, given, settings
+from hypothesis import event, given
 from hypothesis import strategies as st
 
+from property_settings import SEEDS, fewer_examples
 from stratagem import _core
 from stratagem.errors import InconsistentFeedback
 from stratagem.mastermind import (
@@ -31,9 +32,8 @@ from stratagem.mastermind import (
     smallest_contradiction,
 )
 
-SEEDS = st.integers(0, 2**64 - 1)
 # Tests whose oracle side scans every code many times run fewer examples than the profile.
-FEWER = settings(max_examples=max(1, min(20, settings().max_examples)))
+FEWER = fewer_examples(20)
 
 # Spaces the oracle scans in a moment (at most 256 codes).
 SMALL_SPACES = [

@@ -10,10 +10,11 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from interrupts import seconds_to_stop_after_ctrl_c
+from property_settings import SEEDS, fewer_examples
 from stratagem.errors import (
     InconsistentFeedback,
     InvalidMove,
@@ -38,8 +39,7 @@ from stratagem.mastermind import (
     solve,
 )
 
-SEEDS = st.integers(0, 2**64 - 1)
-FEWER = settings(max_examples=max(1, min(20, settings().max_examples)))
+FEWER = fewer_examples(20)
 
 
 # -- Codebreaker -----------------------------------------------------------------------------

@@ -13,12 +13,12 @@ import numpy as np
 from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
 
+from property_settings import SEEDS
 from stratagem import _core
 from stratagem.outpost import BUILTIN_PLAYERS, HOMES, Game, Map, State, oracle
 from stratagem.outpost.game import FORMAT
 from stratagem.outpost.oracle import OracleGame, Outpost, View
 
-SEEDS = st.integers(0, 2**64 - 1)
 # The oracle plays a 30-turn game in about a second: the game tests run a quarter of the
 # profile's examples, the position tests half (10 and 20 under ``ci``, more under ``dev``).
 GAMES = settings(max_examples=max(1, settings().max_examples // 4))
