@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,23 @@ def matplotlib() -> Any:
             "pictures need matplotlib: pip install 'stratagem[plot]' (or pip install matplotlib)"
         ) from error
     return module
+
+
+def legend_below(
+    axes: Any, handles: Sequence[Any], columns: int, *, gap: float = 0.01, **options: Any
+) -> None:
+    """The legend of a board or map picture: centred under ``axes`` (``gap`` axes heights
+    below), in ``columns`` columns, small and without a frame; ``options`` go to
+    ``axes.legend`` too."""
+    axes.legend(
+        handles=handles,
+        loc="upper center",
+        bbox_to_anchor=(0.5, -gap),
+        ncol=columns,
+        fontsize="small",
+        frameon=False,
+        **options,
+    )
 
 
 def png_path(path: str | os.PathLike[str]) -> Path:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from stratagem._plotting import matplotlib
+from stratagem._plotting import legend_below, matplotlib
 from stratagem.errors import InvalidParameter
 
 if TYPE_CHECKING:
@@ -213,14 +213,7 @@ def render(
     handles.append(
         Line2D([], [], linestyle="", marker="*", markersize=11, color="0.2", label="start cell")
     )
-    ax.legend(
-        handles=handles,
-        loc="upper center",
-        bbox_to_anchor=(0.5, -0.01),
-        ncol=players + 1,
-        fontsize="small",
-        frameon=False,
-    )
+    legend_below(ax, handles, players + 1)
     ax.set_title(
         title
         if title is not None

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from stratagem._plotting import matplotlib
+from stratagem._plotting import legend_below, matplotlib
 from stratagem.errors import InvalidParameter
 
 if TYPE_CHECKING:
@@ -188,16 +188,7 @@ def draw_board(
         )
         for k in range(len(names))
     ]
-    axes.legend(
-        handles=handles,
-        loc="upper center",
-        bbox_to_anchor=(0.5, -0.01),
-        ncol=2,
-        fontsize="small",
-        title="dot area grows with log(troops)",
-        title_fontsize="small",
-        frameon=False,
-    )
+    legend_below(axes, handles, 2, title="dot area grows with log(troops)", title_fontsize="small")
     if board.names is not None and board.n <= _NAMES_LIMIT:
         for x, name in enumerate(board.names):
             axes.annotate(

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from stratagem._plotting import matplotlib
+from stratagem._plotting import legend_below, matplotlib
 from stratagem.errors import InvalidParameter
 
 if TYPE_CHECKING:
@@ -107,14 +107,7 @@ def render_map(map: Map, path: str | os.PathLike[str]) -> None:
                 label=f"empire {empire}",
             )
         )
-    ax.legend(
-        handles=handles,
-        loc="upper center",
-        bbox_to_anchor=(0.5, -0.02),
-        ncol=len(HOMES),
-        fontsize="small",
-        frameon=False,
-    )
+    legend_below(ax, handles, len(HOMES), gap=0.02)
     ax.set_title(
         f"outpost map {map.name!r}: {map.water_count} water cells per quarter"
         f" ({int(map.water.sum())} of {GRID * GRID})"
