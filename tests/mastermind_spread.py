@@ -45,25 +45,20 @@ class Search:
     feedback: Code
     order: Code | None = None
 
+    def _space_and_history(self) -> tuple[int, int, Code, Code]:
+        """The positional arguments of both searches."""
+        return self.spots, self.colours, self.guesses, self.feedback
+
     def single(self) -> Code | None:
         """The answer of the single-process search."""
-        return first_consistent(
-            self.spots, self.colours, self.guesses, self.feedback, order=self.order, threads=1
-        )
+        return first_consistent(*self._space_and_history(), order=self.order, threads=1)
 
     def spread(
         self, comm: Communicator, threads: int | None = 1, stats: SearchStats | None = None
     ) -> Code | None:
         """The answer of the distributed search over ``comm``."""
         return spread_first(
-            self.spots,
-            self.colours,
-            self.guesses,
-            self.feedback,
-            comm=comm,
-            order=self.order,
-            threads=threads,
-            stats=stats,
+            *self._space_and_history(), comm=comm, order=self.order, threads=threads, stats=stats
         )
 
     def describe(self) -> dict[str, Any]:
