@@ -28,7 +28,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-from stratagem._plotting import matplotlib, png_path
+from stratagem._plotting import legend_below, matplotlib, png_path
 from stratagem.errors import InvalidParameter
 
 if TYPE_CHECKING:
@@ -224,14 +224,7 @@ def plot_position(
             label="supply centre",
         )
     )
-    ax.legend(
-        handles=handles,
-        loc="upper center",
-        bbox_to_anchor=(0.5, -0.01),
-        ncol=4,
-        fontsize="small",
-        frameon=False,
-    )
+    legend_below(ax, handles, 4)
     if title is None:
         title = (
             f"{game_map.name} map: {_plural(len(position.units), 'unit')}, "
