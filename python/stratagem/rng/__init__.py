@@ -26,7 +26,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import Literal, get_args
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -52,7 +52,7 @@ MAX_IDS: int = _core.rng.MAX_IDS
 BINOMIAL_POPCOUNT_LIMIT: int = _core.rng.BINOMIAL_POPCOUNT_LIMIT
 
 DrawKind = Literal["u64", "uniform_below", "below", "below_half", "coin_flips", "binomial_half"]
-_DRAW_KINDS = ("u64", "uniform_below", "below", "below_half", "coin_flips", "binomial_half")
+_DRAW_KINDS: tuple[str, ...] = get_args(DrawKind)
 
 
 def _purpose(purpose: object) -> str:
