@@ -3,11 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import (
-    Any,
-    NamedTuple,
-    TypeVar,
-)
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -16,9 +12,6 @@ from stratagem import _validate
 from stratagem.errors import InvalidParameter
 from stratagem.mpi.communicator import _REDUCIBLE, Communicator, ReduceOp
 from stratagem.mpi.launch import _combined_error, _resolve
-
-T = TypeVar("T")
-R = TypeVar("R")
 
 # --------------------------------------------------------------------------------------------
 # Validation helpers

@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     from mpi4py import MPI
 
 T = TypeVar("T")
-R = TypeVar("R")
 
 ReduceOp = Literal["sum", "max", "min"]
 

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import (
-    Any,
-    TypeVar,
-)
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -22,9 +19,6 @@ from stratagem.mpi.communicator import (
     _displacements,
 )
 from stratagem.mpi.launch import _resolve, checked_together
-
-T = TypeVar("T")
-R = TypeVar("R")
 
 # --------------------------------------------------------------------------------------------
 # Halo (neighbour) exchange

@@ -12,10 +12,7 @@ import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from types import TracebackType
-from typing import (
-    TypedDict,
-    TypeVar,
-)
+from typing import TypedDict, TypeVar
 
 from stratagem import errors
 from stratagem.errors import InvalidParameter, StratagemError
@@ -27,7 +24,6 @@ from stratagem.mpi.communicator import (
 )
 
 T = TypeVar("T")
-R = TypeVar("R")
 
 # --------------------------------------------------------------------------------------------
 # Detecting the launcher and creating the world
