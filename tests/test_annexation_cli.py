@@ -284,7 +284,12 @@ def test_render_writes_the_board_picture(capsys, tmp_path):
     [
         (["play", "--board", "hexagon:5"], "hexagon:5"),
         (["play", "--board", "hex:0"], "hex:0"),
-        (["play", "--board", "hex:4", "--colours", "2"], "--board 'hex:4'"),
+        (["play", "--board", "hex:4", "--colours", "2"], "--colours must be at least 3, got 2"),
+        (
+            ["play", "--colours", "3", "--seats", "3", "--players", "greedy,greedy,greedy"],
+            "--colours must exceed players",
+        ),
+        (["play", "--seats", "7"], "--seats must be at most 4, got 7"),
         (["play", "--board", "hex:4", "--players", "bogus,greedy"], "'bogus'"),
         (["play", "--board", "hex:4", "--players", "greedy,mcts:iterations=many"], "iterations"),
         (["play", "--board", "hex:4", "--players", "mcts:depth=2,greedy"], "mcts:depth=2"),

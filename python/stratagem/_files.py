@@ -1,12 +1,23 @@
-"""Saving files whole."""
+"""Saving files whole, reading archives that may be damaged."""
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+import zipfile
+import zlib
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from stratagem.errors import StratagemError
+
+# An .npz archive is a zip file: a local file header first, or the end record when empty.
+_ZIP_MAGICS = (b"PK\x03\x04", b"PK\x05\x06")
 
 
 @contextmanager
@@ -28,3 +39,32 @@ def write_json(path: str | os.PathLike[str], data: object) -> None:
     """Writes ``data`` as JSON to ``path`` whole (:func:`written`)."""
     with written(path) as partial:
         partial.write_text(json.dumps(data), encoding="utf-8")
+
+
+def read_arrays(
+    path: str | os.PathLike[str], what: str, error: type[StratagemError]
+) -> dict[str, NDArray[Any]]:
+    """Every array of the ``.npz`` archive at ``path``, read whole. A file that is missing,
+    empty, truncated or no archive at all raises ``error`` naming the file and ``what`` it
+    should have been (numpy's own errors speak of pickles and zip files)."""
+    name = os.fspath(path)
+    try:
+        with open(path, "rb") as handle:
+            if handle.read(4) not in _ZIP_MAGICS:
+                raise error(f"{name}: not {what} (not an .npz archive)")
+            handle.seek(0)
+            with np.load(handle, allow_pickle=False) as data:
+                return {key: data[key] for key in data.files}
+    except StratagemError:
+        raise
+    except OSError as failure:
+        raise error(f"{name}: cannot read {what}: {failure.strerror or failure}") from None
+    except (EOFError, ValueError, zipfile.BadZipFile, zlib.error) as failure:
+        raise error(f"{name}: not {what} (a damaged or truncated archive: {failure})") from None
+
+
+def write_arrays(path: str | os.PathLike[str], arrays: Mapping[str, Any]) -> None:
+    """Writes ``arrays`` as a compressed ``.npz`` archive to exactly ``path``, whole
+    (:func:`written`)."""
+    with written(path) as partial, open(partial, "wb") as handle:
+        np.savez_compressed(handle, **arrays)

@@ -350,7 +350,7 @@ def test_a_missing_checkpoint_on_one_rank_raises_on_every_rank(
     ranks = comm.allgather_object(comm.rank)
 
     assert isinstance(caught, InvalidParameter), repr(caught)
-    assert "missing.npz: not a saved conquest game" in str(caught)
+    assert "missing.npz: cannot read a saved conquest game" in str(caught)
     if comm.size > 1:
         assert str(caught).startswith(f"rank {ODD}: ")
     assert ranks == list(range(comm.size))

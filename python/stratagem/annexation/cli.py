@@ -82,8 +82,13 @@ def _board(spec: str, *, colours: int = 8, players: int = 2, seed: int = 0) -> B
     try:
         return parse_board(spec, colour_count=colours, players=players, seed=seed)
     except StratagemError as error:
-        if spec in str(error):
+        message = str(error)
+        if spec in message:
             raise
+        # The board checks the counts by their keyword names; the user typed the options.
+        for keyword, option in (("colour_count", "--colours"), ("players", "--seats")):
+            if message.startswith(keyword):
+                raise type(error)(option + message.removeprefix(keyword)) from error
         raise type(error)(f"--board {spec!r}: {error}") from error
 
 
@@ -658,7 +663,7 @@ def register(commands: Commands, common: Common) -> None:
         parents=[common()],
         help="a match of many games between two agents",
         description="Play --games games of A against B on recolourings of the board, first "
-        "move alternating; A's score with its 95%% Wilson interval and the Elo difference.",
+        "move alternating; A's score with its 95% Wilson interval and the Elo difference.",
     )
     match.add_argument("agent_a", metavar="A", help="first agent, e.g. mcts:iterations=2000")
     match.add_argument("agent_b", metavar="B", help="second agent, e.g. greedy")

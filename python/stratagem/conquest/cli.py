@@ -516,7 +516,7 @@ def register(commands: Commands, common: Common) -> None:
         parents=[common()],
         help="round robin of policies, two teams, seats swapped halfway",
         description="Every pair of policies plays --games two-team games on the same board "
-        "(half with each seat); win rates with 95%% Wilson intervals.",
+        "(half with each seat); win rates with 95% Wilson intervals.",
     )
     tournament.add_argument("--board", default="grid:30x30", help="board spec (default grid:30x30)")
     tournament.add_argument(

@@ -196,7 +196,7 @@ class ConquestAdapter:
                 "missing save",
                 lambda g: Game.load("/nonexistent/game.npz"),
                 InvalidParameter,
-                "not a saved conquest game",
+                "cannot read a saved conquest game",
             ),
             testing.BadInput(
                 "odds sides",

@@ -46,9 +46,8 @@ from stratagem.conquest.game import (
     _read_only,
     _Recorded,
     checkpoint_interval,
-    read_game,
-    write_game,
 )
+from stratagem.conquest.saves import read_game, write_game
 from stratagem.errors import InconsistentInput, InvalidParameter
 from stratagem.mpi import (
     Communicator,
@@ -348,7 +347,8 @@ class DistributedGame(_Recorded):
             k, limit = len(names), _core.conquest.TROOP_LIMIT
             for x in np.flatnonzero((team_array < 0) | (team_array >= k))[:1]:
                 raise InvalidParameter(
-                    f"territory {x} has team {team_array[x]}, outside 0..{k - 1}"
+                    f"territory {x} has team {team_array[x]}, but {k} policies were given: "
+                    f"teams run 0..{k - 1} (one policy per team)"
                 )
             for x in np.flatnonzero((troops_array < 0) | (troops_array > limit))[:1]:
                 raise InvalidParameter(

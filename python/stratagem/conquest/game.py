@@ -17,8 +17,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from stratagem import _core, _validate, rng
-from stratagem._files import written
-from stratagem.errors import InvalidMove, InvalidParameter
+from stratagem.conquest.saves import History, SavedGame, read_game, write_game
+from stratagem.errors import InvalidMove, InvalidParameter, StratagemError
 from stratagem.progress import Progress
 from stratagem.stats import wilson_interval
 
@@ -48,7 +48,6 @@ TROOP_LIMIT: int = _core.conquest.TROOP_LIMIT
 MAX_TEAMS: int = _core.conquest.MAX_TEAMS
 Mode = Literal["attack", "defend"]
 _COINS: dict[str, int] = {"attack": 1, "defend": 2}
-_FORMAT = "stratagem.conquest.game/1"
 
 
 @dataclass(frozen=True)
@@ -75,14 +74,6 @@ class PolicyView:
 
 
 PolicyFn = Callable[[PolicyView], ArrayLike]
-
-
-@dataclass(frozen=True)
-class History:
-    """Territories and troops per team, one row per turn (row 0: the start)."""
-
-    territories: NDArray[np.int64]
-    troops: NDArray[np.int64]
 
 
 @dataclass(frozen=True)
@@ -449,64 +440,26 @@ class Game(_Recorded):
         custom policies). ``max_turns`` replaces the saved turn limit; a game that had ended
         unfinished at its limit plays on when the new limit allows more turns."""
         saved = read_game(path)
-        game = cls(
-            saved.board,
-            saved.team,
-            saved.troops,
-            saved.policies(path, policies),
-            seed=saved.seed,
-            rate=saved.rate_ppm / 1_000_000,
-            cap=saved.cap,
-            max_turns=saved.max_turns if max_turns == "saved" else max_turns,
-            threads=threads,
-        )
-        game._engine.resume(*saved.resume_arguments(game.max_turns))
+        try:
+            game = cls(
+                saved.board,
+                saved.team,
+                saved.troops,
+                saved.policies(path, policies),
+                seed=saved.seed,
+                rate=saved.rate_ppm / 1_000_000,
+                cap=saved.cap,
+                max_turns=saved.max_turns if max_turns == "saved" else max_turns,
+                threads=threads,
+            )
+            game._engine.resume(*saved.resume_arguments(game.max_turns))
+        except StratagemError as error:
+            # The engine checks the saved state's ranges; the message must name the file.
+            message = str(error)
+            if message.startswith(str(path)):
+                raise
+            raise type(error)(f"{path}: {message}") from None
         return game
-
-
-@dataclass(frozen=True)
-class SavedGame:
-    """Everything a saved game holds (the file format of :meth:`Game.save`, shared by the
-    checkpoints of :class:`~stratagem.conquest.distributed.DistributedGame`)."""
-
-    board: Board
-    policy_names: list[str]
-    seed: int
-    rate_ppm: int
-    cap: int
-    max_turns: int | None
-    team: NDArray[np.int64]
-    troops: NDArray[np.int64]
-    turn: int
-    status: str
-    winner: int | None
-    history: History
-
-    def policies(
-        self, path: str | Path, given: Sequence[str | PolicyFn] | None
-    ) -> Sequence[str | PolicyFn]:
-        """The policies to play: ``given``, else the saved names (custom ones must be given)."""
-        if given is not None:
-            return given
-        if "custom" in self.policy_names:
-            raise InvalidParameter(f"{path}: the saved game has custom policies; pass policies=")
-        return self.policy_names
-
-    def resume_arguments(
-        self, max_turns: int | None
-    ) -> tuple[int, str, int | None, NDArray[np.int64], NDArray[np.int64]]:
-        """What the engine's ``resume`` takes; a game that ended unfinished at its old limit
-        is running again when ``max_turns`` allows more turns."""
-        status = self.status
-        if status == "unfinished" and (max_turns is None or max_turns > self.turn):
-            status = "running"
-        return (
-            self.turn,
-            status,
-            self.winner,
-            np.ascontiguousarray(self.history.territories, dtype=np.int64),
-            np.ascontiguousarray(self.history.troops, dtype=np.int64),
-        )
 
 
 def checkpoint_interval(checkpoint: str | Path | None, every: int | None) -> int | None:
@@ -516,68 +469,6 @@ def checkpoint_interval(checkpoint: str | Path | None, every: int | None) -> int
     if checkpoint is None:
         raise InvalidParameter("checkpoint_every needs a checkpoint path")
     return _validate.integer("checkpoint_every", every, 1)
-
-
-def write_game(path: str | Path, saved: SavedGame) -> None:
-    """Writes ``saved`` to ``path`` (npz) through a temporary file, so an interrupted write
-    never leaves a broken file where a good one was."""
-    fields: dict[str, Any] = {
-        "format": np.array(_FORMAT),
-        "policies": np.array(saved.policy_names),
-        # Text keeps every 64-bit seed exact (int64 cannot hold seeds above 2**63).
-        "params": np.array(
-            [
-                str(saved.seed),
-                str(saved.rate_ppm),
-                str(saved.cap),
-                str(-1 if saved.max_turns is None else saved.max_turns),
-            ]
-        ),
-        "team": saved.team,
-        "troops": saved.troops,
-        "turn": np.array(saved.turn),
-        "status": np.array(saved.status),
-        "winner": np.array(-1 if saved.winner is None else saved.winner),
-        "history_territories": saved.history.territories,
-        "history_troops": saved.history.troops,
-    }
-    fields.update({f"board_{key}": value for key, value in saved.board.to_arrays().items()})
-    with written(path) as partial, open(partial, "wb") as handle:
-        np.savez_compressed(handle, **fields)
-
-
-def read_game(path: str | Path) -> SavedGame:
-    """Reads a file written by :func:`write_game`."""
-    from stratagem.conquest.board import Board
-
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            fields = {key: data[key] for key in data.files}
-    except (OSError, ValueError) as error:
-        raise InvalidParameter(f"{path}: not a saved conquest game ({error})") from error
-    if str(fields.get("format", "")) != _FORMAT:
-        raise InvalidParameter(
-            f"{path}: not a saved conquest game (format {fields.get('format')!r})"
-        )
-    seed, rate_ppm, cap, saved_limit = (int(str(v)) for v in fields["params"])
-    board = Board.from_arrays(
-        {key[6:]: value for key, value in fields.items() if key.startswith("board_")}
-    )
-    winner = int(fields["winner"])
-    return SavedGame(
-        board=board,
-        policy_names=[str(name) for name in fields["policies"]],
-        seed=seed,
-        rate_ppm=rate_ppm,
-        cap=cap,
-        max_turns=None if saved_limit < 0 else saved_limit,
-        team=fields["team"],
-        troops=fields["troops"],
-        turn=int(fields["turn"]),
-        status=str(fields["status"]),
-        winner=None if winner < 0 else winner,
-        history=History(fields["history_territories"], fields["history_troops"]),
-    )
 
 
 # -- battles ----------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from stratagem.mastermind.code import as_code, as_codes, format_code, parse_code
 from stratagem.mastermind.evaluate import DEFAULT_SAMPLE, Evaluation, evaluate, sample_secrets
 from stratagem.mastermind.game import (
     ENUMERABLE_LIMIT,
+    MAX_PROBES,
     OPTIMAL_LIMIT,
     STRATEGIES,
     Codebreaker,
@@ -30,6 +31,7 @@ from stratagem.mastermind.protocol import Mastermind
 __all__ = [
     "DEFAULT_SAMPLE",
     "ENUMERABLE_LIMIT",
+    "MAX_PROBES",
     "OPTIMAL_LIMIT",
     "STRATEGIES",
     "Codebreaker",

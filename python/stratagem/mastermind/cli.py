@@ -47,6 +47,7 @@ from stratagem.mastermind.code import (
 from stratagem.mastermind.evaluate import Evaluation, evaluate, sample_secrets
 from stratagem.mastermind.game import (
     ENUMERABLE_LIMIT,
+    MAX_PROBES,
     ORDERS,
     STRATEGIES,
     Codebreaker,
@@ -464,7 +465,7 @@ def _count_consistent(args: argparse.Namespace) -> dict[str, Any]:
     }
     started = time.perf_counter()
     if args.estimate:
-        probes = _validate.integer("--probes", args.probes, 2, 1 << 40)
+        probes = _validate.integer("--probes", args.probes, 2, MAX_PROBES)
         mean, standard_error = estimate_consistent(
             spots, colours, guesses, feedback, probes=probes, seed=args.seed, threads=args.threads
         )

@@ -38,6 +38,7 @@ from stratagem.mastermind.code import (
 
 __all__ = [
     "ENUMERABLE_LIMIT",
+    "MAX_PROBES",
     "OPTIMAL_LIMIT",
     "STRATEGIES",
     "Codebreaker",
@@ -57,6 +58,9 @@ STRATEGIES: tuple[str, ...] = tuple(_core.mastermind.STRATEGIES)
 ORDERS: Final = ("lex", "shuffled")
 ENUMERABLE_LIMIT: Final[int] = _core.mastermind.ENUMERABLE_LIMIT
 OPTIMAL_LIMIT: Final[int] = _core.mastermind.OPTIMAL_LIMIT
+#: The most probes of one estimate: about 1-5 microseconds each on one core, so up to an hour;
+#: a tighter estimate averages runs with different seeds.
+MAX_PROBES: Final[int] = 10**9
 
 History = tuple[NDArray[np.uint8], NDArray[np.uint8]]
 
@@ -181,7 +185,7 @@ def estimate_consistent(
     """Knuth's unbiased estimate of the number of consistent codes: (mean, standard error)."""
     spots, colours = check_space(spots, colours)
     history = _history(spots, colours, guesses, feedback)
-    probes = _validate.integer("probes", probes, 2, 1 << 40)
+    probes = _validate.integer("probes", probes, 2, MAX_PROBES)
     return _core.mastermind.estimate(
         spots, colours, *history, probes, _validate.seed(seed), _validate.threads(threads)
     )

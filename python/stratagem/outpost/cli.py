@@ -289,7 +289,7 @@ def _play_recorded(game: Game, turns: int | None, frames: int) -> tuple[float, G
     chunks = min(frames - 1, count)
     start = game.turn
     seconds = 0.0
-    with Progress(count, f"outpost turn {start}/{game.last_turn}") as bar:
+    with Progress(count, f"outpost turns {start + 1}..{game.last_turn}") as bar:
         for chunk in range(1, chunks + 1):
             started = time.perf_counter()
             game.run(start + count * chunk // chunks - game.turn, progress=False)

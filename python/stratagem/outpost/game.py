@@ -585,7 +585,9 @@ class Game:
         built-in players the whole run is one engine call (Ctrl-C stops it between turns)."""
         remaining = self.last_turn - self.turn
         count = remaining if turns is None else min(_validate.integer("turns", turns, 0), remaining)
-        with Progress(count, f"outpost turn {self.turn}/{self.last_turn}", enabled=progress) as bar:
+        with Progress(
+            count, f"outpost turns {self.turn + 1}..{self.last_turn}", enabled=progress
+        ) as bar:
             if self._all_builtin():
                 start = self.turn
 

@@ -241,7 +241,8 @@ impl Game {
         }
         if let Some(x) = team.iter().position(|&t| t < 0 || t as usize >= k) {
             return Err(Error::InvalidParameter(format!(
-                "territory {x} has team {}, outside 0..{}",
+                "territory {x} has team {}, but {k} policies were given: teams run 0..{} \
+                 (one policy per team)",
                 team[x],
                 k - 1
             )));
