@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use numpy::ndarray::{Array1, Array2};
+use numpy::ndarray::Array1;
 use numpy::{
     IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2, PyReadwriteArray1,
     PyReadwriteArray2, PyReadwriteArray3,
@@ -17,11 +17,12 @@ use stratagem_annexation::mcts::{Budget, MctsConfig};
 use stratagem_annexation::playout::{Policy, playouts};
 use stratagem_annexation::vector::{Outputs, VectorEnv};
 use stratagem_annexation::{Board, Mode, Outcome, Rules, State};
+use stratagem_core::Cancel;
 use stratagem_core::error::named;
-use stratagem_core::{Cancel, parallel};
 
+use crate::convert::{flat_rows, rows_array};
 use crate::errors::{param, to_py};
-use crate::runtime::{interruptible, thread_count};
+use crate::runtime::{detached_in_pool, interruptible_in_pool, thread_count};
 
 /// A checked board with its rules and bitset units, shared by every game on it.
 #[pyclass(module = "stratagem._core.annexation", name = "Board", frozen)]
@@ -246,8 +247,8 @@ fn annexation_playouts(
     .map_err(to_py)?;
     let threads = thread_count(threads)?;
     let (board, state) = (game.board.clone(), game.state.clone());
-    let tally = interruptible(py, |cancel| {
-        parallel::pool(threads)?.install(|| playouts(&board, &state, n, policy, seed, cancel))
+    let tally = interruptible_in_pool(py, threads, |cancel| {
+        playouts(&board, &state, n, policy, seed, cancel)
     })?;
     Ok((
         tally.wins[..board.players()].to_vec(),
@@ -359,9 +360,8 @@ impl PyAgent {
         }
         let threads = thread_count(self.threads)?;
         let agent = &mut self.agent;
-        interruptible(py, |cancel| {
-            parallel::pool(threads)?
-                .install(|| agent.choose(&game.board, &game.state, &game.history, cancel))
+        interruptible_in_pool(py, threads, |cancel| {
+            agent.choose(&game.board, &game.state, &game.history, cancel)
         })
     }
 
@@ -418,31 +418,27 @@ fn annexation_play_fixtures<'py>(
     Bound<'py, PyArray2<i64>>,
     Bound<'py, PyArray1<i64>>,
 )> {
-    let (colours, seeds) = (colours.as_array(), seeds.as_array());
-    let colours_shape = [colours.nrows(), colours.ncols()];
-    let seeds_shape = [seeds.nrows(), seeds.ncols()];
-    let colours: Vec<u8> = colours.iter().copied().collect();
-    let seeds: Vec<u64> = seeds.iter().copied().collect();
-    let first = first.as_array().to_vec();
+    let (colours, seeds, first) = (
+        flat_rows(&colours),
+        flat_rows(&seeds),
+        first.as_array().to_vec(),
+    );
     let arrays = MatchArrays {
-        colours: (&colours, colours_shape),
+        colours: (&colours.0, colours.1),
         first: &first,
-        seeds: (&seeds, seeds_shape),
+        seeds: (&seeds.0, seeds.1),
     };
     let fixtures =
         match_fixtures(&board.inner, &board.offsets, &board.neighbours, &arrays).map_err(to_py)?;
     let threads = thread_count(threads)?;
     let specs = [a.spec, b.spec];
-    let finished = interruptible(py, |cancel| {
-        parallel::pool(threads)?.install(|| play_fixtures(specs, &fixtures, cancel))
+    let finished = interruptible_in_pool(py, threads, |cancel| {
+        play_fixtures(specs, &fixtures, cancel)
     })?;
-    let games = fixtures.len();
     let table = match_table(&finished, &fixtures);
-    let cells = Array2::from_shape_vec((games, 2), table.cells)
-        .map_err(|e| crate::errors::internal(&e.to_string()))?;
     Ok((
         Array1::from_vec(table.winner).into_pyarray(py),
-        cells.into_pyarray(py),
+        rows_array(py, (fixtures.len(), 2), table.cells)?,
         Array1::from_vec(table.moves).into_pyarray(py),
     ))
 }
@@ -474,11 +470,7 @@ fn annexation_batch_step<'py>(
     actions: PyReadonlyArray1<'py, i64>,
     threads: Option<usize>,
 ) -> PyResult<BatchArrays<'py>> {
-    let (owner, colours) = (owner.as_array(), colours.as_array());
-    let owner_shape = [owner.nrows(), owner.ncols()];
-    let colours_shape = [colours.nrows(), colours.ncols()];
-    let owner: Vec<i8> = owner.iter().copied().collect();
-    let colours: Vec<u8> = colours.iter().copied().collect();
+    let (owner, colours) = (flat_rows(&owner), flat_rows(&colours));
     let (to_move, moves, actions) = (
         to_move.as_array().to_vec(),
         moves.as_array().to_vec(),
@@ -486,42 +478,29 @@ fn annexation_batch_step<'py>(
     );
     let inner = board.inner.clone();
     let threads = thread_count(threads)?;
-    let out = py
-        .detach(|| {
-            let arrays = Arrays {
-                owner: (&owner, owner_shape),
-                colours: (&colours, colours_shape),
-                to_move: &to_move,
-                moves: &moves,
-                actions: &actions,
-            };
-            parallel::pool(threads)?.install(|| step_arrays(&inner, &arrays))
-        })
-        .map_err(to_py)?;
+    let arrays = Arrays {
+        owner: (&owner.0, owner.1),
+        colours: (&colours.0, colours.1),
+        to_move: &to_move,
+        moves: &moves,
+        actions: &actions,
+    };
+    let out = detached_in_pool(py, threads, || step_arrays(&inner, &arrays))?;
     let (batch, cells, players, k) = (
         out.batch,
         inner.cells(),
         inner.players(),
         inner.colour_count(),
     );
-    let shaped = |e: numpy::ndarray::ShapeError| crate::errors::internal(&e.to_string());
     Ok((
-        Array2::from_shape_vec((batch, cells), out.owner)
-            .map_err(shaped)?
-            .into_pyarray(py),
-        Array2::from_shape_vec((batch, players), out.colours)
-            .map_err(shaped)?
-            .into_pyarray(py),
+        rows_array(py, (batch, cells), out.owner)?,
+        rows_array(py, (batch, players), out.colours)?,
         Array1::from_vec(out.to_move).into_pyarray(py),
         Array1::from_vec(out.moves).into_pyarray(py),
         Array1::from_vec(out.winner).into_pyarray(py),
         Array1::from_vec(out.terminated).into_pyarray(py),
-        Array2::from_shape_vec((batch, players), out.rewards)
-            .map_err(shaped)?
-            .into_pyarray(py),
-        Array2::from_shape_vec((batch, k), out.legal)
-            .map_err(shaped)?
-            .into_pyarray(py),
+        rows_array(py, (batch, players), out.rewards)?,
+        rows_array(py, (batch, k), out.legal)?,
     ))
 }
 
@@ -590,12 +569,9 @@ impl PyVector {
         seeds: PyReadonlyArray1<'py, u64>,
         mut buffers: Buffers<'py>,
     ) -> PyResult<()> {
-        let seeds = seeds
-            .as_slice()
-            .map_err(|_| param("seeds must be C-contiguous"))?;
-        let (board, inner) = (&self.board, &mut self.inner);
-        run_vector(py, self.threads, &mut buffers, |out| {
-            inner.reset(board, seeds, out)
+        let seeds = contiguous(&seeds, "seeds")?;
+        self.run(py, &mut buffers, |env, board, out| {
+            env.reset(board, seeds, out)
         })
     }
 
@@ -606,27 +582,36 @@ impl PyVector {
         actions: PyReadonlyArray1<'py, i64>,
         mut buffers: Buffers<'py>,
     ) -> PyResult<()> {
-        let actions = actions
-            .as_slice()
-            .map_err(|_| param("actions must be C-contiguous"))?;
-        let (board, inner) = (&self.board, &mut self.inner);
-        run_vector(py, self.threads, &mut buffers, |out| {
-            inner.step(board, actions, out)
+        let actions = contiguous(&actions, "actions")?;
+        self.run(py, &mut buffers, |env, board, out| {
+            env.step(board, actions, out)
         })
     }
 }
 
-/// Runs `work` on the buffers in a pool of `threads` with the GIL released. A step is short
-/// (a few moves per env), so there is no Ctrl-C watch.
-fn run_vector(
-    py: Python<'_>,
-    threads: usize,
-    buffers: &mut Buffers<'_>,
-    work: impl FnOnce(Outputs<'_>) -> stratagem_core::Result<()> + Send,
-) -> PyResult<()> {
-    let outputs = buffers.outputs()?;
-    py.detach(|| parallel::pool(threads)?.install(|| work(outputs)))
-        .map_err(to_py)
+impl PyVector {
+    /// Runs `work` on the envs and the buffers in the pool with the GIL released. A step is
+    /// short (a few moves per env), so there is no Ctrl-C watch.
+    fn run(
+        &mut self,
+        py: Python<'_>,
+        buffers: &mut Buffers<'_>,
+        work: impl FnOnce(&mut VectorEnv, &Board, Outputs<'_>) -> stratagem_core::Result<()> + Send,
+    ) -> PyResult<()> {
+        let outputs = buffers.outputs()?;
+        let (env, board) = (&mut self.inner, &self.board);
+        detached_in_pool(py, self.threads, || work(env, board, outputs))
+    }
+}
+
+/// The values of a 1-D array the caller must pass C-contiguous; `name` names it in errors.
+fn contiguous<'a, T: numpy::Element>(
+    array: &'a PyReadonlyArray1<'_, T>,
+    name: &str,
+) -> PyResult<&'a [T]> {
+    array
+        .as_slice()
+        .map_err(|_| param(format!("{name} must be C-contiguous")))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -2,16 +2,15 @@
 
 use std::sync::Arc;
 
-use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 use stratagem_conquest::game::{Game, History, Params, Status};
 use stratagem_conquest::many::simulate_many;
 use stratagem_conquest::{Board, Policy, exact, odds};
-use stratagem_core::parallel;
 
+use crate::convert::rows_array;
 use crate::errors::{param, to_py};
-use crate::runtime::{interruptible, thread_count};
+use crate::runtime::{interruptible_in_pool, thread_count};
 
 /// A checked board (CSR with reverse edges and borders), shared by every game on it.
 #[pyclass(module = "stratagem._core.conquest", name = "Board", frozen)]
@@ -47,6 +46,15 @@ impl PyBoard {
     }
 }
 
+/// The policies of the teams, one name each.
+pub(crate) fn policies_from(names: &[String]) -> PyResult<Vec<Policy>> {
+    names
+        .iter()
+        .map(|name| Policy::parse(name))
+        .collect::<stratagem_core::Result<_>>()
+        .map_err(to_py)
+}
+
 pub(crate) fn status_from(name: &str, winner: Option<u8>) -> PyResult<Status> {
     match (name, winner) {
         ("running", None) => Ok(Status::Running),
@@ -69,9 +77,7 @@ fn table<'py>(
 ) -> PyResult<Bound<'py, PyArray2<i64>>> {
     let rows = values.len() / teams.max(1);
     let signed: Vec<i64> = values.iter().map(|&v| v as i64).collect();
-    let array = Array2::from_shape_vec((rows, teams), signed)
-        .map_err(|e| crate::errors::internal(&e.to_string()))?;
-    Ok(array.into_pyarray(py))
+    rows_array(py, (rows, teams), signed)
 }
 
 /// A history as the two `(turns + 1, teams)` arrays Python sees.
@@ -139,11 +145,7 @@ impl PyGame {
         max_turns: Option<u64>,
         threads: Option<usize>,
     ) -> PyResult<Self> {
-        let policies = policies
-            .iter()
-            .map(|name| Policy::parse(name))
-            .collect::<stratagem_core::Result<Vec<_>>>()
-            .map_err(to_py)?;
+        let policies = policies_from(&policies)?;
         let params = Params {
             seed,
             rate_ppm,
@@ -188,9 +190,7 @@ impl PyGame {
         let custom = custom.map(|c| c.as_array().to_vec());
         let game = &self.game;
         let threads = self.threads;
-        let placement = interruptible(py, |_| {
-            parallel::pool(threads)?.install(|| game.placement(custom.as_deref()))
-        })?;
+        let placement = interruptible_in_pool(py, threads, |_| game.placement(custom.as_deref()))?;
         Ok(placement.into_pyarray(py))
     }
 
@@ -203,9 +203,7 @@ impl PyGame {
     ) -> PyResult<bool> {
         let custom = custom.map(|c| c.as_array().to_vec());
         let (game, threads) = (&mut self.game, self.threads);
-        interruptible(py, |_| {
-            parallel::pool(threads)?.install(|| game.step(custom.as_deref()))
-        })
+        interruptible_in_pool(py, threads, |_| game.step(custom.as_deref()))
     }
 
     /// Plays up to `turns` turns (built-in policies only), stopping early when the game
@@ -218,29 +216,24 @@ impl PyGame {
             ));
         }
         let (game, threads) = (&mut self.game, self.threads);
-        interruptible(py, |cancel| {
-            parallel::pool(threads)?.install(|| {
-                let mut played = 0;
-                while played < turns {
-                    cancel.check()?;
-                    if !game.step(None)? {
-                        break;
-                    }
-                    played += 1;
+        interruptible_in_pool(py, threads, |cancel| {
+            let mut played = 0;
+            while played < turns {
+                cancel.check()?;
+                if !game.step(None)? {
+                    break;
                 }
-                Ok(played)
-            })
+                played += 1;
+            }
+            Ok(played)
         })
     }
 
     /// Changes every team's policy from the next turn on (one name per team).
     fn set_policies(&mut self, policies: Vec<String>) -> PyResult<()> {
-        let policies = policies
-            .iter()
-            .map(|name| Policy::parse(name))
-            .collect::<stratagem_core::Result<Vec<_>>>()
-            .map_err(to_py)?;
-        self.game.set_policies(policies).map_err(to_py)
+        self.game
+            .set_policies(policies_from(&policies)?)
+            .map_err(to_py)
     }
 
     /// An independent copy of the game (the board is shared).
@@ -349,9 +342,8 @@ fn conquest_simulate_battle(
     threads: Option<usize>,
 ) -> PyResult<(u64, u64, u64)> {
     let threads = thread_count(threads)?;
-    let [w, l, b] = interruptible(py, |cancel| {
-        parallel::pool(threads)?
-            .install(|| odds::simulate_battle(a, d, coins_a, coins_d, n, seed, cancel))
+    let [w, l, b] = interruptible_in_pool(py, threads, |cancel| {
+        odds::simulate_battle(a, d, coins_a, coins_d, n, seed, cancel)
     })?;
     Ok((w, l, b))
 }
@@ -376,9 +368,8 @@ fn conquest_simulate_many<'py>(
     }
     let threads = thread_count(threads)?;
     let template = &game.game;
-    let endings = interruptible(py, |cancel| {
-        parallel::pool(threads)?.install(|| simulate_many(template, games, cancel))
-    })?;
+    let endings =
+        interruptible_in_pool(py, threads, |cancel| simulate_many(template, games, cancel))?;
     let mut codes = Vec::with_capacity(endings.len());
     let mut winners = Vec::with_capacity(endings.len());
     let mut turns = Vec::with_capacity(endings.len());

@@ -3,37 +3,24 @@
 
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
+use stratagem_conquest::Board;
 use stratagem_conquest::game::Params;
 use stratagem_conquest::part::{Part, Plan, Setup};
-use stratagem_conquest::{Board, Policy};
-use stratagem_core::parallel;
 
-use crate::conquest::{Tables, history_from, status_from, tables};
+use crate::conquest::{Tables, history_from, policies_from, status_from, tables};
 use crate::errors::{param, to_py};
-use crate::runtime::{interruptible, thread_count};
+use crate::runtime::{detached_in_pool, interruptible_in_pool, thread_count};
 
-/// Indices of a plan list: non-negative and below 2^32.
-fn index_list(name: &str, values: &PyReadonlyArray1<'_, i64>) -> PyResult<Vec<u32>> {
+/// A list of indices, offsets or counts, each of which must fit `T` (non-negative; indices
+/// below 2^32); `name` names the list in errors.
+fn checked_list<T: TryFrom<i64>>(
+    name: &str,
+    values: &PyReadonlyArray1<'_, i64>,
+) -> PyResult<Vec<T>> {
     values
         .as_array()
         .iter()
-        .map(|&v| u32::try_from(v).map_err(|_| param(format!("{name} holds {v}"))))
-        .collect()
-}
-
-fn offset_list(name: &str, values: &PyReadonlyArray1<'_, i64>) -> PyResult<Vec<usize>> {
-    values
-        .as_array()
-        .iter()
-        .map(|&v| usize::try_from(v).map_err(|_| param(format!("{name} holds {v}"))))
-        .collect()
-}
-
-fn count_list(name: &str, values: &PyReadonlyArray1<'_, i64>) -> PyResult<Vec<u64>> {
-    values
-        .as_array()
-        .iter()
-        .map(|&v| u64::try_from(v).map_err(|_| param(format!("{name} holds {v}"))))
+        .map(|&v| T::try_from(v).map_err(|_| param(format!("{name} holds {v}"))))
         .collect()
 }
 
@@ -66,11 +53,22 @@ impl PyPart {
         const SMALL_PART_EDGES: usize = 1 << 16;
         let (part, threads) = (&mut self.part, self.threads);
         if part.board().n_edges() < SMALL_PART_EDGES {
-            return py
-                .detach(|| parallel::pool(threads)?.install(|| phase(part)))
-                .map_err(to_py);
+            return detached_in_pool(py, threads, || phase(part));
         }
-        interruptible(py, |_| parallel::pool(threads)?.install(|| phase(part)))
+        interruptible_in_pool(py, threads, |_| phase(part))
+    }
+
+    /// A phase that takes the neighbours' buffer and returns the one to send back.
+    fn exchange<'py, T: numpy::Element>(
+        &mut self,
+        py: Python<'py>,
+        received: PyReadonlyArray1<'py, i64>,
+        phase: fn(&mut Part, &[i64]) -> stratagem_core::Result<Vec<T>>,
+    ) -> PyResult<Bound<'py, PyArray1<T>>> {
+        let received = received.as_array().to_vec();
+        Ok(self
+            .run(py, move |part| phase(part, &received))?
+            .into_pyarray(py))
     }
 }
 
@@ -108,22 +106,18 @@ impl PyPart {
         troop_counts: PyReadonlyArray1<'_, i64>,
         threads: Option<usize>,
     ) -> PyResult<Self> {
-        let policies = policies
-            .iter()
-            .map(|name| Policy::parse(name))
-            .collect::<stratagem_core::Result<Vec<_>>>()
-            .map_err(to_py)?;
+        let policies = policies_from(&policies)?;
         let plan = Plan {
-            halo_send: index_list("halo_send", &halo_send)?,
-            halo_send_offsets: offset_list("halo_send_offsets", &halo_send_offsets)?,
-            halo_recv: index_list("halo_recv", &halo_recv)?,
-            halo_recv_offsets: offset_list("halo_recv_offsets", &halo_recv_offsets)?,
-            cut: index_list("cut", &cut)?,
-            cut_offsets: offset_list("cut_offsets", &cut_offsets)?,
+            halo_send: checked_list("halo_send", &halo_send)?,
+            halo_send_offsets: checked_list("halo_send_offsets", &halo_send_offsets)?,
+            halo_recv: checked_list("halo_recv", &halo_recv)?,
+            halo_recv_offsets: checked_list("halo_recv_offsets", &halo_recv_offsets)?,
+            cut: checked_list("cut", &cut)?,
+            cut_offsets: checked_list("cut_offsets", &cut_offsets)?,
         };
         let counts = (
-            count_list("territory_counts", &territory_counts)?,
-            count_list("troop_counts", &troop_counts)?,
+            checked_list("territory_counts", &territory_counts)?,
+            checked_list("troop_counts", &troop_counts)?,
         );
         let (indptr, indices) = (indptr.as_array().to_vec(), indices.as_array().to_vec());
         let (territory_ids, edge_ids) = (
@@ -200,10 +194,7 @@ impl PyPart {
         py: Python<'py>,
         theirs: PyReadonlyArray1<'py, i64>,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
-        let theirs = theirs.as_array().to_vec();
-        Ok(self
-            .run(py, move |part| part.fight(&theirs))?
-            .into_pyarray(py))
+        self.exchange(py, theirs, Part::fight)
     }
 
     fn occupy<'py>(
@@ -211,10 +202,7 @@ impl PyPart {
         py: Python<'py>,
         reports: PyReadonlyArray1<'py, i64>,
     ) -> PyResult<Bound<'py, PyArray1<u64>>> {
-        let reports = reports.as_array().to_vec();
-        Ok(self
-            .run(py, move |part| part.occupy(&reports))?
-            .into_pyarray(py))
+        self.exchange(py, reports, Part::occupy)
     }
 
     fn end_turn<'py>(
@@ -231,8 +219,8 @@ impl PyPart {
         territories: PyReadonlyArray1<'_, i64>,
         troops: PyReadonlyArray1<'_, i64>,
     ) -> PyResult<()> {
-        let territories = count_list("territories", &territories)?;
-        let troops = count_list("troops", &troops)?;
+        let territories = checked_list("territories", &territories)?;
+        let troops = checked_list("troops", &troops)?;
         self.part.commit(&territories, &troops).map_err(to_py)
     }
 
@@ -257,8 +245,8 @@ impl PyPart {
         let status = status_from(status, winner)?;
         let history = history_from(territories, troops, self.part.policies().len())?;
         let now = (
-            count_list("territories_now", &territories_now)?,
-            count_list("troops_now", &troops_now)?,
+            checked_list("territories_now", &territories_now)?,
+            checked_list("troops_now", &troops_now)?,
         );
         self.part
             .resume(turn, status, history, (&now.0, &now.1))

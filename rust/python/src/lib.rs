@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 mod annexation;
 mod conquest;
 mod conquest_part;
+mod convert;
 mod diplomacy;
 mod errors;
 mod graph;

@@ -13,6 +13,7 @@ use stratagem_mastermind::search::{self, Order, Problem};
 use stratagem_mastermind::strategy::{Strategy, counted, next_guess};
 use stratagem_mastermind::{History, Space, contradiction, evaluate, optimal, purpose};
 
+use crate::convert::flat_rows;
 use crate::errors::{param, to_py};
 use crate::runtime::{interruptible, interruptible_reporting, thread_count};
 
@@ -149,11 +150,7 @@ fn mastermind_score<'py>(
             secrets.as_array().ncols()
         )));
     }
-    let flat = |array: &PyReadonlyArray2<'py, u8>| match array.as_slice() {
-        Ok(slice) => slice.to_vec(),
-        Err(_) => array.as_array().iter().copied().collect(),
-    };
-    let (guesses, secrets) = (flat(&guesses), flat(&secrets));
+    let ((guesses, _), (secrets, _)) = (flat_rows(&guesses), flat_rows(&secrets));
     let threads = thread_count(threads)?;
     let (black, white) = interruptible(py, |cancel| {
         score::score_rows(space, &guesses, &secrets, threads, cancel)

@@ -5,7 +5,9 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 
 use numpy::ndarray::{Array2, Array3};
-use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyReadonlyArray1, PyReadonlyArray2};
+use numpy::{
+    Element, IntoPyArray, PyArray1, PyArray2, PyArray3, PyReadonlyArray1, PyReadonlyArray2,
+};
 use pyo3::prelude::*;
 use stratagem_outpost::control::ControlWork;
 use stratagem_outpost::game::Tally;
@@ -22,16 +24,20 @@ use crate::runtime::{interruptible_reporting, thread_count};
 /// `(n, 4)` int32 rows `[id, empire, x, y]`.
 type OutpostRows<'py> = Bound<'py, PyArray2<i32>>;
 
-fn terrain(water: &PyReadonlyArray2<'_, bool>) -> PyResult<Terrain> {
-    let view = water.as_array();
+/// The cells of a `(100, 100)` grid, row by row; `name` names the array in errors.
+fn grid_cells<T: Element + Copy>(name: &str, grid: &PyReadonlyArray2<'_, T>) -> PyResult<Vec<T>> {
+    let view = grid.as_array();
     if view.shape() != [SIZE, SIZE] {
         return Err(param(format!(
-            "water must have shape (100, 100), got {:?}",
+            "{name} must have shape (100, 100), got {:?}",
             view.shape()
         )));
     }
-    let cells: Vec<bool> = view.iter().copied().collect();
-    Terrain::new(&cells).map_err(to_py)
+    Ok(view.iter().copied().collect())
+}
+
+fn terrain(water: &PyReadonlyArray2<'_, bool>) -> PyResult<Terrain> {
+    Terrain::new(&grid_cells("water", water)?).map_err(to_py)
 }
 
 /// The checked terrain and parameters `[r, L, W, T]` of a game, with its flags
@@ -432,14 +438,7 @@ fn outpost_cut_off(
     fringe: bool,
 ) -> PyResult<Vec<u32>> {
     let terrain = terrain(&water)?;
-    let control = control.as_array();
-    if control.shape() != [SIZE, SIZE] {
-        return Err(param(format!(
-            "control must have shape (100, 100), got {:?}",
-            control.shape()
-        )));
-    }
-    let control: Vec<i8> = control.iter().copied().collect();
+    let control = grid_cells("control", &control)?;
     if let Some(cell) = control.iter().position(|&c| !(-2..=3).contains(&c)) {
         return Err(param(format!(
             "control at ({}, {}) is {}; values are -2, -1 or 0..3",

@@ -7,6 +7,7 @@ use rayon::prelude::*;
 use stratagem_core::rng::{self, Halves, Stream};
 use stratagem_core::{Cancel, parallel};
 
+use crate::convert::rows_array;
 use crate::errors::{param, to_py};
 use crate::runtime::{interruptible, thread_count};
 
@@ -97,9 +98,7 @@ fn stream_blocks<'py>(
         })?;
         Ok(words)
     })?;
-    let array = Array2::from_shape_vec((count, 4), words)
-        .map_err(|e| crate::errors::internal(&e.to_string()))?;
-    Ok(array.into_pyarray(py))
+    rows_array(py, (count, 4), words)
 }
 
 /// The kinds of sequential draws `stream_draws` makes.

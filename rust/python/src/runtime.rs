@@ -35,6 +35,28 @@ where
     interruptible_reporting(py, work, None)
 }
 
+/// [`interruptible`] with `work` run inside a rayon pool of `threads` threads.
+pub fn interruptible_in_pool<T, F>(py: Python<'_>, threads: usize, work: F) -> PyResult<T>
+where
+    T: Send,
+    F: FnOnce(&Cancel) -> stratagem_core::Result<T> + Send,
+{
+    interruptible(py, |cancel| {
+        parallel::pool(threads)?.install(|| work(cancel))
+    })
+}
+
+/// `work` inside a rayon pool of `threads` threads with the GIL released but no Ctrl-C watch:
+/// for work that ends sooner than starting the watching thread would take.
+pub fn detached_in_pool<T, F>(py: Python<'_>, threads: usize, work: F) -> PyResult<T>
+where
+    T: Send,
+    F: FnOnce() -> stratagem_core::Result<T> + Send,
+{
+    py.detach(|| parallel::pool(threads)?.install(work))
+        .map_err(to_py)
+}
+
 /// [`interruptible`], also calling `report(done)` (a Python callable) at every signal check
 /// with the value of `done`'s counter, so a progress bar can follow the work.
 pub fn interruptible_reporting<T, F>(
