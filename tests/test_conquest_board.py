@@ -745,8 +745,18 @@ def test_load_refuses_bad_files(tmp_path):
         Board.load(not_npz)
     npy = tmp_path / "array.npy"
     np.save(npy, np.arange(3))
-    with pytest.raises(InvalidBoard, match=re.escape("it is not an .npz archive")):
+    with pytest.raises(InvalidBoard, match=re.escape(f"{npy}: not a valid board file (not an .npz")):
         Board.load(npy)
+    empty = tmp_path / "empty.npz"
+    empty.write_bytes(b"")
+    with pytest.raises(InvalidBoard, match=re.escape(f"{empty}: not a valid board file")):
+        Board.load(empty)
+    whole = tmp_path / "whole.npz"
+    Board.ring(5).save(whole)
+    truncated = tmp_path / "truncated.npz"
+    truncated.write_bytes(whole.read_bytes()[:-40])
+    with pytest.raises(InvalidBoard, match="a damaged or truncated archive"):
+        Board.load(truncated)
     arrays = Board.ring(5).to_arrays()
     tampered = tmp_path / "tampered.npz"
     swapped = arrays["indices"].copy()
@@ -760,9 +770,9 @@ def test_load_refuses_bad_files(tmp_path):
         Board.load(other)
     missing = tmp_path / "missing.npz"
     np.savez(missing, meta=arrays["meta"])
-    with pytest.raises(InvalidBoard, match="malformed board arrays"):
+    with pytest.raises(InvalidBoard, match="the board array 'indptr' is missing"):
         Board.load(missing)
-    with pytest.raises(FileNotFoundError):
+    with pytest.raises(InvalidBoard, match="absent.npz: cannot read a valid board file: No such"):
         Board.load(tmp_path / "absent.npz")
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import numbers
 import os
-import zipfile
 from collections.abc import Hashable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from stratagem import graph
+from stratagem._files import read_arrays, write_arrays
 from stratagem.annexation import layouts
 from stratagem.errors import InvalidBoard, StratagemError
 
@@ -110,20 +110,15 @@ def save(board: Board, path: str | os.PathLike[str]) -> None:
     if board._polygon_vertices is not None and board._polygon_offsets is not None:
         arrays["polygon_vertices"] = board._polygon_vertices
         arrays["polygon_offsets"] = board._polygon_offsets
-    with open(path, "wb") as handle:
-        np.savez(handle, **arrays)
+    write_arrays(path, arrays)
 
 
 def load(board_class: type[Board], path: str | os.PathLike[str]) -> Board:
     """Read a board written by :meth:`save`; everything is checked again, and a file that
     is not a valid annexation board raises ``InvalidBoard`` naming the file."""
     name = os.fspath(path)
+    arrays = read_arrays(path, "a valid annexation board file", InvalidBoard)
     try:
-        data = np.load(path, allow_pickle=False)
-        if not isinstance(data, np.lib.npyio.NpzFile):
-            raise InvalidBoard("it is not an .npz archive")
-        with data:
-            arrays = {key: data[key] for key in data.files}
         meta = json.loads(str(arrays["meta"][()]))
         if not isinstance(meta, dict) or meta.get("format") != FILE_FORMAT:
             raise InvalidBoard("it is not an annexation board")
@@ -136,8 +131,12 @@ def load(board_class: type[Board], path: str | os.PathLike[str]) -> Board:
             )
             polygons = np.split(arrays["polygon_vertices"], vertex_offsets[1:-1])
         return _board(board_class, meta, arrays, centres=arrays.get("centres"), polygons=polygons)
-    except (StratagemError, KeyError, TypeError, ValueError, zipfile.BadZipFile) as error:
-        raise InvalidBoard(f"{name}: not a valid annexation board file: {error}") from error
+    except KeyError as error:
+        raise InvalidBoard(
+            f"{name}: not a valid annexation board file: the array {error.args[0]!r} is missing"
+        ) from None
+    except (StratagemError, TypeError, ValueError) as error:
+        raise InvalidBoard(f"{name}: not a valid annexation board file: {error}") from None
 
 
 def _board(

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import json
 import os
-import zipfile
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from stratagem._files import read_arrays, write_arrays
 from stratagem.errors import InvalidBoard, StratagemError
 
 if TYPE_CHECKING:
@@ -69,25 +69,22 @@ def from_arrays(board_class: type[Board], arrays: Mapping[str, ArrayLike]) -> Bo
         )
     except InvalidBoard:
         raise
-    except (StratagemError, KeyError, ValueError) as error:
-        raise InvalidBoard(f"malformed board arrays: {error!r}") from error
+    except KeyError as error:
+        raise InvalidBoard(f"the board array {error.args[0]!r} is missing") from None
+    except (StratagemError, ValueError) as error:
+        raise InvalidBoard(f"malformed board arrays: {error}") from None
 
 
 def save(board: Board, path: str | os.PathLike[str]) -> None:
     """Write the board to ``path`` (an ``.npz`` archive, written to exactly that path)."""
-    arrays: dict[str, Any] = to_arrays(board)
-    with open(path, "wb") as handle:
-        np.savez(handle, **arrays)
+    write_arrays(path, to_arrays(board))
 
 
 def load(board_class: type[Board], path: str | os.PathLike[str]) -> Board:
     """Read a board written by :meth:`save`. The graph is checked again; a file that is
     not a valid board raises ``InvalidBoard`` naming the file."""
+    arrays = read_arrays(path, "a valid board file", InvalidBoard)
     try:
-        data = np.load(path, allow_pickle=False)
-        if not isinstance(data, np.lib.npyio.NpzFile):
-            raise InvalidBoard("it is not an .npz archive")
-        with data:
-            return from_arrays(board_class, {key: data[key] for key in data.files})
-    except (StratagemError, ValueError, zipfile.BadZipFile) as error:
-        raise InvalidBoard(f"{os.fspath(path)}: not a valid board file: {error}") from error
+        return from_arrays(board_class, arrays)
+    except StratagemError as error:
+        raise InvalidBoard(f"{os.fspath(path)}: not a valid board file: {error}") from None
