@@ -152,6 +152,21 @@ impl<'a> Problem<'a> {
     fn evaluate_profile(&self, slots: &[Vec<u8>], work: &mut Work) -> Result<Vec<i64>> {
         self.evaluate(slots.iter().map(|s| Some(s.as_slice())), work)
     }
+
+    /// The values when `power` plays `deviation` and every other power its option of `slots`.
+    fn evaluate_deviation(
+        &self,
+        slots: &[Vec<u8>],
+        power: usize,
+        deviation: &[u8],
+        work: &mut Work,
+    ) -> Result<Vec<i64>> {
+        let profile = slots
+            .iter()
+            .enumerate()
+            .map(|(p, s)| Some(if p == power { deviation } else { s.as_slice() }));
+        self.evaluate(profile, work)
+    }
 }
 
 /// Option `index` of `choices` in slot form.
@@ -340,16 +355,7 @@ pub fn anneal(
         if !choices.allows(&proposal) {
             continue;
         }
-        let values = problem.evaluate(
-            slots.iter().enumerate().map(|(p, s)| {
-                Some(if p == power {
-                    proposal.as_slice()
-                } else {
-                    s.as_slice()
-                })
-            }),
-            &mut work,
-        )?;
+        let values = problem.evaluate_deviation(&slots, power, &proposal, &mut work)?;
         used += 1;
         done.fetch_add(1, Ordering::Relaxed);
         if values[power] > current[power] {
@@ -532,17 +538,7 @@ impl Combined {
             return Ok(());
         };
         problem.choices[power].unrank(option, candidate)?;
-        let slots = &self.slots;
-        let values = problem.evaluate(
-            slots.iter().enumerate().map(|(p, s)| {
-                Some(if p == power {
-                    candidate.as_slice()
-                } else {
-                    s.as_slice()
-                })
-            }),
-            work,
-        )?;
+        let values = problem.evaluate_deviation(&self.slots, power, candidate, work)?;
         state.evaluations += 1;
         if option + 1 < end {
             state.new[power][0].0 += 1;
