@@ -745,7 +745,9 @@ def test_load_refuses_bad_files(tmp_path):
         Board.load(not_npz)
     npy = tmp_path / "array.npy"
     np.save(npy, np.arange(3))
-    with pytest.raises(InvalidBoard, match=re.escape(f"{npy}: not a valid board file (not an .npz")):
+    with pytest.raises(
+        InvalidBoard, match=re.escape(f"{npy}: not a valid board file (not an .npz")
+    ):
         Board.load(npy)
     empty = tmp_path / "empty.npz"
     empty.write_bytes(b"")
@@ -772,7 +774,7 @@ def test_load_refuses_bad_files(tmp_path):
     np.savez(missing, meta=arrays["meta"])
     with pytest.raises(InvalidBoard, match="the board array 'indptr' is missing"):
         Board.load(missing)
-    with pytest.raises(InvalidBoard, match="absent.npz: cannot read a valid board file: No such"):
+    with pytest.raises(InvalidBoard, match=r"absent\.npz: cannot read a valid board file: No such"):
         Board.load(tmp_path / "absent.npz")
 
 

@@ -415,7 +415,11 @@ BAD_INPUTS: list[tuple[dict[str, Any], type[StratagemError], str]] = [
     ({"policies": ["random"]}, InvalidParameter, "2 to 64 teams"),
     ({"order": "metis"}, InvalidParameter, r"order must be one of .*got 'metis'"),
     ({"team": [0, 1] * 2}, InvalidParameter, r"team needs one entry per territory.*\(4,\)"),
-    ({"team": [0, 1, 0, 1, 0, 2]}, InvalidParameter, "territory 5 has team 2, but 2 policies were given: teams run 0..1"),
+    (
+        {"team": [0, 1, 0, 1, 0, 2]},
+        InvalidParameter,
+        "territory 5 has team 2, but 2 policies were given: teams run 0..1",
+    ),
     ({"team": [0, -1, 0, 1, 0, 1]}, InvalidParameter, "territory 1 has team -1"),
     ({"team": np.zeros(6) + 0.5}, InvalidParameter, "team must hold integers"),
     ({"troops": [4, 4, -1, 4, 4, 4]}, InvalidParameter, "territory 2 has -1 troops"),
@@ -453,7 +457,9 @@ def test_run_and_load_refuse_bad_arguments(tmp_path: Path) -> None:
     with pytest.raises(InvalidParameter, match="run\\(\\) without turns needs max_turns"):
         game.run()
     assert game.turn == 0  # nothing was played by the refused calls
-    with pytest.raises(InvalidParameter, match="missing.npz: cannot read a saved conquest game: No such file"):
+    with pytest.raises(
+        InvalidParameter, match=r"missing\.npz: cannot read a saved conquest game: No such file"
+    ):
         DistributedGame.load(tmp_path / "missing.npz")
     with pytest.raises(InvalidParameter, match="order must be one of"):
         DistributedGame.load(_saved(tmp_path), order="metis")  # type: ignore[arg-type]
@@ -1045,7 +1051,11 @@ def test_long_game_on_ranks_of_threads_equals_game(board: Board, ranks: int, ord
         ({"seed": 2}, InconsistentInput, "rank 2 was given another policies or parameters"),
         ({"max_turns": 9}, InconsistentInput, "rank 2 was given another policies or param"),
         ({"board": "ring"}, InconsistentInput, "rank 2 was given another board"),
-        ({"team": "bad"}, InvalidParameter, "rank 2: territory 35 has team 7, but 2 policies were given: teams run 0..1"),
+        (
+            {"team": "bad"},
+            InvalidParameter,
+            "rank 2: territory 35 has team 7, but 2 policies were given: teams run 0..1",
+        ),
         ({"order": "metis"}, InvalidParameter, "rank 2: order must be one of"),
         # Threads may differ: each rank runs its own engine.
         pytest.param({"threads": 1}, None, ""),
