@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
@@ -281,10 +281,16 @@ class CombinedSearch:
             raise InvalidParameter(
                 f"{source}: saved search version {data.get('version')!r}; this version reads 1"
             )
+        saved_weights = data.get("weights")
+        if not isinstance(saved_weights, list) or len(saved_weights) != len(fields(Weights)):
+            raise InvalidParameter(
+                f"{source}: weights must be a list of {len(fields(Weights))} integers "
+                f"(centre, unit, reach, threat), got {saved_weights!r}"
+            )
         try:
             the_map = Map.parse(str(data["map"]), source=f"{source} (its map)")
             position = Position.parse(str(data["position"]), the_map)
-            weights = Weights(*data["weights"])
+            weights = Weights(*saved_weights)
             search = cls.__new__(cls)
             search.position = position
             search.convention = check_convention(str(data["convention"]))
@@ -355,10 +361,19 @@ def mixed_equilibrium(
     """A mixed Nash equilibrium of the bimatrix game ``(a, b)`` (row payoffs ``a``, column
     payoffs ``b``) and how it was found: linear programming (HiGHS) when ``a + b`` is
     constant, else exact support enumeration (``docs/diplomacy-rules.md``)."""
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    try:
+        a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    except (TypeError, ValueError) as error:
+        raise InvalidParameter(f"a and b must be matrices of numbers: {error}") from None
     if a.ndim != 2 or a.shape != b.shape or a.size == 0:
         raise InvalidParameter(
             f"a and b must be payoff matrices of one non-empty shape, got {a.shape} and {b.shape}"
         )
+    for name, payoffs in (("a", a), ("b", b)):
+        if not np.isfinite(payoffs).all():
+            row, column = np.argwhere(~np.isfinite(payoffs))[0]
+            raise InvalidParameter(
+                f"payoffs must be finite; {name}[{row}, {column}] is {payoffs[row, column]}"
+            )
     x, y, _, _, method = restricted_equilibrium(a.tolist(), b.tolist())
     return np.asarray(x, dtype=float), np.asarray(y, dtype=float), method
