@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from numpy.typing import NDArray
 
 from conquest_spread import Setup, first_difference, play_alongside, shuffled
+from mpi_launch import SCRIPTS, mpirun
 from stratagem import _core
 from stratagem.conquest import POLICIES, TROOP_LIMIT, Board, Game, assign_regions
 from stratagem.conquest.distributed import (
@@ -51,7 +52,6 @@ from stratagem.mpi import (
     abort_on_error,
     block_partition,
 )
-from test_distributed import SCRIPTS, _mpirun
 
 T = TypeVar("T")
 IntArray = NDArray[np.int64]
@@ -1126,7 +1126,7 @@ def test_ranks_that_disagree_on_the_order_raise_inconsistent_input() -> None:
 @pytest.mark.parametrize("ranks", [2, 4])
 def test_an_error_inside_a_turn_on_one_rank_ends_the_whole_job(ranks: int) -> None:
     started = time.monotonic()
-    result = _mpirun(ranks, [str(SCRIPTS / "conquest_fail_mid_run.py"), "place"])
+    result = mpirun(ranks, [str(SCRIPTS / "conquest_fail_mid_run.py"), "place"])
     elapsed = time.monotonic() - started
     assert result.returncode != 0
     assert f"error on MPI rank 1 of {ranks}; aborting all ranks" in result.stderr
@@ -1143,7 +1143,7 @@ def test_an_error_inside_a_turn_on_one_rank_ends_the_whole_job(ranks: int) -> No
 
 
 def test_ranks_that_disagree_on_the_order_are_told_under_mpiexec() -> None:
-    result = _mpirun(2, [str(SCRIPTS / "conquest_fail_mid_run.py"), "order"])
+    result = mpirun(2, [str(SCRIPTS / "conquest_fail_mid_run.py"), "order"])
     assert result.returncode == 0, result.stderr
     assert len(re.findall(r"InconsistentInput: .*rank 1", result.stdout)) == 2
 

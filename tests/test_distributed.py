@@ -8,18 +8,15 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
-import shutil
-import subprocess
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from mpi_launch import SCRIPTS, json_lines, mpirun, run
 from stratagem.errors import InvalidParameter, StratagemError
 from stratagem.mpi import (
     LAUNCHER_VARIABLES,
@@ -41,8 +38,6 @@ from stratagem.mpi import (
     run_queue,
     world,
 )
-
-SCRIPTS = Path(__file__).parent / "mpi" / "scripts"
 
 # --------------------------------------------------------------------------------------------
 # Block partitions
@@ -339,63 +334,19 @@ def test_without_mpi4py_a_launcher_warns_and_runs_serially(monkeypatch):
 # Subprocess runs: a plain interpreter and mpiexec
 
 
-def _clean_env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in LAUNCHER_VARIABLES}
-    env.pop("STRATAGEM_MPI", None)
-    env.update(HYDRA_LAUNCHER="fork", MPIEXEC_TIMEOUT="60", **extra)
-    return env
-
-
-def _mpiexec() -> str:
-    # The PyPI mpich package installs mpiexec next to the interpreter.
-    found = shutil.which("mpiexec", path=str(Path(sys.executable).parent)) or shutil.which(
-        "mpiexec"
-    )
-    if found is None:
-        pytest.skip("mpiexec not found (pip install 'stratagem[mpi]')")
-    if importlib.util.find_spec("mpi4py") is None:
-        pytest.skip("mpi4py is not installed (pip install 'stratagem[mpi]')")
-    return found
-
-
-def _run(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        args, env=_clean_env(**env), capture_output=True, text=True, timeout=90, check=False
-    )
-
-
-def _mpirun(ranks: int, args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
-    return _run([_mpiexec(), "-n", str(ranks), sys.executable, *args], **env)
-
-
-def _json_lines(stdout: str) -> list[dict]:
-    # Ranks share stdout; each prints whole lines, but a line may follow another's without
-    # its newline, so split on the objects' boundaries.
-    decoder = json.JSONDecoder()
-    objects, position = [], 0
-    text = stdout.strip()
-    while position < len(text):
-        obj, end = decoder.raw_decode(text, position)
-        objects.append(obj)
-        position = end
-        while position < len(text) and text[position].isspace():
-            position += 1
-    return objects
-
-
 def test_plain_run_does_not_initialise_mpi():
-    result = _run([sys.executable, str(SCRIPTS / "detect.py")])
+    result = run([sys.executable, str(SCRIPTS / "detect.py")])
     assert result.returncode == 0, result.stderr
-    (line,) = _json_lines(result.stdout)
+    (line,) = json_lines(result.stdout)
     assert line["mpi_imported"] is False
     assert line["info"]["world_size"] == 1
 
 
 def test_stratagem_mpi_1_initialises_a_one_rank_world():
     pytest.importorskip("mpi4py")
-    result = _run([sys.executable, str(SCRIPTS / "detect.py")], STRATAGEM_MPI="1")
+    result = run([sys.executable, str(SCRIPTS / "detect.py")], STRATAGEM_MPI="1")
     assert result.returncode == 0, result.stderr
-    (line,) = _json_lines(result.stdout)
+    (line,) = json_lines(result.stdout)
     assert line["mpi_imported"] is True
     assert line["info"]["library_version"]
     assert (line["info"]["world_size"], line["info"]["distributed"]) == (1, False)
@@ -403,24 +354,24 @@ def test_stratagem_mpi_1_initialises_a_one_rank_world():
 
 @pytest.mark.parametrize("ranks", [2, 4])
 def test_mpiexec_gives_every_rank_the_world(ranks):
-    result = _mpirun(ranks, [str(SCRIPTS / "detect.py")])
+    result = mpirun(ranks, [str(SCRIPTS / "detect.py")])
     assert result.returncode == 0, result.stderr
-    infos = [line["info"] for line in _json_lines(result.stdout)]
+    infos = [line["info"] for line in json_lines(result.stdout)]
     assert sorted(info["rank"] for info in infos) == list(range(ranks))
     assert all(info["world_size"] == ranks and info["distributed"] for info in infos)
 
 
 def test_stratagem_mpi_0_under_mpiexec_runs_each_rank_alone():
-    result = _mpirun(2, [str(SCRIPTS / "detect.py")], STRATAGEM_MPI="0")
+    result = mpirun(2, [str(SCRIPTS / "detect.py")], STRATAGEM_MPI="0")
     assert result.returncode == 0, result.stderr
-    lines = _json_lines(result.stdout)
+    lines = json_lines(result.stdout)
     assert len(lines) == 2
     assert all(not line["mpi_imported"] and line["info"]["world_size"] == 1 for line in lines)
 
 
 @pytest.mark.parametrize("ranks", [2, 4])
 def test_collectives_match_the_serial_answers_under_mpiexec(ranks):
-    result = _mpirun(ranks, [str(SCRIPTS / "smoke.py")])
+    result = mpirun(ranks, [str(SCRIPTS / "smoke.py")])
     assert result.returncode == 0, result.stderr
     assert result.stdout.count("ok") == ranks
 
@@ -429,7 +380,7 @@ def test_collectives_match_the_serial_answers_under_mpiexec(ranks):
 @pytest.mark.parametrize("mode", ["hook", "context", "queue"])
 def test_an_error_on_one_rank_ends_the_whole_job(ranks, mode):
     started = time.monotonic()
-    result = _mpirun(ranks, [str(SCRIPTS / "fail_on_rank1.py"), mode])
+    result = mpirun(ranks, [str(SCRIPTS / "fail_on_rank1.py"), mode])
     elapsed = time.monotonic() - started
     assert result.returncode != 0
     assert "error on MPI rank 1 of" in result.stderr
@@ -442,9 +393,9 @@ def test_cli_info_json_under_mpiexec():
     pytest.importorskip("stratagem.cli")
     if importlib.util.find_spec("stratagem.__main__") is None:
         pytest.skip("python -m stratagem is not available yet")
-    result = _mpirun(2, ["-m", "stratagem", "info", "--json"])
+    result = mpirun(2, ["-m", "stratagem", "info", "--json"])
     assert result.returncode == 0, result.stderr
-    (report,) = _json_lines(result.stdout)  # one JSON object, printed by rank 0 only
+    (report,) = json_lines(result.stdout)  # one JSON object, printed by rank 0 only
 
     def world_sizes(node: object) -> list[int]:
         if isinstance(node, dict):
@@ -453,31 +404,3 @@ def test_cli_info_json_under_mpiexec():
         return []
 
     assert 2 in world_sizes(report)
-
-
-# -- a failing command under mpiexec: one message, every rank ended ---------------------------
-
-
-def test_the_same_bad_input_on_every_rank_prints_one_error_and_exits_2():
-    started = time.monotonic()
-    result = _mpirun(2, ["-m", "stratagem", "conquest", "play", "--board", "grid:axb", "--json"])
-    assert result.returncode == 2, result.stderr
-    (line,) = _json_lines(result.stdout)
-    assert line["error"]["type"] == "InvalidParameter"
-    assert "grid:axb" in line["error"]["message"]
-    assert result.stderr.count("stratagem: error:") == 1
-    assert time.monotonic() - started < 30
-
-
-def test_bad_input_on_one_rank_ends_the_job_within_seconds():
-    command = [sys.executable, "-m", "stratagem", "conquest", "play", "--turns", "200", "--json"]
-    good = [*command, "--board", "grid:200x200"]
-    bad = [*command, "--board", "grid:axb"]
-    started = time.monotonic()
-    result = _run([_mpiexec(), "-n", "1", *good, ":", "-n", "1", *bad])
-    elapsed = time.monotonic() - started
-    assert result.returncode != 0
-    (line,) = _json_lines(result.stdout)
-    assert line["error"]["message"].startswith("on MPI rank 1 of 2: board spec 'grid:axb'")
-    # The failing rank waits 2 s for the others to fail too, then aborts the job.
-    assert elapsed < 10, f"the job took {elapsed:.1f} s"
