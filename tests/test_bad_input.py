@@ -165,6 +165,14 @@ def test_a_search_saved_with_missing_weights_is_refused(tmp_path):
             "--probes must be at most 1000000000",
         ),
         (["conquest", "play", "--board", "grid:4x4", "--rate", "nan"], "got nan"),
+        (
+            ["diplomacy", "play", "AUS: A VIE / BUD TRI VIE", "--time-limit", "1e300"],
+            "time_limit must be a positive number of seconds, got 1e300 (at most 1e7)",
+        ),
+        (
+            ["annexation", "match", "mcts:time=nan", "greedy", "--games", "2"],
+            "time must be a positive number of seconds, got NaN",
+        ),
     ],
 )
 def test_cli_refuses_sizes_and_numbers_before_any_work(capsys, argv, named):

@@ -59,7 +59,16 @@ def read_arrays(
         raise
     except OSError as failure:
         raise error(f"{name}: cannot read {what}: {failure.strerror or failure}") from None
-    except (EOFError, ValueError, zipfile.BadZipFile, zlib.error) as failure:
+    # zipfile raises NotImplementedError for a garbled version or compression field and
+    # RuntimeError for an "encrypted" member.
+    except (
+        EOFError,
+        ValueError,
+        zipfile.BadZipFile,
+        zlib.error,
+        NotImplementedError,
+        RuntimeError,
+    ) as failure:
         raise error(f"{name}: not {what} (a damaged or truncated archive: {failure})") from None
 
 

@@ -129,7 +129,13 @@ def load(board_class: type[Board], path: str | os.PathLike[str]) -> Board:
             vertex_offsets = graph.id_vector(
                 "polygon_offsets", arrays["polygon_offsets"], node="cell", objects=True
             )
-            polygons = np.split(arrays["polygon_vertices"], vertex_offsets[1:-1])
+            vertices = arrays["polygon_vertices"]
+            if vertices.ndim != 2 or vertices.shape[1] != 2 or vertices.dtype.kind != "f":
+                raise InvalidBoard(
+                    f"polygon_vertices must be an (n, 2) array of floats, got a {vertices.dtype} "
+                    f"array of shape {vertices.shape}"
+                )
+            polygons = np.split(vertices, vertex_offsets[1:-1])
         return _board(board_class, meta, arrays, centres=arrays.get("centres"), polygons=polygons)
     except KeyError as error:
         raise InvalidBoard(

@@ -2,7 +2,6 @@
 //! batch step.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use numpy::ndarray::Array1;
 use numpy::{
@@ -20,7 +19,7 @@ use stratagem_annexation::{Board, Mode, Outcome, Rules, State};
 use stratagem_core::Cancel;
 use stratagem_core::error::named;
 
-use crate::convert::{flat_rows, rows_array};
+use crate::convert::{self, flat_rows, rows_array};
 use crate::errors::{param, to_py};
 use crate::runtime::{detached_in_pool, interruptible_in_pool, thread_count};
 
@@ -294,14 +293,7 @@ fn spec_from(
         "mcts" => {
             let budget = match (iterations, time) {
                 (Some(iterations), None) => Budget::Iterations(iterations),
-                (None, Some(seconds)) if seconds.is_finite() && seconds > 0.0 && seconds < 1e6 => {
-                    Budget::Time(Duration::from_secs_f64(seconds))
-                }
-                (None, Some(seconds)) => {
-                    return Err(param(format!(
-                        "time must be a positive number of seconds, got {seconds}"
-                    )));
-                }
+                (None, Some(seconds)) => Budget::Time(convert::seconds("time", seconds)?),
                 _ => {
                     return Err(param("mcts takes either iterations or time, not both"));
                 }

@@ -4,7 +4,7 @@
 
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1};
@@ -17,6 +17,7 @@ use stratagem_diplomacy::search::{
 };
 use stratagem_diplomacy::{Choices, Convention, Position, Unit, open_problem};
 
+use crate::convert;
 use crate::errors::{param, to_py};
 use crate::runtime::{interruptible_reporting, thread_count};
 
@@ -130,14 +131,7 @@ impl DiplomacyPosition {
 
 fn budget(max_evaluations: u64, time_limit: Option<f64>) -> PyResult<Budget> {
     let deadline = match time_limit {
-        Some(seconds) if seconds.is_finite() && seconds > 0.0 => {
-            Some(Instant::now() + Duration::from_secs_f64(seconds))
-        }
-        Some(seconds) => {
-            return Err(param(format!(
-                "time_limit must be a positive number of seconds, got {seconds}"
-            )));
-        }
+        Some(limit) => Some(Instant::now() + convert::seconds("time_limit", limit)?),
         None => None,
     };
     Ok(Budget {
