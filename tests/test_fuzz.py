@@ -27,11 +27,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from stratagem import annexation, conquest
+from stratagem import annexation, conquest, outpost
 from stratagem.cli import build_parser, main
 from stratagem.diplomacy.position import Position
 from stratagem.diplomacy.search import CombinedSearch
 from stratagem.errors import StratagemError
+from stratagem.tournament import Checkpoint, check_counts, run
 
 SOAK_SECONDS = float(os.environ.get("STRATAGEM_SOAK_SECONDS", "20"))
 # Every generated case is cheap when valid; one that runs this long is a hang.
@@ -137,13 +138,32 @@ def _originals(folder: Path) -> dict[str, tuple[Path, Callable[[Path], object]]]
     search = CombinedSearch(Position.parse(_POSITION))
     search.advance(3)
     search.save(folder / "diplomacy_search.json")
+    outpost_game = outpost.Game(T=6, seed=1)
+    outpost_game.run(3)
+    outpost_game.save(folder / "outpost_game.json")
+    checkpoint = _checkpoint(folder / "checkpoint.json")
+    run(4, lambda task, threads, report: [[i, 3 - i] for i in task], checkpoint=checkpoint)
     return {
         "conquest game": (folder / "conquest_game.npz", conquest.Game.load),
         "conquest board": (folder / "conquest_board.npz", conquest.Board.load),
         "annexation board": (folder / "annexation_board.npz", annexation.Board.load),
         "annexation game": (folder / "annexation_game.json", annexation.Game.load),
         "diplomacy search": (folder / "diplomacy_search.json", CombinedSearch.load),
+        "outpost game": (folder / "outpost_game.json", outpost.Game.load),
+        "tournament checkpoint": (
+            folder / "checkpoint.json",
+            lambda path: _checkpoint(path).load(4),
+        ),
     }
+
+
+def _checkpoint(path: Path) -> Checkpoint:
+    """The checkpoint of a toy tournament of 4 fixtures of 3 games, (wins, losses) each."""
+
+    def check(index: int, row: np.ndarray) -> None:
+        check_counts(row, 3, "wins and losses")
+
+    return Checkpoint(path, "toy", {"fixtures": 4}, ("wins", "losses"), check=check)
 
 
 _ODD_VALUES: list[Any] = [None, -1, 0, 2**70, 1.5, float("nan"), "x", "", [], {}, [1, 2], True]
