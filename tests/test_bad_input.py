@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from stratagem import conquest, diplomacy, mastermind
+from stratagem import conquest, diplomacy, mastermind, outpost
 from stratagem.cli import main
 from stratagem.conquest.saves import read_game
 from stratagem.diplomacy.search import CombinedSearch, mixed_equilibrium
@@ -180,6 +180,8 @@ def test_cli_refuses_sizes_and_numbers_before_any_work(capsys, argv, named):
 
 
 def test_library_refuses_numbers_past_their_bounds():
+    with pytest.raises(InvalidParameter, match=r"time_budget must be a positive number \(finite\)"):
+        outpost.Game(T=5, time_budget=math.inf)
     with pytest.raises(InvalidParameter, match="n must be at most 18446744073709551615"):
         conquest.simulate_battle(1, 1, 2**64)
     with pytest.raises(InvalidParameter, match="probes must be at most 1000000000"):

@@ -29,6 +29,7 @@ blocks the game.
 from __future__ import annotations
 
 import json
+import math
 import os
 import time
 import warnings
@@ -350,9 +351,11 @@ class Game:
         if time_budget is not None and (
             isinstance(time_budget, bool)
             or not isinstance(time_budget, int | float)
-            or not time_budget > 0
+            or not 0 < time_budget < math.inf
         ):
-            raise InvalidParameter(f"time_budget must be a positive number, got {time_budget!r}")
+            raise InvalidParameter(
+                f"time_budget must be a positive number (finite), got {time_budget!r}"
+            )
         return {
             "r": _validate.integer("r", r, 0, 198),
             "L": _validate.integer("L", land, 1, 10_000),
