@@ -10,7 +10,8 @@ words (``docs/games.md``, "One vocabulary"):
   fields; ``ranks`` always means MPI processes.
 
 Old spellings stay as aliases that print a deprecation note on stderr
-(:class:`DeprecatedOption`, :func:`add_command`).
+(:class:`DeprecatedOption`, :func:`add_command`). A command's help texts are the docstring
+of the function that runs it (:func:`add_command`), as click has it.
 
 This module imports no game, so a game's ``cli.py`` can import it without a circle.
 """
@@ -18,6 +19,7 @@ This module imports no game, so a game's ``cli.py`` can import it without a circ
 from __future__ import annotations
 
 import argparse
+import inspect
 import math
 import os
 import sys
@@ -33,10 +35,14 @@ __all__ = [
     "Commands",
     "Common",
     "DeprecatedOption",
+    "Show",
     "add_command",
+    "add_count",
+    "add_file",
     "add_load",
     "add_png",
     "add_save",
+    "add_seconds",
     "add_turns",
     "check_readable",
     "command_group",
@@ -44,11 +50,15 @@ __all__ = [
     "count_argument",
     "names_argument",
     "played_report",
+    "print_files",
+    "refuse_new_game_options",
     "seconds_argument",
     "warn_deprecated_command",
 ]
 
 Command = Callable[[argparse.Namespace], dict[str, Any]]
+#: Prints a command's report as text (None: the command prints as it goes).
+Show: TypeAlias = Callable[[dict[str, Any]], None] | None
 #: The subcommands of a parser, where each game's ``register(commands, common)`` adds its group.
 Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 #: Makes the parent parser that gives a command ``--seed``, ``--threads`` and ``--json``.
@@ -166,22 +176,39 @@ class DeprecatedOption(argparse.Action):
         setattr(namespace, self.dest, values)
 
 
+def _help_texts(run: Command) -> tuple[str, str | None]:
+    """The ``help`` and ``description`` of the command ``run`` runs: the first paragraph of
+    its docstring and the rest (None when there is none), white space folded as argparse
+    prints it."""
+    doc = inspect.getdoc(run)
+    if not doc:
+        raise TypeError(f"{run.__qualname__} needs a docstring: it is the command's help")
+    summary, _, details = doc.partition("\n\n")
+    return " ".join(summary.split()), " ".join(details.split()) or None
+
+
 def add_command(
     commands: Commands,
     name: str,
+    common: Common,
+    run: Command,
+    show: Show,
     *,
-    help: str,
-    parents: Sequence[argparse.ArgumentParser],
     old_names: Sequence[str] = (),
     prefix: str = "",
 ) -> list[argparse.ArgumentParser]:
-    """The parser of command ``name`` and one per deprecated old name (same options: the
-    caller adds them to every parser returned; running an old name prints a note)."""
-    parsers = [commands.add_parser(name, help=help, parents=parents)]
+    """The parser of command ``name``, which ``run`` runs and ``show`` prints (help texts:
+    :func:`_help_texts`), and one per deprecated old name (same options: the caller adds them
+    to every parser returned; running an old name prints a note)."""
+    help, description = _help_texts(run)
+    parsers = [commands.add_parser(name, help=help, parents=[common()])]
     for old in old_names:
-        alias = commands.add_parser(old, parents=parents, help=argparse.SUPPRESS)
+        alias = commands.add_parser(old, parents=[common()], help=argparse.SUPPRESS)
         alias.set_defaults(deprecated_command=(f"'{prefix}{old}'", f"'{prefix}{name}'"))
         parsers.append(alias)
+    for parser in parsers:
+        parser.description = description
+        parser.set_defaults(run=run, show=show)
     return parsers
 
 
@@ -192,15 +219,33 @@ def warn_deprecated_command(args: argparse.Namespace) -> None:
         _note(*deprecated)
 
 
+def add_count(
+    parser: argparse.ArgumentParser,
+    option: str,
+    *,
+    help: str,
+    default: int | None = None,
+    metavar: str | None = None,
+) -> None:
+    """``option N``, a whole number (:func:`count_argument`)."""
+    parser.add_argument(option, type=count_argument, default=default, metavar=metavar, help=help)
+
+
+def add_seconds(parser: argparse.ArgumentParser, option: str, *, help: str) -> None:
+    """``option SECONDS``, a positive number of seconds (:func:`seconds_argument`)."""
+    parser.add_argument(option, type=seconds_argument, metavar="SECONDS", help=help)
+
+
 def add_turns(
     parser: argparse.ArgumentParser,
     *,
     default: int | None,
     help: str,
+    metavar: str | None = "N",
     old: Sequence[str] = (),
 ) -> None:
     """``--turns N`` (and deprecated spellings ``old``) into ``args.turns``."""
-    parser.add_argument("--turns", type=count_argument, default=default, metavar="N", help=help)
+    add_count(parser, "--turns", default=default, metavar=metavar, help=help)
     for spelling in old:
         parser.add_argument(
             spelling,
@@ -211,24 +256,46 @@ def add_turns(
         )
 
 
-def add_png(parser: argparse.ArgumentParser, *, help: str, old: Sequence[str] = ()) -> None:
-    """``--png FILE`` (and deprecated spellings ``old``) into ``args.png``."""
-    parser.add_argument("--png", type=Path, metavar="FILE", help=help)
+def add_file(
+    parser: argparse.ArgumentParser,
+    option: str,
+    *,
+    help: str,
+    metavar: str | None = "FILE",
+    old: Sequence[str] = (),
+) -> None:
+    """``option FILE``, a path (and deprecated spellings ``old``)."""
+    action = parser.add_argument(option, type=Path, metavar=metavar, help=help)
     for spelling in old:
         parser.add_argument(
-            spelling, dest="png", action=DeprecatedOption, new="--png", convert=Path
+            spelling, dest=action.dest, action=DeprecatedOption, new=option, convert=Path
         )
 
 
+def add_png(parser: argparse.ArgumentParser, *, help: str, old: Sequence[str] = ()) -> None:
+    """``--png FILE`` (and deprecated spellings ``old``) into ``args.png``."""
+    add_file(parser, "--png", help=help, old=old)
+
+
 def add_save(parser: argparse.ArgumentParser, *, help: str = "save the game at the end") -> None:
-    parser.add_argument("--save", type=Path, metavar="FILE", help=help)
+    add_file(parser, "--save", help=help)
 
 
 def add_load(
     parser: argparse.ArgumentParser, *, help: str = "continue a game saved with --save"
 ) -> None:
     """``--load FILE``; the command refuses a missing file with :func:`check_readable`."""
-    parser.add_argument("--load", type=Path, metavar="FILE", help=help)
+    add_file(parser, "--load", help=help)
+
+
+def refuse_new_game_options(args: argparse.Namespace, options: Sequence[str], keeps: str) -> None:
+    """Refuses, beside ``--load``, the ``options`` (by their argparse names) of a new game
+    that were given: the saved game keeps its own ``keeps``."""
+    given = ["--" + key.replace("_", "-") for key in options if getattr(args, key) is not None]
+    if given:
+        raise InvalidParameter(
+            f"--load continues the saved game with its own {keeps}; drop {', '.join(given)}"
+        )
 
 
 #: The options that name a file a command writes, by their argparse names; every command's are
@@ -264,6 +331,12 @@ def check_readable(path: Path | None, option: str) -> None:
     in every game (a file that exists but is not a valid save is ``InvalidBoard``)."""
     if path is not None and not path.is_file():
         raise InvalidParameter(f"{option} {path}: no such file")
+
+
+def print_files(files: dict[str, str]) -> None:
+    """The files a command wrote, one ``kind: path`` line each."""
+    for kind, path in files.items():
+        print(f"{kind}: {path}")
 
 
 def played_report(

@@ -44,6 +44,8 @@ from stratagem.cli_common import (
     Common,
     DeprecatedOption,
     add_command,
+    add_count,
+    add_file,
     add_load,
     add_png,
     add_save,
@@ -52,6 +54,8 @@ from stratagem.cli_common import (
     command_group,
     names_argument,
     played_report,
+    print_files,
+    refuse_new_game_options,
 )
 from stratagem.cli_common import count_argument as _count
 from stratagem.errors import InvalidParameter, StratagemError
@@ -202,13 +206,7 @@ def _player_specs(args: argparse.Namespace) -> list[str]:
 
 
 def _loaded_game(args: argparse.Namespace) -> Game:
-    given = [
-        "--" + key.replace("_", "-") for key in _NEW_GAME_OPTIONS if getattr(args, key) is not None
-    ]
-    if given:
-        raise InvalidParameter(
-            f"--load continues the saved game with its own board and rules; drop {', '.join(given)}"
-        )
+    refuse_new_game_options(args, _NEW_GAME_OPTIONS, "board and rules")
     return Game.load(args.load)
 
 
@@ -229,6 +227,11 @@ def _replayed_moves(game: Game) -> list[dict[str, Any]]:
 
 
 def _play(args: argparse.Namespace) -> dict[str, Any]:
+    """play one game between agents
+
+    Play one game (or continue a saved one) between agents and print the moves, the final
+    position and the result. Seat 0 is A and moves first.
+    """
     if args.turns is not None:
         _validate.integer("--turns", args.turns, 0)
     check_readable(args.load, "--load")
@@ -334,8 +337,7 @@ def _print_play(report: dict[str, Any]) -> None:
     else:
         print(_summary(report["owner"], report["seats"]))
     _print_result(report)
-    for kind, path in report["files"].items():
-        print(f"{kind}: {path}")
+    print_files(report["files"])
 
 
 def _print_play_header(report: dict[str, Any]) -> None:
@@ -392,6 +394,11 @@ def _print_result(report: dict[str, Any]) -> None:
 
 
 def _match(args: argparse.Namespace) -> dict[str, Any]:
+    """a match of many games between two agents
+
+    Play --games games of A against B on recolourings of the board, first move alternating;
+    A's score with its 95% Wilson interval and the Elo difference.
+    """
     first = _agent("A", args.agent_a)
     second = _agent("B", args.agent_b)
     board = _board(args.board, colours=args.colours, seed=args.seed)
@@ -439,6 +446,11 @@ def _print_match(report: dict[str, Any]) -> None:
 
 
 def _tournament(args: argparse.Namespace) -> dict[str, Any]:
+    """round robin of agents
+
+    A match of --games games for every pair of agents; each agent's score against each
+    other one and overall.
+    """
     agents = [_agent("AI", spec) for spec in args.agents]
     board = _board(args.board, colours=args.colours, seed=args.seed)
     started = time.perf_counter()
@@ -496,6 +508,11 @@ def _print_tournament(report: dict[str, Any]) -> None:
 
 
 def _playouts(args: argparse.Namespace) -> dict[str, Any]:
+    """random playouts from the first position, timed
+
+    Run --n playouts from the first position of the board on all threads (the tallies do
+    not depend on the thread count) and time them.
+    """
     count = _validate.integer("--n", args.n, 1)
     board = _board(args.board, colours=args.colours, players=args.seats, seed=args.seed)
     game = Game(board, args.seed, **_rules(args))
@@ -543,6 +560,10 @@ def _print_playouts(report: dict[str, Any]) -> None:
 
 
 def _render(args: argparse.Namespace) -> dict[str, Any]:
+    """draw a board (PNG)
+
+    Draw a board, its colours and start cells, as a PNG picture.
+    """
     board = _board(args.board, colours=args.colours, players=args.seats, seed=args.seed)
     from stratagem.annexation import plot
 
@@ -570,8 +591,7 @@ def _print_render(report: dict[str, Any]) -> None:
     if report["rows"] is not None:
         print("colours:")
         print("\n".join(report["rows"]))
-    for kind, path in report["files"].items():
-        print(f"{kind}: {path}")
+    print_files(report["files"])
 
 
 # -- registration --------------------------------------------------------------------------
@@ -630,11 +650,7 @@ def register(commands: Commands, common: Common) -> None:
         commands, "annexation", "the Filler-style colour game: play, matches, playouts, pictures"
     )
 
-    (play,) = add_command(sub, "play", help="play one game between agents", parents=[common()])
-    play.description = (
-        "Play one game (or continue a saved one) between agents and print the moves, the "
-        "final position and the result. Seat 0 is A and moves first."
-    )
+    (play,) = add_command(sub, "play", common, _play, _print_play)
     _board_options(play, players=True, default=None)
     play.add_argument(
         "--players",
@@ -656,51 +672,29 @@ def register(commands: Commands, common: Common) -> None:
     add_png(play, help="draw the final position (PNG)")
     add_save(play, help="save the game at the end (JSON)")
     add_load(play)
-    play.set_defaults(run=_play, show=_print_play)
 
-    match = sub.add_parser(
-        "match",
-        parents=[common()],
-        help="a match of many games between two agents",
-        description="Play --games games of A against B on recolourings of the board, first "
-        "move alternating; A's score with its 95% Wilson interval and the Elo difference.",
-    )
+    (match,) = add_command(sub, "match", common, _match, _print_match)
     match.add_argument("agent_a", metavar="A", help="first agent, e.g. mcts:iterations=2000")
     match.add_argument("agent_b", metavar="B", help="second agent, e.g. greedy")
-    match.add_argument("--games", type=_count, default=200, help="games (default 200)")
+    add_count(match, "--games", default=200, help="games (default 200)")
     _board_options(match, players=False)
     _rule_options(match)
-    match.set_defaults(run=_match, show=_print_match)
 
-    tournament = sub.add_parser(
-        "tournament",
-        parents=[common()],
-        help="round robin of agents",
-        description="A match of --games games for every pair of agents; each agent's score "
-        "against each other one and overall.",
-    )
+    (tournament,) = add_command(sub, "tournament", common, _tournament, _print_tournament)
     tournament.add_argument("agents", metavar="AI", nargs="+", help="agents (at least two)")
-    tournament.add_argument(
-        "--games", type=_count, default=100, help="games per pair (default 100)"
-    )
+    add_count(tournament, "--games", default=100, help="games per pair (default 100)")
     _board_options(tournament, players=False)
     _rule_options(tournament)
-    tournament.add_argument(
+    add_file(
+        tournament,
         "--checkpoint",
-        type=Path,
+        metavar=None,
         help="save each finished match to this JSON file; run again with it to resume",
     )
-    tournament.set_defaults(run=_tournament, show=_print_tournament)
 
-    playout = sub.add_parser(
-        "playouts",
-        parents=[common()],
-        help="random playouts from the first position, timed",
-        description="Run --n playouts from the first position of the board on all threads "
-        "(the tallies do not depend on the thread count) and time them.",
-    )
+    (playout,) = add_command(sub, "playouts", common, _playouts, _print_playouts)
     _board_options(playout, players=True)
-    playout.add_argument("--n", type=_count, default=100_000, help="playouts (default 100000)")
+    add_count(playout, "--n", default=100_000, help="playouts (default 100000)")
     playout.add_argument(
         "--policy",
         choices=POLICIES,
@@ -708,21 +702,10 @@ def register(commands: Commands, common: Common) -> None:
         help="random: a random legal colour each move, to the end (default); light: a random "
         "colour, legal or not, for --steps steps (the seed's GPU shortcut)",
     )
-    playout.add_argument(
-        "--steps",
-        type=_count,
-        help="steps of a light playout (default: up to the move limit)",
-    )
+    add_count(playout, "--steps", help="steps of a light playout (default: up to the move limit)")
     _rule_options(playout)
-    playout.set_defaults(run=_playouts, show=_print_playouts)
 
-    render = sub.add_parser(
-        "render",
-        parents=[common()],
-        help="draw a board (PNG)",
-        description="Draw a board, its colours and start cells, as a PNG picture.",
-    )
+    (render,) = add_command(sub, "render", common, _render, _print_render)
     _board_options(render, players=True)
     render.add_argument("--png", type=Path, required=True, help="the PNG file to write")
     render.add_argument("--title", help="the picture's title")
-    render.set_defaults(run=_render, show=_print_render)

@@ -12,7 +12,6 @@ import csv
 import math
 import time
 from itertools import cycle, islice
-from pathlib import Path
 from typing import Any
 
 from stratagem import _validate
@@ -21,10 +20,17 @@ from stratagem.cli_common import (
     Common,
     DeprecatedOption,
     add_command,
+    add_count,
+    add_file,
+    add_load,
     add_png,
+    add_save,
+    add_turns,
     check_readable,
     command_group,
     played_report,
+    print_files,
+    refuse_new_game_options,
 )
 from stratagem.cli_common import count_argument as _count
 from stratagem.conquest.board import Board, assign_random, assign_regions, troops_uniform
@@ -122,12 +128,7 @@ def _new_game(args: argparse.Namespace) -> AnyGame:
 
 
 def _loaded_game(args: argparse.Namespace) -> AnyGame:
-    given = [f"--{key}" for key in _NEW_GAME_OPTIONS if getattr(args, key) is not None]
-    if given:
-        raise InvalidParameter(
-            f"--load continues the saved game with its own board, teams, policies and "
-            f"parameters; drop {', '.join(given)}"
-        )
+    refuse_new_game_options(args, _NEW_GAME_OPTIONS, "board, teams, policies and parameters")
     game: AnyGame
     if world().is_distributed:
         game = DistributedGame.load(args.load, threads=args.threads, order=args.order)
@@ -142,6 +143,10 @@ def _loaded_game(args: argparse.Namespace) -> AnyGame:
 
 
 def _run(args: argparse.Namespace) -> dict[str, Any]:
+    """play a game and report the standings
+
+    Play a game (or continue a saved one) and report the standings.
+    """
     turns = _validate.integer("--turns", args.turns, 0)
     check_readable(args.load, "--load")
     if args.checkpoint_every is not None and args.save is None:
@@ -242,13 +247,12 @@ def _print_run(report: dict[str, Any]) -> None:
     final = report["final"]
     for k, name in enumerate(policies):
         print(f"{k:>4}  {name:<12} {final['territories'][k]:>11,} {final['troops'][k]:>16,}")
-    for kind, path in report["files"].items():
-        print(f"{kind}: {path}")
+    print_files(report["files"])
 
 
 def _play_options(run: argparse.ArgumentParser) -> None:
     run.add_argument("--board", help="board spec, e.g. grid:100x100 (default grid:100x100)")
-    run.add_argument("--teams", type=_count, help="number of teams (default 4)")
+    add_count(run, "--teams", help="number of teams (default 4)")
     run.add_argument(
         "--players",
         dest="policy",
@@ -257,25 +261,25 @@ def _play_options(run: argparse.ArgumentParser) -> None:
         f"{_DEFAULT_POLICIES}; choose from {', '.join(POLICIES)})",
     )
     run.add_argument("--policy", dest="policy", action=DeprecatedOption, new="--players")
-    run.add_argument("--turns", type=_count, default=500, help="turns to play (default 500)")
+    add_turns(run, default=500, metavar=None, help="turns to play (default 500)")
     run.add_argument(
         "--assign",
         choices=("regions", "random"),
         help="start: one compact region per team, or territories dealt at random (default regions)",
     )
-    run.add_argument("--troops", type=_count, help="troops per territory at the start (default 10)")
+    add_count(run, "--troops", help="troops per territory at the start (default 10)")
     run.add_argument("--rate", type=float, help="recruitment rate per turn (default 0.2)")
-    run.add_argument("--cap", type=_count, help="troop cap per territory (default none)")
-    run.add_argument("--plot", type=Path, help="write territories and troops over time (PNG)")
+    add_count(run, "--cap", help="troop cap per territory (default none)")
+    add_file(run, "--plot", metavar=None, help="write territories and troops over time (PNG)")
     add_png(run, help="draw the final board (PNG, small boards)", old=("--draw",))
-    run.add_argument("--save", type=Path, metavar="FILE", help="save the game at the end (npz)")
-    run.add_argument(
+    add_save(run, help="save the game at the end (npz)")
+    add_count(
+        run,
         "--checkpoint-every",
-        type=_count,
         metavar="K",
         help="also save to the --save file every K turns (resume with --load, any rank count)",
     )
-    run.add_argument("--load", type=Path, metavar="FILE", help="continue a game saved with --save")
+    add_load(run)
     run.add_argument(
         "--order",
         choices=ORDERS,
@@ -314,6 +318,10 @@ def _chi_square_p(observed: list[int], expected: list[float]) -> tuple[float, in
 
 
 def _odds(args: argparse.Namespace) -> dict[str, Any]:
+    """exact odds of one border battle (and a Monte Carlo check)
+
+    Exact odds of A soldiers against D on one border, by dynamic programming.
+    """
     odds = battle_odds(args.a, args.d, args.attacker_mode, args.defender_mode)
     exact = [odds.attacker, odds.defender, odds.both]
     report: dict[str, Any] = {
@@ -392,6 +400,11 @@ def _print_odds(report: dict[str, Any]) -> None:
 
 
 def _tournament(args: argparse.Namespace) -> dict[str, Any]:
+    """round robin of policies, two teams, seats swapped halfway
+
+    Every pair of policies plays --games two-team games on the same board (half with each
+    seat); win rates with 95% Wilson intervals.
+    """
     from stratagem.conquest.tournament import round_robin
 
     board = _board(args.board)
@@ -456,8 +469,7 @@ def _print_tournament(report: dict[str, Any]) -> None:
             f"{row['losses']:>6} {row['draws']:>6} {row['unfinished']:>6} "
             f"{row['mean_turns']:>6.1f}  {interval}"
         )
-    for kind, path in report["files"].items():
-        print(f"{kind}: {path}")
+    print_files(report["files"])
 
 
 # -- registration --------------------------------------------------------------------------
@@ -471,23 +483,12 @@ def register(commands: Commands, common: Common) -> None:
     )
 
     for run in add_command(
-        sub,
-        "play",
-        help="play a game and report the standings",
-        parents=[common()],
-        old_names=("run",),
-        prefix="conquest ",
+        sub, "play", common, _run, _print_run, old_names=("run",), prefix="conquest "
     ):
-        run.description = "Play a game (or continue a saved one) and report the standings."
         _play_options(run)
-        run.set_defaults(run=_run, show=_print_run, seed=None)
+        run.set_defaults(seed=None)
 
-    odds = sub.add_parser(
-        "odds",
-        parents=[common()],
-        help="exact odds of one border battle (and a Monte Carlo check)",
-        description="Exact odds of A soldiers against D on one border, by dynamic programming.",
-    )
+    (odds,) = add_command(sub, "odds", common, _odds, _print_odds)
     odds.add_argument("a", type=_count, help="soldiers of the attacking side")
     odds.add_argument("d", type=_count, help="soldiers of the defending side")
     modes = ("attack", "defend")
@@ -503,21 +504,14 @@ def register(commands: Commands, common: Common) -> None:
         default="defend",
         help="defend: 2 coins per soldier (default); attack: 1",
     )
-    odds.add_argument(
+    add_count(
+        odds,
         "--simulate",
-        type=_count,
         metavar="N",
         help="also play N battles with the engine and compare (chi-square test)",
     )
-    odds.set_defaults(run=_odds, show=_print_odds)
 
-    tournament = sub.add_parser(
-        "tournament",
-        parents=[common()],
-        help="round robin of policies, two teams, seats swapped halfway",
-        description="Every pair of policies plays --games two-team games on the same board "
-        "(half with each seat); win rates with 95% Wilson intervals.",
-    )
+    (tournament,) = add_command(sub, "tournament", common, _tournament, _print_tournament)
     tournament.add_argument("--board", default="grid:30x30", help="board spec (default grid:30x30)")
     tournament.add_argument(
         "--players",
@@ -527,17 +521,10 @@ def register(commands: Commands, common: Common) -> None:
         help=f"comma-separated policies (default {','.join(POLICIES)})",
     )
     tournament.add_argument("--policies", dest="policies", action=DeprecatedOption, new="--players")
-    tournament.add_argument(
-        "--games", type=_count, default=200, help="games per pair (default 200)"
-    )
-    tournament.add_argument(
-        "--turns", type=_count, default=300, help="turn limit of each game (default 300)"
-    )
-    tournament.add_argument(
-        "--troops",
-        type=_count,
-        default=10,
-        help="troops per territory at the start (default 10)",
+    add_count(tournament, "--games", default=200, help="games per pair (default 200)")
+    add_turns(tournament, default=300, metavar=None, help="turn limit of each game (default 300)")
+    add_count(
+        tournament, "--troops", default=10, help="troops per territory at the start (default 10)"
     )
     tournament.add_argument(
         "--assign",
@@ -546,10 +533,10 @@ def register(commands: Commands, common: Common) -> None:
         help="start of each pair: territories dealt at random (default) or two regions",
     )
     add_png(tournament, help="draw the win rates as a bar chart (PNG)", old=("--plot",))
-    tournament.add_argument("--csv", type=Path, help="write the table as CSV")
-    tournament.add_argument(
+    add_file(tournament, "--csv", metavar=None, help="write the table as CSV")
+    add_file(
+        tournament,
         "--checkpoint",
-        type=Path,
+        metavar=None,
         help="save each finished pair to this JSON file; run again with it to resume",
     )
-    tournament.set_defaults(run=_tournament, show=_print_tournament)

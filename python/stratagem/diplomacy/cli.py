@@ -34,12 +34,14 @@ from stratagem.cli_common import (
     Commands,
     Common,
     add_command,
+    add_count,
+    add_png,
+    add_seconds,
     check_readable,
     command_group,
     played_report,
+    print_files,
 )
-from stratagem.cli_common import count_argument as _count
-from stratagem.cli_common import seconds_argument as _seconds
 from stratagem.diplomacy import adjustments, tables
 from stratagem.diplomacy.engine import CONVENTIONS, Convention, check_convention
 from stratagem.diplomacy.map import Map
@@ -160,6 +162,12 @@ def _words(names: list[str]) -> str:
 
 
 def _count_options(args: argparse.Namespace) -> dict[str, Any]:
+    """count (and list) every power's adjustment options
+
+    Print each power's units, centres, open homes and number of adjustment options under a
+    counting convention, and the total (the product over the powers); --list N lists the
+    first N options of each power that has a choice.
+    """
     position = _position(args)
     convention = check_convention(args.convention)
     listed = None if args.list is None else _validate.integer("--list", args.list, 0, _MAX_LISTED)
@@ -217,6 +225,11 @@ def _print_count(report: dict[str, Any]) -> None:
 
 
 def _tables(args: argparse.Namespace) -> dict[str, Any]:
+    """the article's tables, recounted, and where the article is wrong
+
+    Recount Loeb's removal and build tables and his 11,426,088,960 example on concrete
+    positions of the standard map, beside his printed figures.
+    """
     best, per_power, position = tables.nearest_legal_example()
     return {
         "removals": [
@@ -271,6 +284,12 @@ def _print_tables(report: dict[str, Any]) -> None:
 
 
 def _search(args: argparse.Namespace) -> dict[str, Any]:
+    """find every power's adjustment: preliminary, anneal or combined search
+
+    Play a winter: run one search of the strategy finder with the built-in evaluator and
+    print each power's option, its value and its orders, and whether the search finished
+    (the combined search: a pure Nash equilibrium, or a cycle and its mixed equilibrium).
+    """
     steps = _validate.integer("--steps", args.steps, 1)
     budget = _validate.integer("--max-evaluations", args.max_evaluations, 1)
     if args.save or args.load:
@@ -460,6 +479,12 @@ def _print_search(report: dict[str, Any]) -> None:
 
 
 def _open_problem(args: argparse.Namespace) -> dict[str, Any]:
+    """the legal position with the most adjustment profiles
+
+    Solve Loeb's open problem exactly under each counting convention: the largest total
+    number of adjustment profiles of a legal position, each power's share and a position of
+    the map reaching it.
+    """
     from stratagem.diplomacy.open_problem import solve as solve_open_problem
 
     chosen = list(CONVENTIONS) if args.convention == "all" else [check_convention(args.convention)]
@@ -510,6 +535,11 @@ def _print_open_problem(report: dict[str, Any]) -> None:
 
 
 def _show(args: argparse.Namespace) -> dict[str, Any]:
+    """print a position by power, and draw it (PNG)
+
+    Print each power's units, centres and open homes; --png draws the position on a
+    schematic map.
+    """
     from stratagem.diplomacy.plot import plot_position
 
     position = _position(args)
@@ -546,8 +576,7 @@ def _print_show(report: dict[str, Any]) -> None:
     for row in report["powers"]:
         print(f"  {row['power']}: {', '.join(row['units']) or 'no units'}")
         print(f"       centres {_words(row['centres'])}; open homes {_words(row['open_homes'])}")
-    for kind, path in report["files"].items():
-        print(f"{kind}: {path}")
+    print_files(report["files"])
 
 
 # -- registration --------------------------------------------------------------------------
@@ -587,62 +616,30 @@ def register(commands: Commands, common: Common) -> None:
         commands, "diplomacy", "Diplomacy winter adjustments: count, search, the open problem"
     )
 
-    count = sub.add_parser(
-        "count",
-        parents=[common()],
-        help="count (and list) every power's adjustment options",
-        description="Print each power's units, centres, open homes and number of adjustment "
-        "options under a counting convention, and the total (the product over the powers); "
-        "--list N lists the first N options of each power that has a choice.",
-    )
+    (count,) = add_command(sub, "count", common, _count_options, _print_count)
     _position_options(count)
     _convention_option(count)
-    count.add_argument(
-        "--list", type=_count, metavar="N", help="list the first N options of each power"
-    )
-    count.set_defaults(run=_count_options, show=_print_count)
+    add_count(count, "--list", metavar="N", help="list the first N options of each power")
 
-    tables_parser = sub.add_parser(
-        "tables",
-        parents=[common()],
-        help="the article's tables, recounted, and where the article is wrong",
-        description="Recount Loeb's removal and build tables and his 11,426,088,960 example on "
-        "concrete positions of the standard map, beside his printed figures.",
-    )
-    tables_parser.set_defaults(run=_tables, show=_print_tables)
+    add_command(sub, "tables", common, _tables, _print_tables)
 
     for solve_parser in add_command(
-        sub,
-        "play",
-        help="find every power's adjustment: preliminary, anneal or combined search",
-        parents=[common()],
-        old_names=("solve",),
-        prefix="diplomacy ",
+        sub, "play", common, _search, _print_search, old_names=("solve",), prefix="diplomacy "
     ):
-        solve_parser.description = (
-            "Play a winter: run one search of the strategy finder with the built-in evaluator "
-            "and print each power's option, its value and its orders, and whether the search "
-            "finished (the combined search: a pure Nash equilibrium, or a cycle and its mixed "
-            "equilibrium)."
-        )
         _position_options(solve_parser, optional=True)
         solve_parser.add_argument(
             "--method", choices=METHODS, default="combined", help="the search (default combined)"
         )
         _convention_option(solve_parser)
-        solve_parser.add_argument(
-            "--steps", type=_count, default=2000, help="annealing proposals (default 2000)"
-        )
-        solve_parser.add_argument(
+        add_count(solve_parser, "--steps", default=2000, help="annealing proposals (default 2000)")
+        add_count(
+            solve_parser,
             "--max-evaluations",
-            type=_count,
             default=1_000_000,
             metavar="N",
             help="evaluation budget (default 1000000)",
         )
-        solve_parser.add_argument(
-            "--time-limit", type=_seconds, metavar="SECONDS", help="time budget (default: none)"
-        )
+        add_seconds(solve_parser, "--time-limit", help="time budget (default: none)")
         solve_parser.add_argument(
             "--save",
             metavar="FILE",
@@ -654,16 +651,8 @@ def register(commands: Commands, common: Common) -> None:
             help="combined search: go on with the search saved in FILE (its position and "
             "convention), for at most --max-evaluations more evaluations",
         )
-        solve_parser.set_defaults(run=_search, show=_print_search)
 
-    open_problem = sub.add_parser(
-        "open-problem",
-        parents=[common()],
-        help="the legal position with the most adjustment profiles",
-        description="Solve Loeb's open problem exactly under each counting convention: the "
-        "largest total number of adjustment profiles of a legal position, each power's share "
-        "and a position of the map reaching it.",
-    )
+    (open_problem,) = add_command(sub, "open-problem", common, _open_problem, _print_open_problem)
     _convention_option(open_problem, every=True)
     open_problem.add_argument(
         "--victory",
@@ -671,15 +660,7 @@ def register(commands: Commands, common: Common) -> None:
         help="a power with 18 centres has won: at most 17 centres per power",
     )
     _map_option(open_problem)
-    open_problem.set_defaults(run=_open_problem, show=_print_open_problem)
 
-    show = sub.add_parser(
-        "show",
-        parents=[common()],
-        help="print a position by power, and draw it (PNG)",
-        description="Print each power's units, centres and open homes; --png draws the "
-        "position on a schematic map.",
-    )
+    (show,) = add_command(sub, "show", common, _show, _print_show)
     _position_options(show)
-    show.add_argument("--png", type=Path, metavar="FILE", help="draw the position (PNG)")
-    show.set_defaults(run=_show, show=_print_show)
+    add_png(show, help="draw the position (PNG)")

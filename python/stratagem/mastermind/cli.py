@@ -19,7 +19,6 @@ import re
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
@@ -30,11 +29,13 @@ from stratagem.cli_common import (
     Common,
     DeprecatedOption,
     add_command,
+    add_count,
+    add_file,
     command_group,
     names_argument,
     played_report,
+    print_files,
 )
-from stratagem.cli_common import count_argument as _count
 from stratagem.errors import InconsistentFeedback, InvalidParameter, StratagemError
 from stratagem.mastermind.code import (
     MAX_COLOURS,
@@ -148,6 +149,12 @@ def _distributed_solve() -> Callable[..., Solution]:
 
 
 def _play(args: argparse.Namespace) -> dict[str, Any]:
+    """break a secret code and show every guess
+
+    Break a secret code with a codebreaker strategy and print every guess, its feedback and
+    the time. Without --secret, the secret is drawn from --seed. Under mpiexec, the first
+    strategy searches on every rank.
+    """
     if len(args.players) != 1:
         raise InvalidParameter(
             f"--players names the one codebreaker of a game; got {', '.join(args.players)}"
@@ -235,6 +242,12 @@ def _strategy_list(text: str) -> list[str]:
 
 
 def _evaluate(args: argparse.Namespace) -> dict[str, Any]:
+    """play a strategy against every secret and show the histogram
+
+    Play each strategy against every code of the space (or --sample seeded secrets) and
+    print how many guesses it needed: the histogram, total, average, worst case and hardest
+    secrets.
+    """
     spots, colours = _space(args)
     names = _strategy_list(args.strategy)
     sample = None if args.sample is None else _validate.integer("--sample", args.sample, 1)
@@ -323,8 +336,7 @@ def _print_evaluate(report: dict[str, Any]) -> None:
                 f"{e['strategy']:<{width}}  {e['total']:>9,}  {e['average']:>8.4f}  "
                 f"{e['worst']:>5}  {e['seconds']:>8.3f}"
             )
-    for kind, path in report["files"].items():
-        print(f"{kind}: {path}")
+    print_files(report["files"])
 
 
 # -- break ---------------------------------------------------------------------------------
@@ -364,6 +376,12 @@ def _check_win(breaker: Codebreaker) -> None:
 
 
 def _break(args: argparse.Namespace) -> dict[str, Any]:
+    """you think of a code, the computer breaks it
+
+    You are the codemaker: think of a code; answer each guess with its black and white pegs
+    ('2 1', '2,1' or '2b1w'). A contradiction with earlier answers is named and the answer
+    asked again.
+    """
     spots, colours = _space(args)
     if world().is_distributed:
         raise InvalidParameter("break reads your answers from the terminal: run it without mpiexec")
@@ -435,6 +453,12 @@ def _print_break(report: dict[str, Any]) -> None:
 
 
 def _count_consistent(args: argparse.Namespace) -> dict[str, Any]:
+    """how many codes fit some guesses and their feedback
+
+    Count the codes consistent with guesses and their feedback (exactly, or with --estimate
+    by Knuth's estimator), list them on small spaces, and name the feedbacks that contradict
+    each other when none fits.
+    """
     texts = args.guess or []
     inferred = None
     if args.spots is None and texts:
@@ -517,10 +541,10 @@ def _print_count(report: dict[str, Any]) -> None:
 
 
 def _space_options(parser: argparse.ArgumentParser, spots_help: str) -> None:
-    parser.add_argument("--spots", type=_count, help=spots_help)
-    parser.add_argument(
+    add_count(parser, "--spots", help=spots_help)
+    add_count(
+        parser,
         "--colours",
-        type=_count,
         default=_DEFAULT_COLOURS,
         help=f"colours per spot, {MIN_COLOURS} to {MAX_COLOURS} (default {_DEFAULT_COLOURS})",
     )
@@ -548,18 +572,8 @@ def register(commands: Commands, common: Common) -> None:
     default_spots = f"spots of a code, {MIN_SPOTS} to {MAX_SPOTS} (default {_DEFAULT_SPOTS})"
 
     for play_parser in add_command(
-        sub,
-        "play",
-        help="break a secret code and show every guess",
-        parents=[common()],
-        old_names=("solve",),
-        prefix="mastermind ",
+        sub, "play", common, _play, _print_play, old_names=("solve",), prefix="mastermind "
     ):
-        play_parser.description = (
-            "Break a secret code with a codebreaker strategy and print every guess, its "
-            "feedback and the time. Without --secret, the secret is drawn from --seed. Under "
-            "mpiexec, the first strategy searches on every rank."
-        )
         play_parser.add_argument(
             "--secret", help="the code to break, e.g. 7735427368 or 7,7,3,5 (default: drawn)"
         )
@@ -583,42 +597,29 @@ def register(commands: Commands, common: Common) -> None:
             convert=names_argument,
         )
         _order_option(play_parser)
-        play_parser.set_defaults(run=_play, show=_print_play)
 
-    evaluate_parser = sub.add_parser(
-        "evaluate",
-        parents=[common()],
-        help="play a strategy against every secret and show the histogram",
-        description="Play each strategy against every code of the space (or --sample seeded "
-        "secrets) and print how many guesses it needed: the histogram, total, average, worst "
-        "case and hardest secrets.",
-    )
+    (evaluate_parser,) = add_command(sub, "evaluate", common, _evaluate, _print_evaluate)
     _space_options(evaluate_parser, default_spots)
     evaluate_parser.add_argument(
         "--strategy",
         default="knuth",
         help=f"one or several strategies, comma-separated: {strategies} (default knuth)",
     )
-    evaluate_parser.add_argument(
+    add_count(
+        evaluate_parser,
         "--sample",
-        type=_count,
         help="play this many secrets drawn from --seed instead of every code (default: every "
         f"code on spaces of at most {ENUMERABLE_LIMIT:,} codes, else 1000)",
     )
     _order_option(evaluate_parser)
-    evaluate_parser.add_argument(
-        "--plot", type=Path, help="draw the histograms as a bar chart (PNG file)"
+    add_file(
+        evaluate_parser,
+        "--plot",
+        metavar=None,
+        help="draw the histograms as a bar chart (PNG file)",
     )
-    evaluate_parser.set_defaults(run=_evaluate, show=_print_evaluate)
 
-    break_parser = sub.add_parser(
-        "break",
-        parents=[common()],
-        help="you think of a code, the computer breaks it",
-        description="You are the codemaker: think of a code; answer each guess with its black "
-        "and white pegs ('2 1', '2,1' or '2b1w'). A contradiction with earlier answers is "
-        "named and the answer asked again.",
-    )
+    (break_parser,) = add_command(sub, "break", common, _break, _print_break)
     _space_options(break_parser, default_spots)
     break_parser.add_argument(
         "--strategy",
@@ -626,16 +627,8 @@ def register(commands: Commands, common: Common) -> None:
         f"{ENUMERABLE_LIMIT:,} codes)",
     )
     _order_option(break_parser)
-    break_parser.set_defaults(run=_break, show=_print_break)
 
-    count_parser = sub.add_parser(
-        "count",
-        parents=[common()],
-        help="how many codes fit some guesses and their feedback",
-        description="Count the codes consistent with guesses and their feedback (exactly, or "
-        "with --estimate by Knuth's estimator), list them on small spaces, and name the "
-        "feedbacks that contradict each other when none fits.",
-    )
+    (count_parser,) = add_command(sub, "count", common, _count_consistent, _print_count)
     _space_options(count_parser, f"{default_spots[:-1]}, or the length of the first guess)")
     count_parser.add_argument(
         "--guess",
@@ -650,13 +643,12 @@ def register(commands: Commands, common: Common) -> None:
         help="Knuth's estimate with its standard error (for huge spaces, where the exact "
         f"count is out of reach; the exact count is still given up to {ENUMERABLE_LIMIT:,} codes)",
     )
-    count_parser.add_argument(
-        "--probes", type=_count, default=10_000, help="probes of the estimate (default 10000)"
+    add_count(
+        count_parser, "--probes", default=10_000, help="probes of the estimate (default 10000)"
     )
-    count_parser.add_argument(
+    add_count(
+        count_parser,
         "--list",
-        type=_count,
         default=_DEFAULT_LIST,
         help=f"list up to this many consistent codes (small spaces; default {_DEFAULT_LIST})",
     )
-    count_parser.set_defaults(run=_count_consistent, show=_print_count)

@@ -34,9 +34,23 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from stratagem import _validate
-from stratagem.cli_common import Commands, Common, check_readable, command_group, played_report
-from stratagem.cli_common import count_argument as _count
-from stratagem.cli_common import seconds_argument as _seconds
+from stratagem.cli_common import (
+    Commands,
+    Common,
+    add_command,
+    add_count,
+    add_file,
+    add_load,
+    add_png,
+    add_save,
+    add_seconds,
+    add_turns,
+    check_readable,
+    command_group,
+    played_report,
+    print_files,
+    refuse_new_game_options,
+)
 from stratagem.errors import InvalidBoard, InvalidParameter
 from stratagem.mpi import world
 from stratagem.outpost.game import BUILTIN_PLAYERS, EMPIRES, Game, Player
@@ -222,14 +236,7 @@ def _new_game(args: argparse.Namespace) -> Game:
 
 
 def _loaded_game(args: argparse.Namespace) -> Game:
-    given = [
-        "--" + key.replace("_", "-") for key in _NEW_GAME_OPTIONS if getattr(args, key) is not None
-    ]
-    if given:
-        raise InvalidParameter(
-            f"--load continues the saved game with its own map, parameters, flags and time "
-            f"budget; drop {', '.join(given)}"
-        )
+    refuse_new_game_options(args, _NEW_GAME_OPTIONS, "map, parameters, flags and time budget")
     path = Path(args.load)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -300,6 +307,13 @@ def _play_recorded(game: Game, turns: int | None, frames: int) -> tuple[float, G
 
 
 def _play(args: argparse.Namespace) -> dict[str, Any]:
+    """play one game (or continue a saved one)
+
+    Play one game of four players, empire 0 first, and print the scores, ranks and outposts.
+    A player is a built-in name or a Python class, MODULE:CLASS or path/to/file.py:CLASS
+    (made with no arguments). Ctrl-C stops the game between turns; with --save it is saved
+    first, to be continued with --load.
+    """
     stop = (
         None if args.stop_after is None else _validate.integer("--stop-after", args.stop_after, 0)
     )
@@ -421,6 +435,12 @@ def _print_play(report: dict[str, Any]) -> None:
 
 
 def _tournament(args: argparse.Namespace) -> dict[str, Any]:
+    """every seating of the players on every map and parameter set
+
+    Play every group of four players in every rotation of their seats, on every map and
+    parameter set, --repeats times, over threads (or MPI ranks under mpiexec), and print
+    each player's mean score, wins and mean rank.
+    """
     from stratagem.outpost.tournament import TOURNAMENT_2014, tournament
 
     if args.preset is not None:
@@ -513,8 +533,7 @@ def _print_tournament(report: dict[str, Any]) -> None:
         f"{report['seed']}{extras} ({report['seconds']:.1f} s{where})"
     )
     print(report["table_text"])
-    for kind, path in report["files"].items():
-        print(f"{kind}: {path}")
+    print_files(report["files"])
 
 
 # -- map -----------------------------------------------------------------------------------
@@ -556,15 +575,7 @@ def register(commands: Commands, common: Common) -> None:
 
 def _register_play(sub: Any, common: Common) -> None:
     builtins = ", ".join(BUILTIN_PLAYERS)
-    play = sub.add_parser(
-        "play",
-        parents=[common()],
-        help="play one game (or continue a saved one)",
-        description="Play one game of four players, empire 0 first, and print the scores, "
-        "ranks and outposts. A player is a built-in name or a Python class, MODULE:CLASS or "
-        "path/to/file.py:CLASS (made with no arguments). Ctrl-C stops the game between "
-        "turns; with --save it is saved first, to be continued with --load.",
-    )
+    (play,) = add_command(sub, "play", common, _play, _print_play)
     play.add_argument(
         "--map",
         metavar="SPEC",
@@ -583,56 +594,33 @@ def _register_play(sub: Any, common: Common) -> None:
         help=f"four comma-separated players: {builtins}, MODULE:CLASS or file.py:CLASS "
         f"(default {_DEFAULT_PLAYERS})",
     )
-    play.add_argument(
-        "--turns", type=_count, metavar="T", help="T, the turns of the game (default 4444)"
-    )
-    play.add_argument("--r", type=_count, help="radius of an outpost's control (default 7)")
-    play.add_argument("--L", type=_count, help="land cells needed per extra outpost (default 12)")
-    play.add_argument("--W", type=_count, help="water cells needed per extra outpost (default 3)")
+    add_turns(play, default=None, metavar="T", help="T, the turns of the game (default 4444)")
+    add_count(play, "--r", help="radius of an outpost's control (default 7)")
+    add_count(play, "--L", help="land cells needed per extra outpost (default 12)")
+    add_count(play, "--W", help="water cells needed per extra outpost (default 3)")
     _flag_options(play, default=None)
-    play.add_argument(
-        "--time-budget",
-        type=_seconds,
-        metavar="SECONDS",
-        help="seconds a Python player may think per turn (default: no limit)",
+    add_seconds(
+        play, "--time-budget", help="seconds a Python player may think per turn (default: no limit)"
     )
-    play.add_argument(
+    add_count(
+        play,
         "--stop-after",
-        type=_count,
         metavar="N",
         help="play at most this many turns now (default: to the end); --save, then --load",
     )
-    play.add_argument(
-        "--png", type=Path, metavar="FILE", help="draw who controls what at the end (PNG)"
-    )
-    play.add_argument(
-        "--history-png",
-        type=Path,
-        metavar="FILE",
-        help="plot each empire's cells and outposts by turn (PNG)",
-    )
-    play.add_argument("--gif", type=Path, metavar="FILE", help="record the game as an animated GIF")
-    play.add_argument(
-        "--frames", type=_count, default=80, metavar="N", help="pictures in the GIF (default 80)"
-    )
-    play.add_argument(
-        "--save", type=Path, metavar="FILE", help="save the game (JSON), also on Ctrl-C"
-    )
-    play.add_argument("--load", type=Path, metavar="FILE", help="continue a game saved with --save")
+    add_png(play, help="draw who controls what at the end (PNG)")
+    add_file(play, "--history-png", help="plot each empire's cells and outposts by turn (PNG)")
+    add_file(play, "--gif", help="record the game as an animated GIF")
+    add_count(play, "--frames", default=80, metavar="N", help="pictures in the GIF (default 80)")
+    add_save(play, help="save the game (JSON), also on Ctrl-C")
+    add_load(play)
     # A loaded game keeps its seed: an explicit --seed must be the saved one.
-    play.set_defaults(run=_play, show=_print_play, seed=None)
+    play.set_defaults(seed=None)
 
 
 def _register_tournament(sub: Any, common: Common) -> None:
     builtins = ", ".join(BUILTIN_PLAYERS)
-    tournament = sub.add_parser(
-        "tournament",
-        parents=[common()],
-        help="every seating of the players on every map and parameter set",
-        description="Play every group of four players in every rotation of their seats, on "
-        "every map and parameter set, --repeats times, over threads (or MPI ranks under "
-        "mpiexec), and print each player's mean score, wins and mean rank.",
-    )
+    (tournament,) = add_command(sub, "tournament", common, _tournament, _print_tournament)
     tournament.add_argument(
         "--maps", metavar="SPECS", help=f"comma-separated map specs (default {DEFAULT_MAP})"
     )
@@ -641,9 +629,9 @@ def _register_tournament(sub: Any, common: Common) -> None:
         metavar="R:L:W:T,...",
         help="comma-separated parameter sets r:L:W:T (default 7:12:3:4444)",
     )
-    tournament.add_argument(
-        "--turns",
-        type=_count,
+    add_turns(
+        tournament,
+        default=None,
         metavar="T",
         help="T of every game, with the default r, L and W (7:12:3:T); not with --params",
     )
@@ -665,19 +653,13 @@ def _register_tournament(sub: Any, common: Common) -> None:
         default="cyclic",
         help="seatings of each group of four: cyclic (4, default) or all (24)",
     )
-    tournament.add_argument(
-        "--repeats", type=_count, default=1, metavar="N", help="games per seating (default 1)"
-    )
+    add_count(tournament, "--repeats", default=1, metavar="N", help="games per seating (default 1)")
     tournament.add_argument("--by", help="group the table by map and/or params (comma-separated)")
     _flag_options(tournament, default=False)
-    tournament.add_argument("--csv", type=Path, metavar="FILE", help="write one row per game (CSV)")
-    tournament.add_argument(
-        "--png", type=Path, metavar="FILE", help="draw the mean scores as a bar chart (PNG)"
-    )
-    tournament.add_argument(
+    add_file(tournament, "--csv", help="write one row per game (CSV)")
+    add_png(tournament, help="draw the mean scores as a bar chart (PNG)")
+    add_file(
+        tournament,
         "--checkpoint",
-        type=Path,
-        metavar="FILE",
         help="save the results so far to this JSON file; run again with it to resume",
     )
-    tournament.set_defaults(run=_tournament, show=_print_tournament)

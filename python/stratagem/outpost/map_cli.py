@@ -13,8 +13,15 @@ import numpy as np
 
 from stratagem import _validate
 from stratagem._plotting import matplotlib
-from stratagem.cli_common import Common, command_group
-from stratagem.cli_common import count_argument as _count
+from stratagem.cli_common import (
+    Common,
+    add_command,
+    add_count,
+    add_file,
+    add_png,
+    command_group,
+    print_files,
+)
 from stratagem.errors import InvalidBoard, InvalidParameter, StratagemError
 from stratagem.mpi import world
 from stratagem.outpost.map import DEFAULT_MAP, REGION, Map, MapWarning, parse_map
@@ -103,6 +110,12 @@ def _region_rows(board: Map) -> list[str]:
 
 
 def _map_check(args: argparse.Namespace) -> dict[str, Any]:
+    """check a map file (exit status 1 when it is not valid)
+
+    Check a map file against the rules (two integers per line, cells in 0..49, no cell
+    twice, land corners, 500 water cells, connected land); print OK with its counts, or the
+    first error naming the line or cell and exit with status 1.
+    """
     path = Path(args.file)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", MapWarning)
@@ -136,6 +149,12 @@ def _print_map_check(report: dict[str, Any]) -> None:
 
 
 def _map_generate(args: argparse.Namespace) -> dict[str, Any]:
+    """generate a map from --seed
+
+    Generate a valid map of lakes and rivers from --seed (the same seed always gives the
+    same map; it is also the map spec random:SEED[:lakes=N][:rivers=N]). Without --out or
+    --png the map file is printed.
+    """
     lakes = None if args.lakes is None else _validate.integer("--lakes", args.lakes, 0, 500)
     rivers = None if args.rivers is None else _validate.integer("--rivers", args.rivers, 0, 100)
     if args.png:
@@ -168,11 +187,14 @@ def _print_map_generate(report: dict[str, Any]) -> None:
         print(report["text"], end="")
         return
     print(f"map {report['name']}: {_summary_line(report)}")
-    for kind, path in report["files"].items():
-        print(f"{kind}: {path}")
+    print_files(report["files"])
 
 
 def _map_show(args: argparse.Namespace) -> dict[str, Any]:
+    """print (and draw) a map
+
+    Print a map's counts and its region as text; --png draws the grid.
+    """
     if args.png:
         matplotlib()
     board = map_option(args.name, option="map", lenient=bool(args.lenient))
@@ -191,11 +213,11 @@ def _print_map_show(report: dict[str, Any]) -> None:
         print(f"warning: {problem}")
     print("the region (empire 0's quarter, H its home; ~ water, . land):")
     print("\n".join(report["rows"]))
-    for kind, path in report["files"].items():
-        print(f"{kind}: {path}")
+    print_files(report["files"])
 
 
 def _map_list(args: argparse.Namespace) -> dict[str, Any]:
+    """the maps shipped with stratagem"""
     return {
         "default": DEFAULT_MAP,
         "maps": [map_summary(Map.named(name)) for name in Map.names()],
@@ -219,48 +241,25 @@ def _print_map_list(report: dict[str, Any]) -> None:
 def register_map_commands(sub: Any, common: Common) -> None:
     """Adds ``map check | generate | show | list`` under the outpost command group ``sub``."""
     maps = command_group(sub, "map", "check, generate, show and list maps")
-    check = maps.add_parser(
-        "check",
-        parents=[common()],
-        help="check a map file (exit status 1 when it is not valid)",
-        description="Check a map file against the rules (two integers per line, cells in "
-        "0..49, no cell twice, land corners, 500 water cells, connected land); print OK "
-        "with its counts, or the first error naming the line or cell and exit with status 1.",
-    )
+    (check,) = add_command(maps, "check", common, _map_check, _print_map_check)
     check.add_argument("file", help="the map file")
     check.add_argument(
         "--lenient",
         action="store_true",
         help="only warn about water corners and a wrong count of water cells",
     )
-    check.set_defaults(run=_map_check, show=_print_map_check)
 
-    generate = maps.add_parser(
-        "generate",
-        parents=[common()],
-        help="generate a map from --seed",
-        description="Generate a valid map of lakes and rivers from --seed (the same seed "
-        "always gives the same map; it is also the map spec random:SEED[:lakes=N][:rivers=N]). "
-        "Without --out or --png the map file is printed.",
-    )
-    generate.add_argument("--lakes", type=_count, help="lakes, 0 to 500 (default: drawn, 2-6)")
-    generate.add_argument("--rivers", type=_count, help="rivers, 0 to 100 (default: drawn, 1-3)")
-    generate.add_argument("--out", type=Path, metavar="FILE", help="write the map file here")
-    generate.add_argument("--png", type=Path, metavar="FILE", help="draw the map (PNG)")
-    generate.set_defaults(run=_map_generate, show=_print_map_generate)
+    (generate,) = add_command(maps, "generate", common, _map_generate, _print_map_generate)
+    add_count(generate, "--lakes", help="lakes, 0 to 500 (default: drawn, 2-6)")
+    add_count(generate, "--rivers", help="rivers, 0 to 100 (default: drawn, 1-3)")
+    add_file(generate, "--out", help="write the map file here")
+    add_png(generate, help="draw the map (PNG)")
 
-    show = maps.add_parser(
-        "show",
-        parents=[common()],
-        help="print (and draw) a map",
-        description="Print a map's counts and its region as text; --png draws the grid.",
-    )
+    (show,) = add_command(maps, "show", common, _map_show, _print_map_show)
     show.add_argument("name", help="a map name, random:SEED[:lakes=N][:rivers=N] or a map file")
-    show.add_argument("--png", type=Path, metavar="FILE", help="draw the map (PNG)")
+    add_png(show, help="draw the map (PNG)")
     show.add_argument(
         "--lenient", action="store_true", help="accept a file breaking the corner or count rule"
     )
-    show.set_defaults(run=_map_show, show=_print_map_show)
 
-    listing = maps.add_parser("list", parents=[common()], help="the maps shipped with stratagem")
-    listing.set_defaults(run=_map_list, show=_print_map_list)
+    add_command(maps, "list", common, _map_list, _print_map_list)
