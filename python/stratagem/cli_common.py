@@ -19,23 +19,28 @@ This module imports no game, so a game's ``cli.py`` can import it without a circ
 from __future__ import annotations
 
 import argparse
+import contextlib
 import inspect
 import math
 import os
 import sys
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import Any, ParamSpec, TypeAlias, TypeVar
 
 from stratagem import _core, _validate
 from stratagem.errors import InvalidParameter, StratagemError
+from stratagem.mpi import world
 
 __all__ = [
     "Command",
     "Commands",
     "Common",
     "DeprecatedOption",
+    "Output",
     "Show",
+    "add_checkpoint",
     "add_command",
     "add_count",
     "add_file",
@@ -52,13 +57,22 @@ __all__ = [
     "played_report",
     "print_files",
     "refuse_new_game_options",
+    "save_on_interrupt",
     "seconds_argument",
+    "timed",
     "warn_deprecated_command",
+    "write_outputs",
 ]
 
 Command = Callable[[argparse.Namespace], dict[str, Any]]
 #: Prints a command's report as text (None: the command prints as it goes).
 Show: TypeAlias = Callable[[dict[str, Any]], None] | None
+#: A file a command may write: its kind (the key in the report's ``files``), the path given
+#: (None: not asked for) and the function that writes it there.
+Output: TypeAlias = tuple[str, Path | None, Callable[[Path], object]]
+
+_Result = TypeVar("_Result")
+_Arguments = ParamSpec("_Arguments")
 #: The subcommands of a parser, where each game's ``register(commands, common)`` adds its group.
 Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 #: Makes the parent parser that gives a command ``--seed``, ``--threads`` and ``--json``.
@@ -288,6 +302,18 @@ def add_load(
     add_file(parser, "--load", help=help)
 
 
+def add_checkpoint(
+    parser: argparse.ArgumentParser, *, what: str, metavar: str | None = "FILE"
+) -> None:
+    """``--checkpoint FILE`` of a resumable run, saving ``what`` (``each finished match``)."""
+    add_file(
+        parser,
+        "--checkpoint",
+        metavar=metavar,
+        help=f"save {what} to this JSON file; run again with it to resume",
+    )
+
+
 def refuse_new_game_options(args: argparse.Namespace, options: Sequence[str], keeps: str) -> None:
     """Refuses, beside ``--load``, the ``options`` (by their argparse names) of a new game
     that were given: the saved game keeps its own ``keeps``."""
@@ -331,6 +357,53 @@ def check_readable(path: Path | None, option: str) -> None:
     in every game (a file that exists but is not a valid save is ``InvalidBoard``)."""
     if path is not None and not path.is_file():
         raise InvalidParameter(f"{option} {path}: no such file")
+
+
+def timed(
+    run: Callable[_Arguments, _Result], *args: _Arguments.args, **kwargs: _Arguments.kwargs
+) -> tuple[_Result, float]:
+    """``run(*args, **kwargs)`` and the seconds it took."""
+    started = time.perf_counter()
+    result = run(*args, **kwargs)
+    return result, time.perf_counter() - started
+
+
+@contextlib.contextmanager
+def save_on_interrupt(
+    path: str | os.PathLike[str] | None,
+    save: Callable[[Any], object],
+    *,
+    reached: Callable[[], str],
+    what: str,
+    go_on: str,
+) -> Iterator[None]:
+    """Saves the work to ``path`` (when given; on MPI rank 0 alone) when Ctrl-C stops the
+    block, says on stderr how far it got (``reached()``) and how to ``go_on`` with it, and
+    lets the interrupt go on."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        if path and world().rank == 0:
+            save(path)
+            print(
+                f"stratagem: interrupted after {reached()}; the {what} is saved in {path}: "
+                f"{go_on} with --load {path}",
+                file=sys.stderr,
+            )
+        raise
+
+
+def write_outputs(*outputs: Output) -> dict[str, str]:
+    """Writes each output asked for, on MPI rank 0 alone (under mpiexec every rank holds the
+    same result): the files written, ``{kind: path}``."""
+    if world().rank != 0:
+        return {}
+    files: dict[str, str] = {}
+    for kind, path, write in outputs:
+        if path:
+            write(path)
+            files[kind] = str(path)
+    return files
 
 
 def print_files(files: dict[str, str]) -> None:

@@ -43,9 +43,9 @@ from stratagem.cli_common import (
     Commands,
     Common,
     DeprecatedOption,
+    add_checkpoint,
     add_command,
     add_count,
-    add_file,
     add_load,
     add_png,
     add_save,
@@ -56,6 +56,7 @@ from stratagem.cli_common import (
     played_report,
     print_files,
     refuse_new_game_options,
+    timed,
 )
 from stratagem.cli_common import count_argument as _count
 from stratagem.errors import InvalidParameter, StratagemError
@@ -111,6 +112,18 @@ def _rules(args: argparse.Namespace) -> dict[str, Any]:
         "mode": args.mode or "flood",
         "allow_opponent_colours": bool(args.allow_opponent_colours),
         "max_moves": args.max_moves,
+    }
+
+
+def _match_settings(args: argparse.Namespace, board: Board) -> dict[str, Any]:
+    """The games of a match or tournament, as ``--games``, ``--seed``, ``--threads`` and the
+    rule options set them."""
+    return {
+        "board": board,
+        "games": args.games,
+        "seed": args.seed,
+        "threads": args.threads,
+        **_rules(args),
     }
 
 
@@ -402,17 +415,7 @@ def _match(args: argparse.Namespace) -> dict[str, Any]:
     first = _agent("A", args.agent_a)
     second = _agent("B", args.agent_b)
     board = _board(args.board, colours=args.colours, seed=args.seed)
-    started = time.perf_counter()
-    result = play_match(
-        first,
-        second,
-        board=board,
-        games=args.games,
-        seed=args.seed,
-        threads=args.threads,
-        **_rules(args),
-    )
-    seconds = time.perf_counter() - started
+    result, seconds = timed(play_match, first, second, **_match_settings(args, board))
     return {**result.to_dict(), "board": board.kind, "seed": args.seed, "seconds": seconds}
 
 
@@ -453,17 +456,9 @@ def _tournament(args: argparse.Namespace) -> dict[str, Any]:
     """
     agents = [_agent("AI", spec) for spec in args.agents]
     board = _board(args.board, colours=args.colours, seed=args.seed)
-    started = time.perf_counter()
-    result = round_robin(
-        agents,
-        board=board,
-        games=args.games,
-        seed=args.seed,
-        threads=args.threads,
-        checkpoint=args.checkpoint,
-        **_rules(args),
+    result, seconds = timed(
+        round_robin, agents, checkpoint=args.checkpoint, **_match_settings(args, board)
     )
-    seconds = time.perf_counter() - started
     table = [[_finite(float(x)) for x in row] for row in result.table()]
     return {
         **result.to_dict(),
@@ -517,9 +512,9 @@ def _playouts(args: argparse.Namespace) -> dict[str, Any]:
     board = _board(args.board, colours=args.colours, players=args.seats, seed=args.seed)
     game = Game(board, args.seed, **_rules(args))
     threads = _core.resolve_threads(args.threads)
-    started = time.perf_counter()
-    result = playouts(game, count, policy=args.policy, steps=args.steps, threads=threads)
-    seconds = time.perf_counter() - started
+    result, seconds = timed(
+        playouts, game, count, policy=args.policy, steps=args.steps, threads=threads
+    )
     return {
         "board": board.kind,
         "cells": board.cells,
@@ -685,12 +680,7 @@ def register(commands: Commands, common: Common) -> None:
     add_count(tournament, "--games", default=100, help="games per pair (default 100)")
     _board_options(tournament, players=False)
     _rule_options(tournament)
-    add_file(
-        tournament,
-        "--checkpoint",
-        metavar=None,
-        help="save each finished match to this JSON file; run again with it to resume",
-    )
+    add_checkpoint(tournament, what="each finished match", metavar=None)
 
     (playout,) = add_command(sub, "playouts", common, _playouts, _print_playouts)
     _board_options(playout, players=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import csv
 import math
-import time
+from collections.abc import Iterable
 from itertools import cycle, islice
 from typing import Any
 
@@ -19,6 +19,7 @@ from stratagem.cli_common import (
     Commands,
     Common,
     DeprecatedOption,
+    add_checkpoint,
     add_command,
     add_count,
     add_file,
@@ -31,6 +32,7 @@ from stratagem.cli_common import (
     played_report,
     print_files,
     refuse_new_game_options,
+    timed,
 )
 from stratagem.cli_common import count_argument as _count
 from stratagem.conquest.board import Board, assign_random, assign_regions, troops_uniform
@@ -153,9 +155,9 @@ def _run(args: argparse.Namespace) -> dict[str, Any]:
         raise InvalidParameter("--checkpoint-every needs --save FILE (the checkpoint file)")
     game = _loaded_game(args) if args.load else _new_game(args)
     first_turn = game.turn
-    started = time.perf_counter()
-    result = game.run(turns, checkpoint=args.save, checkpoint_every=args.checkpoint_every)
-    seconds = time.perf_counter() - started
+    result, seconds = timed(
+        game.run, turns, checkpoint=args.save, checkpoint_every=args.checkpoint_every
+    )
     played = game.turn - first_turn
     labels = [f"team {k} ({name})" for k, name in enumerate(game.policy_names)]
     files: dict[str, str] = {}
@@ -317,52 +319,46 @@ def _chi_square_p(observed: list[int], expected: list[float]) -> tuple[float, in
     return math.exp(-statistic / 2), 2
 
 
+def _by_outcome(values: Iterable[Any]) -> dict[str, Any]:
+    """The values of the three outcomes of a battle, by name."""
+    return dict(zip(("attacker", "defender", "both"), values, strict=True))
+
+
 def _odds(args: argparse.Namespace) -> dict[str, Any]:
     """exact odds of one border battle (and a Monte Carlo check)
 
     Exact odds of A soldiers against D on one border, by dynamic programming.
     """
-    odds = battle_odds(args.a, args.d, args.attacker_mode, args.defender_mode)
+    modes: dict[str, Any] = {
+        "attacker_mode": args.attacker_mode,
+        "defender_mode": args.defender_mode,
+    }
+    odds = battle_odds(args.a, args.d, **modes)
     exact = [odds.attacker, odds.defender, odds.both]
     report: dict[str, Any] = {
         "attackers": args.a,
         "defenders": args.d,
-        "attacker_mode": args.attacker_mode,
-        "defender_mode": args.defender_mode,
-        "exact": dict(zip(("attacker", "defender", "both"), exact, strict=True)),
+        **modes,
+        "exact": _by_outcome(exact),
     }
     exact_fractions = (
-        battle_odds_fractions(args.a, args.d, args.attacker_mode, args.defender_mode)
+        battle_odds_fractions(args.a, args.d, **modes)
         if args.a + args.d <= _FRACTION_SOLDIERS
         else None
     )
     if exact_fractions is not None:
         fractions = [str(f) for f in exact_fractions]
         if max(len(f) for f in fractions) <= _FRACTION_CHARS:
-            report["fractions"] = dict(
-                zip(("attacker", "defender", "both"), fractions, strict=True)
-            )
+            report["fractions"] = _by_outcome(fractions)
     if args.simulate is not None:
         n = _validate.integer("--simulate", args.simulate, 1)
-        counts = list(
-            simulate_battle(
-                args.a,
-                args.d,
-                n,
-                args.seed,
-                attacker_mode=args.attacker_mode,
-                defender_mode=args.defender_mode,
-                threads=args.threads,
-            )
-        )
+        counts = list(simulate_battle(args.a, args.d, n, args.seed, threads=args.threads, **modes))
         p_value, freedom = _chi_square_p(counts, exact)
         report["simulated"] = {
             "battles": n,
             "seed": args.seed,
-            "counts": dict(zip(("attacker", "defender", "both"), counts, strict=True)),
-            "frequencies": dict(
-                zip(("attacker", "defender", "both"), (c / n for c in counts), strict=True)
-            ),
+            "counts": _by_outcome(counts),
+            "frequencies": _by_outcome(c / n for c in counts),
             "chi_square_p_value": p_value,
             "degrees_of_freedom": freedom,
         }
@@ -408,8 +404,8 @@ def _tournament(args: argparse.Namespace) -> dict[str, Any]:
     from stratagem.conquest.tournament import round_robin
 
     board = _board(args.board)
-    started = time.perf_counter()
-    result = round_robin(
+    result, seconds = timed(
+        round_robin,
         board,
         _names(args.policies),
         games=args.games,
@@ -420,7 +416,6 @@ def _tournament(args: argparse.Namespace) -> dict[str, Any]:
         threads=args.threads,
         checkpoint=args.checkpoint,
     )
-    seconds = time.perf_counter() - started
     rows = result.to_rows()
     files: dict[str, str] = {}
     if args.csv:
@@ -534,9 +529,4 @@ def register(commands: Commands, common: Common) -> None:
     )
     add_png(tournament, help="draw the win rates as a bar chart (PNG)", old=("--plot",))
     add_file(tournament, "--csv", metavar=None, help="write the table as CSV")
-    add_file(
-        tournament,
-        "--checkpoint",
-        metavar=None,
-        help="save each finished pair to this JSON file; run again with it to resume",
-    )
+    add_checkpoint(tournament, what="each finished pair", metavar=None)

@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -41,6 +40,7 @@ from stratagem.cli_common import (
     command_group,
     played_report,
     print_files,
+    save_on_interrupt,
 )
 from stratagem.diplomacy import adjustments, tables
 from stratagem.diplomacy.engine import CONVENTIONS, Convention, check_convention
@@ -290,37 +290,37 @@ def _search(args: argparse.Namespace) -> dict[str, Any]:
     print each power's option, its value and its orders, and whether the search finished
     (the combined search: a pure Nash equilibrium, or a cycle and its mixed equilibrium).
     """
-    steps = _validate.integer("--steps", args.steps, 1)
-    budget = _validate.integer("--max-evaluations", args.max_evaluations, 1)
+    settings = _search_settings(args)
     if args.save or args.load:
-        return _resumable_search(args, steps, budget)
+        return _resumable_search(args, settings)
     if args.position is None:
         raise InvalidParameter("give a position, or --load FILE to go on with a saved search")
     position = _position(args)
     convention = check_convention(args.convention)
     started = time.perf_counter()
     # The bar counts evaluations against the budget; a search that finishes stops short of it.
+    budget = settings["max_evaluations"]
     with Progress(budget, f"diplomacy {args.method} search", enabled=_bar()) as bar:
         result = solve(
             position,
-            args.method,
             convention=convention,
-            seed=args.seed,
-            steps=steps,
-            max_evaluations=budget,
-            time_limit=args.time_limit,
             threads=args.threads,
             progress=lambda done: bar.advance(done - bar.done),
+            **settings,
         )
-    return _search_report(
-        args,
-        result,
-        position=position,
-        convention=convention,
-        steps=steps,
-        budget=budget,
-        started=started,
-    )
+    return _search_report(result, position, convention, settings, started)
+
+
+def _search_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """How ``play`` searches, as its options say: the settings of :func:`solve` the report
+    repeats."""
+    return {
+        "method": args.method,
+        "seed": args.seed,
+        "steps": _validate.integer("--steps", args.steps, 1),
+        "max_evaluations": _validate.integer("--max-evaluations", args.max_evaluations, 1),
+        "time_limit": args.time_limit,
+    }
 
 
 def _bar() -> bool | None:
@@ -328,9 +328,9 @@ def _bar() -> bool | None:
     return None if world().rank == 0 else False
 
 
-def _resumable_search(args: argparse.Namespace, steps: int, budget: int) -> dict[str, Any]:
+def _resumable_search(args: argparse.Namespace, settings: dict[str, Any]) -> dict[str, Any]:
     """The combined search with ``--save`` / ``--load``: a new search spends at most
-    ``budget`` evaluations in all, a loaded one at most ``budget`` more; the state is saved
+    ``--max-evaluations`` in all, a loaded one at most that many more; the state is saved
     when the search stops, Ctrl-C included."""
     if args.method != "combined":
         raise InvalidParameter(
@@ -341,53 +341,41 @@ def _resumable_search(args: argparse.Namespace, steps: int, budget: int) -> dict
             raise InvalidParameter("give a position or --load FILE, not both")
         check_readable(Path(args.load), "--load")
         run = CombinedSearch.load(args.load)
-        more = budget
+        more = settings["max_evaluations"]
     else:
         if args.position is None:
             raise InvalidParameter("give a position, or --load FILE to go on with a saved search")
         run = CombinedSearch(_position(args), convention=check_convention(args.convention))
-        more = budget - run.evaluations
+        more = settings["max_evaluations"] - run.evaluations
     started = time.perf_counter()
-    try:
-        with Progress(more, "diplomacy combined search", enabled=_bar()) as bar:
-            result = run.advance(
-                more,
-                time_limit=args.time_limit,
-                progress=lambda done: bar.advance(done - bar.done),
-            )
-    except KeyboardInterrupt:
-        if args.save and world().rank == 0:
-            run.save(args.save)
-            print(
-                f"stratagem: interrupted after {run.evaluations:,} evaluations; the search is "
-                f"saved in {args.save}: go on with --load {args.save}",
-                file=sys.stderr,
-            )
-        raise
+    with (
+        save_on_interrupt(
+            args.save,
+            run.save,
+            reached=lambda: f"{run.evaluations:,} evaluations",
+            what="search",
+            go_on="go on",
+        ),
+        Progress(more, "diplomacy combined search", enabled=_bar()) as bar,
+    ):
+        result = run.advance(
+            more,
+            time_limit=args.time_limit,
+            progress=lambda done: bar.advance(done - bar.done),
+        )
     if args.save and world().rank == 0:
         run.save(args.save)
-    report = _search_report(
-        args,
-        result,
-        position=run.position,
-        convention=run.convention,
-        steps=steps,
-        budget=budget,
-        started=started,
-    )
+    report = _search_report(result, run.position, run.convention, settings, started)
     report["saved"] = args.save
     report["loaded"] = args.load
     return report
 
 
 def _search_report(
-    args: argparse.Namespace,
     result: SearchResult,
-    *,
     position: Position,
     convention: Convention,
-    steps: int,
-    budget: int,
+    settings: dict[str, Any],
     started: float,
 ) -> dict[str, Any]:
     seconds = time.perf_counter() - started
@@ -401,12 +389,8 @@ def _search_report(
         turns_played=1,
         seconds=seconds,
         position=str(position),
-        method=args.method,
         convention=convention,
-        seed=args.seed,
-        steps=steps,
-        max_evaluations=budget,
-        time_limit=args.time_limit,
+        **settings,
         search_finished=result.finished,
         evaluations=result.evaluations,
         powers=[

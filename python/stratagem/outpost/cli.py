@@ -37,6 +37,7 @@ from stratagem import _validate
 from stratagem.cli_common import (
     Commands,
     Common,
+    add_checkpoint,
     add_command,
     add_count,
     add_file,
@@ -50,6 +51,9 @@ from stratagem.cli_common import (
     played_report,
     print_files,
     refuse_new_game_options,
+    save_on_interrupt,
+    timed,
+    write_outputs,
 )
 from stratagem.errors import InvalidBoard, InvalidParameter
 from stratagem.mpi import world
@@ -324,22 +328,17 @@ def _play(args: argparse.Namespace) -> dict[str, Any]:
     game = _loaded_game(args) if args.load else _new_game(args)
     first_turn = game.turn
     recorder = None
-    try:
+    with save_on_interrupt(
+        args.save,
+        game.save,
+        reached=lambda: f"turn {game.turn}",
+        what="game",
+        go_on="continue it",
+    ):
         if args.gif:
             seconds, recorder = _play_recorded(game, stop, frames)
         else:
-            started = time.perf_counter()
-            game.run(stop)
-            seconds = time.perf_counter() - started
-    except KeyboardInterrupt:
-        if args.save and world().rank == 0:
-            game.save(args.save)
-            print(
-                f"stratagem: interrupted after turn {game.turn}; the game is saved in "
-                f"{args.save}: continue it with --load {args.save}",
-                file=sys.stderr,
-            )
-        raise
+            _, seconds = timed(game.run, stop)
     played = game.turn - first_turn
     files: dict[str, str] = {}
     # Under mpiexec every rank plays the same game; rank 0 alone writes the files.
@@ -474,30 +473,25 @@ def _tournament(args: argparse.Namespace) -> dict[str, Any]:
             raise InvalidParameter(f"--by {args.by!r}: group by map and/or params, not {key!r}")
     if args.png:
         _pictures_possible()
-    started = time.perf_counter()
-    result = tournament(
+    # The settings the report repeats as given.
+    settings: dict[str, Any] = {
+        "rotations": args.rotations,
+        "repeats": args.repeats,
+        "seed": args.seed,
+    }
+    flags: dict[str, Any] = {flag: bool(getattr(args, flag)) for flag in _FLAGS}
+    result, seconds = timed(
+        tournament,
         maps=maps,
         params=param_sets,
         players=players,
-        rotations=args.rotations,
-        repeats=args.repeats,
-        seed=args.seed,
         threads=args.threads,
         checkpoint=args.checkpoint,
-        supply_fringe=args.supply_fringe,
-        sequential_moves=args.sequential_moves,
-        extra_turn=args.extra_turn,
+        **settings,
+        **flags,
     )
-    seconds = time.perf_counter() - started
     table_text = result.format_table(by)
-    files: dict[str, str] = {}
-    if world().rank == 0:
-        if args.csv:
-            result.to_csv(args.csv)
-            files["csv"] = str(args.csv)
-        if args.png:
-            result.plot(args.png)
-            files["png"] = str(args.png)
+    files = write_outputs(("csv", args.csv, result.to_csv), ("png", args.png, result.plot))
     if args.checkpoint:
         files["checkpoint"] = str(args.checkpoint)
     report: dict[str, Any] = _finite(
@@ -506,10 +500,8 @@ def _tournament(args: argparse.Namespace) -> dict[str, Any]:
             "table": [row.to_row() for row in result.table(by)],
             "by": by,
             "params": [list(p) for p in result.params],
-            "rotations": args.rotations,
-            "repeats": args.repeats,
-            "seed": args.seed,
-            "flags": {flag: bool(getattr(args, flag)) for flag in _FLAGS},
+            **settings,
+            "flags": flags,
             "preset": args.preset,
             "ranks": world().size,
             "seconds": seconds,
@@ -658,8 +650,4 @@ def _register_tournament(sub: Any, common: Common) -> None:
     _flag_options(tournament, default=False)
     add_file(tournament, "--csv", help="write one row per game (CSV)")
     add_png(tournament, help="draw the mean scores as a bar chart (PNG)")
-    add_file(
-        tournament,
-        "--checkpoint",
-        help="save the results so far to this JSON file; run again with it to resume",
-    )
+    add_checkpoint(tournament, what="the results so far")

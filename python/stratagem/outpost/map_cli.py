@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 import warnings
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,10 +22,12 @@ from stratagem.cli_common import (
     add_png,
     command_group,
     print_files,
+    write_outputs,
 )
 from stratagem.errors import InvalidBoard, InvalidParameter, StratagemError
 from stratagem.mpi import world
 from stratagem.outpost.map import DEFAULT_MAP, REGION, Map, MapWarning, parse_map
+from stratagem.outpost.plot import render_map
 
 if TYPE_CHECKING:
     pass
@@ -160,16 +163,9 @@ def _map_generate(args: argparse.Namespace) -> dict[str, Any]:
     if args.png:
         matplotlib()
     board = Map.generate(args.seed, lakes=lakes, rivers=rivers)
-    files: dict[str, str] = {}
-    if world().rank == 0:
-        if args.out:
-            board.save(args.out)
-            files["map"] = str(args.out)
-        if args.png:
-            from stratagem.outpost.plot import render_map
-
-            render_map(board, args.png)
-            files["png"] = str(args.png)
+    files = write_outputs(
+        ("map", args.out, board.save), ("png", args.png, partial(render_map, board))
+    )
     return {
         **map_summary(board),
         "seed": args.seed,
@@ -198,12 +194,7 @@ def _map_show(args: argparse.Namespace) -> dict[str, Any]:
     if args.png:
         matplotlib()
     board = map_option(args.name, option="map", lenient=bool(args.lenient))
-    files: dict[str, str] = {}
-    if args.png and world().rank == 0:
-        from stratagem.outpost.plot import render_map
-
-        render_map(board, args.png)
-        files["png"] = str(args.png)
+    files = write_outputs(("png", args.png, partial(render_map, board)))
     return {**map_summary(board), "rows": _region_rows(board), "files": files}
 
 
