@@ -32,9 +32,9 @@ def mpiexec() -> str:
         "mpiexec"
     )
     if found is None:
-        pytest.skip("mpiexec not found (pip install 'stratagem[mpi]')")
+        pytest.skip("mpiexec not found (pip install 'stratagem[mpich]')")
     if importlib.util.find_spec("mpi4py") is None:
-        pytest.skip("mpi4py is not installed (pip install 'stratagem[mpi]')")
+        pytest.skip("mpi4py is not installed (pip install 'stratagem[mpich]')")
     return found
 
 

@@ -27,9 +27,15 @@ python -m ruff format --check python tests benches
 python -m mypy
 python -m mypy.stubtest stratagem._core
 
+step "docs site: mkdocs build --strict (pages, pictures, API reference from the docstrings)"
+NO_MKDOCS_2_WARNING=1 python -m mkdocs build --strict --quiet --site-dir "$(mktemp -d)"
+
 step "benchmarks run (smoke test, figures not checked)"
 python benches/run.py --quick --min-seconds 0.05 > /dev/null
 python benches/conquest_mpi_scaling.py --quick > /dev/null
+
+step "wheel: a manylinux2014 abi3 wheel from the sdist, installed and run with no Rust toolchain"
+python tests/check_wheel.py
 
 step "MPI: collective tests under mpiexec -n 2 and oversubscribed -n 4"
 "$mpiexec" -n 2 python -m pytest tests/mpi -q -p no:cacheprovider

@@ -1,7 +1,8 @@
 """The registry of games: :func:`available`, :func:`make`, :class:`GameSpec`.
 
 >>> from stratagem import games
->>> [spec.name for spec in games.available()][:5]
+>>> names = [spec.name for spec in games.available()]
+>>> names[:5]
 ['annexation', 'conquest', 'outpost', 'mastermind', 'diplomacy']
 >>> games.spec("mastermind").dynamics
 'single-agent'

@@ -518,8 +518,8 @@ def battle_odds_fractions(
     """:func:`battle_odds` as exact fractions, or None for a battle whose fractions do not fit
     in 128 bits (more than 126 coins flipped in its first round, or long fractions).
 
-    >>> [str(p) for p in battle_odds_fractions(1, 1)]
-    ['1/7', '3/7', '3/7']
+    >>> tuple(str(p) for p in battle_odds_fractions(1, 1))
+    ('1/7', '3/7', '3/7')
     """
     attacker = _validate.integer("a", a, 0)
     defender = _validate.integer("d", d, 0)

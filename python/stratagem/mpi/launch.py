@@ -59,11 +59,12 @@ def _create_world(environ: Mapping[str, str]) -> Communicator:
     if not available:
         if environ.get("STRATAGEM_MPI", "").strip() == "1":
             raise InvalidParameter(
-                "STRATAGEM_MPI=1 but mpi4py is not installed; pip install 'stratagem[mpi]'"
+                "STRATAGEM_MPI=1 but mpi4py is not installed; pip install 'stratagem[mpich]'"
             )
         warnings.warn(
             "running under an MPI launcher but mpi4py is not installed, so every rank runs "
-            "the whole job alone; pip install 'stratagem[mpi]'",
+            "the whole job alone; pip install 'stratagem[mpich]' (or 'stratagem[mpi]' for this "
+            "machine's own MPI)",
             RuntimeWarning,
             stacklevel=3,
         )
