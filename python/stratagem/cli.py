@@ -24,7 +24,6 @@ from stratagem import _core, _validate, games, mpi, rng
 from stratagem.cli_common import (
     Commands,
     Common,
-    add_command,
     check_outputs,
     command_group,
     common_options,
@@ -46,6 +45,7 @@ __all__ = [
 ]
 
 _OPTIONAL_PACKAGES = ("mpi4py", "matplotlib", "networkx", "scipy", "hypothesis")
+_common_options = common_options
 
 
 def _package_version(name: str) -> str | None:
@@ -87,7 +87,6 @@ def collect_info(threads: int | None = None) -> dict[str, Any]:
 
 
 def _info(args: argparse.Namespace) -> dict[str, Any]:
-    """build, threads, MPI world and versions"""
     return collect_info(args.threads)
 
 
@@ -96,7 +95,7 @@ def _print_info(report: dict[str, Any]) -> None:
     print(f"python {report['python']}, numpy {report['numpy']}, {report['platform']}")
     print(f"threads per call: {report['threads']} (cores: {report['cores']})")
     state = (
-        "available" if report["mpi_available"] else "not installed (pip install 'stratagem[mpich]')"
+        "available" if report["mpi_available"] else "not installed (pip install 'stratagem[mpi]')"
     )
     print(f"MPI: {state}; world size {report['world_size']}")
     for entry in report["ranks"]:
@@ -109,7 +108,6 @@ def _print_info(report: dict[str, Any]) -> None:
 
 
 def _rng_blocks(args: argparse.Namespace) -> dict[str, Any]:
-    """print blocks of a stream"""
     blocks = rng.blocks(
         args.seed, args.purpose, args.ids, args.start, args.count, threads=args.threads
     )
@@ -131,7 +129,6 @@ def _print_rng_blocks(report: dict[str, Any]) -> None:
 
 
 def _rng_binomial(args: argparse.Namespace) -> dict[str, Any]:
-    """draw Binomial(n, 1/2) samples"""
     n = _validate.u64("--n", args.n)
     count = _validate.integer("--count", args.count, 1, 10**8)
     ids = np.arange(count, dtype=np.uint64).reshape(-1, 1)
@@ -158,7 +155,6 @@ def _print_rng_binomial(report: dict[str, Any]) -> None:
 
 
 def _demo(args: argparse.Namespace) -> dict[str, Any]:
-    """a short tour of what stratagem does"""
     from stratagem.demo import run_demo
 
     return run_demo(seed=args.seed, threads=args.threads, echo=not args.json)
@@ -216,12 +212,20 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"stratagem {_core.__version__}")
     commands = parser.add_subparsers(dest="command", metavar="<command>", required=True)
 
-    add_command(commands, "info", common_options, _info, _print_info)
-    # The demo prints as it goes.
-    add_command(commands, "demo", common_options, _demo, None)
+    info = commands.add_parser(
+        "info", parents=[_common_options()], help="build, threads, MPI world and versions"
+    )
+    info.set_defaults(run=_info, show=_print_info)
+
+    demo = commands.add_parser(
+        "demo", parents=[_common_options()], help="a short tour of what stratagem does"
+    )
+    demo.set_defaults(run=_demo, show=None)
 
     rng_commands = command_group(commands, "rng", "inspect the reproducible random streams")
-    (blocks,) = add_command(rng_commands, "blocks", common_options, _rng_blocks, _print_rng_blocks)
+    blocks = rng_commands.add_parser(
+        "blocks", parents=[_common_options()], help="print blocks of a stream"
+    )
     blocks.add_argument("--purpose", default="cli", help="purpose string of the stream")
     blocks.add_argument(
         "--ids",
@@ -231,13 +235,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     blocks.add_argument("--start", type=int, default=0, help="first block index")
     blocks.add_argument("--count", type=int, default=4, help="number of blocks")
-    (binomial,) = add_command(
-        rng_commands, "binomial", common_options, _rng_binomial, _print_rng_binomial
+    blocks.set_defaults(run=_rng_blocks, show=_print_rng_blocks)
+    binomial = rng_commands.add_parser(
+        "binomial", parents=[_common_options()], help="draw Binomial(n, 1/2) samples"
     )
     binomial.add_argument(
         "--n", type=int, required=True, help="number of trials (any size up to 2**64-1)"
     )
     binomial.add_argument("--count", type=int, default=1_000_000, help="number of draws")
+    binomial.set_defaults(run=_rng_binomial, show=_print_rng_binomial)
 
     # Each registered game adds its own command group from its own module.
     for spec in games.available():
