@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import shutil
 import subprocess
@@ -14,7 +13,6 @@ import stratagem
 from cli_helpers import Command
 from stratagem.cli import main
 from stratagem.conquest import battle_odds_fractions, simulate_battle
-from stratagem.progress import Progress
 from stratagem.rng import oracle
 
 cli = Command()
@@ -154,28 +152,6 @@ def test_console_script_and_module_entry_point():
             [*command, "info", "--json"], capture_output=True, text=True, timeout=60, check=True
         )
         assert json.loads(done.stdout)["version"] == stratagem.__version__
-
-
-def test_progress_bar_is_silent_for_short_work_and_draws_for_long_work():
-    quiet = io.StringIO()
-    with Progress(10, "short", enabled=True, stream=quiet) as bar:
-        bar.advance(10)
-    assert quiet.getvalue() == ""
-
-    shown = io.StringIO()
-    with Progress(4, "long", enabled=True, stream=shown) as bar:
-        bar._started -= 2.0  # as if the work had already run for two seconds
-        bar.advance(2)
-    assert "long [" in shown.getvalue()
-    assert "50%" in shown.getvalue()
-    assert shown.getvalue().endswith("\n")
-
-
-def test_progress_bar_respects_the_environment(monkeypatch):
-    monkeypatch.setenv("STRATAGEM_PROGRESS", "0")
-    assert Progress(1, "x").enabled is False
-    monkeypatch.setenv("STRATAGEM_PROGRESS", "1")
-    assert Progress(1, "x", stream=io.StringIO()).enabled is True
 
 
 @pytest.mark.parametrize(

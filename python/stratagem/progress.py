@@ -1,24 +1,32 @@
-"""A progress bar on stderr for work that lasts more than a second.
+"""Progress of long work: a tqdm bar on stderr, or a callback.
 
-The bar stays silent for the first second (short work prints nothing), redraws at most ten
-times a second, and is drawn only where a person is watching: when stderr is a terminal, or
-when ``STRATAGEM_PROGRESS=1``. ``STRATAGEM_PROGRESS=0`` turns it off everywhere. It never
-writes to stdout, so ``--json`` output stays one clean object.
+Every long call takes ``progress=``: ``None`` (the default) draws a bar only where a person is
+watching (stderr is a terminal, or ``STRATAGEM_PROGRESS=1``; ``STRATAGEM_PROGRESS=0`` turns
+bars off everywhere), ``True`` always draws one, ``False`` never does, and a callable is
+called as ``progress(done, total)`` whenever work finishes, instead of a bar (for a GUI, a
+log, or a notebook widget). The command line's ``--progress`` and ``--no-progress`` are
+``True`` and ``False``. A bar stays silent for its first second, so short work prints
+nothing, and never writes to stdout, so ``--json`` output stays one clean object.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-import time
+from collections.abc import Callable
 from types import TracebackType
-from typing import TextIO
+from typing import TextIO, TypeAlias
 
-__all__ = ["Progress"]
+from tqdm import tqdm
+
+__all__ = ["Progress", "ProgressOption"]
+
+#: What a long call's ``progress=`` takes.
+ProgressOption: TypeAlias = bool | Callable[[int, int], object] | None
 
 _QUIET_SECONDS = 1.0
 _REDRAW_SECONDS = 0.1
-_WIDTH = 30
+_FORMAT = "{desc} [{bar:30}] {percentage:3.0f}% {n_fmt}/{total_fmt} {elapsed_s:6.1f} s"
 
 
 def _wanted(stream: TextIO) -> bool:
@@ -29,13 +37,18 @@ def _wanted(stream: TextIO) -> bool:
 
 
 class Progress:
-    """Counts units of work towards ``total`` and draws ``label [#####.....] 50% 1.2 s``.
+    """Counts units of work towards ``total``: ``label [#####     ]  50% 2/4    1.2 s``.
 
     >>> with Progress(3, "demo", enabled=False) as bar:
     ...     for _ in range(3):
     ...         bar.advance()
     >>> bar.done
     3
+    >>> seen = []
+    >>> with Progress(2, "told", enabled=lambda done, total: seen.append((done, total))) as bar:
+    ...     bar.advance(2)
+    >>> seen
+    [(2, 2)]
     """
 
     def __init__(
@@ -43,20 +56,34 @@ class Progress:
         total: int,
         label: str,
         *,
-        enabled: bool | None = None,
+        enabled: ProgressOption = None,
         stream: TextIO | None = None,
     ) -> None:
         self.total = max(int(total), 1)
         self.label = label
         self.stream = stream if stream is not None else sys.stderr
-        self.enabled = _wanted(self.stream) if enabled is None else enabled
         self.done = 0
-        self._started = time.perf_counter()
-        self._last_draw = 0.0
-        self._drawn = False
+        self._callback = enabled if callable(enabled) else None
+        if callable(enabled):
+            self.enabled = False
+        else:
+            self.enabled = _wanted(self.stream) if enabled is None else bool(enabled)
+        self._bar = (
+            tqdm(
+                total=self.total,
+                desc=label,
+                file=self.stream,
+                delay=_QUIET_SECONDS,
+                mininterval=_REDRAW_SECONDS,
+                bar_format=_FORMAT,
+                ascii=" #",
+                leave=True,
+            )
+            if self.enabled
+            else None
+        )
 
     def __enter__(self) -> Progress:
-        self._started = time.perf_counter()
         return self
 
     def __exit__(
@@ -65,24 +92,13 @@ class Progress:
         exc: BaseException | None,
         traceback: TracebackType | None,
     ) -> None:
-        if self._drawn:
-            self._draw(time.perf_counter(), final=True)
+        if self._bar is not None:
+            self._bar.close()
 
     def advance(self, units: int = 1) -> None:
-        self.done = min(self.done + units, self.total)
-        if not self.enabled:
-            return
-        now = time.perf_counter()
-        if now - self._started >= _QUIET_SECONDS and now - self._last_draw >= _REDRAW_SECONDS:
-            self._draw(now, final=False)
-
-    def _draw(self, now: float, *, final: bool) -> None:
-        fraction = self.done / self.total
-        filled = round(fraction * _WIDTH)
-        bar = "#" * filled + "." * (_WIDTH - filled)
-        elapsed = now - self._started
-        end = "\n" if final else ""
-        self.stream.write(f"\r{self.label} [{bar}] {fraction:4.0%} {elapsed:6.1f} s{end}")
-        self.stream.flush()
-        self._last_draw = now
-        self._drawn = True
+        step = min(units, self.total - self.done)
+        self.done += step
+        if self._bar is not None:
+            self._bar.update(step)
+        if self._callback is not None:
+            self._callback(self.done, self.total)

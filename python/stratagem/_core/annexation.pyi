@@ -1,5 +1,6 @@
 """``stratagem._core.annexation`` (rust/python/src/annexation.rs)."""
 
+from collections.abc import Callable
 from typing import final
 
 import numpy as np
@@ -119,6 +120,7 @@ def playouts(
     steps: int | None,
     seed: int,
     threads: int | None = None,
+    progress: Callable[[int], object] | None = None,
 ) -> tuple[list[int], int, int]: ...
 def play_fixtures(
     board: Board,

@@ -32,6 +32,7 @@ from stratagem import _core, _validate
 from stratagem._files import write_json
 from stratagem.annexation.board import Board, parse_board
 from stratagem.errors import InvalidBoard, InvalidMove, InvalidParameter
+from stratagem.progress import Progress, ProgressOption
 
 __all__ = ["MODES", "POLICIES", "Game", "PlayoutResult", "Rules", "playouts"]
 
@@ -300,11 +301,12 @@ def playouts(
     seed: int | None = None,
     steps: int | None = None,
     threads: int | None = None,
+    progress: ProgressOption = None,
 ) -> PlayoutResult:
     """``n`` playouts from ``game`` (left untouched), each on its own random stream
     (``docs/annexation-rules.md``, "Playouts"), spread over ``threads``; the result is the
     same for any thread count. ``policy="light"`` is the seed's GPU shortcut, ``steps`` its
-    step count (default: up to the move limit)."""
+    step count (default: up to the move limit). ``progress``: see :mod:`stratagem.progress`."""
     if not isinstance(game, Game):
         raise InvalidParameter(f"game must be an annexation Game, got {type(game).__name__}")
     count = _validate.integer("n", n, 0, (1 << 63) - 1)
@@ -314,7 +316,15 @@ def playouts(
         raise InvalidParameter("steps only applies to the 'light' policy")
     step_count = None if steps is None else _validate.integer("steps", steps, 0, (1 << 32) - 1)
     chosen_seed = game.seed if seed is None else _validate.seed(seed)
-    wins, draws, margin_sum = _core.annexation.playouts(
-        game._game, count, policy, step_count, chosen_seed, _validate.threads(threads)
-    )
+    with Progress(count, "annexation playouts", enabled=progress) as bar:
+        wins, draws, margin_sum = _core.annexation.playouts(
+            game._game,
+            count,
+            policy,
+            step_count,
+            chosen_seed,
+            _validate.threads(threads),
+            lambda done: bar.advance(done - bar.done),
+        )
+        bar.advance(count - bar.done)
     return PlayoutResult(count, np.array(wins, dtype=np.int64), draws, margin_sum, game.to_move)

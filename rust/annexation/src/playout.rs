@@ -2,6 +2,8 @@
 //! "Playouts"). Playout `i` reads its own stream, and the tallies are sums of integers, so the
 //! result is the same for any thread count.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use rayon::prelude::*;
 use stratagem_core::rng::{Halves, Stream, purpose_tag};
 use stratagem_core::{Cancel, Result};
@@ -133,7 +135,8 @@ fn light_playout_in<const W: usize>(
 /// The chunk of playouts one task plays between Ctrl-C checks.
 const CHUNK: u64 = 512;
 
-/// `n` playouts from `state` with `policy`, on the current rayon pool.
+/// `n` playouts from `state` with `policy`, on the current rayon pool; `done` counts the
+/// playouts finished so far (for a progress bar).
 pub fn playouts(
     board: &Board,
     state: &State,
@@ -141,6 +144,7 @@ pub fn playouts(
     policy: Policy,
     seed: u64,
     cancel: &Cancel,
+    done: &AtomicU64,
 ) -> Result<Tally> {
     let first_player = state.to_move();
     let start_moves = u64::from(state.moves());
@@ -158,7 +162,9 @@ pub fn playouts(
             cancel.check()?;
             let mut tally = Tally::default();
             let mut scratch = state.clone();
-            for i in chunk * CHUNK..n.min((chunk + 1) * CHUNK) {
+            let played = chunk * CHUNK..n.min((chunk + 1) * CHUNK);
+            let count = played.end - played.start;
+            for i in played {
                 scratch.clone_from(state);
                 let mut draws =
                     Halves::new(Stream::with_ids(seed, tag, [start_moves, i, 0]).cursor());
@@ -168,6 +174,7 @@ pub fn playouts(
                 };
                 tally.count(outcome, scratch.margin(first_player));
             }
+            done.fetch_add(count, Ordering::Relaxed);
             Ok(tally)
         })
         .try_reduce(Tally::default, |a, b| Ok(a.add(b)))
@@ -220,16 +227,18 @@ mod tests {
     fn tallies_do_not_depend_on_the_thread_count() -> Result<()> {
         let board = grid_board()?;
         let state = State::initial(&board)?;
-        let cancel = Cancel::new();
+        let (cancel, done) = (Cancel::new(), AtomicU64::new(0));
         for policy in [Policy::Random, Policy::Light { steps: Some(40) }] {
             let run = |threads| {
                 parallel::pool(threads)?
-                    .install(|| playouts(&board, &state, 3000, policy, 9, &cancel))
+                    .install(|| playouts(&board, &state, 3000, policy, 9, &cancel, &done))
             };
             let one = run(1)?;
             assert_eq!(one, run(3)?);
             assert_eq!(one.wins[0] + one.wins[1] + one.draws, 3000);
         }
+        // Two runs of each policy, every playout counted once.
+        assert_eq!(done.load(Ordering::Relaxed), 4 * 3000);
         Ok(())
     }
 
@@ -239,7 +248,8 @@ mod tests {
         let state = State::initial(&board)?;
         let cancel = Cancel::new();
         cancel.cancel();
-        let stopped = playouts(&board, &state, 1 << 40, Policy::Random, 1, &cancel);
+        let done = AtomicU64::new(0);
+        let stopped = playouts(&board, &state, 1 << 40, Policy::Random, 1, &cancel, &done);
         assert_eq!(stopped, Err(stratagem_core::Error::Interrupted));
         Ok(())
     }

@@ -2,6 +2,7 @@
 //! batch step.
 
 use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
 
 use numpy::ndarray::Array1;
 use numpy::{
@@ -16,12 +17,14 @@ use stratagem_annexation::mcts::{Budget, MctsConfig};
 use stratagem_annexation::playout::{Policy, playouts};
 use stratagem_annexation::vector::{Outputs, VectorEnv};
 use stratagem_annexation::{Board, Mode, Outcome, Rules, State};
-use stratagem_core::Cancel;
 use stratagem_core::error::named;
+use stratagem_core::{Cancel, parallel};
 
 use crate::convert::{self, flat_rows, rows_array};
 use crate::errors::{param, to_py};
-use crate::runtime::{detached_in_pool, interruptible_in_pool, thread_count};
+use crate::runtime::{
+    detached_in_pool, interruptible_in_pool, interruptible_reporting, thread_count,
+};
 
 /// A checked board with its rules and bitset units, shared by every game on it.
 #[pyclass(module = "stratagem._core.annexation", name = "Board", frozen)]
@@ -224,10 +227,12 @@ impl PyGame {
     }
 }
 
-/// `annexation_playouts(game, n, policy, steps, seed, threads)`:
-/// `(wins per player, draws, margin_sum)`.
+/// `annexation_playouts(game, n, policy, steps, seed, threads, progress)`:
+/// `(wins per player, draws, margin_sum)`; `progress(done)` is called about every 20 ms with
+/// the number of playouts finished.
 #[pyfunction]
-#[pyo3(name = "playouts", signature = (game, n, policy, steps, seed, threads=None))]
+#[pyo3(name = "playouts", signature = (game, n, policy, steps, seed, threads=None, progress=None))]
+#[allow(clippy::too_many_arguments)]
 fn annexation_playouts(
     py: Python<'_>,
     game: &PyGame,
@@ -236,6 +241,7 @@ fn annexation_playouts(
     steps: Option<u32>,
     seed: u64,
     threads: Option<usize>,
+    progress: Option<Py<PyAny>>,
 ) -> PyResult<(Vec<u64>, u64, i64)> {
     let policy = named(
         "policy",
@@ -246,9 +252,16 @@ fn annexation_playouts(
     .map_err(to_py)?;
     let threads = thread_count(threads)?;
     let (board, state) = (game.board.clone(), game.state.clone());
-    let tally = interruptible_in_pool(py, threads, |cancel| {
-        playouts(&board, &state, n, policy, seed, cancel)
-    })?;
+    let done = AtomicU64::new(0);
+    let report = progress.as_ref().map(|callback| (callback, &done));
+    let tally = interruptible_reporting(
+        py,
+        |cancel| {
+            parallel::pool(threads)?
+                .install(|| playouts(&board, &state, n, policy, seed, cancel, &done))
+        },
+        report,
+    )?;
     Ok((
         tally.wins[..board.players()].to_vec(),
         tally.draws,
