@@ -41,6 +41,7 @@ import os
 import socket
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 from pathlib import Path
 from typing import Any, Final, TypeAlias
 
@@ -60,6 +61,7 @@ __all__ = [
     "PlayTask",
     "check_counts",
     "run",
+    "run_pairs",
 ]
 
 CHECKPOINT_FORMAT: Final = "stratagem.tournament.checkpoint"
@@ -338,6 +340,46 @@ def run(
     for index, row in done.items():
         table[index] = row
     return table
+
+
+def run_pairs(
+    entrants: int,
+    play_pair: Callable[[int, int, int | None], ArrayLike],
+    *,
+    game: str,
+    setup: Mapping[str, Any],
+    columns: Sequence[str],
+    check: Callable[[int, Table], None] | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
+    comm: Communicator | None = None,
+    threads: int | None = None,
+    progress: bool | None = None,
+    label: str = "tournament",
+    weight: Callable[[int], int] = lambda index: 1,
+) -> tuple[list[tuple[int, int]], Table]:
+    """A round robin on :func:`run`: each pair ``(i, j)`` of ``entrants``, in
+    :func:`itertools.combinations` order, is a fixture played alone by ``play_pair(i, j,
+    threads)``. Returns the pairs and their rows. A ``checkpoint`` file is the
+    :class:`Checkpoint` of ``game``, ``setup``, ``columns`` and ``check``.
+    """
+    pairs = list(combinations(range(entrants), 2))
+    saved = None
+    if checkpoint is not None:
+        saved = Checkpoint(Path(checkpoint), game, setup, tuple(columns), check=check)
+    table = run(
+        len(pairs),
+        lambda task, threads, report: np.array([play_pair(*pairs[i], threads) for i in task]),
+        columns=len(columns),
+        checkpoint=saved,
+        setup=setup,
+        comm=comm,
+        threads=threads,
+        batch=1,
+        progress=progress,
+        label=label,
+        weight=weight,
+    )
+    return pairs, table
 
 
 def _load(comm: Communicator, checkpoint: Checkpoint | None, count: int) -> dict[int, Table]:

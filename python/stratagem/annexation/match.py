@@ -17,8 +17,6 @@ import math
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from itertools import combinations
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -31,7 +29,7 @@ from stratagem.annexation.game import Rules
 from stratagem.errors import InvalidParameter
 from stratagem.mpi import Communicator, SerialCommunicator
 from stratagem.stats import elo_difference, wilson_interval
-from stratagem.tournament import Checkpoint, check_counts, run
+from stratagem.tournament import check_counts, run, run_pairs
 
 __all__ = ["MatchResult", "RoundRobin", "play_match", "round_robin"]
 
@@ -269,10 +267,8 @@ def round_robin(
         "seed": seed,
         "rules": checked_rules.to_dict(),
     }
-    fixtures = list(combinations(range(len(players)), 2))
 
-    def play_pair(index: int, threads: int | None) -> NDArray[np.int64]:
-        i, j = fixtures[index]
+    def play_pair(i: int, j: int, threads: int | None) -> NDArray[np.int64]:
         pair_seed = int(rng.blocks(checked_seed, "annexation.round_robin", [i, j])[0, 0])
         return _match_row(
             players[i],
@@ -285,20 +281,16 @@ def round_robin(
             progress=progress,
         )
 
-    saved = None
-    if checkpoint is not None:
-        saved = Checkpoint(
-            Path(checkpoint), "annexation", setup, _COLUMNS, check=_check_match(count, board.cells)
-        )
-    table = run(
-        len(fixtures),
-        lambda task, threads, report: [play_pair(index, threads) for index in task],
-        columns=len(_COLUMNS),
-        checkpoint=saved,
+    fixtures, table = run_pairs(
+        len(players),
+        play_pair,
+        game="annexation",
         setup=setup,
+        columns=_COLUMNS,
+        check=_check_match(count, board.cells),
+        checkpoint=checkpoint,
         comm=comm,
         threads=threads,
-        batch=1,
         progress=False,
     )
     matches = [

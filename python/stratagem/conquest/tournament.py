@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import combinations
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +28,7 @@ from stratagem.conquest.board import Board, assign_random, assign_regions, troop
 from stratagem.conquest.game import POLICIES, TROOP_LIMIT, simulate_many, wilson_interval
 from stratagem.errors import InvalidParameter
 from stratagem.mpi import Communicator
-from stratagem.tournament import Checkpoint, check_counts, run
+from stratagem.tournament import check_counts, run_pairs
 
 __all__ = ["PairResult", "Score", "TournamentResult", "round_robin"]
 
@@ -210,10 +209,8 @@ def round_robin(
         "rate": rate,
         "assign": assign,
     }
-    fixtures = list(combinations(range(len(names)), 2))
 
-    def play_pair(index: int, threads: int | None) -> list[int]:
-        i, j = fixtures[index]
+    def play_pair(i: int, j: int, threads: int | None) -> list[int]:
         words = [int(w) for w in rng.blocks(checked_seed, _PURPOSE, [i, j])[0]]
         team = _STARTS[assign](board, 2, words[0])
         straight, swapped = (
@@ -241,20 +238,16 @@ def round_robin(
             int(np.concatenate([straight.turns, swapped.turns]).sum()),
         ]
 
-    saved = None
-    if checkpoint is not None:
-        saved = Checkpoint(
-            Path(checkpoint), "conquest", setup, _COLUMNS, check=_check_pair(count, limit)
-        )
-    table = run(
-        len(fixtures),
-        lambda task, threads, report: [play_pair(index, threads) for index in task],
-        columns=len(_COLUMNS),
-        checkpoint=saved,
+    fixtures, table = run_pairs(
+        len(names),
+        play_pair,
+        game="conquest",
         setup=setup,
+        columns=_COLUMNS,
+        check=_check_pair(count, limit),
+        checkpoint=checkpoint,
         comm=comm,
         threads=threads,
-        batch=1,
         progress=progress,
         label="conquest tournament",
         weight=lambda _: 2,
