@@ -45,7 +45,6 @@ from stratagem.conquest.game import (
     _rate_ppm,
     _read_only,
     _Recorded,
-    checkpoint_interval,
 )
 from stratagem.conquest.saves import read_game, write_game
 from stratagem.errors import InconsistentInput, InvalidParameter
@@ -59,7 +58,6 @@ from stratagem.mpi import (
     exchange_with_neighbors,
     world,
 )
-from stratagem.progress import Progress
 
 if TYPE_CHECKING:
     from stratagem.conquest.board import Board
@@ -545,20 +543,22 @@ class DistributedGame(_Recorded):
         """Collective: plays until the game ends, or until ``turns`` more turns have been
         played. With ``checkpoint`` the game is saved there every ``checkpoint_every`` turns
         (and when the run stops); :meth:`load` resumes it with any number of ranks."""
-        remaining = self._turns_to_play(turns)
-        every = checkpoint_interval(checkpoint, checkpoint_every)
-        show = progress if self.comm.rank == 0 else False
-        with abort_on_error(self.comm), Progress(remaining, "conquest", enabled=show) as bar:
-            while remaining > 0 and self._play_turn():
-                remaining -= 1
-                bar.advance(1)
-                if on_turn is not None:
-                    on_turn(self)
-                if checkpoint is not None and every is not None and self.turn % every == 0:
-                    self.save(checkpoint)
-            if checkpoint is not None:
-                self.save(checkpoint)
-        return self.result
+
+        def play(_: int) -> int:
+            if not self._play_turn():
+                return 0
+            if on_turn is not None:
+                on_turn(self)
+            return 1
+
+        with abort_on_error(self.comm):
+            return self._run_turns(
+                turns,
+                play,
+                progress=progress if self.comm.rank == 0 else False,
+                checkpoint=checkpoint,
+                checkpoint_every=checkpoint_every,
+            )
 
     def traffic_summary(self) -> dict[str, Any]:
         """Collective: bytes sent per turn by all ranks together, by phase, and the ranks'

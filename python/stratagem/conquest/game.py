@@ -202,6 +202,41 @@ class _Recorded(ABC):
             return max(self.max_turns - self.turn, 0)
         raise InvalidParameter("run() without turns needs max_turns, or it may never end")
 
+    @abstractmethod
+    def save(self, path: str | Path) -> None:
+        """Writes the game to ``path`` in the format of :func:`write_game`."""
+
+    def _run_turns(
+        self,
+        turns: int | None,
+        play: Callable[[int], int],
+        *,
+        progress: bool | None,
+        checkpoint: str | Path | None,
+        checkpoint_every: int | None,
+        per_call: int = 1,
+    ) -> GameResult:
+        """The loop of ``run``: ``play(n)`` plays at most ``n`` turns (``per_call`` at most)
+        and returns how many it played, 0 when it could not; the game is saved to
+        ``checkpoint`` at the turns divisible by ``checkpoint_every`` and when the run stops."""
+        remaining = self._turns_to_play(turns)
+        every = checkpoint_interval(checkpoint, checkpoint_every)
+        with Progress(remaining, "conquest", enabled=progress) as bar:
+            while remaining > 0 and not self.finished:
+                chunk = min(per_call, remaining)
+                if every is not None:
+                    chunk = min(chunk, every - self.turn % every)
+                played = play(chunk)
+                if played == 0:
+                    break
+                remaining -= played
+                bar.advance(played)
+                if checkpoint is not None and every is not None and self.turn % every == 0:
+                    self.save(checkpoint)
+            if checkpoint is not None:
+                self.save(checkpoint)
+        return self.result
+
     def _saved(self, team: NDArray[np.int64], troops: NDArray[np.int64]) -> SavedGame:
         """The game as :func:`write_game` writes it, with the whole board's state."""
         return SavedGame(
@@ -397,26 +432,21 @@ class Game(_Recorded):
         """Plays until the game ends, or until ``turns`` more turns have been played. With
         ``checkpoint`` the game is saved there every ``checkpoint_every`` turns (turn numbers
         divisible by it) and when the run stops; :meth:`load` resumes it."""
-        remaining = self._turns_to_play(turns)
-        every = checkpoint_interval(checkpoint, checkpoint_every)
         # Built-in policies run several turns per call into Rust.
         per_call = max(1, 2_000_000 // max(self.board.indices.shape[0], 1))
-        with Progress(remaining, "conquest", enabled=progress) as bar:
-            while remaining > 0 and not self.finished:
-                chunk = min(per_call, remaining)
-                if every is not None:
-                    chunk = min(chunk, every - self.turn % every)
-                # Custom policies need Python between turns: one turn per call.
-                played = (1 if self.step() else 0) if self._custom else int(self._engine.run(chunk))
-                if played == 0:
-                    break
-                remaining -= played
-                bar.advance(played)
-                if checkpoint is not None and every is not None and self.turn % every == 0:
-                    self.save(checkpoint)
-        if checkpoint is not None:
-            self.save(checkpoint)
-        return self.result
+
+        def play(chunk: int) -> int:
+            # Custom policies need Python between turns: one turn per call.
+            return (1 if self.step() else 0) if self._custom else int(self._engine.run(chunk))
+
+        return self._run_turns(
+            turns,
+            play,
+            progress=progress,
+            checkpoint=checkpoint,
+            checkpoint_every=checkpoint_every,
+            per_call=per_call,
+        )
 
     # -- saving ----------------------------------------------------------------------------
 
