@@ -70,9 +70,6 @@ Show: TypeAlias = Callable[[dict[str, Any]], None] | None
 #: A file a command may write: its kind (the key in the report's ``files``), the path given
 #: (None: not asked for) and the function that writes it there.
 Output: TypeAlias = tuple[str, Path | None, Callable[[Path], object]]
-
-_Result = TypeVar("_Result")
-_Arguments = ParamSpec("_Arguments")
 #: The subcommands of a parser, where each game's ``register(commands, common)`` adds its group.
 Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 #: Makes the parent parser that gives a command ``--seed``, ``--threads`` and ``--json``.
@@ -357,6 +354,10 @@ def check_readable(path: Path | None, option: str) -> None:
     in every game (a file that exists but is not a valid save is ``InvalidBoard``)."""
     if path is not None and not path.is_file():
         raise InvalidParameter(f"{option} {path}: no such file")
+
+
+_Result = TypeVar("_Result")
+_Arguments = ParamSpec("_Arguments")
 
 
 def timed(
