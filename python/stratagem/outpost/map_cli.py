@@ -8,7 +8,7 @@ import sys
 import warnings
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -28,9 +28,6 @@ from stratagem.errors import InvalidBoard, InvalidParameter, StratagemError
 from stratagem.mpi import world
 from stratagem.outpost.map import DEFAULT_MAP, REGION, Map, MapWarning, parse_map
 from stratagem.outpost.plot import render_map
-
-if TYPE_CHECKING:
-    pass
 
 
 def named_error(option: str, spec: str, error: StratagemError) -> StratagemError:
