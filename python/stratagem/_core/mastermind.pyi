@@ -1,6 +1,7 @@
 """``stratagem._core.mastermind`` (rust/python/src/mastermind.rs)."""
 
 from collections.abc import Callable
+from typing import final
 
 import numpy as np
 from numpy.typing import NDArray
@@ -9,6 +10,7 @@ __all__ = [
     "ENUMERABLE_LIMIT",
     "OPTIMAL_LIMIT",
     "STRATEGIES",
+    "History",
     "children",
     "consistent",
     "contradiction",
@@ -29,6 +31,27 @@ STRATEGIES: list[str]
 ENUMERABLE_LIMIT: int
 OPTIMAL_LIMIT: int
 
+@final
+class History:
+    """A checked space and history, built once and handed to every search."""
+
+    def __new__(
+        cls,
+        spots: int,
+        colours: int,
+        guesses: NDArray[np.uint8],
+        feedback: NDArray[np.uint8],
+    ) -> History: ...
+    @property
+    def spots(self) -> int: ...
+    @property
+    def colours(self) -> int: ...
+    @property
+    def guesses(self) -> NDArray[np.uint8]: ...
+    @property
+    def feedback(self) -> NDArray[np.uint8]: ...
+    def __len__(self) -> int: ...
+
 def score(
     guesses: NDArray[np.uint8],
     secrets: NDArray[np.uint8],
@@ -36,62 +59,41 @@ def score(
     threads: int | None = None,
 ) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]: ...
 def first(
-    spots: int,
-    colours: int,
-    guesses: NDArray[np.uint8],
-    feedback: NDArray[np.uint8],
+    history: History,
     prefix: NDArray[np.uint8] | None = None,
     order: NDArray[np.uint8] | None = None,
     threads: int | None = None,
 ) -> NDArray[np.uint8] | None: ...
 def children(
-    spots: int,
-    colours: int,
-    guesses: NDArray[np.uint8],
-    feedback: NDArray[np.uint8],
+    history: History,
     prefix: NDArray[np.uint8],
     order: NDArray[np.uint8] | None = None,
 ) -> NDArray[np.uint8]: ...
 def count(
-    spots: int,
-    colours: int,
-    guesses: NDArray[np.uint8],
-    feedback: NDArray[np.uint8],
+    history: History,
     prefix: NDArray[np.uint8] | None = None,
     threads: int | None = None,
 ) -> int: ...
 def estimate(
-    spots: int,
-    colours: int,
-    guesses: NDArray[np.uint8],
-    feedback: NDArray[np.uint8],
+    history: History,
     probes: int,
     seed: int,
     threads: int | None = None,
 ) -> tuple[float, float]: ...
 def consistent(
-    spots: int,
-    colours: int,
-    guesses: NDArray[np.uint8],
-    feedback: NDArray[np.uint8],
+    history: History,
     threads: int | None = None,
 ) -> NDArray[np.uint8]: ...
 def shuffled_order(spots: int, colours: int, seed: int) -> NDArray[np.uint8]: ...
 def next_guess(
-    spots: int,
-    colours: int,
-    guesses: NDArray[np.uint8],
-    feedback: NDArray[np.uint8],
+    history: History,
     strategy: str,
     seed: int = 0,
     order: str = "lex",
     threads: int | None = None,
 ) -> NDArray[np.uint8] | None: ...
 def contradiction(
-    spots: int,
-    colours: int,
-    guesses: NDArray[np.uint8],
-    feedback: NDArray[np.uint8],
+    history: History,
     threads: int | None = None,
 ) -> list[int] | None: ...
 def sample_secrets(spots: int, colours: int, count: int, seed: int) -> NDArray[np.uint8]: ...
@@ -106,10 +108,7 @@ def evaluate(
     progress: Callable[[int], object] | None = None,
 ) -> NDArray[np.uint32]: ...
 def optimal_cost(
-    spots: int,
-    colours: int,
-    guesses: NDArray[np.uint8],
-    feedback: NDArray[np.uint8],
+    history: History,
     threads: int | None = None,
 ) -> int: ...
 def solve(

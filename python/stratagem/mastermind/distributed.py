@@ -110,32 +110,43 @@ class SearchStats:
 
 @dataclass(frozen=True)
 class _Problem:
-    """A checked search: the space, the history and the order (``None``: lexicographic)."""
+    """A checked search: the history (with its space) and the order (``None``: lexicographic)."""
 
-    spots: int
-    colours: int
-    guesses: Code
-    feedback: Code
+    history: _core.mastermind.History
     order: Code | None
+
+    @property
+    def spots(self) -> int:
+        return self.history.spots
+
+    @property
+    def colours(self) -> int:
+        return self.history.colours
 
     def children(self, prefix: Code) -> Code:
         """The viable one-spot extensions of ``prefix``, in search order."""
-        found: Code = _core.mastermind.children(
-            self.spots, self.colours, self.guesses, self.feedback, prefix, self.order
-        )
+        found: Code = _core.mastermind.children(self.history, prefix, self.order)
         return found
 
     def first(self, prefix: Code, threads: int | None) -> Code | None:
         """The first consistent code starting with ``prefix``, or ``None``."""
-        found: Code | None = _core.mastermind.first(
-            self.spots, self.colours, self.guesses, self.feedback, prefix, self.order, threads
-        )
+        found: Code | None = _core.mastermind.first(self.history, prefix, self.order, threads)
         return found
+
+    def answered(self, guess: Code, black: int, white: int) -> _Problem:
+        """This search with ``guess`` answered ``(black, white)`` added to the history."""
+        history = _core.mastermind.History(
+            self.spots,
+            self.colours,
+            np.vstack([self.history.guesses, guess[None, :]]),
+            np.vstack([self.history.feedback, np.array([[black, white]], dtype=np.uint8)]),
+        )
+        return _Problem(history, self.order)
 
     def fingerprint(self, *more: Code) -> int:
         """A checksum of the problem (and of ``more`` arrays) that every rank must share."""
         value = zlib.crc32(np.array([self.spots, self.colours], dtype=np.int64).tobytes())
-        for array in (self.guesses, self.feedback, self.order, *more):
+        for array in (self.history.guesses, self.history.feedback, self.order, *more):
             value = zlib.crc32(b"-" if array is None else array.tobytes(), value)
         return value
 
@@ -155,8 +166,7 @@ def _order_array(order: Any) -> Code | None:
 def _problem(spots: Any, colours: Any, guesses: Any, feedback: Any, order: Any) -> _Problem:
     """The checks of :func:`stratagem.mastermind.first_consistent`, on this rank."""
     spots, colours = check_space(spots, colours)
-    history = _history(spots, colours, guesses, feedback)
-    problem = _Problem(spots, colours, *history, _order_array(order))
+    problem = _Problem(_history(spots, colours, guesses, feedback), _order_array(order))
     problem.children(np.zeros(0, dtype=np.uint8))  # lets the engine check the order
     return problem
 
@@ -432,8 +442,7 @@ def solve(
         order_array: Code | None = None
         if order == "shuffled":
             order_array = _core.mastermind.shuffled_order(spots, checked_colours, checked_seed)
-        empty = np.zeros((0, spots), dtype=np.uint8)
-        problem = _Problem(spots, checked_colours, empty, np.zeros((0, 2), np.uint8), order_array)
+        problem = _Problem(_history(spots, checked_colours, (), ()), order_array)
         return secret_array, problem, checked_seed, _validate.threads(threads)
 
     secret_array, problem, checked_seed, threads_here = checked_together(comm, check)
@@ -453,19 +462,13 @@ def solve(
         if guess is None:  # the feedback is the secret's own, so a code always fits
             raise RuntimeError("no code fits the secret's own feedback: a bug in the search")
         black, white = game.score(guess, secret_array, colours=problem.colours, threads=1)
-        problem = _Problem(
-            spots,
-            problem.colours,
-            np.vstack([problem.guesses, guess[None, :]]),
-            np.vstack([problem.feedback, np.array([[black[0], white[0]]], dtype=np.uint8)]),
-            problem.order,
-        )
+        problem = problem.answered(guess, int(black[0]), int(white[0]))
         if int(black[0]) == spots:
             break
     return Solution(
         secret=secret_array,
-        guesses=problem.guesses,
-        feedback=problem.feedback,
+        guesses=problem.history.guesses,
+        feedback=problem.history.feedback,
         seconds=time.perf_counter() - started,
         strategy="first",
         colours=problem.colours,

@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 
 from stratagem import _core, _validate
 from stratagem.mastermind.code import check_space, format_code
-from stratagem.mastermind.game import ENUMERABLE_LIMIT, _strategy
+from stratagem.mastermind.game import ENUMERABLE_LIMIT, _history, _strategy
 from stratagem.progress import Progress
 
 __all__ = ["DEFAULT_SAMPLE", "Evaluation", "evaluate", "sample_secrets"]
@@ -110,13 +110,7 @@ def evaluate(
     threads = _validate.threads(threads)
     size = colours**spots
     if sample is None and size <= ENUMERABLE_LIMIT:
-        secrets = _core.mastermind.consistent(
-            spots,
-            colours,
-            np.zeros((0, spots), np.uint8),
-            np.zeros((0, 2), np.uint8),
-            threads,
-        )
+        secrets = _core.mastermind.consistent(_history(spots, colours, (), ()), threads)
         sampled = False
     else:
         # The engine refuses strategies the space is too large for, naming the limit.

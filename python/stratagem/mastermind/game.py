@@ -62,7 +62,8 @@ OPTIMAL_LIMIT: Final[int] = _core.mastermind.OPTIMAL_LIMIT
 #: a tighter estimate averages runs with different seeds.
 MAX_PROBES: Final[int] = 10**9
 
-History = tuple[NDArray[np.uint8], NDArray[np.uint8]]
+#: Guesses ``(k, S)`` and their (black, white) feedback ``(k, 2)``.
+Answers = tuple[NDArray[np.uint8], NDArray[np.uint8]]
 
 
 def score(
@@ -95,8 +96,8 @@ def _written(codes: Any, colours: int) -> Any:
     return codes
 
 
-def _history(spots: int, colours: int, guesses: Any, feedback: Any) -> History:
-    """Checked ``(k, S)`` guesses and ``(k, 2)`` feedback arrays."""
+def _history(spots: int, colours: int, guesses: Any, feedback: Any) -> _core.mastermind.History:
+    """The history checked once, as the engine's searches take it."""
     guess_array = as_codes("guesses", guesses, spots, colours)
     feedback_array = np.asarray(feedback if len(guess_array) else np.zeros((0, 2)))
     if feedback_array.ndim == 1 and feedback_array.size == 2:
@@ -108,7 +109,9 @@ def _history(spots: int, colours: int, guesses: Any, feedback: Any) -> History:
         )
     for turn, (black, white) in enumerate(feedback_array.tolist()):
         _check_feedback(spots, black, white, turn)
-    return guess_array, np.ascontiguousarray(feedback_array, dtype=np.uint8)
+    return _core.mastermind.History(
+        spots, colours, guess_array, np.ascontiguousarray(feedback_array, dtype=np.uint8)
+    )
 
 
 def _check_feedback(spots: int, black: object, white: object, turn: int) -> tuple[int, int]:
@@ -150,9 +153,7 @@ def first_consistent(
                 f"per spot), got {np.shape(order)}"
             )
         order_array = as_codes("search order", order, colours, colours)
-    return _core.mastermind.first(
-        spots, colours, *history, prefix_array, order_array, _validate.threads(threads)
-    )
+    return _core.mastermind.first(history, prefix_array, order_array, _validate.threads(threads))
 
 
 def count_consistent(
@@ -167,9 +168,9 @@ def count_consistent(
     :func:`estimate_consistent` early in a game on a huge space)."""
     spots, colours = check_space(spots, colours)
     history = _history(spots, colours, guesses, feedback)
-    if not len(history[0]):
+    if not len(history):
         return int(colours**spots)
-    return int(_core.mastermind.count(spots, colours, *history, None, _validate.threads(threads)))
+    return int(_core.mastermind.count(history, None, _validate.threads(threads)))
 
 
 def estimate_consistent(
@@ -187,7 +188,7 @@ def estimate_consistent(
     history = _history(spots, colours, guesses, feedback)
     probes = _validate.integer("probes", probes, 2, MAX_PROBES)
     return _core.mastermind.estimate(
-        spots, colours, *history, probes, _validate.seed(seed), _validate.threads(threads)
+        history, probes, _validate.seed(seed), _validate.threads(threads)
     )
 
 
@@ -203,7 +204,7 @@ def consistent_codes(
     ``ENUMERABLE_LIMIT`` codes)."""
     spots, colours = check_space(spots, colours)
     history = _history(spots, colours, guesses, feedback)
-    return _core.mastermind.consistent(spots, colours, *history, _validate.threads(threads))
+    return _core.mastermind.consistent(history, _validate.threads(threads))
 
 
 def smallest_contradiction(
@@ -218,7 +219,7 @@ def smallest_contradiction(
     lexicographic order among the smallest), or ``None`` when some code fits."""
     spots, colours = check_space(spots, colours)
     history = _history(spots, colours, guesses, feedback)
-    found = _core.mastermind.contradiction(spots, colours, *history, _validate.threads(threads))
+    found = _core.mastermind.contradiction(history, _validate.threads(threads))
     return None if found is None else tuple(found)
 
 
@@ -233,10 +234,10 @@ def _strategy(strategy: object, order: object) -> tuple[str, str]:
 
 
 def _contradiction_error(
-    spots: int, colours: int, history: History, threads: int | None
+    history: _core.mastermind.History, threads: int | None
 ) -> InconsistentFeedback:
-    turns = _core.mastermind.contradiction(spots, colours, *history, threads) or []
-    guesses, feedback = history
+    turns = _core.mastermind.contradiction(history, threads) or []
+    guesses, feedback = history.guesses, history.feedback
     described = "; ".join(
         f"turn {t}: {format_code(guesses[t])} got {feedback[t][0]} black {feedback[t][1]} white"
         for t in turns
@@ -262,11 +263,9 @@ def next_guess(
     strategy, order = _strategy(strategy, order)
     history = _history(spots, colours, guesses, feedback)
     threads = _validate.threads(threads)
-    guess = _core.mastermind.next_guess(
-        spots, colours, *history, strategy, _validate.seed(seed), order, threads
-    )
+    guess = _core.mastermind.next_guess(history, strategy, _validate.seed(seed), order, threads)
     if guess is None:
-        raise _contradiction_error(spots, colours, history, threads)
+        raise _contradiction_error(history, threads)
     return guess
 
 
@@ -283,7 +282,7 @@ class AnsweredGuesses:
         self._guesses = np.zeros((0, self.spots), dtype=np.uint8)
         self._feedback = np.zeros((0, 2), dtype=np.uint8)
 
-    def _answered(self, guess: NDArray[np.uint8], black: int, white: int) -> History:
+    def _answered(self, guess: NDArray[np.uint8], black: int, white: int) -> Answers:
         """The guesses and feedbacks with ``guess`` answered too (these left as they are)."""
         return (
             np.vstack([self._guesses, guess[None, :]]),
@@ -383,11 +382,9 @@ class Codebreaker(AnsweredGuesses):
         black, white = _check_feedback(self.spots, black, white, self.turns)
         guesses, feedback = self._answered(guess, black, white)
         # A win is checked too: the guess must fit the earlier answers to be the secret.
-        fits = _core.mastermind.first(
-            self.spots, self.colours, guesses, feedback, None, None, self.threads
-        )
-        if fits is None:
-            raise _contradiction_error(self.spots, self.colours, (guesses, feedback), self.threads)
+        history = _core.mastermind.History(self.spots, self.colours, guesses, feedback)
+        if _core.mastermind.first(history, None, None, self.threads) is None:
+            raise _contradiction_error(history, self.threads)
         self._guesses, self._feedback, self._pending = guesses, feedback, None
 
     def remaining(self) -> int:

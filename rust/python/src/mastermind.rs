@@ -49,28 +49,65 @@ fn codes(space: Space, array: &PyReadonlyArray2<'_, u8>, what: &str) -> PyResult
         .collect()
 }
 
-/// A checked history from guesses `(k, spots)` and feedback `(k, 2)`.
-fn history(
-    space: Space,
-    guesses: &PyReadonlyArray2<'_, u8>,
-    feedback: &PyReadonlyArray2<'_, u8>,
-) -> PyResult<History> {
-    let guesses = codes(space, guesses, "guesses")?;
-    let feedback = feedback.as_array();
-    if feedback.ncols() != 2 || feedback.nrows() != guesses.len() {
-        return Err(param(format!(
-            "feedback must have shape ({}, 2) for {} guesses, got {:?}",
-            guesses.len(),
-            guesses.len(),
-            feedback.shape()
-        )));
+/// A checked space and history: guesses `(k, spots)` and their (black, white) feedback
+/// `(k, 2)`. Python checks a history once into this object and hands it to every search.
+#[pyclass(module = "stratagem._core.mastermind", name = "History", frozen)]
+pub struct PyHistory(History);
+
+#[pymethods]
+impl PyHistory {
+    #[new]
+    fn new(
+        spots: usize,
+        colours: usize,
+        guesses: PyReadonlyArray2<'_, u8>,
+        feedback: PyReadonlyArray2<'_, u8>,
+    ) -> PyResult<Self> {
+        let space = space(spots, colours)?;
+        let guesses = codes(space, &guesses, "guesses")?;
+        let feedback = feedback.as_array();
+        if feedback.ncols() != 2 || feedback.nrows() != guesses.len() {
+            return Err(param(format!(
+                "feedback must have shape ({}, 2) for {} guesses, got {:?}",
+                guesses.len(),
+                guesses.len(),
+                feedback.shape()
+            )));
+        }
+        let flat: Vec<u8> = guesses
+            .iter()
+            .flat_map(|g| space.spots_of(g).iter().copied())
+            .collect();
+        let pairs: Vec<(u8, u8)> = feedback.rows().into_iter().map(|r| (r[0], r[1])).collect();
+        History::new(space, &flat, &pairs).map(Self).map_err(to_py)
     }
-    let flat: Vec<u8> = guesses
-        .iter()
-        .flat_map(|g| space.spots_of(g).iter().copied())
-        .collect();
-    let pairs: Vec<(u8, u8)> = feedback.rows().into_iter().map(|r| (r[0], r[1])).collect();
-    History::new(space, &flat, &pairs).map_err(to_py)
+
+    #[getter]
+    fn spots(&self) -> usize {
+        self.0.space.spots
+    }
+
+    #[getter]
+    fn colours(&self) -> usize {
+        self.0.space.colours
+    }
+
+    /// The guesses, `(k, spots)`.
+    #[getter]
+    fn guesses<'py>(&self, py: Python<'py>) -> Rows<'py> {
+        guesses_array(py, &self.0)
+    }
+
+    /// The (black, white) feedback of each guess, `(k, 2)`.
+    #[getter]
+    fn feedback<'py>(&self, py: Python<'py>) -> Rows<'py> {
+        feedback_array(py, &self.0)
+    }
+
+    /// The number of turns.
+    fn __len__(&self) -> usize {
+        self.0.len()
+    }
 }
 
 fn prefix_of(space: Space, prefix: Option<PyReadonlyArray1<'_, u8>>) -> PyResult<Vec<u8>> {
@@ -131,6 +168,22 @@ fn codes_array<'py>(py: Python<'py>, space: Space, codes: &[Code]) -> Bound<'py,
         .into_pyarray(py)
 }
 
+/// A history's guesses as `(k, spots)` rows.
+fn guesses_array<'py>(py: Python<'py>, history: &History) -> Rows<'py> {
+    let guesses: Vec<Code> = history.guesses.iter().map(|g| g.code).collect();
+    codes_array(py, history.space, &guesses)
+}
+
+/// A history's (black, white) feedback as `(k, 2)` rows.
+fn feedback_array<'py>(py: Python<'py>, history: &History) -> Rows<'py> {
+    let pairs: Vec<[u8; 2]> = history
+        .feedback
+        .iter()
+        .map(|f| [f.black, f.white])
+        .collect();
+    Array2::from(pairs).into_pyarray(py)
+}
+
 /// `mastermind_score(guesses, secrets, colours)`: black and white of each guess row against
 /// the secret row of the same index; either array may have a single row (broadcast).
 #[pyfunction]
@@ -161,46 +214,37 @@ fn mastermind_score<'py>(
 /// `mastermind_first(...)`: the first consistent code in the search order (below `prefix`),
 /// or None.
 #[pyfunction]
-#[pyo3(name = "first", signature = (spots, colours, guesses, feedback, prefix=None, order=None, threads=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(name = "first", signature = (history, prefix=None, order=None, threads=None))]
 fn mastermind_first<'py>(
     py: Python<'py>,
-    spots: usize,
-    colours: usize,
-    guesses: PyReadonlyArray2<'py, u8>,
-    feedback: PyReadonlyArray2<'py, u8>,
+    history: &PyHistory,
     prefix: Option<PyReadonlyArray1<'py, u8>>,
     order: Option<PyReadonlyArray2<'py, u8>>,
     threads: Option<usize>,
 ) -> PyResult<Option<Bound<'py, PyArray1<u8>>>> {
-    let space = space(spots, colours)?;
-    let history = history(space, &guesses, &feedback)?;
+    let (history, space) = (&history.0, history.0.space);
     let prefix = prefix_of(space, prefix)?;
     let order = order_of(space, order)?;
     let threads = thread_count(threads)?;
     let found = interruptible(py, |cancel| {
-        search::first(&history, &order, &prefix, threads, cancel)
+        search::first(history, &order, &prefix, threads, cancel)
     })?;
     Ok(found.map(|code| code_array(py, space, &code)))
 }
 
 /// `mastermind_children(...)`: the viable one-spot extensions of `prefix`, in search order.
 #[pyfunction]
-#[pyo3(name = "children", signature = (spots, colours, guesses, feedback, prefix, order=None))]
+#[pyo3(name = "children", signature = (history, prefix, order=None))]
 fn mastermind_children<'py>(
     py: Python<'py>,
-    spots: usize,
-    colours: usize,
-    guesses: PyReadonlyArray2<'py, u8>,
-    feedback: PyReadonlyArray2<'py, u8>,
+    history: &PyHistory,
     prefix: PyReadonlyArray1<'py, u8>,
     order: Option<PyReadonlyArray2<'py, u8>>,
 ) -> PyResult<Bound<'py, PyArray2<u8>>> {
-    let space = space(spots, colours)?;
-    let history = history(space, &guesses, &feedback)?;
+    let (history, space) = (&history.0, history.0.space);
     let prefix = prefix_of(space, Some(prefix))?;
     let order = order_of(space, order)?;
-    let children = Problem::new(&history, &order).children(&prefix);
+    let children = Problem::new(history, &order).children(&prefix);
     let width = prefix.len() + 1;
     let flat: Vec<u8> = children.concat();
     let rows = if width > space.spots {
@@ -215,66 +259,50 @@ fn mastermind_children<'py>(
 
 /// `mastermind_count(...)`: the exact number of consistent codes (below `prefix`).
 #[pyfunction]
-#[pyo3(name = "count", signature = (spots, colours, guesses, feedback, prefix=None, threads=None))]
+#[pyo3(name = "count", signature = (history, prefix=None, threads=None))]
 fn mastermind_count(
     py: Python<'_>,
-    spots: usize,
-    colours: usize,
-    guesses: PyReadonlyArray2<'_, u8>,
-    feedback: PyReadonlyArray2<'_, u8>,
+    history: &PyHistory,
     prefix: Option<PyReadonlyArray1<'_, u8>>,
     threads: Option<usize>,
 ) -> PyResult<u128> {
-    let space = space(spots, colours)?;
-    let history = history(space, &guesses, &feedback)?;
-    let prefix = prefix_of(space, prefix)?;
+    let prefix = prefix_of(history.0.space, prefix)?;
     let threads = thread_count(threads)?;
     interruptible(py, |cancel| {
-        search::count(&history, &prefix, threads, cancel)
+        search::count(&history.0, &prefix, threads, cancel)
     })
 }
 
 /// `mastermind_estimate(...)`: Knuth's estimate of the number of consistent codes, as
 /// (mean, standard error).
 #[pyfunction]
-#[pyo3(name = "estimate", signature = (spots, colours, guesses, feedback, probes, seed, threads=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(name = "estimate", signature = (history, probes, seed, threads=None))]
 fn mastermind_estimate(
     py: Python<'_>,
-    spots: usize,
-    colours: usize,
-    guesses: PyReadonlyArray2<'_, u8>,
-    feedback: PyReadonlyArray2<'_, u8>,
+    history: &PyHistory,
     probes: u64,
     seed: u64,
     threads: Option<usize>,
 ) -> PyResult<(f64, f64)> {
-    let space = space(spots, colours)?;
-    let history = history(space, &guesses, &feedback)?;
     let threads = thread_count(threads)?;
     interruptible(py, |cancel| {
-        search::estimate(&history, probes, seed, threads, cancel)
+        search::estimate(&history.0, probes, seed, threads, cancel)
     })
 }
 
 /// `mastermind_consistent(...)`: every consistent code, lexicographic (enumerable spaces).
 #[pyfunction]
-#[pyo3(name = "consistent", signature = (spots, colours, guesses, feedback, threads=None))]
+#[pyo3(name = "consistent", signature = (history, threads=None))]
 fn mastermind_consistent<'py>(
     py: Python<'py>,
-    spots: usize,
-    colours: usize,
-    guesses: PyReadonlyArray2<'py, u8>,
-    feedback: PyReadonlyArray2<'py, u8>,
+    history: &PyHistory,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyArray2<u8>>> {
-    let space = space(spots, colours)?;
-    let history = history(space, &guesses, &feedback)?;
     let threads = thread_count(threads)?;
     let found = interruptible(py, |cancel| {
-        search::all_consistent(&history, threads, cancel)
+        search::all_consistent(&history.0, threads, cancel)
     })?;
-    Ok(codes_array(py, space, &found))
+    Ok(codes_array(py, history.0.space, &found))
 }
 
 /// `mastermind_shuffled_order(spots, colours, seed)`: the `first` strategy's shuffled order.
@@ -299,25 +327,20 @@ fn mastermind_shuffled_order<'py>(
 /// `mastermind_next_guess(...)`: the strategy's guess after the history, or None when no code
 /// is consistent with it.
 #[pyfunction]
-#[pyo3(name = "next_guess", signature = (spots, colours, guesses, feedback, strategy, seed=0, order="lex", threads=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(name = "next_guess", signature = (history, strategy, seed=0, order="lex", threads=None))]
 fn mastermind_next_guess<'py>(
     py: Python<'py>,
-    spots: usize,
-    colours: usize,
-    guesses: PyReadonlyArray2<'py, u8>,
-    feedback: PyReadonlyArray2<'py, u8>,
+    history: &PyHistory,
     strategy: &str,
     seed: u64,
     order: &str,
     threads: Option<usize>,
 ) -> PyResult<Option<Bound<'py, PyArray1<u8>>>> {
-    let space = space(spots, colours)?;
-    let history = history(space, &guesses, &feedback)?;
+    let (history, space) = (&history.0, history.0.space);
     let strategy = Strategy::parse(strategy, order).map_err(to_py)?;
     let threads = thread_count(threads)?;
     let found = interruptible(py, |cancel| {
-        next_guess(&history, strategy, seed, threads, cancel)
+        next_guess(history, strategy, seed, threads, cancel)
     })?;
     Ok(found.map(|code| code_array(py, space, &code)))
 }
@@ -346,34 +369,21 @@ fn mastermind_solve<'py>(
     let history = interruptible(py, |cancel| {
         evaluate::play(space, strategy, seed, &secret, threads, cancel)
     })?;
-    let guesses: Vec<Code> = history.guesses.iter().map(|g| g.code).collect();
-    let feedback: Vec<u8> = history
-        .feedback
-        .iter()
-        .flat_map(|f| [f.black, f.white])
-        .collect();
-    let feedback =
-        Array2::from_shape_vec((history.len(), 2), feedback).map_err(|e| param(e.to_string()))?;
-    Ok((codes_array(py, space, &guesses), feedback.into_pyarray(py)))
+    Ok((guesses_array(py, &history), feedback_array(py, &history)))
 }
 
 /// `mastermind_contradiction(...)`: a smallest set of turns whose feedbacks contradict each
 /// other, or None when some code fits.
 #[pyfunction]
-#[pyo3(name = "contradiction", signature = (spots, colours, guesses, feedback, threads=None))]
+#[pyo3(name = "contradiction", signature = (history, threads=None))]
 fn mastermind_contradiction(
     py: Python<'_>,
-    spots: usize,
-    colours: usize,
-    guesses: PyReadonlyArray2<'_, u8>,
-    feedback: PyReadonlyArray2<'_, u8>,
+    history: &PyHistory,
     threads: Option<usize>,
 ) -> PyResult<Option<Vec<usize>>> {
-    let space = space(spots, colours)?;
-    let history = history(space, &guesses, &feedback)?;
     let threads = thread_count(threads)?;
     interruptible(py, |cancel| {
-        contradiction::smallest_contradiction(&history, threads, cancel)
+        contradiction::smallest_contradiction(&history.0, threads, cancel)
     })
 }
 
@@ -431,27 +441,24 @@ fn mastermind_evaluate<'py>(
 /// `mastermind_optimal_cost(...)`: the optimal total number of guesses over every code
 /// consistent with the history.
 #[pyfunction]
-#[pyo3(name = "optimal_cost", signature = (spots, colours, guesses, feedback, threads=None))]
+#[pyo3(name = "optimal_cost", signature = (history, threads=None))]
 fn mastermind_optimal_cost(
     py: Python<'_>,
-    spots: usize,
-    colours: usize,
-    guesses: PyReadonlyArray2<'_, u8>,
-    feedback: PyReadonlyArray2<'_, u8>,
+    history: &PyHistory,
     threads: Option<usize>,
 ) -> PyResult<u64> {
-    let space = space(spots, colours)?;
-    optimal::check_space(space).map_err(to_py)?;
-    let history = history(space, &guesses, &feedback)?;
+    let history = &history.0;
+    optimal::check_space(history.space).map_err(to_py)?;
     let threads = thread_count(threads)?;
     interruptible(py, |cancel| {
-        let candidates = counted(&search::all_consistent(&history, threads, cancel)?);
-        optimal::optimum(&history, &candidates, threads, cancel).map(|best| best.total)
+        let candidates = counted(&search::all_consistent(history, threads, cancel)?);
+        optimal::optimum(history, &candidates, threads, cancel).map(|best| best.total)
     })
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("STRATEGIES", Strategy::NAMES)?;
+    m.add_class::<PyHistory>()?;
     m.add_function(wrap_pyfunction!(mastermind_score, m)?)?;
     m.add_function(wrap_pyfunction!(mastermind_first, m)?)?;
     m.add_function(wrap_pyfunction!(mastermind_children, m)?)?;
