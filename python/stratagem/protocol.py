@@ -313,6 +313,13 @@ class TurnGame(ABC):
             chosen[seat] = int(action)
         return chosen
 
+    def _end_rewards(self) -> NDArray[np.float64]:
+        """A step's rewards in a game scored only when it ends: 0 until then, then
+        :func:`terminal_rewards`."""
+        if not self.is_over:
+            return np.zeros(self.seats, dtype=np.float64)
+        return terminal_rewards(self.seats, self.outcome, self.winners)
+
     # -- what each game writes -------------------------------------------------------------
 
     @property
@@ -366,6 +373,45 @@ class TurnGame(ABC):
 
     @abstractmethod
     def render(self) -> str: ...
+
+
+class BuiltinChoiceGame(TurnGame):
+    """A :class:`TurnGame` whose turn is too many decisions for one action (conquest,
+    outpost): action ``i`` lets the built-in ``choices[i]`` (a ``choice_kind``, such as
+    ``"policy"``) play the seat's whole turn. ``_chosen`` holds each seat's latest choice; a
+    subclass writes ``_play_turn``, which plays one turn of its engine with them."""
+
+    choices: ClassVar[tuple[str, ...]]
+    choice_kind: ClassVar[str]
+    _chosen: list[str]
+
+    @property
+    def num_actions(self) -> int:
+        return len(self.choices)
+
+    def legal_actions(self, seat: int) -> NDArray[np.int64]:
+        if self._seat(seat) not in self.to_move():
+            return np.zeros(0, dtype=np.int64)
+        return np.arange(len(self.choices), dtype=np.int64)
+
+    def _apply(self, actions: dict[int, int]) -> NDArray[np.float64]:
+        for seat, action in actions.items():
+            self._chosen[seat] = self.choices[action]
+        self._play_turn()
+        return self._end_rewards()
+
+    @abstractmethod
+    def _play_turn(self) -> None:
+        """Plays one turn of the engine, each seat by its built-in of ``_chosen``."""
+
+    def suggest(self, seat: int, name: str) -> int:
+        """The action that lets the built-in ``name`` play ``seat``'s turn."""
+        self._seat(seat)
+        if name not in self.choices:
+            raise InvalidParameter(
+                f"unknown {self.choice_kind} {name!r}; choose one of {self.choices}"
+            )
+        return self.choices.index(name)
 
 
 def _summary(legal: NDArray[np.int64]) -> str:

@@ -33,7 +33,7 @@ from stratagem.annexation.ai import AI
 from stratagem.annexation.board import parse_board
 from stratagem.annexation.game import Game as NativeGame
 from stratagem.errors import InvalidParameter
-from stratagem.protocol import Game, Outcome, TurnGame, terminal_rewards
+from stratagem.protocol import Game, Outcome, TurnGame
 
 __all__ = ["Annexation"]
 
@@ -129,9 +129,7 @@ class Annexation(TurnGame):
     def _apply(self, actions: dict[int, int]) -> NDArray[np.float64]:
         (colour,) = actions.values()
         self.native.play(colour)
-        if not self.native.is_over:
-            return np.zeros(self.seats, dtype=np.float64)
-        return terminal_rewards(self.seats, self.outcome, self.winners)
+        return self._end_rewards()
 
     def observation(self, seat: int) -> NDArray[np.int8]:
         seat = self._seat(seat)

@@ -36,20 +36,22 @@ from stratagem.conquest.board import Board, assign_regions, troops_uniform
 from stratagem.conquest.game import POLICIES, TROOP_LIMIT
 from stratagem.conquest.game import Game as NativeGame
 from stratagem.errors import InvalidParameter
-from stratagem.protocol import Game, Outcome, TurnGame, terminal_rewards
+from stratagem.protocol import BuiltinChoiceGame, Game, Outcome
 
 __all__ = ["Conquest"]
 
 _MAX_TEAMS = 8
 
 
-class Conquest(TurnGame):
+class Conquest(BuiltinChoiceGame):
     """A conquest game behind the protocol; ``native`` is the rich
     :class:`~stratagem.conquest.Game` it plays on (read it, do not play on it). Teams start
     on regions of the board (:func:`~stratagem.conquest.assign_regions`) with ``troops`` in
     every territory."""
 
     name = "conquest"
+    choices = POLICIES
+    choice_kind = "policy"
 
     def __init__(
         self,
@@ -76,7 +78,7 @@ class Conquest(TurnGame):
             max_turns=_validate.integer("max_turns", max_turns, 1),
             threads=threads,
         )
-        self._policies = [POLICIES[0]] * teams
+        self._chosen = [POLICIES[0]] * teams
         super().__init__(
             seed,
             {
@@ -90,7 +92,7 @@ class Conquest(TurnGame):
 
     @property
     def seats(self) -> int:
-        return len(self._policies)
+        return len(self._chosen)
 
     @property
     def is_over(self) -> bool:
@@ -112,10 +114,6 @@ class Conquest(TurnGame):
         return tuple(range(self.seats)) if self.outcome == "drawn" else ()
 
     @property
-    def num_actions(self) -> int:
-        return len(POLICIES)
-
-    @property
     def max_steps(self) -> int:
         return int(self._config["max_turns"])
 
@@ -133,20 +131,10 @@ class Conquest(TurnGame):
         alive = np.unique(self.native.team)
         return tuple(int(team) for team in alive)
 
-    def legal_actions(self, seat: int) -> NDArray[np.int64]:
-        if self._seat(seat) not in self.to_move():
-            return np.zeros(0, dtype=np.int64)
-        return np.arange(len(POLICIES), dtype=np.int64)
-
-    def _apply(self, actions: dict[int, int]) -> NDArray[np.float64]:
-        for team, action in actions.items():
-            self._policies[team] = POLICIES[action]
-        self.native._engine.set_policies(list(self._policies))
-        self.native.policy_names = list(self._policies)
+    def _play_turn(self) -> None:
+        self.native._engine.set_policies(list(self._chosen))
+        self.native.policy_names = list(self._chosen)
         self.native.step()
-        if not self.is_over:
-            return np.zeros(self.seats, dtype=np.float64)
-        return terminal_rewards(self.seats, self.outcome, self.winners)
 
     def observation(self, seat: int) -> NDArray[np.int64]:
         seat = self._seat(seat)
@@ -160,14 +148,14 @@ class Conquest(TurnGame):
         native._history_cache = None
         native._state_cache = None
         twin.native = native
-        twin._policies = list(self._policies)
+        twin._chosen = list(self._chosen)
 
     def render(self) -> str:
         history = self.native.history
         lines = [f"conquest on {self.native.board.kind}, turn {self.native.turn}: {self.outcome}"]
         for team in range(self.seats):
             lines.append(
-                f"  team {team} ({self._policies[team]}): "
+                f"  team {team} ({self._chosen[team]}): "
                 f"{int(history.territories[-1, team])} territories, "
                 f"{int(history.troops[-1, team])} troops"
             )
@@ -178,13 +166,6 @@ class Conquest(TurnGame):
         from stratagem.conquest import plot
 
         plot.draw_board(self.native.board, self.native.team, self.native.troops, path=path)
-
-    def suggest(self, seat: int, name: str) -> int:
-        """The action that plays the built-in policy ``name`` this turn."""
-        self._seat(seat)
-        if name not in POLICIES:
-            raise InvalidParameter(f"unknown policy {name!r}; choose one of {POLICIES}")
-        return POLICIES.index(name)
 
 
 if TYPE_CHECKING:  # mypy checks that the class satisfies the protocol

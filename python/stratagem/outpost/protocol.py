@@ -37,7 +37,7 @@ from numpy.typing import NDArray
 from stratagem.errors import InvalidParameter
 from stratagem.outpost.game import BUILTIN_PLAYERS, EMPIRES
 from stratagem.outpost.game import Game as NativeGame
-from stratagem.protocol import Game, Outcome, TurnGame, terminal_rewards
+from stratagem.protocol import BuiltinChoiceGame, Game, Outcome
 
 __all__ = ["Outpost"]
 
@@ -45,11 +45,13 @@ _PLANES = 2 + EMPIRES
 _SIDE = 100
 
 
-class Outpost(TurnGame):
+class Outpost(BuiltinChoiceGame):
     """An outpost game behind the protocol; ``native`` is the rich
     :class:`~stratagem.outpost.Game` it plays on (read it, do not play on it)."""
 
     name = "outpost"
+    choices = BUILTIN_PLAYERS
+    choice_kind = "player"
 
     def __init__(
         self,
@@ -63,8 +65,8 @@ class Outpost(TurnGame):
     ) -> None:
         if not isinstance(map, str):
             raise InvalidParameter(f"map must be a map name or file path, got {map!r}")
-        self._players = [BUILTIN_PLAYERS[0]] * EMPIRES
-        self.native = NativeGame(map, r, L, W, max_turns, list(self._players), seed)
+        self._chosen = [BUILTIN_PLAYERS[0]] * EMPIRES
+        self.native = NativeGame(map, r, L, W, max_turns, list(self._chosen), seed)
         self._water = self.native.map.water.astype(np.int8)
         super().__init__(seed, {"map": map, "r": r, "L": L, "W": W, "max_turns": max_turns})
 
@@ -87,10 +89,6 @@ class Outpost(TurnGame):
         return self.native.result.winners if self.is_over else ()
 
     @property
-    def num_actions(self) -> int:
-        return len(BUILTIN_PLAYERS)
-
-    @property
     def max_steps(self) -> int:
         return self.native.last_turn
 
@@ -105,20 +103,10 @@ class Outpost(TurnGame):
     def to_move(self) -> tuple[int, ...]:
         return () if self.is_over else tuple(range(EMPIRES))
 
-    def legal_actions(self, seat: int) -> NDArray[np.int64]:
-        if self._seat(seat) not in self.to_move():
-            return np.zeros(0, dtype=np.int64)
-        return np.arange(len(BUILTIN_PLAYERS), dtype=np.int64)
-
-    def _apply(self, actions: dict[int, int]) -> NDArray[np.float64]:
-        for empire, action in actions.items():
-            self._players[empire] = BUILTIN_PLAYERS[action]
-        self.native._core.set_players(list(self._players))
-        self.native._players = tuple(self._players)
+    def _play_turn(self) -> None:
+        self.native._core.set_players(list(self._chosen))
+        self.native._players = tuple(self._chosen)
         self.native.step()
-        if not self.is_over:
-            return np.zeros(EMPIRES, dtype=np.float64)
-        return terminal_rewards(EMPIRES, self.outcome, self.winners)
 
     def observation(self, seat: int) -> NDArray[np.int8]:
         seat = self._seat(seat)
@@ -140,14 +128,14 @@ class Outpost(TurnGame):
         native._core = self.native._core.copy()
         native._log = list(self.native._log)
         twin.native = native
-        twin._players = list(self._players)
+        twin._chosen = list(self._chosen)
 
     def render(self) -> str:
         result = self.native.result
         lines = [f"outpost on {self.native.map.name}, turn {self.native.turn}: {self.outcome}"]
         for empire in range(EMPIRES):
             lines.append(
-                f"  empire {empire} ({self._players[empire]}): {int(result.scores[empire])} "
+                f"  empire {empire} ({self._chosen[empire]}): {int(result.scores[empire])} "
                 f"cells, {int(result.outposts[empire])} outposts"
             )
         return "\n".join(lines)
@@ -157,13 +145,6 @@ class Outpost(TurnGame):
         from stratagem.outpost.plot import render_game
 
         render_game(self.native, path)
-
-    def suggest(self, seat: int, name: str) -> int:
-        """The action that seats the built-in player ``name`` this turn."""
-        self._seat(seat)
-        if name not in BUILTIN_PLAYERS:
-            raise InvalidParameter(f"unknown player {name!r}; choose one of {BUILTIN_PLAYERS}")
-        return BUILTIN_PLAYERS.index(name)
 
 
 if TYPE_CHECKING:  # mypy checks that the class satisfies the protocol
