@@ -9,7 +9,7 @@ import json
 import math
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Final
 
@@ -70,16 +70,9 @@ class Standing:
         if self.params is not None:
             row.update(self.params._asdict())
         row.update(
-            player=self.player,
-            games=self.games,
-            mean_score=self.mean_score,
-            score_low=self.score_low,
-            score_high=self.score_high,
-            wins=self.wins,
-            win_rate=self.win_rate,
-            win_low=self.win_low,
-            win_high=self.win_high,
-            mean_rank=self.mean_rank,
+            (field.name, getattr(self, field.name))
+            for field in fields(self)
+            if field.name not in _GROUPS
         )
         return row
 
