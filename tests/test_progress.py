@@ -7,7 +7,10 @@ from __future__ import annotations
 import io
 import time
 
+import pytest
+
 from stratagem import annexation, progress
+from stratagem.cli import main
 from stratagem.progress import Progress
 
 
@@ -65,3 +68,24 @@ def test_playouts_report_their_progress_and_keep_their_result():
     )
     assert seen[-1] == (20_000, 20_000)
     assert [done for done, _ in seen] == sorted(done for done, _ in seen)
+
+
+def test_the_command_line_forces_or_silences_bars(capsys, monkeypatch):
+    monkeypatch.setattr(progress, "_QUIET_SECONDS", 0.0)
+    monkeypatch.delenv("STRATAGEM_PROGRESS", raising=False)
+    argv = ["annexation", "playouts", "--board", "hex:8", "--n", "20000", "--json"]
+    assert main([*argv, "--progress"]) == 0
+    drawn = capsys.readouterr()
+    assert drawn.out.count("\n") == 1  # the report alone on stdout
+    assert "annexation playouts [" in drawn.err
+    assert "100% 20000/20000" in drawn.err
+    monkeypatch.setenv("STRATAGEM_PROGRESS", "1")
+    assert main([*argv, "--no-progress"]) == 0
+    assert capsys.readouterr().err == ""
+    assert progress._FORCED.get() is None  # the setting ends with the command
+
+
+def test_progress_and_no_progress_exclude_each_other(capsys):
+    with pytest.raises(SystemExit):
+        main(["info", "--progress", "--no-progress"])
+    assert "not allowed with argument" in capsys.readouterr().err

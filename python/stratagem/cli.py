@@ -20,7 +20,7 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-from stratagem import _core, _validate, games, mpi, rng
+from stratagem import _core, _validate, games, mpi, progress, rng
 from stratagem.cli_common import (
     Commands,
     Common,
@@ -277,7 +277,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     warn_deprecated_command(args)
     try:
         check_outputs(args)
-        report = args.run(args)
+        with progress.forced(getattr(args, "progress", None)):
+            report = args.run(args)
     except StratagemError as error:
         return _fail(as_json, type(error).__name__, str(error), 2)
     except ModuleNotFoundError as error:

@@ -140,6 +140,22 @@ def common_options() -> argparse.ArgumentParser:
     common.add_argument(
         "--json", action="store_true", help="print one JSON object on stdout, nothing else"
     )
+    bars = common.add_mutually_exclusive_group()
+    bars.add_argument(
+        "--progress",
+        dest="progress",
+        action="store_const",
+        const=True,
+        default=None,
+        help="always draw progress bars on stderr (default: when stderr is a terminal)",
+    )
+    bars.add_argument(
+        "--no-progress",
+        dest="progress",
+        action="store_const",
+        const=False,
+        help="never draw progress bars",
+    )
     return common
 
 

@@ -11,15 +11,17 @@ nothing, and never writes to stdout, so ``--json`` output stays one clean object
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from types import TracebackType
 from typing import TextIO, TypeAlias
 
 from tqdm import tqdm
 
-__all__ = ["Progress", "ProgressOption"]
+__all__ = ["Progress", "ProgressOption", "forced"]
 
 #: What a long call's ``progress=`` takes.
 ProgressOption: TypeAlias = bool | Callable[[int, int], object] | None
@@ -29,7 +31,29 @@ _REDRAW_SECONDS = 0.1
 _FORMAT = "{desc} [{bar:30}] {percentage:3.0f}% {n_fmt}/{total_fmt} {elapsed_s:6.1f} s"
 
 
+# What `progress=None` means while a command runs with --progress or --no-progress.
+_FORCED: ContextVar[bool | None] = ContextVar("stratagem_progress_forced", default=None)
+
+
+@contextlib.contextmanager
+def forced(setting: bool | None) -> Iterator[None]:
+    """Within the block, bars left to the default (``progress=None``) are drawn (``True``) or
+    not (``False``) whatever the terminal and ``STRATAGEM_PROGRESS`` say; ``None`` changes
+    nothing. The command line's ``--progress`` and ``--no-progress``."""
+    if setting is None:
+        yield
+        return
+    token = _FORCED.set(setting)
+    try:
+        yield
+    finally:
+        _FORCED.reset(token)
+
+
 def _wanted(stream: TextIO) -> bool:
+    forced_setting = _FORCED.get()
+    if forced_setting is not None:
+        return forced_setting
     setting = os.environ.get("STRATAGEM_PROGRESS")
     if setting is not None:
         return setting.strip() not in ("", "0", "false", "no")

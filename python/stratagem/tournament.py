@@ -52,7 +52,7 @@ from stratagem import _core, _validate
 from stratagem._files import write_json
 from stratagem.errors import InconsistentInput, InvalidParameter
 from stratagem.mpi import Communicator, checked_together, run_queue, world
-from stratagem.progress import Progress
+from stratagem.progress import Progress, ProgressOption
 
 __all__ = [
     "CHECKPOINT_FORMAT",
@@ -271,7 +271,7 @@ def run(
     threads: int | None = None,
     batch: int | None = None,
     alone: Callable[[int], bool] = lambda index: False,
-    progress: bool | None = None,
+    progress: ProgressOption = None,
     label: str = "tournament",
     weight: Callable[[int], int] = lambda index: 1,
 ) -> Table:
@@ -353,7 +353,7 @@ def run_pairs(
     checkpoint: str | os.PathLike[str] | None = None,
     comm: Communicator | None = None,
     threads: int | None = None,
-    progress: bool | None = None,
+    progress: ProgressOption = None,
     label: str = "tournament",
     weight: Callable[[int], int] = lambda index: 1,
 ) -> tuple[list[tuple[int, int]], Table]:

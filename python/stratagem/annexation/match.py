@@ -28,6 +28,7 @@ from stratagem.annexation.board import Board
 from stratagem.annexation.game import Rules
 from stratagem.errors import InvalidParameter
 from stratagem.mpi import Communicator, SerialCommunicator
+from stratagem.progress import ProgressOption
 from stratagem.stats import elo_difference, wilson_interval
 from stratagem.tournament import check_counts, run, run_pairs
 
@@ -107,7 +108,7 @@ def play_match(
     allow_opponent_colours: bool = False,
     max_moves: int | None = None,
     threads: int | None = None,
-    progress: bool | None = None,
+    progress: ProgressOption = None,
 ) -> MatchResult:
     """Plays ``games`` games of ``a`` against ``b`` (agents or spec strings such as
     ``"mcts:iterations=2000"``) on recolourings of ``board`` (two players), alternating who
@@ -136,7 +137,7 @@ def _match_row(
     seed: int,
     rules: Rules,
     threads: int | None,
-    progress: bool | None,
+    progress: ProgressOption,
 ) -> NDArray[np.int64]:
     """A match's row: its games' rows (one-hot winner, moves, each side's cells) summed."""
     if not isinstance(board, Board):
@@ -242,7 +243,7 @@ def round_robin(
     games: int = 100,
     seed: int = 0,
     threads: int | None = None,
-    progress: bool | None = None,
+    progress: ProgressOption = None,
     checkpoint: str | os.PathLike[str] | None = None,
     comm: Communicator | None = None,
     **rules: Any,

@@ -58,6 +58,7 @@ from stratagem.mpi import (
     exchange_with_neighbors,
     world,
 )
+from stratagem.progress import ProgressOption
 
 if TYPE_CHECKING:
     from stratagem.conquest.board import Board
@@ -535,7 +536,7 @@ class DistributedGame(_Recorded):
         self,
         turns: int | None = None,
         *,
-        progress: bool | None = None,
+        progress: ProgressOption = None,
         checkpoint: str | Path | None = None,
         checkpoint_every: int | None = None,
         on_turn: Callable[[DistributedGame], None] | None = None,

@@ -19,7 +19,7 @@ from numpy.typing import ArrayLike, NDArray
 from stratagem import _core, _validate, rng
 from stratagem.conquest.saves import History, SavedGame, read_game, write_game
 from stratagem.errors import InvalidMove, InvalidParameter, StratagemError
-from stratagem.progress import Progress
+from stratagem.progress import Progress, ProgressOption
 from stratagem.stats import wilson_interval
 
 if TYPE_CHECKING:
@@ -211,7 +211,7 @@ class _Recorded(ABC):
         turns: int | None,
         play: Callable[[int], int],
         *,
-        progress: bool | None,
+        progress: ProgressOption,
         checkpoint: str | Path | None,
         checkpoint_every: int | None,
         per_call: int = 1,
@@ -425,7 +425,7 @@ class Game(_Recorded):
         self,
         turns: int | None = None,
         *,
-        progress: bool | None = None,
+        progress: ProgressOption = None,
         checkpoint: str | Path | None = None,
         checkpoint_every: int | None = None,
     ) -> GameResult:

@@ -28,6 +28,7 @@ from stratagem.conquest.board import Board, assign_random, assign_regions, troop
 from stratagem.conquest.game import POLICIES, TROOP_LIMIT, simulate_many, wilson_interval
 from stratagem.errors import InvalidParameter
 from stratagem.mpi import Communicator
+from stratagem.progress import ProgressOption
 from stratagem.tournament import check_counts, run_pairs
 
 __all__ = ["PairResult", "Score", "TournamentResult", "round_robin"]
@@ -172,7 +173,7 @@ def round_robin(
     rate: float = 0.2,
     assign: str = "random",
     threads: int | None = None,
-    progress: bool | None = None,
+    progress: ProgressOption = None,
     checkpoint: str | Path | None = None,
     comm: Communicator | None = None,
 ) -> TournamentResult:

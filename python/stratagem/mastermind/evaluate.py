@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 from stratagem import _core, _validate
 from stratagem.mastermind.code import check_space, format_code
 from stratagem.mastermind.game import ENUMERABLE_LIMIT, _history, _strategy
-from stratagem.progress import Progress
+from stratagem.progress import Progress, ProgressOption
 
 __all__ = ["DEFAULT_SAMPLE", "Evaluation", "evaluate", "sample_secrets"]
 
@@ -98,7 +98,7 @@ def evaluate(
     seed: int = 0,
     order: str = "lex",
     threads: int | None = None,
-    progress: bool | None = None,
+    progress: ProgressOption = None,
 ) -> Evaluation:
     """Plays ``strategy`` against every code of the space (``sample=None`` on spaces of at
     most ``ENUMERABLE_LIMIT`` codes) or against ``sample`` seeded secrets (``DEFAULT_SAMPLE``

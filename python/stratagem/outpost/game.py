@@ -45,7 +45,7 @@ from stratagem import _core, _validate
 from stratagem._files import write_json
 from stratagem.errors import InvalidBoard, InvalidParameter
 from stratagem.outpost.map import DEFAULT_MAP, Map, MapWarning, parse_map
-from stratagem.progress import Progress
+from stratagem.progress import Progress, ProgressOption
 
 __all__ = [
     "BUILTIN_PLAYERS",
@@ -583,7 +583,7 @@ class Game:
             )
             return None
 
-    def run(self, turns: int | None = None, *, progress: bool | None = None) -> Result:
+    def run(self, turns: int | None = None, *, progress: ProgressOption = None) -> Result:
         """Plays ``turns`` more turns (default: to the end) and returns the result. With only
         built-in players the whole run is one engine call (Ctrl-C stops it between turns)."""
         remaining = self.last_turn - self.turn

@@ -29,6 +29,7 @@ from numpy.typing import NDArray
 
 from stratagem._plotting import legend_below, matplotlib
 from stratagem.errors import InvalidParameter
+from stratagem.progress import ProgressOption
 
 if TYPE_CHECKING:
     from stratagem.outpost.game import Game, History, Result, State
@@ -500,7 +501,7 @@ def record_gif(
     turns: int | None = None,
     fps: float = 10.0,
     title: str | None = None,
-    progress: bool | None = None,
+    progress: ProgressOption = None,
 ) -> Result:
     """Plays ``game`` on (``turns`` more turns, default to the end) in ``frames - 1`` chunks
     of about equal length, captures the picture before the first and after each chunk, writes
@@ -519,7 +520,7 @@ def record_gif(
     recorder.capture(game)
     chunks = min(frames - 1, count)
     start = game.turn
-    with Progress(count, f"outpost turn {start}/{game.last_turn}", enabled=progress) as bar:
+    with Progress(count, f"outpost turns {start + 1}..{game.last_turn}", enabled=progress) as bar:
         for chunk in range(1, chunks + 1):
             target = start + count * chunk // chunks
             game.run(target - game.turn, progress=False)

@@ -89,6 +89,7 @@ from stratagem.outpost.game import BUILTIN_PLAYERS, EMPIRES, Game, Player
 from stratagem.outpost.geometry import GRID
 from stratagem.outpost.map import Map, parse_map
 from stratagem.outpost.standings import Standing, TournamentResult
+from stratagem.progress import ProgressOption
 from stratagem.tournament import Checkpoint, run
 
 __all__ = [
@@ -253,7 +254,7 @@ def tournament(
     seed: int = 0,
     threads: int | None = None,
     comm: Communicator | None = None,
-    progress: bool | None = None,
+    progress: ProgressOption = None,
     checkpoint: str | os.PathLike[str] | None = None,
     batch: int | None = None,
     supply_fringe: bool = False,
