@@ -1,9 +1,11 @@
+# PYTHON_ARGCOMPLETE_OK
 """The ``stratagem`` command line.
 
 ``stratagem <command> [options]``; every command takes ``--seed``, ``--threads`` and
 ``--json`` (one JSON object on stdout and nothing else). Under ``mpiexec`` every rank runs
 the command and rank 0 alone prints. Bad input exits with status 2 and a message naming it;
-Ctrl-C exits with status 130.
+Ctrl-C exits with status 130. Shell completion comes from argcomplete:
+``eval "$(register-python-argcomplete stratagem)"`` (bash, zsh; fish and tcsh alike).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from collections.abc import Sequence
 from importlib import metadata
 from typing import Any, NoReturn
 
+import argcomplete
 import numpy as np
 
 from stratagem import _core, _validate, games, mpi, progress, rng
@@ -269,7 +272,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in words
     try:
-        args = build_parser().parse_args(words)
+        parser = build_parser()
+        # Only when the shell's completion hook runs the command: it prints the completions
+        # of the words typed so far and exits.
+        argcomplete.autocomplete(parser)
+        args = parser.parse_args(words)
     except _UsageError as error:
         # As argparse does: the usage, the complaint, and SystemExit(2).
         sys.stderr.write(error.usage)
