@@ -77,39 +77,6 @@ impl PyBoard {
             neighbours,
         })
     }
-
-    #[getter]
-    fn cells(&self) -> usize {
-        self.inner.cells()
-    }
-    #[getter]
-    fn units(&self) -> usize {
-        self.inner.units()
-    }
-    #[getter]
-    fn colour_count(&self) -> usize {
-        self.inner.colour_count()
-    }
-    #[getter]
-    fn players(&self) -> usize {
-        self.inner.players()
-    }
-    #[getter]
-    fn mode(&self) -> &'static str {
-        self.inner.mode().name()
-    }
-    #[getter]
-    fn allow_opponent_colours(&self) -> bool {
-        self.inner.allow_opponent_colours()
-    }
-    #[getter]
-    fn max_moves(&self) -> u32 {
-        self.inner.max_moves()
-    }
-    /// The unit (flood: colour region; adjacent: cell) of every cell.
-    fn unit_of_cell<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u32>> {
-        self.inner.unit_of_cell().to_vec().into_pyarray(py)
-    }
 }
 
 fn outcome_parts(outcome: Outcome) -> (&'static str, Option<u8>) {

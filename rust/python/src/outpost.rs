@@ -266,22 +266,6 @@ impl PyGame {
     fn next_id(&self) -> u32 {
         self.inner.next_id()
     }
-    #[getter]
-    fn seed(&self) -> u64 {
-        self.inner.seed()
-    }
-    #[getter]
-    fn moved(&self) -> [bool; EMPIRES] {
-        self.inner.moved()
-    }
-    #[getter]
-    fn players(&self) -> Vec<Option<&'static str>> {
-        self.inner
-            .players()
-            .iter()
-            .map(|p| p.map(Builtin::name))
-            .collect()
-    }
 
     /// Control of every cell, int8 `(100, 100)` `[y, x]`: the empire, -1 neutral, -2 disputed.
     fn control<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i8>>> {
