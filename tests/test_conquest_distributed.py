@@ -515,7 +515,7 @@ def test_part_phases_out_of_order_are_refused() -> None:
         part.pressure_out()
     with pytest.raises(InvalidParameter, match="place called out of order"):
         part.place()
-    assert part.turn == 0  # nothing was committed
+    assert part.standing.turn == 0  # nothing was committed
 
 
 def test_part_refuses_buffers_of_the_wrong_length() -> None:
@@ -551,7 +551,7 @@ def test_part_refuses_buffers_of_the_wrong_length() -> None:
     with pytest.raises(InconsistentInput, match=r"expected 2 territory counts .* got 3"):
         part.commit(np.zeros(3, dtype=np.int64), troops)
     part.commit(territories + np.array([0, 18]), troops)
-    assert part.turn == 1
+    assert part.standing.turn == 1
 
 
 def _replace(values: IntArray, index: int, value: int) -> IntArray:
@@ -679,7 +679,7 @@ def test_part_calls_in_any_order_with_any_values_raise_or_work(
         with contextlib.suppress(StratagemError):
             getattr(part, phase)(*arguments)
         territories, troops = part.history()
-        assert territories.shape == troops.shape == (part.turn + 1, 2)
+        assert territories.shape == troops.shape == (part.standing.turn + 1, 2)
 
 
 def test_part_refuses_negative_survivors_in_report_cards() -> None:

@@ -158,15 +158,15 @@ class _Recorded(ABC):
 
     @property
     def turn(self) -> int:
-        return int(self._keeper.turn)
+        return int(self._keeper.standing.turn)
 
     @property
     def status(self) -> str:
-        return str(self._keeper.status)
+        return str(self._keeper.standing.status)
 
     @property
     def winner(self) -> int | None:
-        winner = self._keeper.winner
+        winner = self._keeper.standing.winner
         return None if winner is None else int(winner)
 
     @property
@@ -321,7 +321,7 @@ class Game(_Recorded):
         self._engine.threads = _validate.threads(threads)
 
     def _state(self) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-        turn = self._engine.turn
+        turn = self._engine.standing.turn
         if self._state_cache is None or self._state_cache[0] != turn:
             self._state_cache = (
                 turn,

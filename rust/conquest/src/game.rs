@@ -288,6 +288,9 @@ impl Game {
     pub fn history(&self) -> &History {
         self.record.history()
     }
+    pub fn record(&self) -> &Record {
+        &self.record
+    }
 
     pub fn board(&self) -> &Board {
         &self.board

@@ -4,13 +4,13 @@ use std::sync::Arc;
 
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
-use stratagem_conquest::game::{Game, History, Params, Status};
+use stratagem_conquest::game::{Game, History, Params, Record, Status};
 use stratagem_conquest::many::simulate_many;
 use stratagem_conquest::{Board, Policy, exact, odds};
 
 use crate::convert::rows_array;
 use crate::errors::{param, to_py};
-use crate::runtime::{interruptible_in_pool, thread_count};
+use crate::runtime::{Threads, interruptible_in_pool, thread_count};
 
 /// A checked board (CSR with reverse edges and borders), shared by every game on it.
 #[pyclass(module = "stratagem._core.conquest", name = "Board", frozen)]
@@ -122,11 +122,35 @@ type Endings<'py> = (
     Bound<'py, PyArray1<i64>>,
 );
 
+/// Where a game stands (a snapshot of its record): the turns played, the status and the winner.
+#[pyclass(
+    module = "stratagem._core.conquest",
+    name = "Standing",
+    frozen,
+    get_all
+)]
+pub struct PyStanding {
+    turn: u64,
+    status: &'static str,
+    winner: Option<u8>,
+}
+
+impl From<&Record> for PyStanding {
+    fn from(record: &Record) -> Self {
+        Self {
+            turn: record.turn(),
+            status: record.status().name(),
+            winner: record.status().winner(),
+        }
+    }
+}
+
 /// A game on the Rust engine; `stratagem.conquest.Game` wraps it.
 #[pyclass(module = "stratagem._core.conquest", name = "Game")]
 pub struct PyGame {
     game: Game,
-    threads: usize,
+    #[pyo3(get, set)]
+    threads: Threads,
 }
 
 #[pymethods]
@@ -162,7 +186,7 @@ impl PyGame {
         .map_err(to_py)?;
         Ok(Self {
             game,
-            threads: thread_count(threads)?,
+            threads: Threads::new(threads)?,
         })
     }
 
@@ -189,7 +213,7 @@ impl PyGame {
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
         let custom = custom.map(|c| c.as_array().to_vec());
         let game = &self.game;
-        let threads = self.threads;
+        let threads = self.threads.0;
         let placement = interruptible_in_pool(py, threads, |_| game.placement(custom.as_deref()))?;
         Ok(placement.into_pyarray(py))
     }
@@ -202,7 +226,7 @@ impl PyGame {
         custom: Option<PyReadonlyArray1<'_, i64>>,
     ) -> PyResult<bool> {
         let custom = custom.map(|c| c.as_array().to_vec());
-        let (game, threads) = (&mut self.game, self.threads);
+        let (game, threads) = (&mut self.game, self.threads.0);
         interruptible_in_pool(py, threads, |_| game.step(custom.as_deref()))
     }
 
@@ -215,7 +239,7 @@ impl PyGame {
                 "run() plays built-in policies only; step() takes custom placements",
             ));
         }
-        let (game, threads) = (&mut self.game, self.threads);
+        let (game, threads) = (&mut self.game, self.threads.0);
         interruptible_in_pool(py, threads, |cancel| {
             let mut played = 0;
             while played < turns {
@@ -270,29 +294,8 @@ impl PyGame {
     }
 
     #[getter]
-    fn turn(&self) -> u64 {
-        self.game.turn()
-    }
-
-    #[getter]
-    fn status(&self) -> &'static str {
-        self.game.status().name()
-    }
-
-    #[getter]
-    fn winner(&self) -> Option<u8> {
-        self.game.status().winner()
-    }
-
-    #[getter]
-    fn threads(&self) -> usize {
-        self.threads
-    }
-
-    #[setter]
-    fn set_threads(&mut self, threads: Option<usize>) -> PyResult<()> {
-        self.threads = thread_count(threads)?;
-        Ok(())
+    fn standing(&self) -> PyStanding {
+        self.game.record().into()
     }
 }
 
@@ -393,6 +396,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("POLICIES", Policy::BUILT_IN)?;
     m.add_class::<PyBoard>()?;
     m.add_class::<PyGame>()?;
+    m.add_class::<PyStanding>()?;
     m.add_function(wrap_pyfunction!(conquest_battle_odds, m)?)?;
     m.add_function(wrap_pyfunction!(conquest_battle_odds_exact, m)?)?;
     m.add_function(wrap_pyfunction!(conquest_simulate_battle, m)?)?;

@@ -7,9 +7,9 @@ use stratagem_conquest::Board;
 use stratagem_conquest::game::Params;
 use stratagem_conquest::part::{Part, Plan, Setup};
 
-use crate::conquest::{Tables, history_from, policies_from, status_from, tables};
+use crate::conquest::{PyStanding, Tables, history_from, policies_from, status_from, tables};
 use crate::errors::{param, to_py};
-use crate::runtime::{detached_in_pool, interruptible_in_pool, thread_count};
+use crate::runtime::{Threads, detached_in_pool, interruptible_in_pool};
 
 /// A list of indices, offsets or counts, each of which must fit `T` (non-negative; indices
 /// below 2^32); `name` names the list in errors.
@@ -38,7 +38,8 @@ fn counts_out<'py>(py: Python<'py>, counts: (Vec<u64>, Vec<u64>)) -> Counts<'py>
 #[pyclass(module = "stratagem._core.conquest", name = "Part")]
 pub struct PyPart {
     part: Part,
-    threads: usize,
+    #[pyo3(get, set)]
+    threads: Threads,
 }
 
 impl PyPart {
@@ -51,7 +52,7 @@ impl PyPart {
         phase: impl FnOnce(&mut Part) -> stratagem_core::Result<T> + Send,
     ) -> PyResult<T> {
         const SMALL_PART_EDGES: usize = 1 << 16;
-        let (part, threads) = (&mut self.part, self.threads);
+        let (part, threads) = (&mut self.part, self.threads.0);
         if part.board().n_edges() < SMALL_PART_EDGES {
             return detached_in_pool(py, threads, || phase(part));
         }
@@ -145,7 +146,7 @@ impl PyPart {
         };
         Ok(Self {
             part: Part::new(setup).map_err(to_py)?,
-            threads: thread_count(threads)?,
+            threads: Threads::new(threads)?,
         })
     }
 
@@ -294,29 +295,8 @@ impl PyPart {
     }
 
     #[getter]
-    fn turn(&self) -> u64 {
-        self.part.record().turn()
-    }
-
-    #[getter]
-    fn status(&self) -> &'static str {
-        self.part.record().status().name()
-    }
-
-    #[getter]
-    fn winner(&self) -> Option<u8> {
-        self.part.record().status().winner()
-    }
-
-    #[getter]
-    fn threads(&self) -> usize {
-        self.threads
-    }
-
-    #[setter]
-    fn set_threads(&mut self, threads: Option<usize>) -> PyResult<()> {
-        self.threads = thread_count(threads)?;
-        Ok(())
+    fn standing(&self) -> PyStanding {
+        self.part.record().into()
     }
 }
 

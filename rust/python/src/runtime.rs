@@ -25,6 +25,25 @@ pub fn thread_count(requested: Option<usize>) -> PyResult<usize> {
     parallel::resolve_threads(requested).map_err(to_py)
 }
 
+/// A checked thread count that a game keeps as its `threads` attribute: set from Python to an
+/// int or None (resolved by [`thread_count`]), read back as the resolved int.
+#[derive(Clone, Copy, IntoPyObject)]
+pub struct Threads(pub usize);
+
+impl Threads {
+    pub fn new(requested: Option<usize>) -> PyResult<Self> {
+        thread_count(requested).map(Self)
+    }
+}
+
+impl FromPyObject<'_, '_> for Threads {
+    type Error = PyErr;
+
+    fn extract(requested: Borrowed<'_, '_, PyAny>) -> PyResult<Self> {
+        Self::new(requested.extract()?)
+    }
+}
+
 /// Runs `work` with the GIL released and Ctrl-C forwarded to its [`Cancel`] token. Inputs
 /// must already be owned Rust data: nothing Python-owned may be touched inside `work`.
 pub fn interruptible<T, F>(py: Python<'_>, work: F) -> PyResult<T>

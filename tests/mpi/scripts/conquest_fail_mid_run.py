@@ -38,7 +38,7 @@ class FailingPart:
         return getattr(self._part, name)
 
     def place(self) -> Any:
-        if self._part.turn + 1 == FAIL_IN_TURN:  # `turn` counts the turns already played
+        if self._part.standing.turn + 1 == FAIL_IN_TURN:  # `turn` counts the turns already played
             raise RuntimeError(f"deliberate failure on rank {self._rank} in turn {FAIL_IN_TURN}")
         return self._part.place()
 
