@@ -61,10 +61,7 @@ def start(case: dict, threads: int) -> tuple[_core.conquest.Game, oracle.OracleG
         np.array(case["team"], dtype=np.int64),
         np.array(case["troops"], dtype=np.int64),
         case["policies"],
-        case["seed"],
-        rate_ppm,
-        cap,
-        case["max_turns"],
+        (case["seed"], rate_ppm, cap, case["max_turns"]),
         threads,
     )
     python = oracle.OracleGame(

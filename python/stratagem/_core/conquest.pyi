@@ -57,10 +57,7 @@ class Game:
         team: NDArray[np.int64],
         troops: NDArray[np.int64],
         policies: list[str],
-        seed: int,
-        rate_ppm: int,
-        cap: int,
-        max_turns: int | None,
+        params: tuple[int, int, int, int | None],
         threads: int | None = None,
     ) -> Game: ...
     def resume(
@@ -100,10 +97,7 @@ class Part:
         team: NDArray[np.int64],
         troops: NDArray[np.int64],
         policies: list[str],
-        seed: int,
-        rate_ppm: int,
-        cap: int,
-        max_turns: int | None,
+        params: tuple[int, int, int, int | None],
         halo_send: NDArray[np.int64],
         halo_send_offsets: NDArray[np.int64],
         halo_recv: NDArray[np.int64],

@@ -301,10 +301,7 @@ class Game(_Recorded):
             team_array,
             troops_array,
             self.policy_names,
-            self.seed,
-            self.rate_ppm,
-            self.cap,
-            self.max_turns,
+            (self.seed, self.rate_ppm, self.cap, self.max_turns),
             _validate.threads(threads),
         )
         self._history_cache = None

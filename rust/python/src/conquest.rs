@@ -46,6 +46,21 @@ impl PyBoard {
     }
 }
 
+/// A game's parameters as Python passes them: one tuple `(seed, rate_ppm, cap, max_turns)`.
+#[derive(FromPyObject)]
+pub(crate) struct ParamsArg(u64, u64, u64, Option<u64>);
+
+impl From<ParamsArg> for Params {
+    fn from(ParamsArg(seed, rate_ppm, cap, max_turns): ParamsArg) -> Self {
+        Self {
+            seed,
+            rate_ppm,
+            cap,
+            max_turns,
+        }
+    }
+}
+
 /// The policies of the teams, one name each.
 pub(crate) fn policies_from(names: &[String]) -> PyResult<Vec<Policy>> {
     names
@@ -156,32 +171,22 @@ pub struct PyGame {
 #[pymethods]
 impl PyGame {
     #[new]
-    #[pyo3(signature = (board, team, troops, policies, seed, rate_ppm, cap, max_turns, threads=None))]
-    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (board, team, troops, policies, params, threads=None))]
     fn new(
         board: &PyBoard,
         team: PyReadonlyArray1<'_, i64>,
         troops: PyReadonlyArray1<'_, i64>,
         policies: Vec<String>,
-        seed: u64,
-        rate_ppm: u64,
-        cap: u64,
-        max_turns: Option<u64>,
+        params: ParamsArg,
         threads: Option<usize>,
     ) -> PyResult<Self> {
         let policies = policies_from(&policies)?;
-        let params = Params {
-            seed,
-            rate_ppm,
-            cap,
-            max_turns,
-        };
         let game = Game::new(
             Arc::clone(&board.inner),
             team.as_slice()?,
             troops.as_slice()?,
             policies,
-            params,
+            params.into(),
         )
         .map_err(to_py)?;
         Ok(Self {

@@ -4,10 +4,11 @@
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 use stratagem_conquest::Board;
-use stratagem_conquest::game::Params;
 use stratagem_conquest::part::{Part, Plan, Setup};
 
-use crate::conquest::{PyStanding, Tables, history_from, policies_from, status_from, tables};
+use crate::conquest::{
+    ParamsArg, PyStanding, Tables, history_from, policies_from, status_from, tables,
+};
 use crate::errors::{param, to_py};
 use crate::runtime::{Threads, detached_in_pool, interruptible_in_pool};
 
@@ -77,9 +78,9 @@ impl PyPart {
 impl PyPart {
     #[new]
     #[pyo3(signature = (
-        indptr, indices, territory_ids, edge_ids, owned, team, troops, policies, seed, rate_ppm,
-        cap, max_turns, halo_send, halo_send_offsets, halo_recv, halo_recv_offsets, cut,
-        cut_offsets, territories, territory_counts, troop_counts, threads=None
+        indptr, indices, territory_ids, edge_ids, owned, team, troops, policies, params,
+        halo_send, halo_send_offsets, halo_recv, halo_recv_offsets, cut, cut_offsets,
+        territories, territory_counts, troop_counts, threads=None
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -92,10 +93,7 @@ impl PyPart {
         team: PyReadonlyArray1<'_, i64>,
         troops: PyReadonlyArray1<'_, i64>,
         policies: Vec<String>,
-        seed: u64,
-        rate_ppm: u64,
-        cap: u64,
-        max_turns: Option<u64>,
+        params: ParamsArg,
         halo_send: PyReadonlyArray1<'_, i64>,
         halo_send_offsets: PyReadonlyArray1<'_, i64>,
         halo_recv: PyReadonlyArray1<'_, i64>,
@@ -134,12 +132,7 @@ impl PyPart {
             team: team.as_array().to_vec(),
             troops: troops.as_array().to_vec(),
             policies,
-            params: Params {
-                seed,
-                rate_ppm,
-                cap,
-                max_turns,
-            },
+            params: params.into(),
             plan,
             territories,
             counts,
