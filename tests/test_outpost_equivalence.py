@@ -178,20 +178,9 @@ def restore(
     control = oracle.control(water, outposts, r)
     history = np.array([tally(water, control, outposts)], dtype=np.uint32)
     next_id = max((o.id for o in outposts), default=-1) + 1
-    return _core.outpost.Game.restore(
-        water,
-        r,
-        L,
-        W,
-        4444,
-        [None] * 4,
-        seed,
-        0,
-        rows(outposts),
-        next_id,
-        history,
-        supply_fringe=fringe,
-    )
+    game = _core.outpost.Game(water, r, L, W, 4444, [None] * 4, seed, supply_fringe=fringe)
+    game.resume(0, rows(outposts), next_id, history)
+    return game
 
 
 @st.composite

@@ -31,23 +31,9 @@ class Game:
         sequential_moves: bool = False,
         extra_turn: bool = False,
     ) -> Game: ...
-    @staticmethod
-    def restore(
-        water: NDArray[np.bool_],
-        r: int,
-        land: int,
-        water_per_outpost: int,
-        turns: int,
-        players: list[str | None],
-        seed: int,
-        turn: int,
-        outposts: NDArray[np.int64],
-        next_id: int,
-        history: NDArray[np.uint32],
-        supply_fringe: bool = False,
-        sequential_moves: bool = False,
-        extra_turn: bool = False,
-    ) -> Game: ...
+    def resume(
+        self, turn: int, outposts: NDArray[np.int64], next_id: int, history: NDArray[np.uint32]
+    ) -> None: ...
     @property
     def turn(self) -> int: ...
     @property

@@ -692,7 +692,7 @@ class Game:
             raise InvalidBoard(f"{source}: {type(error).__name__}: {error}") from error
         seats = cls._check_players(cls._seats_for_load(saved_seats, players, source))
         try:
-            engine = _core.outpost.Game.restore(
+            engine = _core.outpost.Game(
                 board.water,
                 checked["r"],
                 checked["L"],
@@ -700,12 +700,9 @@ class Game:
                 checked["T"],
                 [p if isinstance(p, str) else None for p in seats],
                 seed,
-                turn,
-                outposts,
-                next_id,
-                history,
                 **flags,
             )
+            engine.resume(turn, outposts, next_id, history)
         except (ValueError, OverflowError) as error:
             raise InvalidBoard(f"{source}: {error}") from error
         game = cls.__new__(cls)

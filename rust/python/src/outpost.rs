@@ -210,40 +210,28 @@ impl PyGame {
         })
     }
 
-    /// A game restored between turns from its parts (a saved game); everything is checked.
-    #[staticmethod]
-    #[pyo3(signature = (water, r, land, water_per_outpost, turns, players, seed, turn, outposts, next_id, history, supply_fringe=false, sequential_moves=false, extra_turn=false))]
-    #[allow(clippy::too_many_arguments)]
-    fn restore(
-        water: PyReadonlyArray2<'_, bool>,
-        r: u32,
-        land: u32,
-        water_per_outpost: u32,
-        turns: u32,
-        players: Vec<Option<String>>,
-        seed: u64,
+    /// Puts the game between turns at a saved position (its turn, outposts, next outpost id and
+    /// history) on the same map, rules and players; everything is checked.
+    fn resume(
+        &mut self,
         turn: u32,
         outposts: PyReadonlyArray2<'_, i64>,
         next_id: u32,
         history: PyReadonlyArray2<'_, u32>,
-        supply_fringe: bool,
-        sequential_moves: bool,
-        extra_turn: bool,
-    ) -> PyResult<Self> {
-        let flags = [supply_fringe, sequential_moves, extra_turn];
-        let (terrain, params) = setup(&water, [r, land, water_per_outpost, turns], flags)?;
-        let game = Game::restore(
-            terrain,
-            params,
-            seats(&players)?,
-            seed,
+    ) -> PyResult<()> {
+        let game = &self.inner;
+        self.inner = Game::restore(
+            Arc::clone(game.terrain()),
+            *game.params(),
+            *game.players(),
+            game.seed(),
             turn,
             outposts_from(&outposts)?,
             next_id,
             history_from(&history)?,
         )
         .map_err(to_py)?;
-        Ok(Self { inner: game })
+        Ok(())
     }
 
     #[getter]
