@@ -30,6 +30,9 @@ MAX_TERRITORIES: int
 MAX_ODDS_SIDE: int
 MAX_ODDS_PRODUCT: int
 
+#: What ``resume`` takes: turn, status, winner, and territories and troops per turn.
+_SavedRecord = tuple[int, str, int | None, NDArray[np.int64], NDArray[np.int64]]
+
 @final
 class Board:
     def __new__(cls, indptr: NDArray[np.int64], indices: NDArray[np.int64]) -> Board: ...
@@ -60,14 +63,7 @@ class Game:
         params: tuple[int, int, int, int | None],
         threads: int | None = None,
     ) -> Game: ...
-    def resume(
-        self,
-        turn: int,
-        status: str,
-        winner: int | None,
-        territories: NDArray[np.int64],
-        troops: NDArray[np.int64],
-    ) -> None: ...
+    def resume(self, saved: _SavedRecord) -> None: ...
     def placement(self, custom: NDArray[np.int64] | None = None) -> NDArray[np.int64]: ...
     def step(self, custom: NDArray[np.int64] | None = None) -> bool: ...
     def run(self, turns: int) -> int: ...
@@ -125,11 +121,7 @@ class Part:
     def counts(self) -> tuple[NDArray[np.int64], NDArray[np.int64]]: ...
     def resume(
         self,
-        turn: int,
-        status: str,
-        winner: int | None,
-        territories: NDArray[np.int64],
-        troops: NDArray[np.int64],
+        saved: _SavedRecord,
         territories_now: NDArray[np.int64],
         troops_now: NDArray[np.int64],
     ) -> None: ...

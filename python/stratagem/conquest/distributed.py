@@ -622,7 +622,7 @@ class DistributedGame(_Recorded):
         checked_together(
             comm,
             lambda: game._part.resume(
-                *saved.resume_arguments(game.max_turns), counts[:k], counts[k:]
+                saved.resume_arguments(game.max_turns), counts[:k], counts[k:]
             ),
         )
         return game

@@ -479,7 +479,7 @@ class Game(_Recorded):
                 max_turns=saved.max_turns if max_turns == "saved" else max_turns,
                 threads=threads,
             )
-            game._engine.resume(*saved.resume_arguments(game.max_turns))
+            game._engine.resume(saved.resume_arguments(game.max_turns))
         except StratagemError as error:
             # The engine checks the saved state's ranges; the message must name the file.
             message = str(error)

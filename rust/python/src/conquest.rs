@@ -70,7 +70,7 @@ pub(crate) fn policies_from(names: &[String]) -> PyResult<Vec<Policy>> {
         .map_err(to_py)
 }
 
-pub(crate) fn status_from(name: &str, winner: Option<u8>) -> PyResult<Status> {
+fn status_from(name: &str, winner: Option<u8>) -> PyResult<Status> {
     match (name, winner) {
         ("running", None) => Ok(Status::Running),
         ("won", Some(team)) => Ok(Status::Won(team)),
@@ -107,8 +107,28 @@ pub(crate) fn tables<'py>(
     ))
 }
 
+/// A saved game's record as Python passes it to `resume`: one tuple `(turn, status, winner,
+/// territories, troops)`, the last two one row per turn.
+#[derive(FromPyObject)]
+pub(crate) struct SavedRecord<'py>(
+    u64,
+    String,
+    Option<u8>,
+    PyReadonlyArray2<'py, i64>,
+    PyReadonlyArray2<'py, i64>,
+);
+
+impl SavedRecord<'_> {
+    /// The turn, status and history, checked for a game of `teams` teams.
+    pub(crate) fn checked(self, teams: usize) -> PyResult<(u64, Status, History)> {
+        let Self(turn, status, winner, territories, troops) = self;
+        let status = status_from(&status, winner)?;
+        Ok((turn, status, history_from(territories, troops, teams)?))
+    }
+}
+
 /// A saved history from its two arrays, checked to hold non-negative counts of `teams` teams.
-pub(crate) fn history_from(
+fn history_from(
     territories: PyReadonlyArray2<'_, i64>,
     troops: PyReadonlyArray2<'_, i64>,
     teams: usize,
@@ -195,17 +215,9 @@ impl PyGame {
         })
     }
 
-    /// Puts a loaded game back at its turn, status and history.
-    fn resume(
-        &mut self,
-        turn: u64,
-        status: &str,
-        winner: Option<u8>,
-        territories: PyReadonlyArray2<'_, i64>,
-        troops: PyReadonlyArray2<'_, i64>,
-    ) -> PyResult<()> {
-        let status = status_from(status, winner)?;
-        let history = history_from(territories, troops, self.game.policies().len())?;
+    /// Puts a loaded game back at its saved turn, status and history.
+    fn resume(&mut self, saved: SavedRecord<'_>) -> PyResult<()> {
+        let (turn, status, history) = saved.checked(self.game.policies().len())?;
         self.game.resume(turn, status, history).map_err(to_py)
     }
 

@@ -1,14 +1,12 @@
 //! Binding of one rank's part of a distributed conquest game
 //! (`stratagem.conquest.distributed` drives it and moves its buffers between the ranks).
 
-use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2};
+use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::prelude::*;
 use stratagem_conquest::Board;
 use stratagem_conquest::part::{Part, Plan, Setup};
 
-use crate::conquest::{
-    ParamsArg, PyStanding, Tables, history_from, policies_from, status_from, tables,
-};
+use crate::conquest::{ParamsArg, PyStanding, SavedRecord, Tables, policies_from, tables};
 use crate::errors::{param, to_py};
 use crate::runtime::{Threads, detached_in_pool, interruptible_in_pool};
 
@@ -223,21 +221,15 @@ impl PyPart {
         counts_out(py, self.part.counts())
     }
 
-    /// Puts a loaded game back at its turn, status and history; `territories_now` and
+    /// Puts a loaded game back at its saved turn, status and history; `territories_now` and
     /// `troops_now` are the whole board's current counts.
-    #[allow(clippy::too_many_arguments)]
     fn resume(
         &mut self,
-        turn: u64,
-        status: &str,
-        winner: Option<u8>,
-        territories: PyReadonlyArray2<'_, i64>,
-        troops: PyReadonlyArray2<'_, i64>,
+        saved: SavedRecord<'_>,
         territories_now: PyReadonlyArray1<'_, i64>,
         troops_now: PyReadonlyArray1<'_, i64>,
     ) -> PyResult<()> {
-        let status = status_from(status, winner)?;
-        let history = history_from(territories, troops, self.part.policies().len())?;
+        let (turn, status, history) = saved.checked(self.part.policies().len())?;
         let now = (
             checked_list("territories_now", &territories_now)?,
             checked_list("troops_now", &troops_now)?,
