@@ -16,6 +16,12 @@ use crate::runtime::{Threads, interruptible_in_pool, thread_count};
 #[pyclass(module = "stratagem._core.conquest", name = "Board", frozen)]
 pub struct PyBoard {
     pub(crate) inner: Arc<Board>,
+    /// Territories.
+    #[pyo3(get)]
+    n: usize,
+    /// Borders (undirected edges).
+    #[pyo3(get)]
+    n_borders: usize,
 }
 
 #[pymethods]
@@ -31,18 +37,10 @@ impl PyBoard {
             .detach(|| Board::from_csr(&indptr, &indices))
             .map_err(to_py)?;
         Ok(Self {
+            n: board.n(),
+            n_borders: board.borders().len(),
             inner: Arc::new(board),
         })
-    }
-
-    #[getter]
-    fn n(&self) -> usize {
-        self.inner.n()
-    }
-
-    #[getter]
-    fn n_borders(&self) -> usize {
-        self.inner.borders().len()
     }
 }
 
