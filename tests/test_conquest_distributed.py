@@ -9,6 +9,7 @@ The collective tests proper are in ``tests/mpi/test_conquest_distributed.py``.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import queue
 import re
 import threading
@@ -290,21 +291,11 @@ def part_arguments(
     troop_counts = np.zeros(k, dtype=np.int64)
     np.add.at(troop_counts, team, troops)
     return {
-        "indptr": arrays.indptr,
-        "indices": arrays.indices,
-        "territory_ids": arrays.local_ids,
-        "edge_ids": arrays.edge_ids,
-        "owned": arrays.owned,
+        "share": arrays,
         "team": np.ascontiguousarray(team[arrays.local_ids]),
         "troops": np.ascontiguousarray(troops[arrays.local_ids]),
         "policies": list(policies),
         "params": (7, 200_000, TROOP_LIMIT, 50),
-        "halo_send": arrays.halo_send,
-        "halo_send_offsets": arrays.halo_send_offsets,
-        "halo_recv": arrays.halo_recv,
-        "halo_recv_offsets": arrays.halo_recv_offsets,
-        "cut": arrays.cut,
-        "cut_offsets": arrays.cut_offsets,
         "territories": board.n,
         "territory_counts": np.bincount(team, minlength=k).astype(np.int64),
         "troop_counts": troop_counts,
@@ -480,7 +471,11 @@ class Share:
     arguments: dict[str, Any]
 
     def part(self, **changes: Any) -> Any:
-        return _core.conquest.Part(**{**self.arguments, **changes})
+        """The part with some of its arguments, or of its share's arrays, changed."""
+        share_fields = {field.name for field in dataclasses.fields(_PartArrays)}
+        share = {name: changes.pop(name) for name in share_fields & changes.keys()}
+        share_arrays = dataclasses.replace(self.arguments["share"], **share)
+        return _core.conquest.Part(**{**self.arguments, "share": share_arrays, **changes})
 
 
 def grid_share(policies: Sequence[str] = ("opportunist", "balanced")) -> Share:
@@ -601,8 +596,8 @@ def test_part_refuses_a_bad_plan_naming_the_entry(case: str) -> None:
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"territory_ids": np.arange(24)[::-1].copy()}, "territory ids must increase"),
-        ({"territory_ids": np.arange(24) - 1}, "territory 0 has id -1"),
+        ({"local_ids": np.arange(24)[::-1].copy()}, "territory ids must increase"),
+        ({"local_ids": np.arange(24) - 1}, "territory 0 has id -1"),
         ({"edge_ids": np.full(66, -2)}, "directed border 0 has id -2"),
         ({"edge_ids": np.zeros(3, dtype=np.int64)}, "one edge id per directed border (66)"),
         ({"indices": np.zeros(66, dtype=np.int64)}, "territory 0 lists itself as a neighbour"),
@@ -622,7 +617,8 @@ def test_part_refuses_a_border_between_two_ghosts() -> None:
     arrays = _part_arrays(board, np.array([0, 1, 1]), 0)
     arguments = part_arguments(arrays, board, np.array([0, 1, 1]), np.full(3, 3), ["random"] * 2)
     assert arrays.indices.tolist() == [1, 2, 0, 0]
-    arguments.update(
+    arguments["share"] = dataclasses.replace(
+        arrays,
         indptr=np.array([0, 2, 4, 6]),
         indices=np.array([1, 2, 0, 2, 0, 1]),
         edge_ids=np.arange(6),

@@ -5,6 +5,9 @@ from typing import final
 import numpy as np
 from numpy.typing import NDArray
 
+# Part reads the share's arrays by attribute.
+from stratagem.conquest.distributed import _PartArrays
+
 __all__ = [
     "MAX_ODDS_PRODUCT",
     "MAX_ODDS_SIDE",
@@ -85,21 +88,11 @@ class Game:
 class Part:
     def __new__(
         cls,
-        indptr: NDArray[np.int64],
-        indices: NDArray[np.int64],
-        territory_ids: NDArray[np.int64],
-        edge_ids: NDArray[np.int64],
-        owned: NDArray[np.bool_],
+        share: _PartArrays,
         team: NDArray[np.int64],
         troops: NDArray[np.int64],
         policies: list[str],
         params: tuple[int, int, int, int | None],
-        halo_send: NDArray[np.int64],
-        halo_send_offsets: NDArray[np.int64],
-        halo_recv: NDArray[np.int64],
-        halo_recv_offsets: NDArray[np.int64],
-        cut: NDArray[np.int64],
-        cut_offsets: NDArray[np.int64],
         territories: int,
         territory_counts: NDArray[np.int64],
         troop_counts: NDArray[np.int64],

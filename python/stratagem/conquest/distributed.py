@@ -401,21 +401,11 @@ class DistributedGame(_Recorded):
         troop_counts = np.zeros(k, dtype=np.int64)
         np.add.at(troop_counts, team, troops)
         return _core.conquest.Part(
-            arrays.indptr,
-            arrays.indices,
-            arrays.local_ids,
-            arrays.edge_ids,
-            arrays.owned,
+            arrays,
             np.ascontiguousarray(team[arrays.local_ids]),
             np.ascontiguousarray(troops[arrays.local_ids]),
             self.policy_names,
             (self.seed, self.rate_ppm, self.cap, self.max_turns),
-            arrays.halo_send,
-            arrays.halo_send_offsets,
-            arrays.halo_recv,
-            arrays.halo_recv_offsets,
-            arrays.cut,
-            arrays.cut_offsets,
             self.board.n,
             territories,
             troop_counts,

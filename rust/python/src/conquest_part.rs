@@ -33,6 +33,52 @@ fn counts_out<'py>(py: Python<'py>, counts: (Vec<u64>, Vec<u64>)) -> Counts<'py>
     )
 }
 
+/// One rank's share of the board, read by attribute from the `_PartArrays` that
+/// `stratagem.conquest.distributed` computes: its CSR labelled with the whole board's
+/// territory and edge ids, the territories it owns, and the exchange plan.
+#[derive(FromPyObject)]
+struct Share<'py> {
+    indptr: PyReadonlyArray1<'py, i64>,
+    indices: PyReadonlyArray1<'py, i64>,
+    #[pyo3(attribute("local_ids"))]
+    territory_ids: PyReadonlyArray1<'py, i64>,
+    edge_ids: PyReadonlyArray1<'py, i64>,
+    owned: PyReadonlyArray1<'py, bool>,
+    halo_send: PyReadonlyArray1<'py, i64>,
+    halo_send_offsets: PyReadonlyArray1<'py, i64>,
+    halo_recv: PyReadonlyArray1<'py, i64>,
+    halo_recv_offsets: PyReadonlyArray1<'py, i64>,
+    cut: PyReadonlyArray1<'py, i64>,
+    cut_offsets: PyReadonlyArray1<'py, i64>,
+}
+
+impl Share<'_> {
+    fn plan(&self) -> PyResult<Plan> {
+        Ok(Plan {
+            halo_send: checked_list("halo_send", &self.halo_send)?,
+            halo_send_offsets: checked_list("halo_send_offsets", &self.halo_send_offsets)?,
+            halo_recv: checked_list("halo_recv", &self.halo_recv)?,
+            halo_recv_offsets: checked_list("halo_recv_offsets", &self.halo_recv_offsets)?,
+            cut: checked_list("cut", &self.cut)?,
+            cut_offsets: checked_list("cut_offsets", &self.cut_offsets)?,
+        })
+    }
+
+    /// The part's board, checked and labelled (with the GIL released: a share may be large).
+    fn board(&self, py: Python<'_>) -> PyResult<Board> {
+        let csr = (
+            self.indptr.as_array().to_vec(),
+            self.indices.as_array().to_vec(),
+        );
+        let ids = (
+            self.territory_ids.as_array().to_vec(),
+            self.edge_ids.as_array().to_vec(),
+        );
+        py.detach(|| Board::part_from_csr(&csr.0, &csr.1)?.labelled(&ids.0, &ids.1))
+            .map_err(to_py)
+    }
+}
+
 /// One rank's part: owned territories, ghosts and the turn in phases.
 #[pyclass(module = "stratagem._core.conquest", name = "Part")]
 pub struct PyPart {
@@ -76,57 +122,32 @@ impl PyPart {
 impl PyPart {
     #[new]
     #[pyo3(signature = (
-        indptr, indices, territory_ids, edge_ids, owned, team, troops, policies, params,
-        halo_send, halo_send_offsets, halo_recv, halo_recv_offsets, cut, cut_offsets,
-        territories, territory_counts, troop_counts, threads=None
+        share, team, troops, policies, params, territories, territory_counts, troop_counts,
+        threads=None
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
-        indptr: PyReadonlyArray1<'_, i64>,
-        indices: PyReadonlyArray1<'_, i64>,
-        territory_ids: PyReadonlyArray1<'_, i64>,
-        edge_ids: PyReadonlyArray1<'_, i64>,
-        owned: PyReadonlyArray1<'_, bool>,
+        share: Share<'_>,
         team: PyReadonlyArray1<'_, i64>,
         troops: PyReadonlyArray1<'_, i64>,
         policies: Vec<String>,
         params: ParamsArg,
-        halo_send: PyReadonlyArray1<'_, i64>,
-        halo_send_offsets: PyReadonlyArray1<'_, i64>,
-        halo_recv: PyReadonlyArray1<'_, i64>,
-        halo_recv_offsets: PyReadonlyArray1<'_, i64>,
-        cut: PyReadonlyArray1<'_, i64>,
-        cut_offsets: PyReadonlyArray1<'_, i64>,
         territories: u64,
         territory_counts: PyReadonlyArray1<'_, i64>,
         troop_counts: PyReadonlyArray1<'_, i64>,
         threads: Option<usize>,
     ) -> PyResult<Self> {
         let policies = policies_from(&policies)?;
-        let plan = Plan {
-            halo_send: checked_list("halo_send", &halo_send)?,
-            halo_send_offsets: checked_list("halo_send_offsets", &halo_send_offsets)?,
-            halo_recv: checked_list("halo_recv", &halo_recv)?,
-            halo_recv_offsets: checked_list("halo_recv_offsets", &halo_recv_offsets)?,
-            cut: checked_list("cut", &cut)?,
-            cut_offsets: checked_list("cut_offsets", &cut_offsets)?,
-        };
+        let plan = share.plan()?;
         let counts = (
             checked_list("territory_counts", &territory_counts)?,
             checked_list("troop_counts", &troop_counts)?,
         );
-        let (indptr, indices) = (indptr.as_array().to_vec(), indices.as_array().to_vec());
-        let (territory_ids, edge_ids) = (
-            territory_ids.as_array().to_vec(),
-            edge_ids.as_array().to_vec(),
-        );
-        let board = py
-            .detach(|| Board::part_from_csr(&indptr, &indices)?.labelled(&territory_ids, &edge_ids))
-            .map_err(to_py)?;
+        let board = share.board(py)?;
         let setup = Setup {
             board,
-            owned: owned.as_array().to_vec(),
+            owned: share.owned.as_array().to_vec(),
             team: team.as_array().to_vec(),
             troops: troops.as_array().to_vec(),
             policies,
