@@ -25,10 +25,8 @@ class Board:
         centre_home: NDArray[np.int64],
         army_province: NDArray[np.int64],
         fleet_province: NDArray[np.int64],
-        army_offsets: NDArray[np.int64],
-        army_targets: NDArray[np.int64],
-        fleet_offsets: NDArray[np.int64],
-        fleet_targets: NDArray[np.int64],
+        army_moves: tuple[NDArray[np.int64], NDArray[np.int64]],
+        fleet_moves: tuple[NDArray[np.int64], NDArray[np.int64]],
     ) -> Board: ...
     def open_problem(
         self, convention: str, victory: bool, units: list[int] | None = None

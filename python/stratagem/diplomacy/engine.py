@@ -49,10 +49,8 @@ def board(game_map: Map) -> _core.diplomacy.Board:
             np.asarray(centre_home, dtype=np.int64),
             np.asarray(game_map.army_location_province(), dtype=np.int64),
             np.asarray(game_map.fleet_location_province(), dtype=np.int64),
-            np.asarray(army_offsets, dtype=np.int64),
-            np.asarray(army_targets, dtype=np.int64),
-            np.asarray(fleet_offsets, dtype=np.int64),
-            np.asarray(fleet_targets, dtype=np.int64),
+            (np.asarray(army_offsets, dtype=np.int64), np.asarray(army_targets, dtype=np.int64)),
+            (np.asarray(fleet_offsets, dtype=np.int64), np.asarray(fleet_targets, dtype=np.int64)),
         )
         _boards[key] = found
     return found

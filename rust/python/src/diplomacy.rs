@@ -25,6 +25,9 @@ fn ints(array: &PyReadonlyArray1<'_, i64>) -> Vec<i64> {
     array.as_array().iter().copied().collect()
 }
 
+/// Where a kind of unit may move, as CSR `(offsets, targets)` over its locations.
+type Moves<'py> = (PyReadonlyArray1<'py, i64>, PyReadonlyArray1<'py, i64>);
+
 /// A power's share of the open problem's answer: `(units, centres, open_homes, choices,
 /// previous)`.
 type ShareTuple = (usize, usize, Vec<usize>, u128, usize);
@@ -46,10 +49,8 @@ impl DiplomacyBoard {
         centre_home: PyReadonlyArray1<'_, i64>,
         army_province: PyReadonlyArray1<'_, i64>,
         fleet_province: PyReadonlyArray1<'_, i64>,
-        army_offsets: PyReadonlyArray1<'_, i64>,
-        army_targets: PyReadonlyArray1<'_, i64>,
-        fleet_offsets: PyReadonlyArray1<'_, i64>,
-        fleet_targets: PyReadonlyArray1<'_, i64>,
+        army_moves: Moves<'_>,
+        fleet_moves: Moves<'_>,
     ) -> PyResult<Self> {
         let board = Board::new(
             powers,
@@ -58,8 +59,8 @@ impl DiplomacyBoard {
             &ints(&centre_home),
             &ints(&army_province),
             &ints(&fleet_province),
-            (&ints(&army_offsets), &ints(&army_targets)),
-            (&ints(&fleet_offsets), &ints(&fleet_targets)),
+            (&ints(&army_moves.0), &ints(&army_moves.1)),
+            (&ints(&fleet_moves.0), &ints(&fleet_moves.1)),
         )
         .map_err(to_py)?;
         Ok(Self {
