@@ -6,6 +6,9 @@ from typing import final
 import numpy as np
 from numpy.typing import NDArray
 
+# batch_step reads the state's arrays by attribute.
+from stratagem.annexation.batch import BatchState
+
 __all__ = [
     "AIS",
     "HEURISTICS",
@@ -118,10 +121,7 @@ def play_fixtures(
 ) -> tuple[NDArray[np.int8], NDArray[np.int64], NDArray[np.int64]]: ...
 def batch_step(
     board: Board,
-    owner: NDArray[np.int8],
-    colours: NDArray[np.uint8],
-    to_move: NDArray[np.int8],
-    moves: NDArray[np.int64],
+    state: BatchState,
     actions: NDArray[np.int64],
     threads: int | None = None,
 ) -> tuple[

@@ -121,13 +121,7 @@ def step(state: BatchState, actions: ArrayLike, *, threads: int | None = None) -
         )
     owner, colours, to_move, moves, winner, terminated, rewards, legal = (
         _core.annexation.batch_step(
-            state._engine,
-            state.owner,
-            state.player_colours,
-            state.current_player,
-            state.moves,
-            chosen.astype(np.int64),
-            _validate.threads(threads),
+            state._engine, state, chosen.astype(np.int64), _validate.threads(threads)
         )
     )
     _frozen(owner, colours, to_move, moves)

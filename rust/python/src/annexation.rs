@@ -427,25 +427,30 @@ type BatchArrays<'py> = (
     Bound<'py, PyArray2<bool>>,
 );
 
-/// `annexation_batch_step(board, owner, colours, to_move, moves, actions, threads)`:
-/// `(owner, colours, to_move, moves, winner (-1 none), terminated, rewards, legal)`.
+/// The positions of a batch, read by attribute from a `stratagem.annexation.batch.BatchState`.
+#[derive(FromPyObject)]
+struct BatchPositions<'py> {
+    owner: PyReadonlyArray2<'py, i8>,
+    player_colours: PyReadonlyArray2<'py, u8>,
+    current_player: PyReadonlyArray1<'py, i8>,
+    moves: PyReadonlyArray1<'py, i64>,
+}
+
+/// `annexation_batch_step(board, state, actions, threads)`: the next positions of `state`'s
+/// batch, `(owner, colours, to_move, moves, winner (-1 none), terminated, rewards, legal)`.
 #[pyfunction]
-#[pyo3(name = "batch_step", signature = (board, owner, colours, to_move, moves, actions, threads=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(name = "batch_step", signature = (board, state, actions, threads=None))]
 fn annexation_batch_step<'py>(
     py: Python<'py>,
     board: &PyBoard,
-    owner: PyReadonlyArray2<'py, i8>,
-    colours: PyReadonlyArray2<'py, u8>,
-    to_move: PyReadonlyArray1<'py, i8>,
-    moves: PyReadonlyArray1<'py, i64>,
+    state: BatchPositions<'py>,
     actions: PyReadonlyArray1<'py, i64>,
     threads: Option<usize>,
 ) -> PyResult<BatchArrays<'py>> {
-    let (owner, colours) = (flat_rows(&owner), flat_rows(&colours));
+    let (owner, colours) = (flat_rows(&state.owner), flat_rows(&state.player_colours));
     let (to_move, moves, actions) = (
-        to_move.as_array().to_vec(),
-        moves.as_array().to_vec(),
+        state.current_player.as_array().to_vec(),
+        state.moves.as_array().to_vec(),
         actions.as_array().to_vec(),
     );
     let inner = board.inner.clone();
