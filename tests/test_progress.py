@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from stratagem import annexation, progress
+from stratagem import annexation, conquest, progress
 from stratagem.cli import main
 from stratagem.progress import Progress
 
@@ -89,3 +89,10 @@ def test_progress_and_no_progress_exclude_each_other(capsys):
     with pytest.raises(SystemExit):
         main(["info", "--progress", "--no-progress"])
     assert "not allowed with argument" in capsys.readouterr().err
+
+
+def test_battles_report_their_progress_and_keep_their_counts():
+    seen: list[tuple[int, int]] = []
+    told = conquest.simulate_battle(3, 2, 50_000, seed=4, progress=lambda *a: seen.append(a))
+    assert told == conquest.simulate_battle(3, 2, 50_000, seed=4, threads=1, progress=False)
+    assert seen[-1] == (50_000, 50_000)

@@ -1,5 +1,6 @@
 """``stratagem._core.conquest`` (rust/python/src/conquest.rs, conquest_part.rs)."""
 
+from collections.abc import Callable
 from typing import final
 
 import numpy as np
@@ -137,7 +138,14 @@ def battle_odds_exact(
     a: int, d: int, coins_a: int, coins_d: int
 ) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int]] | None: ...
 def simulate_battle(
-    a: int, d: int, coins_a: int, coins_d: int, n: int, seed: int, threads: int | None = None
+    a: int,
+    d: int,
+    coins_a: int,
+    coins_d: int,
+    n: int,
+    seed: int,
+    threads: int | None = None,
+    progress: Callable[[int], object] | None = None,
 ) -> tuple[int, int, int]: ...
 def simulate_many(
     game: Game, games: int, threads: int | None = None

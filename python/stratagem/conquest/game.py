@@ -571,18 +571,25 @@ def simulate_battle(
     attacker_mode: Mode = "attack",
     defender_mode: Mode = "defend",
     threads: int | None = None,
+    progress: ProgressOption = None,
 ) -> tuple[int, int, int]:
     """Monte Carlo: counts of (attacker wins, defender wins, both die) over ``n`` battles drawn
-    with the engine's own sampler (battle ``i`` from the stream of border ``i`` of turn 0)."""
-    return _core.conquest.simulate_battle(
-        _validate.integer("a", a, 0, TROOP_LIMIT),
-        _validate.integer("d", d, 0, TROOP_LIMIT),
-        _coins("attacker_mode", attacker_mode),
-        _coins("defender_mode", defender_mode),
-        _validate.integer("n", n, 0),
-        _validate.seed(seed),
-        _validate.threads(threads),
-    )
+    with the engine's own sampler (battle ``i`` from the stream of border ``i`` of turn 0).
+    ``progress``: see :mod:`stratagem.progress`."""
+    count = _validate.integer("n", n, 0)
+    with Progress(count, "conquest battles", enabled=progress) as bar:
+        counts = _core.conquest.simulate_battle(
+            _validate.integer("a", a, 0, TROOP_LIMIT),
+            _validate.integer("d", d, 0, TROOP_LIMIT),
+            _coins("attacker_mode", attacker_mode),
+            _coins("defender_mode", defender_mode),
+            count,
+            _validate.seed(seed),
+            _validate.threads(threads),
+            lambda done: bar.advance(done - bar.done),
+        )
+        bar.advance(count - bar.done)
+    return counts
 
 
 # -- batches of games -------------------------------------------------------------------------

@@ -1,6 +1,8 @@
 //! Exact battle odds by dynamic programming over the states `(i, j)` of one border battle,
 //! and Monte Carlo counts from the engine's own battle sampler.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use rayon::prelude::*;
 use stratagem_core::{Cancel, Error, Result};
 
@@ -115,16 +117,15 @@ pub fn battle_odds(a: u64, d: u64, coins_a: u64, coins_d: u64) -> Result<Odds> {
     })
 }
 
-/// `n` battles of `a` against `d` soldiers, battle `i` drawn from the engine's stream for
-/// border `i` of turn 0: counts of attacker wins, defender wins and mutual annihilation.
+/// `n` battles of the attacker's against the defender's `(soldiers, coins)`, battle `i`
+/// drawn from the engine's stream for border `i` of turn 0: counts of attacker wins, defender
+/// wins and mutual annihilation; `done` counts the battles fought so far.
 pub fn simulate_battle(
-    a: u64,
-    d: u64,
-    coins_a: u64,
-    coins_d: u64,
+    sides: [(u64, u64); 2],
     n: u64,
     seed: u64,
     cancel: &Cancel,
+    done: &AtomicU64,
 ) -> Result<[u64; 3]> {
     const CHUNK: u64 = 4096;
     (0..n.div_ceil(CHUNK))
@@ -132,14 +133,17 @@ pub fn simulate_battle(
         .map(|chunk| {
             cancel.check()?;
             let mut counts = [0u64; 3];
-            for i in chunk * CHUNK..((chunk + 1) * CHUNK).min(n) {
-                let outcome = match battle(seed, 0, i, [(a, coins_a), (d, coins_d)]) {
+            let fought = chunk * CHUNK..((chunk + 1) * CHUNK).min(n);
+            let count = fought.end - fought.start;
+            for i in fought {
+                let outcome = match battle(seed, 0, i, sides) {
                     (0, 0) => 2,
                     (_, 0) => 0,
                     _ => 1,
                 };
                 counts[outcome] += 1;
             }
+            done.fetch_add(count, Ordering::Relaxed);
             Ok(counts)
         })
         .try_reduce(
@@ -177,7 +181,9 @@ mod tests {
     #[test]
     fn monte_carlo_agrees_with_the_odds() -> Result<()> {
         let n = 70_000;
-        let counts = simulate_battle(1, 1, 1, 2, n, 9, &Cancel::new())?;
+        let done = AtomicU64::new(0);
+        let counts = simulate_battle([(1, 1), (1, 2)], n, 9, &Cancel::new(), &done)?;
+        assert_eq!(done.load(Ordering::Relaxed), n);
         let expected = [1.0 / 7.0, 3.0 / 7.0, 3.0 / 7.0];
         for (c, p) in counts.iter().zip(expected) {
             let sd = (n as f64 * p * (1.0 - p)).sqrt();

@@ -2,7 +2,6 @@
 //! batch step.
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicU64;
 
 use numpy::ndarray::Array1;
 use numpy::{
@@ -17,14 +16,12 @@ use stratagem_annexation::mcts::{Budget, MctsConfig};
 use stratagem_annexation::playout::{Policy, playouts};
 use stratagem_annexation::vector::{Outputs, VectorEnv};
 use stratagem_annexation::{Board, Mode, Outcome, Rules, State};
+use stratagem_core::Cancel;
 use stratagem_core::error::named;
-use stratagem_core::{Cancel, parallel};
 
 use crate::convert::{self, flat_rows, rows_array};
 use crate::errors::{param, to_py};
-use crate::runtime::{
-    detached_in_pool, interruptible_in_pool, interruptible_reporting, thread_count,
-};
+use crate::runtime::{counted_in_pool, detached_in_pool, interruptible_in_pool, thread_count};
 
 /// A checked board with its rules and bitset units, shared by every game on it.
 #[pyclass(module = "stratagem._core.annexation", name = "Board", frozen)]
@@ -219,16 +216,9 @@ fn annexation_playouts(
     .map_err(to_py)?;
     let threads = thread_count(threads)?;
     let (board, state) = (game.board.clone(), game.state.clone());
-    let done = AtomicU64::new(0);
-    let report = progress.as_ref().map(|callback| (callback, &done));
-    let tally = interruptible_reporting(
-        py,
-        |cancel| {
-            parallel::pool(threads)?
-                .install(|| playouts(&board, &state, n, policy, seed, cancel, &done))
-        },
-        report,
-    )?;
+    let tally = counted_in_pool(py, threads, progress.as_ref(), |cancel, done| {
+        playouts(&board, &state, n, policy, seed, cancel, done)
+    })?;
     Ok((
         tally.wins[..board.players()].to_vec(),
         tally.draws,

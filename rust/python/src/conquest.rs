@@ -10,7 +10,7 @@ use stratagem_conquest::{Board, Policy, exact, odds};
 
 use crate::convert::rows_array;
 use crate::errors::{param, to_py};
-use crate::runtime::{Threads, interruptible_in_pool, thread_count};
+use crate::runtime::{Threads, counted_in_pool, interruptible_in_pool, thread_count};
 
 /// A checked board (CSR with reverse edges and borders), shared by every game on it.
 #[pyclass(module = "stratagem._core.conquest", name = "Board", frozen)]
@@ -344,10 +344,11 @@ fn conquest_battle_odds_exact(
         .map(|odds| odds.map(|p| (p.numerator, p.denominator)))
 }
 
-/// `conquest_simulate_battle(a, d, coins_a, coins_d, n, seed, threads=None)`: Monte Carlo
-/// counts of (attacker wins, defender wins, both annihilated).
+/// `conquest_simulate_battle(a, d, coins_a, coins_d, n, seed, threads=None, progress=None)`:
+/// Monte Carlo counts of (attacker wins, defender wins, both annihilated); `progress(done)` is
+/// called about every 20 ms with the number of battles fought.
 #[pyfunction]
-#[pyo3(name = "simulate_battle", signature = (a, d, coins_a, coins_d, n, seed, threads=None))]
+#[pyo3(name = "simulate_battle", signature = (a, d, coins_a, coins_d, n, seed, threads=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn conquest_simulate_battle(
     py: Python<'_>,
@@ -358,10 +359,11 @@ fn conquest_simulate_battle(
     n: u64,
     seed: u64,
     threads: Option<usize>,
+    progress: Option<Py<PyAny>>,
 ) -> PyResult<(u64, u64, u64)> {
     let threads = thread_count(threads)?;
-    let [w, l, b] = interruptible_in_pool(py, threads, |cancel| {
-        odds::simulate_battle(a, d, coins_a, coins_d, n, seed, cancel)
+    let [w, l, b] = counted_in_pool(py, threads, progress.as_ref(), |cancel, done| {
+        odds::simulate_battle([(a, coins_a), (d, coins_d)], n, seed, cancel, done)
     })?;
     Ok((w, l, b))
 }

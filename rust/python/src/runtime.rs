@@ -65,6 +65,27 @@ where
     })
 }
 
+/// [`interruptible_in_pool`] for work that counts what it has done in its `&AtomicU64`:
+/// `progress(done)`, when given, is called at every signal check with that count.
+pub fn counted_in_pool<T, F>(
+    py: Python<'_>,
+    threads: usize,
+    progress: Option<&Py<PyAny>>,
+    work: F,
+) -> PyResult<T>
+where
+    T: Send,
+    F: FnOnce(&Cancel, &AtomicU64) -> stratagem_core::Result<T> + Send,
+{
+    let done = AtomicU64::new(0);
+    let report = progress.map(|callback| (callback, &done));
+    interruptible_reporting(
+        py,
+        |cancel| parallel::pool(threads)?.install(|| work(cancel, &done)),
+        report,
+    )
+}
+
 /// `work` inside a rayon pool of `threads` threads with the GIL released but no Ctrl-C watch:
 /// for work that ends sooner than starting the watching thread would take.
 pub fn detached_in_pool<T, F>(py: Python<'_>, threads: usize, work: F) -> PyResult<T>
