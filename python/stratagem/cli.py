@@ -131,13 +131,23 @@ def _print_rng_blocks(report: dict[str, Any]) -> None:
         print(f"block {report['start'] + offset}: {' '.join(row)}")
 
 
+_BINOMIAL_BLOCK = 1 << 20
+
+
 def _rng_binomial(args: argparse.Namespace) -> dict[str, Any]:
     n = _validate.u64("--n", args.n)
     count = _validate.integer("--count", args.count, 1, 10**8)
-    ids = np.arange(count, dtype=np.uint64).reshape(-1, 1)
-    values = rng.binomial_half(
-        args.seed, "cli.binomial", ids, np.full(count, n, np.uint64), threads=args.threads
-    )
+    # Drawn in blocks for the progress bar; draw i is the same whatever the blocks.
+    values = np.empty(count, dtype=np.uint64)
+    with progress.Progress(count, "binomial draws") as bar:
+        for start in range(0, count, _BINOMIAL_BLOCK):
+            stop = min(start + _BINOMIAL_BLOCK, count)
+            ids = np.arange(start, stop, dtype=np.uint64).reshape(-1, 1)
+            trials = np.full(stop - start, n, np.uint64)
+            values[start:stop] = rng.binomial_half(
+                args.seed, "cli.binomial", ids, trials, threads=args.threads
+            )
+            bar.advance(stop - start)
     as_float = values.astype(np.float64)
     return {
         "n": n,
