@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from stratagem import annexation, conquest, progress
+from stratagem import annexation, conquest, mastermind, progress
 from stratagem.cli import main
 from stratagem.progress import Progress
 
@@ -96,3 +96,12 @@ def test_battles_report_their_progress_and_keep_their_counts():
     told = conquest.simulate_battle(3, 2, 50_000, seed=4, progress=lambda *a: seen.append(a))
     assert told == conquest.simulate_battle(3, 2, 50_000, seed=4, threads=1, progress=False)
     assert seen[-1] == (50_000, 50_000)
+
+
+def test_a_count_reports_its_share_done_and_keeps_its_result():
+    seen: list[tuple[int, int]] = []
+    history = (["012345"], [(1, 1)])
+    told = mastermind.count_consistent(6, 7, *history, progress=lambda *a: seen.append(a))
+    assert told == mastermind.count_consistent(6, 7, *history, threads=1, progress=False)
+    assert told == len(mastermind.consistent_codes(6, 7, *history))
+    assert seen[-1] == (1 << 16, 1 << 16)

@@ -29,6 +29,8 @@ ProgressOption: TypeAlias = bool | Callable[[int, int], object] | None
 _QUIET_SECONDS = 1.0
 _REDRAW_SECONDS = 0.1
 _FORMAT = "{desc} [{bar:30}] {percentage:3.0f}% {n_fmt}/{total_fmt} {elapsed_s:6.1f} s"
+# For work whose units mean nothing to a reader (shares of a search): the fraction alone.
+_FRACTION_FORMAT = "{desc} [{bar:30}] {percentage:3.0f}% {elapsed_s:6.1f} s"
 
 
 # What `progress=None` means while a command runs with --progress or --no-progress.
@@ -61,7 +63,8 @@ def _wanted(stream: TextIO) -> bool:
 
 
 class Progress:
-    """Counts units of work towards ``total``: ``label [#####     ]  50% 2/4    1.2 s``.
+    """Counts units of work towards ``total``: ``label [#####     ]  50% 2/4    1.2 s``
+    (without ``2/4`` when ``counts`` is false).
 
     >>> with Progress(3, "demo", enabled=False) as bar:
     ...     for _ in range(3):
@@ -82,6 +85,7 @@ class Progress:
         *,
         enabled: ProgressOption = None,
         stream: TextIO | None = None,
+        counts: bool = True,
     ) -> None:
         self.total = max(int(total), 1)
         self.label = label
@@ -99,7 +103,7 @@ class Progress:
                 file=self.stream,
                 delay=_QUIET_SECONDS,
                 mininterval=_REDRAW_SECONDS,
-                bar_format=_FORMAT,
+                bar_format=_FORMAT if counts else _FRACTION_FORMAT,
                 ascii=" #",
                 leave=True,
             )

@@ -7,6 +7,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 __all__ = [
+    "COUNT_PROGRESS",
     "ENUMERABLE_LIMIT",
     "OPTIMAL_LIMIT",
     "STRATEGIES",
@@ -30,6 +31,7 @@ STRATEGIES: list[str]
 
 ENUMERABLE_LIMIT: int
 OPTIMAL_LIMIT: int
+COUNT_PROGRESS: int
 
 @final
 class History:
@@ -73,6 +75,7 @@ def count(
     history: History,
     prefix: NDArray[np.uint8] | None = None,
     threads: int | None = None,
+    progress: Callable[[int], object] | None = None,
 ) -> int: ...
 def estimate(
     history: History,

@@ -35,6 +35,7 @@ from stratagem.mastermind.code import (
     format_code,
     parse_code,
 )
+from stratagem.progress import Progress, ProgressOption
 
 __all__ = [
     "ENUMERABLE_LIMIT",
@@ -163,14 +164,25 @@ def count_consistent(
     feedback: Any = (),
     *,
     threads: int | None = None,
+    progress: ProgressOption = None,
 ) -> int:
     """The exact number of codes consistent with the history (a depth-first count: use
-    :func:`estimate_consistent` early in a game on a huge space)."""
+    :func:`estimate_consistent` early in a game on a huge space). ``progress``: see
+    :mod:`stratagem.progress` (the bar counts the subtrees finished, which differ in size)."""
     spots, colours = check_space(spots, colours)
     history = _history(spots, colours, guesses, feedback)
     if not len(history):
         return int(colours**spots)
-    return int(_core.mastermind.count(history, None, _validate.threads(threads)))
+    total = _core.mastermind.COUNT_PROGRESS
+    with Progress(total, "mastermind count", enabled=progress, counts=False) as bar:
+        count = _core.mastermind.count(
+            history,
+            None,
+            _validate.threads(threads),
+            lambda done: bar.advance(done - bar.done),
+        )
+        bar.advance(total - bar.done)
+    return int(count)
 
 
 def estimate_consistent(

@@ -11,6 +11,8 @@
 //! search order) and hand them to rayon: `find_map_first` keeps the answer of the earliest
 //! prefix whatever thread finds what first, so the result never depends on the thread count.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use rayon::prelude::*;
 use stratagem_core::error::{Error, Result, param};
 use stratagem_core::rng::Stream;
@@ -552,19 +554,42 @@ fn first_after(
     found.transpose().map(Option::flatten)
 }
 
-/// The exact number of consistent codes below `prefix`.
-pub fn count(history: &History, prefix: &[u8], threads: usize, cancel: &Cancel) -> Result<u128> {
+/// The units of [`count`]'s progress: `done` reaches this when the count is complete.
+pub const COUNT_PROGRESS: u64 = 1 << 16;
+
+/// The exact number of consistent codes below `prefix`; `done` grows towards
+/// [`COUNT_PROGRESS`] as the subtrees the count is split into are finished (the subtrees
+/// differ in size, so it is a rough guide).
+pub fn count(
+    history: &History,
+    prefix: &[u8],
+    threads: usize,
+    cancel: &Cancel,
+    done: &AtomicU64,
+) -> Result<u128> {
     let order = Order::lexicographic();
     let problem = Problem::new(history, &order);
     let length = split_length(history.space, threads).max(prefix.len());
     let prefixes = problem.prefixes(prefix, length);
+    let parts = prefixes.len() as u128;
+    // Subtree i is worth share(i + 1) - share(i) units: together exactly COUNT_PROGRESS.
+    let share = |i: u128| (i * u128::from(COUNT_PROGRESS) / parts.max(1)) as u64;
     let counts: Vec<u128> = parallel::pool(threads)?.install(|| {
         prefixes
             .par_iter()
+            .enumerate()
             .with_max_len(1)
-            .map(|p| problem.count_below(p, cancel))
+            .map(|(i, p)| {
+                let below = problem.count_below(p, cancel)?;
+                done.fetch_add(share(i as u128 + 1) - share(i as u128), Ordering::Relaxed);
+                Ok(below)
+            })
             .collect::<Result<_>>()
     })?;
+    if prefixes.is_empty() {
+        // Nothing below the prefix is consistent: the count is done at once.
+        done.fetch_add(COUNT_PROGRESS, Ordering::Relaxed);
+    }
     Ok(counts.iter().sum())
 }
 
@@ -736,10 +761,12 @@ mod tests {
                     let found = first_after(&history, &order, &[], threads, serial_nodes, &cancel)?;
                     assert_eq!(found, consistent.first().copied());
                 }
+                let done = AtomicU64::new(0);
                 assert_eq!(
-                    count(&history, &[], threads, &cancel)?,
+                    count(&history, &[], threads, &cancel, &done)?,
                     consistent.len() as u128
                 );
+                assert_eq!(done.load(Ordering::Relaxed), COUNT_PROGRESS);
                 assert_eq!(all_consistent(&history, threads, &cancel)?, consistent);
             }
             let shuffled =

@@ -257,20 +257,26 @@ fn mastermind_children<'py>(
         .into_pyarray(py))
 }
 
-/// `mastermind_count(...)`: the exact number of consistent codes (below `prefix`).
+/// `mastermind_count(...)`: the exact number of consistent codes (below `prefix`);
+/// `progress(done)` is called about every 20 ms, `done` growing to `COUNT_PROGRESS`.
 #[pyfunction]
-#[pyo3(name = "count", signature = (history, prefix=None, threads=None))]
+#[pyo3(name = "count", signature = (history, prefix=None, threads=None, progress=None))]
 fn mastermind_count(
     py: Python<'_>,
     history: &PyHistory,
     prefix: Option<PyReadonlyArray1<'_, u8>>,
     threads: Option<usize>,
+    progress: Option<Py<PyAny>>,
 ) -> PyResult<u128> {
     let prefix = prefix_of(history.0.space, prefix)?;
     let threads = thread_count(threads)?;
-    interruptible(py, |cancel| {
-        search::count(&history.0, &prefix, threads, cancel)
-    })
+    let done = AtomicU64::new(0);
+    let report = progress.as_ref().map(|callback| (callback, &done));
+    interruptible_reporting(
+        py,
+        |cancel| search::count(&history.0, &prefix, threads, cancel, &done),
+        report,
+    )
 }
 
 /// `mastermind_estimate(...)`: Knuth's estimate of the number of consistent codes, as
@@ -477,5 +483,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         stratagem_mastermind::code::ENUMERABLE_LIMIT,
     )?;
     m.add("OPTIMAL_LIMIT", optimal::OPTIMAL_LIMIT)?;
+    m.add("COUNT_PROGRESS", search::COUNT_PROGRESS)?;
     Ok(())
 }
