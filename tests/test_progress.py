@@ -105,3 +105,12 @@ def test_a_count_reports_its_share_done_and_keeps_its_result():
     assert told == mastermind.count_consistent(6, 7, *history, threads=1, progress=False)
     assert told == len(mastermind.consistent_codes(6, 7, *history))
     assert seen[-1] == (1 << 16, 1 << 16)
+
+
+def test_a_solve_reports_the_most_blacks_and_keeps_its_guesses():
+    seen: list[tuple[int, int]] = []
+    told = mastermind.solve("2153", 6, "knuth", progress=lambda *a: seen.append(a))
+    quiet = mastermind.solve("2153", 6, "knuth", threads=1, progress=False)
+    assert told.guesses.tolist() == quiet.guesses.tolist()
+    assert seen[-1] == (4, 4)
+    assert [done for done, _ in seen] == sorted(done for done, _ in seen)

@@ -121,4 +121,5 @@ def solve(
     seed: int = 0,
     order: str = "lex",
     threads: int | None = None,
+    progress: Callable[[int], object] | None = None,
 ) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]: ...

@@ -444,19 +444,29 @@ def solve(
     *,
     order: str = "lex",
     threads: int | None = None,
+    progress: ProgressOption = None,
 ) -> Solution:
     """Plays ``strategy`` against ``secret`` (a code or its written form) until it is found,
     in one call to the engine (the same guesses as a :class:`Codebreaker` fed the true
-    feedbacks)."""
+    feedbacks). ``progress`` (:mod:`stratagem.progress`) follows the most black pegs a guess
+    has had, which reaches the number of spots when the code is broken."""
     secret_array = parse_code(secret, colours) if isinstance(secret, str) else np.asarray(secret)
     spots, colours = check_space(secret_array.size, colours)
     secret_array = as_code("secret", secret_array, spots, colours)
     strategy, order = _strategy(strategy, order)
     seed = _validate.seed(seed)
     started = time.perf_counter()
-    guesses, feedback = _core.mastermind.solve(
-        secret_array, colours, strategy, seed, order, _validate.threads(threads)
-    )
+    with Progress(spots, f"mastermind {strategy} (blacks)", enabled=progress) as bar:
+        guesses, feedback = _core.mastermind.solve(
+            secret_array,
+            colours,
+            strategy,
+            seed,
+            order,
+            _validate.threads(threads),
+            lambda blacks: bar.advance(blacks - bar.done),
+        )
+        bar.advance(spots - bar.done)
     return Solution(
         secret=secret_array,
         guesses=guesses,

@@ -15,6 +15,8 @@ use crate::strategy::{Heuristic, Strategy, choose_here, counted, next_guess};
 use crate::{optimal, score};
 
 /// Plays `strategy` against `secret` until it is found: the guesses and their feedbacks.
+/// `blacks` holds the most black pegs a guess has had so far (for a progress bar: it reaches
+/// the number of spots when the code is broken).
 pub fn play(
     space: Space,
     strategy: Strategy,
@@ -22,12 +24,15 @@ pub fn play(
     secret: &Code,
     threads: usize,
     cancel: &Cancel,
+    blacks: &AtomicU64,
 ) -> Result<History> {
     let mut history = History::empty(space);
     while !history.is_won() {
         let guess = next_guess(&history, strategy, seed, threads, cancel)?
             .ok_or_else(|| param("the strategy found no consistent code".to_string()))?;
-        history.push(guess, score(space, &guess, secret))?;
+        let feedback = score(space, &guess, secret);
+        blacks.fetch_max(u64::from(feedback.black), Ordering::Relaxed);
+        history.push(guess, feedback)?;
     }
     Ok(history)
 }
@@ -68,7 +73,8 @@ pub fn evaluate(
                 .par_iter()
                 .with_max_len(1)
                 .map(|secret| {
-                    let history = play(space, strategy, seed, secret, 1, cancel)?;
+                    let history =
+                        play(space, strategy, seed, secret, 1, cancel, &AtomicU64::new(0))?;
                     done.fetch_add(1, Ordering::Relaxed);
                     Ok(history.len() as u32)
                 })
@@ -253,7 +259,9 @@ mod tests {
             Strategy::Random,
         ] {
             for secret in space.all_codes()?.iter().step_by(7) {
-                let history = play(space, strategy, 3, secret, 1, &Cancel::new())?;
+                let blacks = AtomicU64::new(0);
+                let history = play(space, strategy, 3, secret, 1, &Cancel::new(), &blacks)?;
+                assert_eq!(blacks.load(Ordering::Relaxed), space.spots as u64);
                 for turn in 0..history.len() {
                     let before = history.subset(&(0..turn).collect::<Vec<_>>());
                     assert!(before.is_consistent(&history.guesses[turn]));

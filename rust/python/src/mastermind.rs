@@ -351,11 +351,13 @@ fn mastermind_next_guess<'py>(
     Ok(found.map(|code| code_array(py, space, &code)))
 }
 
-/// `mastermind_solve(secret, colours, strategy, seed=0, order="lex", threads=None)`: plays the
-/// strategy against the secret until it is found; the guesses `(k, spots)` and their
-/// feedbacks `(k, 2)`.
+/// `mastermind_solve(secret, colours, strategy, seed=0, order="lex", threads=None,
+/// progress=None)`: plays the strategy against the secret until it is found; the guesses
+/// `(k, spots)` and their feedbacks `(k, 2)`. `progress(blacks)` is called about every 20 ms
+/// with the most black pegs a guess has had so far.
 #[pyfunction]
-#[pyo3(name = "solve", signature = (secret, colours, strategy, seed=0, order="lex", threads=None))]
+#[pyo3(name = "solve", signature = (secret, colours, strategy, seed=0, order="lex", threads=None, progress=None))]
+#[allow(clippy::too_many_arguments)]
 fn mastermind_solve<'py>(
     py: Python<'py>,
     secret: PyReadonlyArray1<'py, u8>,
@@ -364,6 +366,7 @@ fn mastermind_solve<'py>(
     seed: u64,
     order: &str,
     threads: Option<usize>,
+    progress: Option<Py<PyAny>>,
 ) -> PyResult<(Rows<'py>, Rows<'py>)> {
     let colours_of_secret: Vec<u8> = secret.as_array().iter().copied().collect();
     let space = space(colours_of_secret.len(), colours)?;
@@ -372,9 +375,13 @@ fn mastermind_solve<'py>(
         .map_err(|e| param(format!("secret: {e}")))?;
     let strategy = Strategy::parse(strategy, order).map_err(to_py)?;
     let threads = thread_count(threads)?;
-    let history = interruptible(py, |cancel| {
-        evaluate::play(space, strategy, seed, &secret, threads, cancel)
-    })?;
+    let blacks = AtomicU64::new(0);
+    let report = progress.as_ref().map(|callback| (callback, &blacks));
+    let history = interruptible_reporting(
+        py,
+        |cancel| evaluate::play(space, strategy, seed, &secret, threads, cancel, &blacks),
+        report,
+    )?;
     Ok((guesses_array(py, &history), feedback_array(py, &history)))
 }
 
