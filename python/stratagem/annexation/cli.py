@@ -559,10 +559,14 @@ def _render(args: argparse.Namespace) -> dict[str, Any]:
 
     Draw a board, its colours and start cells, as a PNG picture.
     """
-    board = _board(args.board, colours=args.colours, players=args.seats, seed=args.seed)
     from stratagem.annexation import plot
 
-    plot.render(board, path=args.png, title=args.title)
+    # Two stages, each seconds long on a large Voronoi board: building it, then drawing it.
+    with Progress(2, "annexation render (build, draw)") as bar:
+        board = _board(args.board, colours=args.colours, players=args.seats, seed=args.seed)
+        bar.advance()
+        plot.render(board, path=args.png, title=args.title)
+        bar.advance()
     return {
         "board": board.kind,
         "cells": board.cells,
