@@ -123,6 +123,10 @@ class Progress:
         if self._bar is not None:
             self._bar.close()
 
+    def reach(self, done: int) -> None:
+        """Advances to ``done`` units in all: for work that reports a running count."""
+        self.advance(done - self.done)
+
     def advance(self, units: int = 1) -> None:
         step = min(units, self.total - self.done)
         self.done += step

@@ -312,12 +312,12 @@ def run(
             base, share = bar.done, sum(weight(i) for i in task)
 
             def report(finished: int) -> None:
-                bar.advance(base + finished * share // len(task) - bar.done)
+                bar.reach(base + finished * share // len(task))
 
             played = np.asarray(play(task, chosen, report if bar.enabled else None))
             rows = np.ascontiguousarray(played.reshape(len(task), width), dtype=np.int64)
             finished_here.update(zip(task, rows, strict=True))
-            bar.advance(base + share - bar.done)
+            bar.reach(base + share)
             return rows
 
         finished_here: dict[int, Table] = {}  # this rank's rows, saved by Ctrl-C on rank 0
@@ -330,7 +330,7 @@ def run(
                 if checkpoint is not None:
                     checked_together(comm, lambda: _save_on_rank_0(comm, checkpoint, done))
                     saved = len(done)
-                bar.advance(sum(weight(i) for i in done) - bar.done)
+                bar.reach(sum(weight(i) for i in done))
         except KeyboardInterrupt:
             done.update(finished_here)
             if checkpoint is not None and comm.rank == 0 and len(done) > saved:

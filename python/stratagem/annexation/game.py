@@ -324,7 +324,7 @@ def playouts(
             step_count,
             chosen_seed,
             _validate.threads(threads),
-            lambda done: bar.advance(done - bar.done),
+            bar.reach,
         )
-        bar.advance(count - bar.done)
+        bar.reach(count)
     return PlayoutResult(count, np.array(wins, dtype=np.int64), draws, margin_sum, game.to_move)

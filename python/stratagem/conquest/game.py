@@ -586,9 +586,9 @@ def simulate_battle(
             count,
             _validate.seed(seed),
             _validate.threads(threads),
-            lambda done: bar.advance(done - bar.done),
+            bar.reach,
         )
-        bar.advance(count - bar.done)
+        bar.reach(count)
     return counts
 
 

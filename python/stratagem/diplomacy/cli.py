@@ -305,7 +305,7 @@ def _search(args: argparse.Namespace) -> dict[str, Any]:
             position,
             convention=convention,
             threads=args.threads,
-            progress=lambda done: bar.advance(done - bar.done),
+            progress=bar.reach,
             **settings,
         )
     return _search_report(result, position, convention, settings, started)
@@ -361,7 +361,7 @@ def _resumable_search(args: argparse.Namespace, settings: dict[str, Any]) -> dic
         result = run.advance(
             more,
             time_limit=args.time_limit,
-            progress=lambda done: bar.advance(done - bar.done),
+            progress=bar.reach,
         )
     if args.save and world().rank == 0:
         run.save(args.save)

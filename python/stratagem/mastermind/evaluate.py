@@ -120,14 +120,10 @@ def evaluate(
     with Progress(
         len(secrets), f"mastermind {strategy} {spots}x{colours}", enabled=progress
     ) as bar:
-
-        def report(done: int) -> None:
-            bar.advance(done - bar.done)
-
         guesses = _core.mastermind.evaluate(
-            spots, colours, strategy, secrets, seed, order, threads, report
+            spots, colours, strategy, secrets, seed, order, threads, bar.reach
         )
-        report(len(secrets))
+        bar.reach(len(secrets))
     return Evaluation(
         spots=spots,
         colours=colours,

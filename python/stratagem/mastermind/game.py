@@ -179,9 +179,9 @@ def count_consistent(
             history,
             None,
             _validate.threads(threads),
-            lambda done: bar.advance(done - bar.done),
+            bar.reach,
         )
-        bar.advance(total - bar.done)
+        bar.reach(total)
     return int(count)
 
 
@@ -464,9 +464,9 @@ def solve(
             seed,
             order,
             _validate.threads(threads),
-            lambda blacks: bar.advance(blacks - bar.done),
+            bar.reach,
         )
-        bar.advance(spots - bar.done)
+        bar.reach(spots)
     return Solution(
         secret=secret_array,
         guesses=guesses,

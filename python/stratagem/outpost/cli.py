@@ -305,7 +305,7 @@ def _play_recorded(game: Game, turns: int | None, frames: int) -> tuple[float, G
             started = time.perf_counter()
             game.run(start + count * chunk // chunks - game.turn, progress=False)
             seconds += time.perf_counter() - started
-            bar.advance(game.turn - start - bar.done)
+            bar.reach(game.turn - start)
             recorder.capture(game)
     return seconds, recorder
 

@@ -593,15 +593,11 @@ class Game:
         ) as bar:
             if self._all_builtin():
                 start = self.turn
-
-                def report(done: int) -> None:
-                    bar.advance(done - bar.done)
-
                 try:
-                    self._core.run(count, report)
+                    self._core.run(count, bar.reach)
                 finally:
                     self._log.extend(LogEntry(*event) for event in self._core.take_log())
-                bar.advance(self.turn - start - bar.done)
+                bar.reach(self.turn - start)
             else:
                 for _ in range(count):
                     self.step()

@@ -524,7 +524,7 @@ def record_gif(
         for chunk in range(1, chunks + 1):
             target = start + count * chunk // chunks
             game.run(target - game.turn, progress=False)
-            bar.advance(target - start - bar.done)
+            bar.reach(target - start)
             recorder.capture(game)
     recorder.save(path, fps=fps)
     return game.result
