@@ -12,13 +12,21 @@ from typing import Any
 @dataclass(frozen=True)
 class Case:
     """One workload. ``rust`` and ``oracle`` each do the work once and return the number of
-    units done (blocks, draws, turns...), so the two may use different batch sizes."""
+    units done (blocks, draws, turns...), so the two may use different batch sizes. ``note``
+    says why a row stays under ``TARGET_RATIO`` (run.py prints it and flags rows without one)."""
 
     name: str
     unit: str
     rust: Callable[[], int]
     oracle: Callable[[], int]
     threads: int = 1
+    note: str = ""
+
+
+# Every engine aims at this many times its oracle's speed; a row below it carries a note.
+TARGET_RATIO = 100.0
+# A multi-threaded row must keep this fraction of the same case's one-thread speed.
+THREADS_FLOOR = 0.95
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,11 @@ measured in one run is the figure to quote. A module may also offer
 ``tables(quick, min_seconds) -> list[Table]`` (``harness.Table``) for results that are not
 Rust-vs-oracle rows; they are computed after its cases and printed after the main table (and
 put under ``"tables"`` with ``--json``).
+
+Two checks are printed under the table and kept in ``--json`` (``"under_target"``,
+``"slower_with_threads"``): rows under ``TARGET_RATIO`` times their oracle with no ``note``
+saying why, and rows with more than one thread that keep less than ``THREADS_FLOOR`` of the same
+case's one-thread speed.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import stratagem
-from harness import Table, measure
+from harness import TARGET_RATIO, THREADS_FLOOR, Table, measure
 from stratagem.progress import Progress
 
 HERE = Path(__file__).resolve().parent
@@ -30,6 +35,20 @@ HERE = Path(__file__).resolve().parent
 
 def available() -> list[str]:
     return sorted(path.stem.removeprefix("bench_") for path in HERE.glob("bench_*.py"))
+
+
+def label(row: dict[str, Any]) -> str:
+    return f"{row['bench']}: {row['case']} ({row['threads']} threads, {row['ratio']:.0f}x)"
+
+
+def add_one_thread_ratios(rows: list[dict[str, Any]]) -> None:
+    """Gives each row run on more than one thread its speed over the same case's one-thread
+    row, where the bench has one (``vs_one_thread``)."""
+    one_thread = {(row["bench"], row["case"]): row for row in rows if row["threads"] == 1}
+    for row in rows:
+        single = one_thread.get((row["bench"], row["case"]))
+        if row["threads"] > 1 and single is not None:
+            row["vs_one_thread"] = row["rust_per_second"] / single["rust_per_second"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -68,12 +87,18 @@ def main(argv: list[str] | None = None) -> int:
                         "rust_per_second": rust.per_second,
                         "oracle_per_second": python.per_second,
                         "ratio": rust.per_second / python.per_second,
+                        "note": case.note or None,
                     }
                 )
                 bar.advance()
         if hasattr(module, "tables"):
             tables += [(name, table) for table in module.tables(args.quick, args.min_seconds)]
 
+    add_one_thread_ratios(rows)
+    under_target = [row for row in rows if row["ratio"] < TARGET_RATIO and not row["note"]]
+    slower_with_threads = [
+        row for row in rows if row.get("vs_one_thread", THREADS_FLOOR) < THREADS_FLOOR
+    ]
     if args.json:
         print(
             json.dumps(
@@ -81,6 +106,8 @@ def main(argv: list[str] | None = None) -> int:
                     "stratagem": stratagem.__version__,
                     "machine": platform.machine(),
                     "results": rows,
+                    "under_target": [label(row) for row in under_target],
+                    "slower_with_threads": [label(row) for row in slower_with_threads],
                     "tables": [{"bench": name, **table.to_dict()} for name, table in tables],
                 }
             )
@@ -100,7 +127,19 @@ def main(argv: list[str] | None = None) -> int:
             f"{row['rust_per_second']:>14.4g} {row['oracle_per_second']:>14.4g} "
             f"{row['ratio']:>9.0f}x"
             f"  ({row['unit']})"
+            + (f"  {row['vs_one_thread']:.2f}x one thread" if "vs_one_thread" in row else "")
         )
+        if row["note"] and row["ratio"] < TARGET_RATIO:
+            print(f"{'':<{bench_width}}   note: {row['note']}")
+    print(f"\nunder {TARGET_RATIO:.0f}x with no note: {len(under_target)} of {len(rows)} rows")
+    for row in under_target:
+        print(f"  {label(row)}")
+    print(
+        f"slower than {THREADS_FLOOR:.2f}x of one thread: {len(slower_with_threads)} "
+        f"of {sum('vs_one_thread' in row for row in rows)} rows"
+    )
+    for row in slower_with_threads:
+        print(f"  {label(row)}")
     for name, table in tables:
         print()
         print(f"{name}: {table.render()}")
