@@ -24,10 +24,14 @@ use rayon::prelude::*;
 use stratagem_core::error::{Error, Result, param};
 use stratagem_core::{Cancel, parallel};
 
-use crate::canonical::{canonical_codes, used_colours};
+use crate::canonical::{canonical_codes, rename_free, symmetries};
 use crate::code::{Code, MAX_COLOURS, Space};
 use crate::history::History;
 use crate::score::{Counted, Feedback, feedback_slots, score_counted};
+
+/// The most symmetries of a history used to prune its guesses (see
+/// [`symmetries`](crate::canonical::symmetries): fewer is slower, never wrong).
+const SYMMETRY_CAP: usize = 720;
 
 /// The largest space the optimal strategy accepts: 4 x 8, 3 x 16, 2 x 36... (4 x 6 takes
 /// seconds; 4 x 7 and up may take hours, but can be interrupted).
@@ -96,16 +100,21 @@ struct Solver<'c> {
     space: Space,
     cancel: &'c Cancel,
     size: usize,
-    /// `table[a * size + b]`: feedback index of guess rank a against secret rank b.
+    /// `table[a * size + b]`: the feedback of guess rank a against secret rank b (the same
+    /// as b against a), numbered densely over the feedbacks that can occur.
     table: Vec<u8>,
     win: u8,
+    /// The number of feedbacks that can occur.
     slots: usize,
     /// `floor[n]`: the lower bound on the cost of any set of n codes.
     floor: Vec<u32>,
     /// `outcomes + 1`: sets up to this size can be split into single codes.
     splittable: usize,
-    /// Canonical guesses (ranks) by the bitmask of colours the history has used.
-    guesses: Mutex<HashMap<u64, Arc<Vec<u32>>>>,
+    /// Guesses with colours no guess used renamed canonically, by the bitmask of used colours.
+    by_mask: Mutex<HashMap<u64, Arc<Vec<u32>>>>,
+    /// Those of them that are the smallest of their orbit under the symmetries of the
+    /// guesses played (ranks, ascending), by the guesses played.
+    guesses: Mutex<HashMap<Vec<u32>, Arc<Vec<u32>>>>,
     memo: Vec<Mutex<HashMap<Set, Known>>>,
 }
 
@@ -116,6 +125,24 @@ impl<'c> Solver<'c> {
         let codes: Vec<Counted> = (0..size as u64)
             .map(|rank| Counted::new(&space.code_at(rank)))
             .collect();
+        // Dense numbers for the feedbacks that occur (black + white <= spots, not
+        // (spots - 1, 1)), in the order of their index.
+        let spots = space.spots;
+        let mut dense = vec![u8::MAX; feedback_slots(spots)];
+        let mut slots = 0usize;
+        for black in 0..=spots {
+            for white in 0..=spots - black {
+                if black + 1 == spots && white == 1 {
+                    continue;
+                }
+                let feedback = Feedback {
+                    black: black as u8,
+                    white: white as u8,
+                };
+                dense[feedback.index(spots)] = slots as u8;
+                slots += 1;
+            }
+        }
         let mut table = vec![0u8; size * size];
         parallel::pool(threads)?.install(|| {
             table
@@ -123,13 +150,11 @@ impl<'c> Solver<'c> {
                 .zip(codes.par_iter())
                 .for_each(|(row, guess)| {
                     for (slot, secret) in row.iter_mut().zip(&codes) {
-                        *slot = score_counted(space, guess, secret).index(space.spots) as u8;
+                        *slot = dense[score_counted(space, guess, secret).index(spots)];
                     }
                 })
         });
-        // Non-winning feedbacks: black + white <= spots, minus the win and (spots-1, 1).
-        let spots = space.spots as u64;
-        let outcomes = ((spots + 1) * (spots + 2) / 2 - 2).max(1);
+        let outcomes = (slots as u64 - 1).max(1);
         // Level d of a strategy's tree finds at most m^(d-1) codes; fill levels greedily.
         let mut floor = vec![0u32; size + 1];
         let (mut depth, mut capacity, mut filled, mut cost) = (1u64, 1u64, 0u64, 0u64);
@@ -148,10 +173,11 @@ impl<'c> Solver<'c> {
             cancel,
             size,
             table,
-            win: Feedback::win(space.spots).index(space.spots) as u8,
-            slots: feedback_slots(space.spots),
+            win: dense[Feedback::win(spots).index(spots)],
+            slots,
             floor,
             splittable: outcomes as usize + 1,
+            by_mask: Mutex::new(HashMap::new()),
             guesses: Mutex::new(HashMap::new()),
             memo: (0..MEMO_SHARDS)
                 .map(|_| Mutex::new(HashMap::new()))
@@ -168,10 +194,43 @@ impl<'c> Solver<'c> {
         self.floor.get(n).copied().unwrap_or(u32::MAX)
     }
 
-    /// The canonical guesses after a history that used the colours of `used`.
-    fn guesses_for(&self, used: u64) -> Result<Arc<Vec<u32>>> {
-        let mut cache = self.guesses.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(found) = cache.get(&used) {
+    /// The guesses worth trying after the guesses `played` (ranks, ascending): one of each
+    /// orbit of the symmetries that fix them, its smallest code.
+    fn guesses_for(&self, played: &[u32]) -> Result<Arc<Vec<u32>>> {
+        if let Some(found) = lock(&self.guesses).get(played) {
+            return Ok(Arc::clone(found));
+        }
+        let codes: Vec<Code> = played
+            .iter()
+            .map(|&rank| self.space.code_at(u64::from(rank)))
+            .collect();
+        let used = codes.iter().fold(0u64, |mask, code| {
+            self.space
+                .spots_of(code)
+                .iter()
+                .fold(mask, |m, &c| m | 1 << c)
+        });
+        let renamed = self.by_mask(used)?;
+        let group = symmetries(self.space, &codes, SYMMETRY_CAP);
+        let ranks = if group.len() <= 1 {
+            renamed
+        } else {
+            let smallest = |rank: u32| {
+                let code = self.space.code_at(u64::from(rank));
+                group.iter().all(|symmetry| {
+                    let image = rename_free(self.space, used, &symmetry.apply(self.space, &code));
+                    self.space.index_of(&image) >= u64::from(rank)
+                })
+            };
+            Arc::new(renamed.iter().copied().filter(|&r| smallest(r)).collect())
+        };
+        lock(&self.guesses).insert(played.to_vec(), Arc::clone(&ranks));
+        Ok(ranks)
+    }
+
+    /// Every code with the colours outside `used` renamed canonically (ranks, ascending).
+    fn by_mask(&self, used: u64) -> Result<Arc<Vec<u32>>> {
+        if let Some(found) = lock(&self.by_mask).get(&used) {
             return Ok(Arc::clone(found));
         }
         let ranks: Vec<u32> = canonical_codes(self.space, used)?
@@ -179,16 +238,17 @@ impl<'c> Solver<'c> {
             .map(|code| self.space.index_of(code) as u32)
             .collect();
         let ranks = Arc::new(ranks);
-        cache.insert(used, Arc::clone(&ranks));
+        lock(&self.by_mask).insert(used, Arc::clone(&ranks));
         Ok(ranks)
     }
 
-    fn uses(&self, used: u64, guess: u32) -> u64 {
-        let code = self.space.code_at(u64::from(guess));
-        self.space
-            .spots_of(&code)
-            .iter()
-            .fold(used, |mask, &c| mask | 1 << c)
+    /// `played` with `guess` added (ranks, ascending, each once).
+    fn after(played: &[u32], guess: u32) -> Vec<u32> {
+        let mut after = played.to_vec();
+        if let Err(at) = after.binary_search(&guess) {
+            after.insert(at, guess);
+        }
+        after
     }
 
     /// The first code of `set` that splits it into single codes.
@@ -208,8 +268,8 @@ impl<'c> Solver<'c> {
 
     /// Whether some guess splits `set` into single codes (checked after no code of the set
     /// does: such a guess then costs `2n`, the bound).
-    fn perfect_outside(&self, set: &[u32], used: u64) -> Result<bool> {
-        let guesses = self.guesses_for(used)?;
+    fn perfect_outside(&self, set: &[u32], played: &[u32]) -> Result<bool> {
+        let guesses = self.guesses_for(played)?;
         let mut seen = vec![false; self.slots];
         Ok(guesses.iter().any(|&guess| {
             seen.fill(false);
@@ -221,36 +281,36 @@ impl<'c> Solver<'c> {
     }
 
     /// The guesses worth trying for `set` within `budget`, best bound first.
-    fn options(&self, set: &[u32], used: u64, budget: u32) -> Result<Vec<Trial>> {
-        let guesses = self.guesses_for(used)?;
+    fn options(&self, set: &[u32], played: &[u32], budget: u32) -> Result<Vec<Trial>> {
+        let guesses = self.guesses_for(played)?;
         let n = set.len();
         let win = usize::from(self.win);
-        let mut keys = Vec::new();
-        let mut sizes = vec![0u32; self.slots];
-        let mut touched: Vec<usize> = Vec::with_capacity(self.slots);
-        for &guess in guesses.iter() {
-            let row = &self.table[guess as usize * self.size..][..self.size];
-            for &code in set {
-                let slot = usize::from(row[code as usize]);
-                if sizes[slot] == 0 {
-                    touched.push(slot);
-                }
-                sizes[slot] += 1;
+        // Class sizes of every guess at once, one code (one contiguous row of the symmetric
+        // table) at a time: the table is read in order rather than a guess row per code.
+        let mut sizes = vec![0u16; guesses.len() * self.slots];
+        for &code in set {
+            let row = &self.table[code as usize * self.size..][..self.size];
+            for (cell, &guess) in sizes.chunks_exact_mut(self.slots).zip(guesses.iter()) {
+                cell[usize::from(row[guess as usize])] += 1;
             }
-            let inside = sizes[win] > 0;
-            let splits = inside || touched.len() > 1;
+        }
+        let mut keys = Vec::new();
+        for (cell, &guess) in sizes.chunks_exact(self.slots).zip(guesses.iter()) {
+            let inside = cell[win] > 0;
             let mut bound = n as u32;
             let mut spread = 0u64;
-            for &slot in &touched {
-                let k = sizes[slot];
+            let mut parts = 0;
+            for (slot, &k) in cell.iter().enumerate() {
+                if k == 0 {
+                    continue;
+                }
+                parts += 1;
                 if slot != win {
-                    bound = bound.saturating_add(self.floor_of(k as usize));
+                    bound = bound.saturating_add(self.floor_of(usize::from(k)));
                 }
                 spread += u64::from(k) * u64::from(k);
-                sizes[slot] = 0;
             }
-            touched.clear();
-            if splits && bound <= budget {
+            if (inside || parts > 1) && bound <= budget {
                 keys.push(Trial::pack(bound, spread, !inside, guess));
             }
         }
@@ -306,7 +366,7 @@ impl<'c> Solver<'c> {
     }
 
     /// The cost of `set` if it is at most `budget`; otherwise a lower bound above `budget`.
-    fn cost(&self, set: &[u32], used: u64, budget: u32) -> Result<Known> {
+    fn cost(&self, set: &[u32], played: &[u32], budget: u32) -> Result<Known> {
         let n = set.len();
         if n <= 2 {
             return Ok(Known {
@@ -333,7 +393,7 @@ impl<'c> Solver<'c> {
                 exact: false,
             });
         }
-        if n <= self.splittable && self.perfect_outside(set, used)? {
+        if n <= self.splittable && self.perfect_outside(set, played)? {
             return Ok(Known {
                 cost: floor,
                 exact: true,
@@ -356,12 +416,12 @@ impl<'c> Solver<'c> {
         }
         let mut best = budget.saturating_add(1);
         let mut lowest_bound = u32::MAX;
-        for option in self.options(set, used, budget)? {
+        for option in self.options(set, played, budget)? {
             lowest_bound = lowest_bound.min(option.bound);
             if option.bound >= best {
                 break;
             }
-            if let Some(total) = self.guess_cost(set, used, option.rank, best - 1)? {
+            if let Some(total) = self.guess_cost(set, played, option.rank, best - 1)? {
                 best = total;
             }
         }
@@ -383,8 +443,14 @@ impl<'c> Solver<'c> {
     }
 
     /// The total cost of playing `guess` on `set`, if it is at most `budget`.
-    fn guess_cost(&self, set: &[u32], used: u64, guess: u32, budget: u32) -> Result<Option<u32>> {
-        self.guess_cost_with(set, used, guess, budget, false)
+    fn guess_cost(
+        &self,
+        set: &[u32],
+        played: &[u32],
+        guess: u32,
+        budget: u32,
+    ) -> Result<Option<u32>> {
+        self.guess_cost_with(set, played, guess, budget, false)
     }
 
     /// [`Solver::guess_cost`]; with `spread`, the classes are searched in parallel, each with
@@ -393,7 +459,7 @@ impl<'c> Solver<'c> {
     fn guess_cost_with(
         &self,
         set: &[u32],
-        used: u64,
+        played: &[u32],
         guess: u32,
         budget: u32,
         spread: bool,
@@ -436,7 +502,7 @@ impl<'c> Solver<'c> {
         if total.saturating_add(rest) > budget {
             return Ok(None);
         }
-        let used = self.uses(used, guess);
+        let played = &Self::after(played, guess);
         if spread {
             let slack = budget - total - rest;
             let costs: Vec<Option<u32>> = classes
@@ -448,7 +514,7 @@ impl<'c> Solver<'c> {
                         return Ok(Some(before.cost));
                     }
                     let allowed = before.cost + slack;
-                    let known = self.cost(class, used, allowed)?;
+                    let known = self.cost(class, played, allowed)?;
                     Ok((known.exact && known.cost <= allowed).then_some(known.cost))
                 })
                 .collect::<Result<_>>()?;
@@ -464,7 +530,7 @@ impl<'c> Solver<'c> {
                 total += before.cost;
                 continue;
             }
-            let known = self.cost(class, used, allowed)?;
+            let known = self.cost(class, played, allowed)?;
             if !known.exact || known.cost > allowed {
                 return Ok(None);
             }
@@ -475,7 +541,7 @@ impl<'c> Solver<'c> {
 
     /// The total of the strategy that always plays the guess with the best bound (then the
     /// most even split): an upper bound of the optimum.
-    fn greedy_total(&self, set: &[u32], used: u64) -> Result<u32> {
+    fn greedy_total(&self, set: &[u32], played: &[u32]) -> Result<u32> {
         let n = set.len();
         if n <= 2 {
             return Ok(self.floor_of(n));
@@ -484,14 +550,14 @@ impl<'c> Solver<'c> {
             return Ok(self.floor_of(n));
         }
         let option = self
-            .options(set, used, u32::MAX - 1)?
+            .options(set, played, u32::MAX - 1)?
             .into_iter()
             .next()
             .ok_or_else(|| param("no guess splits the candidates".to_string()))?;
-        let used_after = self.uses(used, option.rank);
+        let after = Self::after(played, option.rank);
         let mut total = n as u32;
         for (_, class) in self.split(option.rank, set) {
-            total = total.saturating_add(self.greedy_total(&class, used_after)?);
+            total = total.saturating_add(self.greedy_total(&class, &after)?);
         }
         Ok(total)
     }
@@ -500,7 +566,7 @@ impl<'c> Solver<'c> {
     /// then the smallest rank. Top-level guesses are shared over threads; each is tried with
     /// the best total found so far as an inclusive budget, so every guess that ties the
     /// optimum is found whatever the schedule.
-    fn best(&self, set: &[u32], used: u64, threads: usize) -> Result<(u32, u32)> {
+    fn best(&self, set: &[u32], played: &[u32], threads: usize) -> Result<(u32, u32)> {
         let n = set.len();
         if n <= 2 {
             return set
@@ -512,8 +578,8 @@ impl<'c> Solver<'c> {
             return Ok((perfect, self.floor_of(n)));
         }
         // A greedy strategy's total is an upper bound: every guess starts with a tight budget.
-        let greedy = self.greedy_total(set, used)?;
-        let options = self.options(set, used, greedy)?;
+        let greedy = self.greedy_total(set, played)?;
+        let options = self.options(set, played, greedy)?;
         let best_total = AtomicU32::new(greedy);
         let found: Mutex<Vec<(u32, bool, u32)>> = Mutex::new(Vec::new());
         parallel::pool(threads)?.install(|| {
@@ -522,7 +588,7 @@ impl<'c> Solver<'c> {
                 if option.bound > budget {
                     return Ok(());
                 }
-                if let Some(total) = self.guess_cost_with(set, used, option.rank, budget, true)? {
+                if let Some(total) = self.guess_cost_with(set, played, option.rank, budget, true)? {
                     best_total.fetch_min(total, Ordering::Relaxed);
                     let mut found = found.lock().unwrap_or_else(|p| p.into_inner());
                     found.push((total, option.outside, option.rank));
@@ -538,6 +604,18 @@ impl<'c> Solver<'c> {
             .ok_or_else(|| param("the optimal search found no guess".to_string()))
     }
 
+    /// The guesses of `history` (ranks, ascending, each once).
+    fn played(&self, history: &History) -> Vec<u32> {
+        let mut played: Vec<u32> = history
+            .guesses
+            .iter()
+            .map(|guess| self.space.index_of(&guess.code) as u32)
+            .collect();
+        played.sort_unstable();
+        played.dedup();
+        played
+    }
+
     fn ranks(&self, candidates: &[Counted]) -> Set {
         let mut set: Set = candidates
             .iter()
@@ -549,6 +627,10 @@ impl<'c> Solver<'c> {
 }
 
 const _: () = assert!(MAX_COLOURS <= 64);
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|p| p.into_inner())
+}
 
 /// The optimal move after `history`: its guess (rules: smallest total, then a code of the
 /// candidates, then the smallest rank) and the optimal total number of guesses to finish
@@ -568,7 +650,7 @@ pub fn optimum(
 ) -> Result<Optimum> {
     let solver = Solver::new(history.space, threads, cancel)?;
     let set = solver.ranks(candidates);
-    let (rank, total) = solver.best(&set, used_colours(history), threads)?;
+    let (rank, total) = solver.best(&set, &solver.played(history), threads)?;
     Ok(Optimum {
         guess: history.space.code_at(u64::from(rank)),
         total: u64::from(total),
@@ -586,14 +668,14 @@ pub fn tree_guesses(
     let solver = Solver::new(history.space, threads, cancel)?;
     let set = solver.ranks(candidates);
     let mut out = Vec::with_capacity(set.len());
-    walk_tree(&solver, &set, used_colours(history), 0, threads, &mut out)?;
+    walk_tree(&solver, &set, &solver.played(history), 0, threads, &mut out)?;
     Ok(out)
 }
 
 fn walk_tree(
     solver: &Solver<'_>,
     set: &[u32],
-    used: u64,
+    played: &[u32],
     depth: u32,
     threads: usize,
     out: &mut Vec<(Code, u32)>,
@@ -601,13 +683,13 @@ fn walk_tree(
     if set.is_empty() {
         return Ok(());
     }
-    let (guess, _) = solver.best(set, used, threads)?;
+    let (guess, _) = solver.best(set, played, threads)?;
     if set.contains(&guess) {
         out.push((solver.space.code_at(u64::from(guess)), depth + 1));
     }
-    let used = solver.uses(used, guess);
+    let played = Solver::after(played, guess);
     for (_, class) in solver.split(guess, set) {
-        walk_tree(solver, &class, used, depth + 1, threads, out)?;
+        walk_tree(solver, &class, &played, depth + 1, threads, out)?;
     }
     Ok(())
 }
