@@ -10,11 +10,14 @@
 //!   into single codes); a guess whose classes' bounds already exceed the budget is skipped,
 //!   and each child is searched only with the budget the others' bounds leave it;
 //! - a code of the set that splits it into single codes is optimal at once (`2n - 1`);
-//! - the exact costs and proven lower bounds of sets already met are remembered;
-//! - candidate guesses are the canonical ones of [`canonical_guesses`](crate::canonical::canonical_guesses) (renamings of colours
-//!   no guess has used score alike), tried in order of their bound, then of the sum of their
-//!   squared class sizes, so good totals are found early;
-//! - feedbacks come from a table of every pair of codes (at most 4096^2 bytes).
+//! - the exact costs and proven lower bounds of sets already met are remembered (a set no
+//!   guess can finish within a budget is remembered at the least bound of any guess);
+//! - at every depth, of the guesses that a renaming of spots and colours fixing every guess
+//!   played maps onto each other (so they cost the same), only the smallest is tried
+//!   ([`symmetries`](crate::canonical::symmetries)); they are tried in order of their bound,
+//!   then of the sum of their squared class sizes, so good totals are found early;
+//! - feedbacks come from a table of every pair of codes (at most 4096^2 bytes), symmetric, so
+//!   the class sizes of every guess are counted reading one contiguous row per code.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -280,8 +283,10 @@ impl<'c> Solver<'c> {
         }))
     }
 
-    /// The guesses worth trying for `set` within `budget`, best bound first.
-    fn options(&self, set: &[u32], played: &[u32], budget: u32) -> Result<Vec<Trial>> {
+    /// The guesses worth trying for `set` within `budget`, best bound first, and the least
+    /// bound of any guess that splits the set (a lower bound of its cost, even when no guess
+    /// is within the budget).
+    fn options(&self, set: &[u32], played: &[u32], budget: u32) -> Result<(Vec<Trial>, u32)> {
         let guesses = self.guesses_for(played)?;
         let n = set.len();
         let win = usize::from(self.win);
@@ -295,6 +300,7 @@ impl<'c> Solver<'c> {
             }
         }
         let mut keys = Vec::new();
+        let mut least = u32::MAX;
         for (cell, &guess) in sizes.chunks_exact(self.slots).zip(guesses.iter()) {
             let inside = cell[win] > 0;
             let mut bound = n as u32;
@@ -310,12 +316,16 @@ impl<'c> Solver<'c> {
                 }
                 spread += u64::from(k) * u64::from(k);
             }
-            if (inside || parts > 1) && bound <= budget {
+            if !(inside || parts > 1) {
+                continue;
+            }
+            least = least.min(bound);
+            if bound <= budget {
                 keys.push(Trial::pack(bound, spread, !inside, guess));
             }
         }
         keys.sort_unstable();
-        Ok(keys.into_iter().map(Trial::unpack).collect())
+        Ok((keys.into_iter().map(Trial::unpack).collect(), least))
     }
 
     /// The non-winning classes of `set` split by `guess`, largest first (ties by feedback).
@@ -399,12 +409,6 @@ impl<'c> Solver<'c> {
                 exact: true,
             });
         }
-        // Small sets are solved exactly whatever the budget, so they are never searched twice.
-        let budget = if n <= self.splittable {
-            u32::MAX - 1
-        } else {
-            budget
-        };
         let memoised = n >= MEMO_MIN_SIZE;
         if let Some(known) = memoised.then(|| self.recall(set)).flatten() {
             if known.exact || known.cost > budget {
@@ -415,9 +419,8 @@ impl<'c> Solver<'c> {
             return Err(Error::Interrupted);
         }
         let mut best = budget.saturating_add(1);
-        let mut lowest_bound = u32::MAX;
-        for option in self.options(set, played, budget)? {
-            lowest_bound = lowest_bound.min(option.bound);
+        let (options, least) = self.options(set, played, budget)?;
+        for option in options {
             if option.bound >= best {
                 break;
             }
@@ -432,7 +435,7 @@ impl<'c> Solver<'c> {
             }
         } else {
             Known {
-                cost: best.max(lowest_bound.min(u32::MAX - 1)),
+                cost: best.max(least.min(u32::MAX - 1)),
                 exact: false,
             }
         };
@@ -551,6 +554,7 @@ impl<'c> Solver<'c> {
         }
         let option = self
             .options(set, played, u32::MAX - 1)?
+            .0
             .into_iter()
             .next()
             .ok_or_else(|| param("no guess splits the candidates".to_string()))?;
@@ -579,7 +583,7 @@ impl<'c> Solver<'c> {
         }
         // A greedy strategy's total is an upper bound: every guess starts with a tight budget.
         let greedy = self.greedy_total(set, played)?;
-        let options = self.options(set, played, greedy)?;
+        let (options, _) = self.options(set, played, greedy)?;
         let best_total = AtomicU32::new(greedy);
         let found: Mutex<Vec<(u32, bool, u32)>> = Mutex::new(Vec::new());
         parallel::pool(threads)?.install(|| {
@@ -692,4 +696,86 @@ fn walk_tree(
         walk_tree(solver, &class, &played, depth + 1, threads, out)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::code::Space;
+
+    /// A set refused under a budget too small for every guess must not be remembered as
+    /// dearer than it is: asked again with room, it gets its true cost.
+    #[test]
+    fn a_refused_budget_leaves_a_true_lower_bound() -> Result<()> {
+        let space = Space::new(3, 4)?;
+        let cancel = Cancel::new();
+        let fresh = Solver::new(space, 1, &cancel)?;
+        let reused = Solver::new(space, 1, &cancel)?;
+        let all: Set = (0..64).collect();
+        for guess in [0u32, 1, 6] {
+            for (_, class) in fresh.split(guess, &all) {
+                let played = [guess];
+                let exact = fresh.cost(&class, &played, u32::MAX - 1)?;
+                assert!(exact.exact);
+                let refused = reused.cost(&class, &played, fresh.floor_of(class.len()))?;
+                assert!(refused.cost <= exact.cost);
+                assert_eq!(reused.cost(&class, &played, u32::MAX - 1)?, exact);
+            }
+        }
+        Ok(())
+    }
+
+    /// The guesses tried after a history are the smallest code of each orbit of every spot
+    /// and colour renaming that fixes the history (found here by brute force).
+    #[test]
+    fn pruned_guesses_are_one_per_orbit() -> Result<()> {
+        let space = Space::new(4, 4)?;
+        let cancel = Cancel::new();
+        let solver = Solver::new(space, 1, &cancel)?;
+        let spot_perms = permutations(4);
+        let colour_perms = permutations(4);
+        for played in [vec![], vec![5u32], vec![5, 27], vec![0, 228]] {
+            let codes: Vec<Code> = played
+                .iter()
+                .map(|&r| space.code_at(u64::from(r)))
+                .collect();
+            let image = |code: &Code, spots: &[usize], colours: &[usize]| {
+                let mut out = *code;
+                for (i, &from) in spots.iter().enumerate() {
+                    out[i] = colours[usize::from(code[from])] as u8;
+                }
+                out
+            };
+            let mut expected = Vec::new();
+            for rank in 0..256u32 {
+                let code = space.code_at(u64::from(rank));
+                let smallest = spot_perms.iter().all(|spots| {
+                    colour_perms.iter().all(|colours| {
+                        let fixes = codes.iter().all(|g| image(g, spots, colours) == *g);
+                        !fixes || space.index_of(&image(&code, spots, colours)) >= rank.into()
+                    })
+                });
+                if smallest {
+                    expected.push(rank);
+                }
+            }
+            assert_eq!(*solver.guesses_for(&played)?, expected, "{played:?}");
+        }
+        Ok(())
+    }
+
+    fn permutations(n: usize) -> Vec<Vec<usize>> {
+        if n == 0 {
+            return vec![vec![]];
+        }
+        let mut out = Vec::new();
+        for shorter in permutations(n - 1) {
+            for at in 0..n {
+                let mut p = shorter.clone();
+                p.insert(at, n - 1);
+                out.push(p);
+            }
+        }
+        out
+    }
 }
