@@ -17,7 +17,7 @@ Convention = Literal["exact", "waives", "article"]
 CONVENTIONS: tuple[Convention, ...] = get_args(Convention)
 
 _boards: dict[str, _core.diplomacy.Board] = {}
-_positions: dict[str, _core.diplomacy.Position] = {}
+_positions: dict[tuple[str, str], _core.diplomacy.Position] = {}
 
 
 def check_convention(convention: str) -> Convention:
@@ -58,7 +58,7 @@ def board(game_map: Map) -> _core.diplomacy.Board:
 
 def position(pos: Position) -> _core.diplomacy.Position:
     """The engine's copy of a position (cached by its map and canonical text)."""
-    key = pos.map.text() + "\n" + str(pos)
+    key = (pos.map.text(), str(pos))  # both made once per object; their hashes are cached
     found = _positions.get(key)
     if found is None:
         if len(_positions) > 256:

@@ -329,6 +329,11 @@ class Position:
     # ------------------------------------------------------------------ text and identity
 
     def __str__(self) -> str:
+        return self._text
+
+    @cached_property
+    def _text(self) -> str:
+        """The canonical text, made once (the engine's cache of positions is keyed by it)."""
         groups = []
         for power in self.map.powers:
             units = ", ".join(str(u) for u in self.units_of(power))

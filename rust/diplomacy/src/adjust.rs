@@ -78,6 +78,20 @@ fn for_subsets(n: usize, j: usize, mut visit: impl FnMut(&[usize]) -> bool) {
     }
 }
 
+/// Steps a subset in 0/1 slot form (non-zero: chosen) to the next of its size in
+/// lexicographic order of the chosen indices, chosen slots set to 1; `false` after the last.
+fn next_subset(slots: &mut [u8]) -> bool {
+    let n = slots.len();
+    // The chosen slots at the very end cannot move; the chosen one before them moves right.
+    let tail = slots.iter().rev().take_while(|&&s| s > 0).count();
+    let Some(moving) = slots[..n - tail].iter().rposition(|&s| s > 0) else {
+        return false;
+    };
+    slots[moving..].fill(0);
+    slots[moving + 1..=moving + 1 + tail].fill(1);
+    true
+}
+
 impl Choices {
     pub fn of(board: &Board, position: &Position, power: u8, convention: Convention) -> Self {
         let units: Vec<usize> = position.units_of(power).collect();
@@ -202,6 +216,67 @@ impl Choices {
             }
         }
         Ok(())
+    }
+
+    /// Options `start..start + rows` in listing order, in slot form, appended to `out`: the
+    /// first unranked, each next one stepped from the one before (no division per option).
+    pub fn list(&self, start: u128, rows: usize, out: &mut Vec<u8>) -> Result<()> {
+        let count = self.count();
+        let last = u128::try_from(rows)
+            .ok()
+            .and_then(|r| start.checked_add(r))
+            .filter(|&end| end <= count);
+        if last.is_none() {
+            return Err(Error::InvalidParameter(format!(
+                "options {start}..{start}+{rows} do not exist; this power has {count} options"
+            )));
+        }
+        if rows == 0 {
+            return Ok(());
+        }
+        let mut slots = Vec::new();
+        self.unrank(start, &mut slots)?;
+        out.reserve(rows * slots.len());
+        out.extend_from_slice(&slots);
+        for _ in 1..rows {
+            self.advance(&mut slots);
+            out.extend_from_slice(&slots);
+        }
+        Ok(())
+    }
+
+    /// Steps `slots` to the next option in listing order; `false` (slots unchanged or
+    /// meaningless) after the last.
+    pub fn advance(&self, slots: &mut [u8]) -> bool {
+        match self {
+            Self::Nothing => false,
+            Self::Remove { .. } => next_subset(slots),
+            Self::Build { homes, most, .. } => {
+                // The options of the chosen homes, the last home fastest.
+                for (h, options) in homes.iter().enumerate().rev() {
+                    if slots[h] == 0 {
+                        continue;
+                    }
+                    if usize::from(slots[h]) < options.len() {
+                        slots[h] += 1;
+                        return true;
+                    }
+                    slots[h] = 1;
+                }
+                // Every chosen home is back at its first option: the next set of homes.
+                if next_subset(slots) {
+                    return true;
+                }
+                let size = slots.iter().filter(|&&s| s > 0).count() + 1;
+                if size > *most || size > slots.len() {
+                    return false;
+                }
+                for (h, slot) in slots.iter_mut().enumerate() {
+                    *slot = u8::from(h < size);
+                }
+                true
+            }
+        }
     }
 
     /// The index of an option in slot form; `None` when the slots are not an option.
@@ -348,7 +423,30 @@ mod tests {
                 assert!(choices.allows(&slots));
                 assert_eq!(choices.rank(&slots), Some(index), "{slots:?}");
                 assert!(seen.insert(slots.clone()));
+                let mut stepped = slots.clone();
+                let more = choices.advance(&mut stepped);
+                assert_eq!(more, index + 1 < choices.count(), "{slots:?}");
+                if more {
+                    let mut next = Vec::new();
+                    choices
+                        .unrank(index + 1, &mut next)
+                        .unwrap_or_else(|e| panic!("{e}"));
+                    assert_eq!(stepped, next, "after {slots:?}");
+                }
             }
+            let mut listed = Vec::new();
+            choices
+                .list(1, (choices.count() - 1) as usize, &mut listed)
+                .unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(
+                listed.len(),
+                (choices.count() as usize - 1) * choices.slots()
+            );
+            assert!(
+                choices
+                    .list(1, choices.count() as usize, &mut listed)
+                    .is_err()
+            );
             assert!(choices.unrank(choices.count(), &mut slots).is_err());
         }
         // Russia with every home open: 7, 17, 17 and 6 options of one to four builds.

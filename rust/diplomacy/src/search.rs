@@ -201,10 +201,14 @@ fn best_alone(
                 if cancel.is_cancelled() || budget.deadline.is_some_and(|d| Instant::now() >= d) {
                     break;
                 }
-                if problem.choices[power]
-                    .unrank(u128::from(index), &mut slots)
-                    .is_err()
-                {
+                // The block's first option unranked, each next one stepped from the last.
+                let choices = &problem.choices[power];
+                let ready = if index == first {
+                    choices.unrank(u128::from(index), &mut slots).is_ok()
+                } else {
+                    choices.advance(&mut slots)
+                };
+                if !ready {
                     break;
                 }
                 let profile =

@@ -223,10 +223,8 @@ impl DiplomacyPosition {
             .map_err(|_| param("too many options for one batch"))?;
         let width = choices.slots();
         let mut data = Vec::with_capacity(rows * width);
-        let mut slots = Vec::new();
-        for index in start..start + rows as u128 {
-            choices.unrank(index, &mut slots).map_err(to_py)?;
-            data.extend_from_slice(&slots);
+        if rows > 0 {
+            choices.list(start, rows, &mut data).map_err(to_py)?;
         }
         let array = Array2::from_shape_vec((rows, width), data)
             .map_err(|e| param(format!("batch shape: {e}")))?;
