@@ -107,8 +107,9 @@ struct Solver<'c> {
     /// as b against a), numbered densely over the feedbacks that can occur.
     table: Vec<u8>,
     win: u8,
-    /// The number of feedbacks that can occur.
+    /// The number of feedbacks that can occur, and each by its dense number.
     slots: usize,
+    feedbacks: Vec<Feedback>,
     /// `floor[n]`: the lower bound on the cost of any set of n codes.
     floor: Vec<u32>,
     /// `outcomes + 1`: sets up to this size can be split into single codes.
@@ -133,6 +134,7 @@ impl<'c> Solver<'c> {
         let spots = space.spots;
         let mut dense = vec![u8::MAX; feedback_slots(spots)];
         let mut slots = 0usize;
+        let mut feedbacks = Vec::new();
         for black in 0..=spots {
             for white in 0..=spots - black {
                 if black + 1 == spots && white == 1 {
@@ -143,6 +145,7 @@ impl<'c> Solver<'c> {
                     white: white as u8,
                 };
                 dense[feedback.index(spots)] = slots as u8;
+                feedbacks.push(feedback);
                 slots += 1;
             }
         }
@@ -178,6 +181,7 @@ impl<'c> Solver<'c> {
             table,
             win: dense[Feedback::win(spots).index(spots)],
             slots,
+            feedbacks,
             floor,
             splittable: outcomes as usize + 1,
             by_mask: Mutex::new(HashMap::new()),
@@ -661,6 +665,38 @@ pub fn optimum(
     })
 }
 
+/// One decision of the optimal strategy: after the feedbacks `path` to the guesses of the
+/// decisions above it, play `guess`; `wins` when the guess is one of the codes still possible.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decision {
+    pub path: Vec<Feedback>,
+    pub guess: Code,
+    pub wins: bool,
+}
+
+/// The optimal strategy's whole tree after `history` over `candidates`, its decisions in
+/// preorder (children in the order of their feedback, black then white).
+pub fn strategy_tree(
+    history: &History,
+    candidates: &[Counted],
+    threads: usize,
+    cancel: &Cancel,
+) -> Result<Vec<Decision>> {
+    let solver = Solver::new(history.space, threads, cancel)?;
+    let set = solver.ranks(candidates);
+    let mut out = Vec::with_capacity(set.len());
+    let mut path = Vec::new();
+    walk_tree(
+        &solver,
+        &set,
+        &solver.played(history),
+        &mut path,
+        threads,
+        &mut out,
+    )?;
+    Ok(out)
+}
+
 /// The number of guesses the optimal strategy takes for each candidate, found by walking its
 /// whole tree once.
 pub fn tree_guesses(
@@ -669,31 +705,37 @@ pub fn tree_guesses(
     threads: usize,
     cancel: &Cancel,
 ) -> Result<Vec<(Code, u32)>> {
-    let solver = Solver::new(history.space, threads, cancel)?;
-    let set = solver.ranks(candidates);
-    let mut out = Vec::with_capacity(set.len());
-    walk_tree(&solver, &set, &solver.played(history), 0, threads, &mut out)?;
-    Ok(out)
+    Ok(strategy_tree(history, candidates, threads, cancel)?
+        .into_iter()
+        .filter(|decision| decision.wins)
+        .map(|decision| (decision.guess, decision.path.len() as u32 + 1))
+        .collect())
 }
 
 fn walk_tree(
     solver: &Solver<'_>,
     set: &[u32],
     played: &[u32],
-    depth: u32,
+    path: &mut Vec<Feedback>,
     threads: usize,
-    out: &mut Vec<(Code, u32)>,
+    out: &mut Vec<Decision>,
 ) -> Result<()> {
     if set.is_empty() {
         return Ok(());
     }
     let (guess, _) = solver.best(set, played, threads)?;
-    if set.contains(&guess) {
-        out.push((solver.space.code_at(u64::from(guess)), depth + 1));
-    }
+    out.push(Decision {
+        path: path.clone(),
+        guess: solver.space.code_at(u64::from(guess)),
+        wins: set.contains(&guess),
+    });
     let played = Solver::after(played, guess);
-    for (_, class) in solver.split(guess, set) {
-        walk_tree(solver, &class, &played, depth + 1, threads, out)?;
+    let mut classes = solver.split(guess, set);
+    classes.sort_by_key(|(feedback, _)| *feedback);
+    for (feedback, class) in classes {
+        path.push(solver.feedbacks[usize::from(feedback)]);
+        walk_tree(solver, &class, &played, path, threads, out)?;
+        path.pop();
     }
     Ok(())
 }
