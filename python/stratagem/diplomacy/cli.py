@@ -518,6 +518,43 @@ def _print_open_problem(report: dict[str, Any]) -> None:
 # -- show ----------------------------------------------------------------------------------
 
 
+def _openings(args: argparse.Namespace) -> dict[str, Any]:
+    """count the order sets of a movement phase (Loeb's Spring 1901 openings)
+
+    Every unit's legal orders (hold, moves, supports to hold and to move), and the number of
+    order sets of all units under each definition of "different" (docs/diplomacy.md, "How
+    many openings"); the position defaults to the 1901 start.
+    """
+    from stratagem.diplomacy import openings
+
+    position = read_position(args.position or "opening", _load_map(args.map))
+    orders = openings.unit_orders(position)
+    chosen = list(openings.DEFINITIONS) if args.definition == "all" else [args.definition]
+    return {
+        "position": str(position),
+        "units": [
+            {"unit": str(u), "power": u.power, "orders": len(orders[u])} for u in position.units
+        ],
+        "counts": [
+            {
+                "definition": d,
+                "meaning": openings.DEFINITIONS[d],
+                "count": openings.count(position, d),
+            }
+            for d in chosen
+        ],
+        "loeb": openings.LOEB,
+    }
+
+
+def _print_openings(report: dict[str, Any]) -> None:
+    units = ", ".join(f"{row['unit']} {row['orders']}" for row in report["units"])
+    print(f"orders per unit: {units}")
+    for row in report["counts"]:
+        print(f"{row['definition']:>12}: {row['count']:,} ({row['count']:.3g})  {row['meaning']}")
+    print(f"{'Loeb':>12}: {report['loeb']:,} ({report['loeb']:.3g})  the article's figure")
+
+
 def _show(args: argparse.Namespace) -> dict[str, Any]:
     """print a position by power, and draw it (PNG)
 
@@ -595,7 +632,8 @@ def _convention_option(parser: argparse.ArgumentParser, *, every: bool = False) 
 
 
 def register(commands: Commands, common: Common) -> None:
-    """Adds the commands ``diplomacy count | tables | solve | open-problem | show``."""
+    """Adds the commands ``diplomacy count | tables | solve | open-problem | openings |
+    show``."""
     sub = command_group(
         commands, "diplomacy", "Diplomacy winter adjustments: count, search, the open problem"
     )
@@ -644,6 +682,15 @@ def register(commands: Commands, common: Common) -> None:
         help="a power with 18 centres has won: at most 17 centres per power",
     )
     _map_option(open_problem)
+
+    (openings_parser,) = add_command(sub, "openings", common, _openings, _print_openings)
+    _position_options(openings_parser, optional=True)
+    openings_parser.add_argument(
+        "--definition",
+        choices=["any", "moves", "matched", "matched-own", "successes", "all"],
+        default="all",
+        help="what makes two order sets different (default all: every definition)",
+    )
 
     (show,) = add_command(sub, "show", common, _show, _print_show)
     _position_options(show)

@@ -1,0 +1,145 @@
+"""Counting Spring openings (``stratagem.diplomacy.openings``): every unit's orders against the
+``diplomacy`` package, and the joint counts against brute force on small positions."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from stratagem.diplomacy import openings
+from stratagem.diplomacy.map import Map
+from stratagem.diplomacy.position import Position
+from stratagem.diplomacy.positions import OPENING
+from stratagem.errors import InvalidParameter
+from test_diplomacy_engine import random_position
+
+STANDARD = Map.standard()
+START = Position.parse(OPENING)
+
+
+def package_orders(position: Position) -> dict[str, list[str]]:
+    """The package's possible orders at each unit's province in a Spring movement phase."""
+    diplomacy = pytest.importorskip("diplomacy")
+    game = diplomacy.Game()
+    game.clear_units()
+    for code, name in zip(STANDARD.powers, STANDARD.power_names, strict=True):
+        game.set_units(name.upper(), [str(u) for u in position.units_of(code)], reset=True)
+    game.set_current_phase("S1901M")
+    assert not game.error, game.error
+    possible = game.get_all_possible_orders()
+    return {
+        u.province: sorted({_province_support(o) for o in possible[u.province]})
+        for u in position.units
+    }
+
+
+def _province_support(order: str) -> str:
+    """The package also lists a support of a fleet's move to a named coast ('S F GRE -
+    BUL/SC') beside the same support to the province ('S F GRE - BUL'); a support is to a
+    province (the rules, DATC 6.B.4), so the coast is dropped."""
+    if " S " in order and " - " in order:
+        head, _, target = order.rpartition(" - ")
+        return f"{head} - {target.partition('/')[0]}"
+    return order
+
+
+def ours(position: Position) -> dict[str, list[str]]:
+    return {u.province: sorted(map(str, o)) for u, o in openings.unit_orders(position).items()}
+
+
+def test_spring_1901_orders_are_the_package_s() -> None:
+    assert ours(START) == package_orders(START)
+    assert sum(len(o) for o in ours(START).values()) == 238
+
+
+@settings(max_examples=max(1, min(30, settings().max_examples)))
+@given(st.integers(0, 2**32 - 1))
+def test_orders_on_random_positions_are_the_package_s(seed: int) -> None:
+    drawn = random_position(seed, units=18)
+    landed = [
+        u for u in drawn.units if not (u.kind == "F" and STANDARD.kind_of(u.province) == "sea")
+    ]
+    position = Position.from_units(landed, dict(drawn.owners), STANDARD)
+    assert ours(position) == package_orders(position)
+
+
+def test_a_fleet_at_sea_is_refused() -> None:
+    with pytest.raises(InvalidParameter, match="at sea"):
+        openings.unit_orders(Position.parse("ENG: F NTH / LON"))
+
+
+def brute_force(position: Position, definition: str) -> int:
+    """Every order set of the position, checked one by one."""
+    orders = openings.unit_orders(position)
+    units = list(position.units)
+    if definition == "successes":
+        ends = [
+            [None, *sorted({o.target.partition("/")[0] for o in orders[u] if o.kind == "-"})]
+            for u in units
+        ]
+        total = 0
+        for chosen in itertools.product(*ends):
+            moved = {u.province: e for u, e in zip(units, chosen, strict=True)}
+            goals = [e for e in chosen if e is not None]
+            if len(goals) != len(set(goals)):
+                continue
+            if any(
+                e in moved and moved[e] in (None, u.province)
+                for u, e in zip(units, chosen, strict=True)
+                if e
+            ):
+                continue
+            total += 1
+        return total
+    total = 0
+    for chosen in itertools.product(*(orders[u] for u in units)):
+        by_unit = dict(zip(units, chosen, strict=True))
+        fine = True
+        for order in chosen:
+            if order.supported is None:
+                continue
+            foreign = order.supported.power != order.unit.power
+            if definition == "moves" or (definition == "matched-own" and foreign):
+                fine = False
+            elif definition in ("matched", "matched-own"):
+                other = by_unit[order.supported]
+                if order.kind == "SH":
+                    fine = fine and other.kind != "-"
+                else:
+                    fine = (
+                        fine
+                        and other.kind == "-"
+                        and other.target.partition("/")[0] == order.target
+                    )
+        total += fine
+    return total
+
+
+@settings(max_examples=max(1, min(12, settings().max_examples)))
+@given(st.lists(st.sampled_from(START.units), min_size=1, max_size=4, unique=True))
+def test_joint_counts_equal_brute_force(units: list) -> None:
+    owners = {u.province: u.power for u in units if u.province in STANDARD.centres}
+    position = Position.from_units(units, owners, STANDARD)
+    for definition in openings.DEFINITIONS:
+        expected = (
+            math.prod(len(o) for o in openings.unit_orders(position).values())
+            if definition == "any"
+            else brute_force(position, definition)
+        )
+        assert openings.count(position, definition) == expected, definition
+
+
+def test_the_1901_counts() -> None:
+    assert openings.counts(START) == {
+        "any": 19_837_330_971_695_677_440_000,
+        "moves": 5_080_320_000_000_000,
+        "matched": 265_637_064_960_364_350,
+        "matched-own": 92_326_631_997_600_000,
+        "successes": 171_431_223_675_180,
+    }
+    with pytest.raises(InvalidParameter, match="definition"):
+        openings.count(START, "nice")  # type: ignore[arg-type]
