@@ -5,6 +5,7 @@
 //! built-in players) and [`tournament`] (many games over threads). [`grid`] holds the geometry.
 
 pub mod control;
+pub mod cover;
 pub mod game;
 pub mod grid;
 pub mod params;

@@ -9,11 +9,12 @@ use stratagem_core::rng::{Stream, purpose_tag};
 use stratagem_core::{Error, Result};
 
 use crate::control::{ControlWork, tally};
+use crate::cover::Cover;
 use crate::grid::{
-    CELLS, Cell, DIRECTIONS, Edges, PerCell, SIZE, STAY, for_diamond, for_diamond_rows, per_cell,
+    CELLS, Cell, DIRECTIONS, PerCell, SIZE, STAY, for_diamond, for_diamond_rows, per_cell,
 };
 use crate::params::{Outpost, Params};
-use crate::rows::{self, EMPTY, Rows};
+use crate::rows::{self, EMPTY, Row, Rows};
 use crate::supply::{Reach, cut_off};
 use crate::terrain::Terrain;
 
@@ -77,10 +78,9 @@ const DANGER_RADIUS: u32 = 2;
 
 /// Buffers the players reuse from turn to turn.
 pub struct Scratch {
-    cover: PerCell<u16>,
+    cover: Cover,
     walk: PerCell<u16>,
     around: Vec<Cell>,
-    edges: Edges,
     reach: Reach,
     simulation: Simulation,
 }
@@ -88,10 +88,9 @@ pub struct Scratch {
 impl Default for Scratch {
     fn default() -> Self {
         Self {
-            cover: per_cell(0),
+            cover: Cover::new(0),
             walk: per_cell(UNREACHABLE),
             around: Vec::new(),
-            edges: Edges::new(0),
             reach: Reach::default(),
             simulation: Simulation::default(),
         }
@@ -131,7 +130,7 @@ pub fn disband(kind: Builtin, view: &View<'_>, empire: u8, scratch: &mut Scratch
     for outpost in own {
         let mut alone = 0usize;
         for_diamond(outpost.cell, view.params.r, |c| {
-            alone += usize::from(cover[usize::from(c)] == 1)
+            alone += usize::from(cover.get(c) == 1)
         });
         // Ties go to the largest id: ids increase along `own`.
         if best.is_none_or(|(fewest, _)| alone <= fewest) {
@@ -164,12 +163,13 @@ fn random_moves(view: &View<'_>, empire: u8) -> Vec<u8> {
     chosen
 }
 
-/// `cover[c]`: how many of `empire`'s diamonds contain `c`.
-fn count_cover(view: &View<'_>, empire: u8, cover: &mut PerCell<u16>) {
-    cover[..CELLS].fill(0);
-    for outpost in view.outposts.iter().filter(|o| o.empire == empire) {
-        for_diamond(outpost.cell, view.params.r, |c| cover[usize::from(c)] += 1);
+/// `cover`: how many of `empire`'s diamonds hold each cell.
+fn count_cover(view: &View<'_>, empire: u8, cover: &mut Cover) {
+    if cover.radius() != view.params.r {
+        *cover = Cover::new(view.params.r);
     }
+    let own = view.outposts.iter().filter(|o| o.empire == empire);
+    cover.count(own.map(|o| o.cell));
 }
 
 /// The cells of the diamonds of radius `r` around `centres`.
@@ -198,57 +198,71 @@ fn walk_to_targets(terrain: &Terrain, targets: &Rows, wanted: &[Cell], walk: &mu
             missing += 1;
         }
     }
-    let mut layer = EMPTY;
-    for (y, row) in layer.iter_mut().enumerate() {
-        *row = targets[y] & land[y];
+    // The layer's rows sit one place down, between two rows that stay empty, so a row's
+    // neighbours are read without bounds checks. `unseen`: land the search has not reached.
+    let mut layer = [0 as Row; SIZE + 2];
+    let mut next = [0 as Row; SIZE + 2];
+    let mut unseen = EMPTY;
+    for y in 0..SIZE {
+        let row = targets[y] & land[y];
+        layer[y + 1] = row;
+        unseen[y] = land[y] & !row;
+        missing -= settle(walk, &mut unsettled[y], y, row, 0);
     }
-    let mut seen = layer;
-    // `next` is empty at the start of every step; `band` holds the rows where `layer` may
-    // have cells, so a step works on the rows near the search front only.
-    let mut next = EMPTY;
-    let mut band = 0..SIZE;
-    for steps in 0u16.. {
-        let band_rows = layer.get(band.clone()).unwrap_or_default().iter();
-        let settled_rows = unsettled
-            .get_mut(band.clone())
-            .unwrap_or_default()
-            .iter_mut();
-        for (y, (row, unsettled)) in band.clone().zip(band_rows.zip(settled_rows)) {
-            let mut settled = row & *unsettled;
-            *unsettled &= !settled;
-            while settled != 0 {
-                let x = settled.trailing_zeros() as usize;
-                settled &= settled - 1;
-                walk[y * SIZE + x] = steps;
-                missing -= 1;
+    if missing == 0 {
+        return;
+    }
+    // `layer` has cells in rows `first..last` only; `next` is empty outside the rows written.
+    let (mut first, mut last): (usize, usize) = (0, SIZE);
+    for steps in 1u16.. {
+        let wider = first.saturating_sub(1)..(last + 1).min(SIZE);
+        let (mut grown_first, mut grown_last) = (SIZE, 0);
+        for y in wider.clone() {
+            let row = layer[y + 1];
+            let grown = (row << 1 | row >> 1 | layer[y] | layer[y + 2]) & unseen[y];
+            next[y + 1] = grown;
+            if grown != 0 {
+                unseen[y] &= !grown;
+                grown_first = grown_first.min(y);
+                grown_last = y + 1;
+                if grown & unsettled[y] != 0 {
+                    missing -= settle(walk, &mut unsettled[y], y, grown, steps);
+                    if missing == 0 {
+                        return;
+                    }
+                }
             }
         }
-        if missing == 0 {
+        if grown_first >= grown_last {
             return;
         }
-        let wider = band.start.saturating_sub(1)..(band.end + 1).min(SIZE);
-        let (mut first, mut last) = (SIZE, 0);
-        for y in wider.clone() {
-            let row = layer[y];
-            let above = if y > 0 { layer[y - 1] } else { 0 };
-            let below = layer.get(y + 1).copied().unwrap_or(0);
-            let grown = (row << 1 | row >> 1 | above | below) & land[y] & !seen[y];
-            next[y] = grown;
-            seen[y] |= grown;
-            if grown != 0 {
-                first = first.min(y);
-                last = y;
-            }
-        }
-        for row in layer.get_mut(band.clone()).unwrap_or_default() {
+        for row in &mut layer[first + 1..last + 1] {
             *row = 0;
         }
-        if first > last {
-            return;
-        }
-        band = first..last + 1;
         std::mem::swap(&mut layer, &mut next);
+        (first, last) = (grown_first, grown_last);
     }
+}
+
+/// Writes `steps` into `walk` for the cells of row `y` both in `reached` and in `unsettled`,
+/// takes them out of `unsettled` and returns how many there were.
+#[inline]
+fn settle(
+    walk: &mut PerCell<u16>,
+    unsettled: &mut Row,
+    y: usize,
+    reached: Row,
+    steps: u16,
+) -> usize {
+    let mut settled = reached & *unsettled;
+    *unsettled &= !settled;
+    let count = settled.count_ones() as usize;
+    while settled != 0 {
+        let x = settled.trailing_zeros() as usize;
+        settled &= settled - 1;
+        walk[y * SIZE + x] = steps;
+    }
+    count
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -265,14 +279,10 @@ fn greedy(view: &View<'_>, empire: u8, greed: Greed, scratch: &mut Scratch) -> V
         walk,
         around,
         reach,
-        edges,
         ..
     } = scratch;
     let terrain = view.terrain;
     let r = view.params.r;
-    if edges.radius() != r {
-        *edges = Edges::new(r);
-    }
     let own = || view.outposts.iter().filter(|o| o.empire == empire);
     count_cover(view, empire, cover);
     // The cells a decision looks at: where each outpost is and where it can step.
@@ -310,15 +320,7 @@ fn greedy(view: &View<'_>, empire: u8, greed: Greed, scratch: &mut Scratch) -> V
         let mut best_direction = STAY;
         let mut best_key = (safe(from), 0i64, -i64::from(walk[usize::from(from)]));
         for (direction, to) in options(terrain, from).skip(1) {
-            let mut net = 0i64;
-            edges.visit(from, direction, |c, gained| {
-                let c = usize::from(c);
-                if gained {
-                    net += i64::from(cover[c] == 0);
-                } else {
-                    net -= i64::from(cover[c] == 1);
-                }
-            });
+            let net = cover.net(from, direction);
             let key = (safe(to), net, -i64::from(walk[usize::from(to)]));
             if key > best_key {
                 best_key = key;
@@ -326,14 +328,7 @@ fn greedy(view: &View<'_>, empire: u8, greed: Greed, scratch: &mut Scratch) -> V
             }
         }
         if best_direction != STAY {
-            edges.visit(from, best_direction, |c, gained| {
-                let c = usize::from(c);
-                if gained {
-                    cover[c] += 1;
-                } else {
-                    cover[c] -= 1;
-                }
-            });
+            cover.step(from, best_direction);
         }
         chosen.push(best_direction);
     }
@@ -351,9 +346,10 @@ struct Simulation {
 }
 
 impl Simulation {
-    /// The rest of the turn with `empire` playing `plan` and everybody else staying: the value
-    /// `3 * own - others` and which of `empire`'s outposts (in id order) were cut off.
-    fn run(&mut self, view: &View<'_>, empire: u8, plan: &[u8]) -> (i64, Vec<bool>) {
+    /// The turn's moves with `empire` playing `plan` and everybody else staying: which of
+    /// `empire`'s outposts (in id order) lose their supply line. [`Simulation::value`]
+    /// finishes the turn when the value is wanted (only when outposts are lost).
+    fn cut_by(&mut self, view: &View<'_>, empire: u8, plan: &[u8]) -> Vec<bool> {
         let terrain = view.terrain;
         self.outposts.clear();
         self.outposts.extend_from_slice(view.outposts);
@@ -367,6 +363,22 @@ impl Simulation {
         self.control.resize(CELLS, 0);
         self.work
             .compute(&self.outposts, view.params.r, &mut self.control);
+        let own = || self.outposts.iter().filter(|o| o.empire == empire);
+        let fringe = view.params.flags.supply_fringe;
+        self.reach.search(
+            terrain,
+            &self.control,
+            empire,
+            fringe,
+            own().map(|o| o.cell),
+        );
+        own().map(|o| !self.reach.contains(o.cell)).collect()
+    }
+
+    /// The rest of the turn [`Simulation::cut_by`] began: every empire's cut-off outposts
+    /// removed, the value `3 * own - others`.
+    fn value(&mut self, view: &View<'_>, empire: u8) -> i64 {
+        let terrain = view.terrain;
         let removed = cut_off(
             terrain,
             &self.control,
@@ -375,13 +387,6 @@ impl Simulation {
             &mut self.reach,
             &mut self.cut,
         );
-        let own_cut: Vec<bool> = self
-            .outposts
-            .iter()
-            .zip(&self.cut)
-            .filter(|(o, _)| o.empire == empire)
-            .map(|(_, &cut)| cut)
-            .collect();
         if removed > 0 {
             let mut flags = self.cut.iter();
             self.outposts
@@ -396,7 +401,7 @@ impl Simulation {
             .filter(|&e| e != usize::from(empire))
             .map(cells)
             .sum();
-        (3 * own - others, own_cut)
+        3 * own - others
     }
 }
 
@@ -404,10 +409,11 @@ impl Simulation {
 /// the best of it, it with those outposts staying, and everyone staying.
 fn lookahead(view: &View<'_>, empire: u8, scratch: &mut Scratch) -> Vec<u8> {
     let frontier = greedy(view, empire, Greed::Frontier, scratch);
-    let (frontier_value, cut) = scratch.simulation.run(view, empire, &frontier);
+    let cut = scratch.simulation.cut_by(view, empire, &frontier);
     if !cut.iter().any(|&c| c) {
         return frontier;
     }
+    let frontier_value = scratch.simulation.value(view, empire);
     let repaired: Vec<u8> = frontier
         .iter()
         .zip(&cut)
@@ -416,7 +422,8 @@ fn lookahead(view: &View<'_>, empire: u8, scratch: &mut Scratch) -> Vec<u8> {
     let stay = vec![STAY; frontier.len()];
     let mut best = (frontier_value, frontier);
     for plan in [repaired, stay] {
-        let (value, _) = scratch.simulation.run(view, empire, &plan);
+        scratch.simulation.cut_by(view, empire, &plan);
+        let value = scratch.simulation.value(view, empire);
         if value > best.0 {
             best = (value, plan);
         }
