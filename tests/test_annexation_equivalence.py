@@ -277,6 +277,9 @@ def test_mcts_agrees_move_after_move_with_tree_reuse(data):
         "playouts": data.draw(st.integers(1, 3), label="playouts"),
         "trees": data.draw(st.integers(1, 3), label="trees"),
         "reuse": data.draw(st.booleans(), label="reuse"),
+        "margin": data.draw(st.sampled_from([0.0, 0.5, 1.0]) | st.floats(0.0, 1.0), label="w"),
+        "greedy": data.draw(st.integers(0, 12), label="greedy"),
+        "bias": data.draw(st.sampled_from([0.0, 3.0]) | st.floats(0.0, 10.0), label="bias"),
     }
     seed = data.draw(SEEDS, label="seed")
     threads = data.draw(st.sampled_from([1, 2]), label="threads")
@@ -286,13 +289,16 @@ def test_mcts_agrees_move_after_move_with_tree_reuse(data):
     for move in range(4):
         if slow.is_over:
             break
+        decisive = oracle.decisive_move(slow)
         chosen = fast_agent.choose(fast)
         assert chosen == slow_agent.choose(slow), f"choice {move}"
+        assert decisive in (None, chosen)
         visits = fast_agent.root_visits()
         assert len(visits) == 16
         assert visits[:k] == slow_agent.root_visits(), f"root visits after choice {move}"
         assert visits[k:] == [0] * (16 - k)
-        assert fast_agent.last_iterations == options["iterations"] * options["trees"]
+        searched = options["iterations"] * options["trees"] if decisive is None else 0
+        assert fast_agent.last_iterations == searched
         # Mostly the chosen colour; sometimes another one, so the next search may reuse a
         # less explored subtree (or none).
         colour = data.draw(st.sampled_from([chosen, *slow.legal_moves()]), label="played")

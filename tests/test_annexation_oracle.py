@@ -677,18 +677,19 @@ def test_playouts_from_a_finished_game_count_its_result():
 
 # --- MCTS -----------------------------------------------------------------------------------
 
-# A 3x3 grid coloured by the rules' generator, starts in opposite corners.
-GRID9 = generated(9, grid_edges(3, 3), 4, (0, 8), 5)
+# A 4x4 grid coloured by the rules' generator, starts in opposite corners; no colour wins at
+# once in its first moves, so MCTS searches (a decisive move skips the search).
+GRID16 = generated(16, grid_edges(4, 4), 4, (0, 15), 2)
 
 
 def test_mcts_first_iterations_visit_every_child_then_follow_uct():
-    game = Game(GRID9, allow_opponent_colours=True)
+    game = Game(GRID16, allow_opponent_colours=True)
     legal = game.legal_moves()
     assert len(legal) == 3
     for count in (1, 2):
         # len(legal) iterations: the first expands the root and visits the first child, the
         # others visit the unvisited children (score inf) in colour order.
-        first = Mcts(len(legal), playouts=count, seed=4)
+        first = Mcts(len(legal), playouts=count, bias=0.0, seed=4)
         first.choose(game)
         root = first.roots[0]
         assert root.mover is None
@@ -697,10 +698,11 @@ def test_mcts_first_iterations_visit_every_child_then_follow_uct():
         assert [child.colour for child in root.children] == legal
         assert [child.N for child in root.children] == [count] * len(legal)
         assert all(child.mover == 0 for child in root.children)
-        assert all(0 <= child.W <= 2 * count for child in root.children)
-        # One more iteration (the same streams for the first ones): the scores share the
-        # exploration term, so the largest W wins, the first in colour order on ties.
-        more = Mcts(len(legal) + 1, playouts=count, seed=4)
+        assert all(0 <= child.W <= count for child in root.children)
+        # One more iteration (the same streams for the first ones): without progressive bias
+        # the scores share the exploration term, so the largest W wins, the first in colour
+        # order on ties.
+        more = Mcts(len(legal) + 1, playouts=count, bias=0.0, seed=4)
         more.choose(game)
         ws = [child.W for child in root.children]
         favourite = ws.index(max(ws))
@@ -713,23 +715,28 @@ def test_mcts_first_iterations_visit_every_child_then_follow_uct():
         ]
 
 
-def playout_winners(state, cursor, count):
-    """``count`` random playouts from ``state``, all reading ``cursor`` in turn."""
-    winners = []
+def playout_value_sum(state, cursor, count, player, *, greedy=6, w=0.5):
+    """The summed values for ``player`` of ``count`` greedy-biased playouts from ``state``,
+    all reading ``cursor`` in turn, rebuilt from the document's words."""
+    total = 0.0
+    cells = len(state.owner)
     for _ in range(count):
         playout = state.copy()
         while not playout.is_over:
             legal = playout.legal_moves()
-            playout.play(legal[cursor.below(len(legal))])
-        winners.append(playout.winner)
-    return winners
+            j = cursor.below(len(legal) + greedy)
+            playout.play(legal[j] if j < len(legal) else oracle.choose_greedy(playout))
+        won = playout.winner
+        result = 0.5 if won is None else 1.0 if won == player else 0.0
+        total += (1.0 - w) * result + w * ((cells + playout.margin(player)) / (2.0 * cells))
+    return total
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
 def test_mcts_first_iteration_reads_its_stream(seed):
     # One iteration per tree: expand the root, play its first child, then the playouts of
     # Stream(seed, "annexation.mcts", moves, t, 0), one cursor shared by the playouts.
-    game = Game(GRID9)
+    game = Game(GRID16)
     game.play(game.legal_moves()[0])
     mcts = Mcts(1, playouts=3, trees=2, seed=seed)
     mcts.choose(game)
@@ -738,23 +745,25 @@ def test_mcts_first_iteration_reads_its_stream(seed):
     after.play(first)
     for t, root in enumerate(mcts.roots):
         cursor = Stream(seed, "annexation.mcts", 1, t, 0).cursor().halves()
-        winners = playout_winners(after, cursor, 3)
-        half_points = sum(2 if w == 1 else 1 if w is None else 0 for w in winners)
+        value = playout_value_sum(after, cursor, 3, 1)
         child = root.children[0]
-        assert (child.colour, child.mover, child.N, child.W) == (first, 1, 3, half_points)
+        assert (child.colour, child.mover, child.N, child.W) == (first, 1, 3, value)
+        assert child.gain == game.gain(1, first)
         assert (root.N, root.W) == (3, 0)
         assert [c.N for c in root.children[1:]] == [0] * (len(root.children) - 1)
 
 
 def test_mcts_uct_score_by_hand():
     # Rebuild the selection rule from the children's statistics and check the next visit.
-    game = Game(GRID9)
+    game = Game(GRID16)
     mcts = Mcts(9, c=1.4, seed=2)
     mcts.choose(game)
     children = mcts.roots[0].children
     n_root = mcts.roots[0].N
+    assert [ch.gain for ch in children] == [game.gain(0, ch.colour) for ch in children]
     scores = [
-        ch.W / (2.0 * ch.N) + 1.4 * math.sqrt(det_ln(float(n_root)) / ch.N) for ch in children
+        ch.W / ch.N + 1.4 * math.sqrt(det_ln(float(n_root)) / ch.N) + 3.0 * ch.gain / (16.0 * ch.N)
+        for ch in children
     ]
     expected = scores.index(max(scores))
     bigger = Mcts(10, c=1.4, seed=2)
@@ -767,7 +776,7 @@ def test_mcts_uct_score_by_hand():
 
 
 def test_mcts_is_deterministic_and_counts_every_visit():
-    game = Game(GRID9)
+    game = Game(GRID16)
     one = Mcts(30, playouts=2, trees=2, seed=9)
     two = Mcts(30, playouts=2, trees=2, seed=9)
     assert one.choose(game) == two.choose(game)
@@ -784,7 +793,7 @@ def test_mcts_is_deterministic_and_counts_every_visit():
 
 
 def test_mcts_choice_is_the_most_visited_lowest_on_ties():
-    game = Game(GRID9, allow_opponent_colours=True)
+    game = Game(GRID16, allow_opponent_colours=True)
     for seed in range(3):
         mcts = Mcts(7, seed=seed, reuse=False)
         chosen = mcts.choose(game)
@@ -795,11 +804,14 @@ def test_mcts_choice_is_the_most_visited_lowest_on_ties():
 def test_mcts_picks_an_immediate_win():
     # PATH6: colour 1 wins at once; colour 2 does not.
     assert Mcts(20, seed=1).choose(Game(PATH6)) == 1
-    assert Mcts(20, seed=1, trees=3, playouts=2).choose(Game(PATH6)) == 1
+    mcts = Mcts(20, seed=1, trees=3, playouts=2)
+    assert mcts.choose(Game(PATH6)) == 1
+    assert mcts.roots == []  # a decisive move is played without a search
+    assert mcts.root_visits() == [0] * 4
 
 
 def test_mcts_reuses_an_expanded_path():
-    game = Game(GRID9)
+    game = Game(GRID16)
     mcts = Mcts(60, seed=3)
     colour = mcts.choose(game)
     old_root = mcts.roots[0]
@@ -819,17 +831,17 @@ def test_mcts_reuses_an_expanded_path():
     assert mcts.histories[0] == game.history
     # Without reuse, or from another history, a fresh tree: exactly 60 visits.
     fresh = Mcts(60, seed=3, reuse=False)
-    fresh.choose(Game(GRID9))
-    fresh.choose(Game(GRID9))
+    fresh.choose(Game(GRID16))
+    fresh.choose(Game(GRID16))
     assert fresh.roots[0].N == 60
-    other = Game(GRID9)
+    other = Game(GRID16)
     other.play(next(c for c in other.legal_moves() if c != colour))
     mcts.choose(other)
     assert mcts.roots[0].N == 60
 
 
 def test_mcts_reuse_with_the_same_state_keeps_the_tree():
-    game = Game(GRID9)
+    game = Game(GRID16)
     mcts = Mcts(10, seed=6)
     mcts.choose(game)
     root = mcts.roots[0]
@@ -841,7 +853,7 @@ def test_mcts_reuse_with_the_same_state_keeps_the_tree():
 def test_mcts_unexpanded_descendant_is_reused():
     # After len(legal) iterations every root child has been visited once and none expanded:
     # a move to one of them is still "a child in the tree", so its one visit is kept.
-    game = Game(GRID9)
+    game = Game(GRID16)
     iterations = len(game.legal_moves())
     mcts = Mcts(iterations, seed=6)
     mcts.choose(game)

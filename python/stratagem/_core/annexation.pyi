@@ -91,6 +91,9 @@ class Agent:
         playouts: int = 1,
         trees: int = 1,
         reuse: bool = True,
+        margin: float = 0.5,
+        greedy: int = 6,
+        bias: float = 3.0,
         threads: int | None = None,
     ) -> Agent: ...
     def choose(self, game: Game) -> int: ...

@@ -37,6 +37,9 @@ _OPTIONS: dict[str, dict[str, type]] = {
         "playouts": int,
         "trees": int,
         "reuse": bool,
+        "margin": float,
+        "greedy": int,
+        "bias": float,
     },
 }
 
@@ -46,7 +49,8 @@ class AI:
     work by up to 15, so deeper searches would run for hours) and ``heuristic`` (``"cells"`` or
     ``"reach"``); ``mcts`` takes ``iterations`` (default 1000) or ``time`` (seconds per move,
     not reproducible), ``c`` (exploration, default 0.5), ``playouts`` per leaf, ``trees``
-    (root parallelism) and ``reuse`` (keep the tree between moves). ``seed`` feeds ``random``
+    (root parallelism), ``reuse`` (keep the tree between moves) and ``margin`` (the weight of
+    the final margin in a playout's value, 0 to 1, default 0.5). ``seed`` feeds ``random``
     and ``mcts``; ``threads`` spreads the MCTS trees (the choice does not depend on it).
 
     MCTS keeps its trees between calls of :meth:`choose` on the same game; use one agent
@@ -72,6 +76,8 @@ class AI:
         for key in ("depth", "iterations", "playouts", "trees"):
             if key in options:
                 _validate.integer(key, options[key], 1, (1 << 32) - 1)
+        if "greedy" in options:
+            _validate.integer("greedy", options["greedy"], 0, (1 << 16) - 1)
         try:
             self._agent = _core.annexation.Agent(
                 name, self.seed, threads=self.threads, **self.options

@@ -41,7 +41,9 @@ __all__ = [
     "choose_greedy",
     "choose_minimax",
     "choose_random",
+    "decisive_move",
     "minimax",
+    "playout_value",
     "playouts",
 ]
 
@@ -466,6 +468,15 @@ def _random_playout(state: Game, draws: Halves) -> None:
         state.play(legal[draws.below(len(legal))])
 
 
+def _biased_playout(state: Game, draws: Halves, bias: int) -> None:
+    """MCTS's playout, in place: each move draws ``j = below(len(legal) + bias)`` and plays
+    ``legal[j]``, or the greedy colour when ``j >= len(legal)`` (bias 0: the random playout)."""
+    while not state.is_over:
+        legal = state.legal_moves()
+        j = draws.below(len(legal) + bias)
+        state.play(legal[j] if j < len(legal) else choose_greedy(state))
+
+
 def _light_playout(state: Game, draws: Halves, steps: int) -> int | None:
     """The light playout in place; returns the winner (None for a draw).
 
@@ -563,20 +574,23 @@ def choose_greedy(game: Game) -> int:
 
 
 def choose_fractal(game: Game) -> int:
-    """Fractal: "the legal colour after which the player's reach is largest; ties go to the
-    larger gain, then to the lowest colour"."""
+    """Fractal: "among the legal colours that gain at least one cell, the one after which the
+    player's reach is largest; ties go to the larger gain, then to the lowest colour; greedy
+    when no colour gains"."""
     legal = _legal_or_refuse(game, "fractal")
     q = game.to_move
     best: int | None = None
     best_key = (0, 0)
     for c in legal:
+        gain = game.gain(q, c)
+        if gain == 0:
+            continue
         child = game.copy()
         child.play(c)
-        key = (child.reach(q), game.gain(q, c))
+        key = (child.reach(q), gain)
         if best is None or key > best_key:
             best, best_key = c, key
-    assert best is not None  # a state that is not over has a legal colour (k > p)
-    return best
+    return choose_greedy(game) if best is None else best
 
 
 def _value(state: Game, r: int, heuristic: str) -> int:
@@ -655,16 +669,18 @@ def choose_minimax(game: Game, depth: int, heuristic: str = "cells") -> int:
 
 class Node:
     """A node of an MCTS tree: the colour that led to it, the player who played it
-    (``mover``; None at a fresh root), visits ``N``, reward ``W`` in half-points for
-    ``mover``, and its children (None until expanded; then every legal colour, ascending)."""
+    (``mover``; None at a fresh root), visits ``N``, reward ``W`` (the summed playout values
+    for ``mover``), and its children (None until expanded; then every legal colour,
+    ascending)."""
 
-    __slots__ = ("N", "W", "children", "colour", "mover")
+    __slots__ = ("N", "W", "children", "colour", "gain", "mover")
 
-    def __init__(self, colour: int | None, mover: int | None) -> None:
+    def __init__(self, colour: int | None, mover: int | None, gain: int = 0) -> None:
         self.colour = colour
         self.mover = mover
+        self.gain = gain
         self.N = 0
-        self.W = 0
+        self.W = 0.0
         self.children: list[Node] | None = None
 
     def child(self, colour: int) -> Node | None:
@@ -681,11 +697,28 @@ def _play_node(state: Game, node: Node) -> None:
     state.play(node.colour)
 
 
-def _half_points(mover: int, winner: int | None) -> int:
-    """2 per playout won by ``mover``, 1 per drawn playout, 0 otherwise."""
-    if winner is None:
-        return 1
-    return 2 if winner == mover else 0
+def playout_value(state: Game, player: int, margin_weight: float) -> float:
+    """What a finished playout is worth to ``player``: ``(1 - w) * result + w * (cells +
+    margin(player)) / (2 * cells)``, result 1 if the player won, 0.5 if drawn, 0 if lost."""
+    winner = state.winner
+    result = 0.5 if winner is None else (1.0 if winner == player else 0.0)
+    cells = state._board.n
+    share = (cells + state.margin(player)) / (2.0 * cells)
+    return (1.0 - margin_weight) * result + margin_weight * share
+
+
+def decisive_move(game: Game) -> int | None:
+    """The legal colour that wins at once for the player to move, taking the most cells (the
+    lowest colour on ties), or None."""
+    q = game.to_move
+    best: int | None = None
+    best_gain = -1
+    for c in game.legal_moves():
+        child = _child(game, c)
+        gain = child.scores[q] - game.scores[q]
+        if child.winner == q and child.is_over and gain > best_gain:
+            best, best_gain = c, gain
+    return best
 
 
 class Mcts:
@@ -696,6 +729,9 @@ class Mcts:
     playouts: int
     trees: int
     reuse: bool
+    margin: float
+    greedy: int
+    bias: float
     seed: int
     roots: list[Node]
     histories: list[list[int]]
@@ -708,6 +744,9 @@ class Mcts:
         playouts: int = 1,
         trees: int = 1,
         reuse: bool = True,
+        margin: float = 0.5,
+        greedy: int = 6,
+        bias: float = 3.0,
         seed: int = 0,
     ) -> None:
         self.iterations = _validate.integer("iterations", iterations, 1)
@@ -722,11 +761,25 @@ class Mcts:
         if not isinstance(reuse, bool):
             raise InvalidParameter(f"reuse must be True or False, got {reuse!r}")
         self.reuse = reuse
+        weight: object = margin
+        if isinstance(weight, bool) or not isinstance(weight, numbers.Real):
+            raise InvalidParameter(f"margin must be a number, got {weight!r}")
+        if not 0.0 <= float(weight) <= 1.0:
+            raise InvalidParameter(f"margin must be from 0 to 1, got {weight!r}")
+        self.margin = float(weight)
+        self.greedy = _validate.integer("greedy", greedy, 0, 2**16 - 1)
+        gain_bias: object = bias
+        if isinstance(gain_bias, bool) or not isinstance(gain_bias, numbers.Real):
+            raise InvalidParameter(f"bias must be a number, got {gain_bias!r}")
+        if not math.isfinite(float(gain_bias)) or float(gain_bias) < 0.0:
+            raise InvalidParameter(f"bias must be finite and at least 0, got {gain_bias!r}")
+        self.bias = float(gain_bias)
         self.seed = _validate.integer("seed", seed, 0, U64_MAX)
         # Tree t: its root node and the history of the root state.
         self.roots = []
         self.histories = []
         self._colour_count = 0
+        self._cells = 0
 
     def _reused_root(self, t: int, game: Game) -> Node | None:
         """Reuse: "when the next choose is given a state whose history extends [the tree's root
@@ -747,17 +800,20 @@ class Mcts:
 
     def _select(self, node: Node) -> Node:
         """The child with the largest score, the first in colour order on ties: ``inf`` if
-        ``child.N == 0``, else ``child.W / (2.0 * child.N) + c * sqrt(det_ln(node.N) /
-        child.N)``."""
+        ``child.N == 0``, else ``child.W / child.N + c * sqrt(det_ln(node.N) / child.N) +
+        bias * child.gain / (cells * child.N)`` (UCT plus progressive bias)."""
         assert node.children
+        cells = float(self._cells)
         best = node.children[0]
         best_score = -math.inf
         for child in node.children:
             if child.N == 0:
                 score = math.inf
             else:
-                score = child.W / (2.0 * child.N) + self.c * math.sqrt(
-                    det_ln(float(node.N)) / child.N
+                score = (
+                    child.W / child.N
+                    + self.c * math.sqrt(det_ln(float(node.N)) / child.N)
+                    + self.bias * child.gain / (cells * child.N)
                 )
             if score > best_score:
                 best, best_score = child, score
@@ -775,7 +831,7 @@ class Mcts:
                 break
             if node.children is None:
                 mover = state.to_move
-                node.children = [Node(c, mover) for c in state.legal_moves()]
+                node.children = [Node(c, mover, state.gain(mover, c)) for c in state.legal_moves()]
                 node = node.children[0]
                 _play_node(state, node)
                 path.append(node)
@@ -785,21 +841,29 @@ class Mcts:
             path.append(node)
             if node.N == 0:
                 break
-        winners = []
+        players = len(state.scores)
+        values = [0.0] * players
         for _ in range(self.playouts):
             playout = state.copy()
-            _random_playout(playout, draws)  # a finished state counts its own result
-            winners.append(playout.winner)
+            _biased_playout(playout, draws, self.greedy)  # a finished state: its own result
+            for q in range(players):
+                values[q] += playout_value(playout, q, self.margin)
         for visited in path:
             visited.N += self.playouts
             if visited.mover is not None:
-                visited.W += sum(_half_points(visited.mover, w) for w in winners)
+                visited.W += values[visited.mover]
 
     def choose(self, game: Game) -> int:
         """Run ``iterations`` iterations in each tree (reusing trees where the rules allow)
         and return the root colour with the most visits summed over the trees, the lowest
         colour on ties."""
         legal = _legal_or_refuse(game, "mcts")
+        self._colour_count = game._board.k
+        self._cells = game._board.n
+        decisive = decisive_move(game)
+        if decisive is not None:  # the game ends now, and the trees with it
+            self.roots, self.histories = [], []
+            return decisive
         roots = []
         for t in range(self.trees):
             root = self._reused_root(t, game)

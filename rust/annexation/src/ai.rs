@@ -130,17 +130,23 @@ pub fn choose_greedy(board: &Board, state: &State) -> usize {
     best.map_or(0, |(_, c)| c)
 }
 
+/// Among the colours that gain at least one cell, the one after which the player's reach is
+/// largest (ties: the larger gain, then the lowest colour); greedy when no colour gains, since
+/// reach alone rewards annexing nothing.
 pub fn choose_fractal(board: &Board, state: &State) -> usize {
     let q = state.to_move();
     let mut best: Option<((u32, u32), usize)> = None;
     for c in legal_colours(board, state) {
         let gain = state.gain(board, q, c);
+        if gain == 0 {
+            continue;
+        }
         let reach = child(board, state, c).reach(board, q);
         if best.is_none_or(|(key, _)| (reach, gain) > key) {
             best = Some(((reach, gain), c));
         }
     }
-    best.map_or(0, |(_, c)| c)
+    best.map_or_else(|| choose_greedy(board, state), |(_, c)| c)
 }
 
 fn value(board: &Board, state: &State, root: usize, heuristic: Heuristic) -> i64 {

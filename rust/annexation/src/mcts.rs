@@ -9,7 +9,7 @@ use stratagem_core::rng::{Halves, Stream, det_ln, purpose_tag};
 use stratagem_core::{Cancel, Result, error::param};
 
 use crate::board::Board;
-use crate::playout::random_playout;
+use crate::playout::biased_playout;
 use crate::purpose;
 use crate::state::{Outcome, State};
 use crate::{MAX_COLOURS, MAX_PLAYERS};
@@ -23,6 +23,14 @@ pub enum Budget {
     Time(Duration),
 }
 
+/// The default weight of the final margin in a playout's value (docs/annexation.md, "How MCTS
+/// values a playout").
+pub const DEFAULT_MARGIN_WEIGHT: f64 = 0.5;
+/// The default weight of the greedy colour in a playout's move draw ([`biased_playout`]).
+pub const DEFAULT_GREEDY_BIAS: u32 = 6;
+/// The default weight of a child's gain in its selection score (progressive bias).
+pub const DEFAULT_GAIN_BIAS: f64 = 3.0;
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MctsConfig {
     pub budget: Budget,
@@ -30,6 +38,12 @@ pub struct MctsConfig {
     pub playouts: u32,
     pub trees: u32,
     pub reuse: bool,
+    /// `w` in a playout's value `(1 - w) * result + w * (cells + margin) / (2 * cells)`.
+    pub margin_weight: f64,
+    /// The playouts' greedy bias ([`biased_playout`]; 0: uniformly random moves).
+    pub greedy_bias: u32,
+    /// `b` in the selection score's progressive bias `b * gain / (cells * N)`.
+    pub gain_bias: f64,
 }
 
 impl MctsConfig {
@@ -64,8 +78,60 @@ impl MctsConfig {
             playouts,
             trees,
             reuse,
+            margin_weight: DEFAULT_MARGIN_WEIGHT,
+            greedy_bias: DEFAULT_GREEDY_BIAS,
+            gain_bias: DEFAULT_GAIN_BIAS,
         })
     }
+
+    /// The same settings with another margin weight (from 0 to 1).
+    pub fn with_margin_weight(self, margin_weight: f64) -> Result<Self> {
+        if !(0.0..=1.0).contains(&margin_weight) {
+            return Err(param(format!(
+                "the margin weight must be from 0 to 1, got {margin_weight}"
+            )));
+        }
+        Ok(Self {
+            margin_weight,
+            ..self
+        })
+    }
+
+    /// The same settings with another progressive bias weight (finite, at least 0).
+    pub fn with_gain_bias(self, gain_bias: f64) -> Result<Self> {
+        if !gain_bias.is_finite() || gain_bias < 0.0 {
+            return Err(param(format!(
+                "the gain bias must be a finite number >= 0, got {gain_bias}"
+            )));
+        }
+        Ok(Self { gain_bias, ..self })
+    }
+
+    /// The same settings with another greedy bias for the playouts (at most 65,535).
+    pub fn with_greedy_bias(self, greedy_bias: u32) -> Result<Self> {
+        if greedy_bias > u32::from(u16::MAX) {
+            return Err(param(format!(
+                "the greedy bias must be from 0 to 65535, got {greedy_bias}"
+            )));
+        }
+        Ok(Self {
+            greedy_bias,
+            ..self
+        })
+    }
+}
+
+/// What one finished playout is worth to `player`: its result (1 won, 1/2 drawn, 0 lost)
+/// blended with its final margin scaled to 0..1, so that among won lines the search prefers
+/// the larger win, and a game ends as soon as a player passes half the board, the quicker.
+pub fn playout_value(state: &State, player: usize, cells: u32, margin_weight: f64) -> f64 {
+    let result = match state.outcome() {
+        Outcome::Won(q) if usize::from(q) == player => 1.0,
+        Outcome::Won(_) => 0.0,
+        _ => 0.5,
+    };
+    let share = (i64::from(cells) + state.margin(player)) as f64 / (2.0 * f64::from(cells));
+    (1.0 - margin_weight) * result + margin_weight * share
 }
 
 #[derive(Clone, Debug)]
@@ -75,9 +141,11 @@ struct Node {
     /// Number of children; 0 until expanded (a position that is not over has a legal move).
     children: u8,
     first_child: u32,
+    /// The cells `mover` took with this colour.
+    gain: u32,
     visits: u64,
-    /// Half-points for `mover`: 2 per playout it won, 1 per drawn playout.
-    reward: u64,
+    /// The summed [`playout_value`]s for `mover`.
+    reward: f64,
 }
 
 #[derive(Clone, Debug)]
@@ -96,8 +164,9 @@ impl Tree {
                 mover: 0,
                 children: 0,
                 first_child: 0,
+                gain: 0,
                 visits: 0,
-                reward: 0,
+                reward: 0.0,
             }],
             history: history.to_vec(),
         }
@@ -141,28 +210,36 @@ impl Tree {
                 mover,
                 children: 0,
                 first_child: 0,
+                gain: state.gain(board, usize::from(mover), usize::from(colour)),
                 visits: 0,
-                reward: 0,
+                reward: 0.0,
             });
         }
         self.nodes[node].first_child = first;
         self.nodes[node].children = legal.count_ones() as u8;
     }
 
-    /// The child with the largest UCT score, the first unvisited one if any.
-    fn select(&self, node: usize, exploration: f64) -> usize {
+    /// The child with the largest UCT score plus progressive bias, the first unvisited one
+    /// if any.
+    fn select(&self, node: usize, config: &MctsConfig, cells: u32) -> usize {
         let parent = &self.nodes[node];
         let log_visits = det_ln(parent.visits as f64);
         let first = parent.first_child as usize;
         let mut best = first;
         let mut best_score = f64::NEG_INFINITY;
         for child in first..first + usize::from(parent.children) {
-            let Node { visits, reward, .. } = self.nodes[child];
+            let Node {
+                visits,
+                reward,
+                gain,
+                ..
+            } = self.nodes[child];
             if visits == 0 {
                 return child;
             }
-            let score = reward as f64 / (2.0 * visits as f64)
-                + exploration * (log_visits / visits as f64).sqrt();
+            let score = reward / visits as f64
+                + config.exploration * (log_visits / visits as f64).sqrt()
+                + config.gain_bias * f64::from(gain) / (f64::from(cells) * visits as f64);
             if score > best_score {
                 best = child;
                 best_score = score;
@@ -191,6 +268,7 @@ impl Run<'_> {
         let mut scratch = self.root.clone();
         let mut path = Vec::new();
         let mut iteration = 0u64;
+        let (players, cells) = (self.root.players(), self.board.cells() as u32);
         loop {
             match (self.config.budget, self.deadline) {
                 (Budget::Iterations(limit), _) if iteration >= limit => break,
@@ -219,37 +297,59 @@ impl Run<'_> {
                     path.push(node);
                     break;
                 }
-                node = tree.select(node, self.config.exploration);
+                node = tree.select(node, self.config, cells);
                 state.play_unchecked(self.board, usize::from(tree.nodes[node].colour));
                 path.push(node);
                 if tree.nodes[node].visits == 0 {
                     break;
                 }
             }
-            let mut half_points = [0u64; MAX_PLAYERS];
+            let mut values = [0.0f64; MAX_PLAYERS];
             for _ in 0..self.config.playouts {
-                let outcome = if state.is_over() {
-                    state.outcome()
+                let finished = if state.is_over() {
+                    &state
                 } else {
                     scratch.clone_from(&state);
-                    random_playout(self.board, &mut scratch, &mut draws)
+                    biased_playout(
+                        self.board,
+                        &mut scratch,
+                        &mut draws,
+                        self.config.greedy_bias,
+                    );
+                    &scratch
                 };
-                match outcome {
-                    Outcome::Won(q) => half_points[usize::from(q)] += 2,
-                    _ => half_points.iter_mut().for_each(|h| *h += 1),
+                for (player, value) in values[..players].iter_mut().enumerate() {
+                    *value += playout_value(finished, player, cells, self.config.margin_weight);
                 }
             }
             for &visited in &path {
                 let node = &mut tree.nodes[visited];
                 node.visits += u64::from(self.config.playouts);
                 if visited != 0 {
-                    node.reward += half_points[usize::from(node.mover)];
+                    node.reward += values[usize::from(node.mover)];
                 }
             }
             iteration += 1;
         }
         Ok(iteration)
     }
+}
+
+/// The legal colour that wins the game at once for the player to move, taking the most
+/// cells (the lowest colour on ties), if there is one.
+pub fn decisive_move(board: &Board, state: &State) -> Option<usize> {
+    let mover = state.to_move();
+    let legal = state.legal_mask(board);
+    let mut best: Option<(u32, usize)> = None;
+    for colour in (0..board.colour_count()).filter(|&c| legal & (1 << c) != 0) {
+        let mut next = state.clone();
+        next.play_unchecked(board, colour);
+        let gain = next.scores()[mover] - state.scores()[mover];
+        if next.outcome() == Outcome::Won(mover as u8) && best.is_none_or(|(most, _)| gain > most) {
+            best = Some((gain, colour));
+        }
+    }
+    best.map(|(_, colour)| colour)
 }
 
 /// An MCTS player: its settings, seed and trees.
@@ -300,6 +400,12 @@ impl Mcts {
         history: &[u8],
         cancel: &Cancel,
     ) -> Result<usize> {
+        if let Some(colour) = decisive_move(board, state) {
+            // Nothing to search: the game ends now, and the trees with it.
+            self.trees.clear();
+            self.last_iterations = 0;
+            return Ok(colour);
+        }
         let same_board = self.board_colours == board.cell_colours();
         let trees = self.config.trees as usize;
         if !(self.config.reuse && same_board && self.trees.len() == trees) {
@@ -374,7 +480,7 @@ mod tests {
             let colour =
                 parallel::pool(threads)?.install(|| mcts.choose(&board, &state, &[], &cancel))?;
             choices.push((colour, mcts.root_visits()));
-            assert_eq!(mcts.last_iterations(), 600);
+            assert_eq!(mcts.last_iterations(), 0, "a decisive move needs no search");
         }
         assert_eq!(choices[0].0, 1);
         assert_eq!(choices[0], choices[1]);
@@ -382,8 +488,32 @@ mod tests {
     }
 
     #[test]
+    fn searches_the_same_way_on_any_thread_count() -> Result<()> {
+        let board = slow_path_board()?;
+        let state = State::initial(&board)?;
+        assert_eq!(decisive_move(&board, &state), None);
+        let config = MctsConfig::new(Budget::Iterations(200), 0.5, 2, 3, true)?;
+        let cancel = Cancel::new();
+        let mut choices = Vec::new();
+        for threads in [1, 2] {
+            let mut mcts = Mcts::new(config, 5);
+            let colour =
+                parallel::pool(threads)?.install(|| mcts.choose(&board, &state, &[], &cancel))?;
+            choices.push((colour, mcts.root_visits()));
+            assert_eq!(mcts.last_iterations(), 600);
+        }
+        assert_eq!(choices[0], choices[1]);
+        Ok(())
+    }
+
+    /// A path 0 | 1 2 1 2 3 4 1 2 | 5 where no colour wins at once.
+    fn slow_path_board() -> Result<Board> {
+        crate::board::tests::path_board(&[0, 1, 2, 1, 2, 3, 4, 1, 2, 5], 6, Mode::Flood)
+    }
+
+    #[test]
     fn reuse_keeps_the_subtree_of_the_moves_played() -> Result<()> {
-        let board = path_board()?;
+        let board = slow_path_board()?;
         let mut state = State::initial(&board)?;
         let config = MctsConfig::new(Budget::Iterations(50), 1.0, 1, 1, true)?;
         let cancel = Cancel::new();

@@ -8,6 +8,7 @@ use rayon::prelude::*;
 use stratagem_core::rng::{Halves, Stream, purpose_tag};
 use stratagem_core::{Cancel, Result};
 
+use crate::ai::choose_greedy;
 use crate::board::Board;
 use crate::purpose;
 use crate::state::{Outcome, State, nth_colour};
@@ -92,6 +93,48 @@ fn random_playout_in<const W: usize>(
         let legal = scratch.legal_mask(board);
         let pick = draws.below(legal.count_ones());
         scratch.play_in::<W>(board, nth_colour(legal, pick));
+    }
+    scratch.outcome()
+}
+
+/// Plays from `scratch` to the end, each move drawing `j = below(len(legal) + bias)` and
+/// playing `legal[j]`, or the greedy colour when `j >= len(legal)`: a playout that leans
+/// towards greedy play (MCTS's default policy). `bias = 0` is [`random_playout`].
+pub fn biased_playout(
+    board: &Board,
+    scratch: &mut State,
+    draws: &mut Halves,
+    bias: u32,
+) -> Outcome {
+    if bias == 0 {
+        return random_playout(board, scratch, draws);
+    }
+    with_words!(
+        board.words(),
+        biased_playout_in,
+        board,
+        scratch,
+        draws,
+        bias
+    )
+}
+
+fn biased_playout_in<const W: usize>(
+    board: &Board,
+    scratch: &mut State,
+    draws: &mut Halves,
+    bias: u32,
+) -> Outcome {
+    while !scratch.is_over() {
+        let legal = scratch.legal_mask(board);
+        let count = legal.count_ones();
+        let pick = draws.below(count + bias);
+        let colour = if pick < count {
+            nth_colour(legal, pick)
+        } else {
+            choose_greedy(board, scratch)
+        };
+        scratch.play_in::<W>(board, colour);
     }
     scratch.outcome()
 }

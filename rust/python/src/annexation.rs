@@ -12,7 +12,9 @@ use pyo3::prelude::*;
 use stratagem_annexation::ai::{AI_NAMES, Agent, AiSpec, Heuristic, Stateless};
 use stratagem_annexation::batch::{Arrays, step_arrays};
 use stratagem_annexation::matches::{MatchArrays, match_fixtures, match_table, play_fixtures};
-use stratagem_annexation::mcts::{Budget, MctsConfig};
+use stratagem_annexation::mcts::{
+    Budget, DEFAULT_GAIN_BIAS, DEFAULT_GREEDY_BIAS, DEFAULT_MARGIN_WEIGHT, MctsConfig,
+};
 use stratagem_annexation::playout::{Policy, playouts};
 use stratagem_annexation::vector::{Outputs, VectorEnv};
 use stratagem_annexation::{Board, Mode, Outcome, Rules, State};
@@ -247,6 +249,9 @@ fn spec_from(
     playouts: u32,
     trees: u32,
     reuse: bool,
+    margin: f64,
+    greedy: u32,
+    bias: f64,
 ) -> PyResult<AiSpec> {
     let stateless = |kind| Ok(AiSpec::Stateless(kind));
     match kind {
@@ -268,7 +273,11 @@ fn spec_from(
                     return Err(param("mcts takes either iterations or time, not both"));
                 }
             };
-            let config = MctsConfig::new(budget, c, playouts, trees, reuse).map_err(to_py)?;
+            let config = MctsConfig::new(budget, c, playouts, trees, reuse)
+                .and_then(|config| config.with_margin_weight(margin))
+                .and_then(|config| config.with_greedy_bias(greedy))
+                .and_then(|config| config.with_gain_bias(bias))
+                .map_err(to_py)?;
             Ok(AiSpec::Mcts(config))
         }
         other => Err(param(format!(
@@ -281,7 +290,7 @@ fn spec_from(
 #[pymethods]
 impl PyAgent {
     #[new]
-    #[pyo3(signature = (kind, seed=0, depth=3, heuristic="cells", iterations=None, time=None, c=0.5, playouts=1, trees=1, reuse=true, threads=None))]
+    #[pyo3(signature = (kind, seed=0, depth=3, heuristic="cells", iterations=None, time=None, c=0.5, playouts=1, trees=1, reuse=true, margin=DEFAULT_MARGIN_WEIGHT, greedy=DEFAULT_GREEDY_BIAS, bias=DEFAULT_GAIN_BIAS, threads=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         kind: &str,
@@ -294,10 +303,14 @@ impl PyAgent {
         playouts: u32,
         trees: u32,
         reuse: bool,
+        margin: f64,
+        greedy: u32,
+        bias: f64,
         threads: Option<usize>,
     ) -> PyResult<Self> {
         let spec = spec_from(
-            kind, depth, heuristic, iterations, time, c, playouts, trees, reuse,
+            kind, depth, heuristic, iterations, time, c, playouts, trees, reuse, margin, greedy,
+            bias,
         )?;
         thread_count(threads)?;
         Ok(Self {
