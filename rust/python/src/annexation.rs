@@ -12,9 +12,7 @@ use pyo3::prelude::*;
 use stratagem_annexation::ai::{AI_NAMES, Agent, AiSpec, Heuristic, Stateless};
 use stratagem_annexation::batch::{Arrays, step_arrays};
 use stratagem_annexation::matches::{MatchArrays, match_fixtures, match_table, play_fixtures};
-use stratagem_annexation::mcts::{
-    Budget, DEFAULT_GAIN_BIAS, DEFAULT_GREEDY_BIAS, DEFAULT_MARGIN_WEIGHT, MctsConfig,
-};
+use stratagem_annexation::mcts::{Budget, MctsConfig};
 use stratagem_annexation::playout::{Policy, playouts};
 use stratagem_annexation::vector::{Outputs, VectorEnv};
 use stratagem_annexation::{Board, Mode, Outcome, Rules, State};
@@ -290,7 +288,9 @@ fn spec_from(
 #[pymethods]
 impl PyAgent {
     #[new]
-    #[pyo3(signature = (kind, seed=0, depth=3, heuristic="cells", iterations=None, time=None, c=0.5, playouts=1, trees=1, reuse=true, margin=DEFAULT_MARGIN_WEIGHT, greedy=DEFAULT_GREEDY_BIAS, bias=DEFAULT_GAIN_BIAS, threads=None))]
+    // margin, greedy and bias default to mcts::DEFAULT_{MARGIN_WEIGHT, GREEDY_BIAS, GAIN_BIAS}
+    // (a signature shows literals only).
+    #[pyo3(signature = (kind, seed=0, depth=3, heuristic="cells", iterations=None, time=None, c=0.5, playouts=1, trees=1, reuse=true, margin=0.5, greedy=6, bias=3.0, threads=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         kind: &str,
