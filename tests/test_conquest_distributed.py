@@ -530,10 +530,11 @@ def test_part_refuses_buffers_of_the_wrong_length() -> None:
     with pytest.raises(InconsistentInput, match="a received placement of 1099511627777 troops"):
         part.fight(np.full(resolved, TROOP_LIMIT + 1, dtype=np.int64))
     reports = part.fight(np.zeros(resolved, dtype=np.int64))
-    assert reports.shape == (3 * resolved,)
-    expected = 3 * (cut - resolved)
+    # A report card: the signed survivors of both sides.
+    assert reports.shape == (2 * resolved,)
+    expected = 2 * (cut - resolved)
     with pytest.raises(InconsistentInput, match=f"expected {expected} report values"):
-        part.occupy(np.zeros(expected + 3, dtype=np.int64))
+        part.occupy(np.zeros(expected + 2, dtype=np.int64))
     part.occupy(np.zeros(expected, dtype=np.int64))
     with pytest.raises(InconsistentInput, match=r"expected 6 ghost states .* got 0"):
         part.end_turn(np.zeros(0, dtype=np.uint64))
@@ -665,7 +666,7 @@ def test_part_calls_in_any_order_with_any_values_raise_or_work(
             "distance_update": (buffer(ghosts, off, np.uint32),),
             "pressure_in": (buffer(cut, off, np.uint64),),
             "fight": (buffer(resolved, off, np.int64),),
-            "occupy": (buffer(3 * (cut - resolved), off, np.int64),),
+            "occupy": (buffer(2 * (cut - resolved), off, np.int64),),
             "end_turn": (buffer(ghosts, off, np.uint64),),
             "commit": (buffer(2, off, np.int64), buffer(2, 0, np.int64)),
         }.get(phase, ())
@@ -675,7 +676,17 @@ def test_part_calls_in_any_order_with_any_values_raise_or_work(
         assert territories.shape == troops.shape == (part.standing.turn + 1, 2)
 
 
-def test_part_refuses_negative_survivors_in_report_cards() -> None:
+@pytest.mark.parametrize(
+    "card",
+    [
+        # more of this rank's soldiers survive than it placed (it holds 10 troops)
+        (TROOP_LIMIT, 0),
+        (-TROOP_LIMIT, 0),
+        # a survivor count beyond any territory's troops
+        (0, TROOP_LIMIT + 1),
+    ],
+)
+def test_part_refuses_impossible_survivors_in_report_cards(card: tuple[int, int]) -> None:
     share = grid_share(("aggressive", "aggressive"))
     part = share.part()
     part.begin_turn()
@@ -683,7 +694,7 @@ def test_part_refuses_negative_survivors_in_report_cards() -> None:
     part.place()
     resolved = int(part.resolved_per_neighbour().sum())
     part.fight(np.zeros(resolved, dtype=np.int64))
-    cards = np.tile(np.array([5, -7, -3], dtype=np.int64), 6 - resolved)
+    cards = np.tile(np.array(card, dtype=np.int64), 6 - resolved)
     with pytest.raises(InconsistentInput, match="survivors"):
         part.occupy(cards)
 

@@ -204,16 +204,16 @@ def test_traffic_is_what_the_message_pattern_says(
         assert mine["state"] == 8 * halo_here * turns  # one packed word per halo territory
         assert mine["distance"] == (4 * halo_here * rounds if moving else 0)
         assert mine["pressure"] == (8 * cut_here * turns if "opportunist" in policies else 0)
-        # Placements go out on the borders the other side resolves, 3-word report cards on
+        # Placements go out on the borders the other side resolves, 2-word report cards on
         # those this rank resolves: 8 bytes per cut border and turn, whoever resolves it.
-        assert mine["placement"] + mine["report"] // 3 == 8 * cut_here * turns
-        assert mine["report"] % 24 == 0
+        assert mine["placement"] + mine["report"] // 2 == 8 * cut_here * turns
+        assert mine["report"] % 16 == 0
         assert mine["collective"] == 8 * rounds + 16 * 2 * turns
-        # All ranks per turn: (4R + 8) H + 40 C with an opportunist, 32 C without (R rounds).
+        # All ranks per turn: (4R + 8) H + 40 C with an opportunist, 24 C without (R rounds).
         by_phase = summary["bytes_per_turn_by_phase"]
         per_round = summary["distance_rounds_per_turn"]
         assert by_phase["placement"] == 8 * cut
-        assert by_phase["report"] == 24 * cut
+        assert by_phase["report"] == 16 * cut
         assert by_phase["state"] == 8 * ghosts
         assert by_phase["pressure"] == (16 * cut if "opportunist" in policies else 0)
         assert by_phase["distance"] == pytest.approx(4 * ghosts * per_round)

@@ -77,7 +77,7 @@ Order = Literal["natural", "rcm"]
 ORDERS: tuple[str, ...] = ("natural", "rcm")
 # Tags of the turn's messages, one per phase (a message can never be taken for another's).
 _TAG_DISTANCE, _TAG_PRESSURE, _TAG_PLACEMENT, _TAG_REPORT, _TAG_STATE = range(0x5310, 0x5315)
-_REPORT_WORDS = 3  # placement, resolver's survivors, neighbour's survivors
+_REPORT_WORDS = 2  # signed survivors of the neighbour, then of the resolver
 
 
 # -- partitions -------------------------------------------------------------------------------

@@ -51,10 +51,10 @@ __all__ = [
     "star",
 ]
 
-#: The most territories a board may have (2**23 - 1, so per-team totals fit in int64), the
+#: The most territories a board may have (2**32 - 1: ids are 32-bit in the engine), the
 #: engine's limit (docs/conquest-rules.md).
 MAX_TERRITORIES: int = _core.conquest.MAX_TERRITORIES
-#: The most borders a generated board may have (2**26, about 5 GB of board in memory): a
+#: The most borders a generated board may have (2**26, about 3 GB of board in memory): a
 #: spec expected to have more is refused before anything is allocated.
 MAX_BORDERS = 1 << 26
 

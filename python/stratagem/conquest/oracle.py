@@ -36,6 +36,7 @@ __all__ = [
     "end_status",
     "frontier_distance",
     "play_turn",
+    "troop_limit",
     "policy_placement",
     "reverse_edges",
     "simulate_battle_counts",
@@ -43,6 +44,13 @@ __all__ = [
 ]
 
 TROOP_LIMIT: int = 2**40
+
+
+def troop_limit(n: int) -> int:
+    """The rule: "a territory holds at most min(TROOP_LIMIT, (2**63 - 1) // n) troops on a
+    board of n territories" (TROOP_LIMIT below 2**23 territories), so that all troops of the
+    board together fit in an int64."""
+    return min(TROOP_LIMIT, (2**63 - 1) // max(n, 1))
 POLICIES: tuple[str, ...] = ("random", "aggressive", "balanced", "opportunist")
 MAX_TEAMS = 64
 MIN_TEAMS = 2
@@ -525,7 +533,7 @@ def _occupation(state: _Turn, p: list[int], survivors: list[int]) -> tuple[list[
     among the tied teams it keeps x; otherwise with the tied teams sorted by id, the new owner
     is tied[u] with u = cursor.uniform_below(len(tied)) from stream (seed, "conquest.tie", t,
     x) (no draw when only one team is tied). The owner keeps exactly its own count
-    (min(best, TROOP_LIMIT))."
+    (min(best, troop_limit(n)))."
     """
     board, team, troops = state.board, state.team, state.troops
     present: list[dict[int, int]] = []
@@ -551,7 +559,7 @@ def _occupation(state: _Turn, p: list[int], survivors: list[int]) -> tuple[list[
             else:
                 cursor = Stream(state.seed, "conquest.tie", state.turn, x).cursor()
                 new_team[x] = tied[cursor.uniform_below(len(tied))]
-        new_troops[x] = min(best, TROOP_LIMIT)
+        new_troops[x] = min(best, troop_limit(board.n))
     return new_team, new_troops
 
 
@@ -567,7 +575,7 @@ def _play_turn(state: _Turn, p: list[int], rate_ppm: int, cap: int) -> tuple[lis
     """Phases 2-4 for a checked placement; the inputs are not modified."""
     survivors = _battles(state, p)
     new_team, new_troops = _occupation(state, p, survivors)
-    return new_team, _recruitment(new_troops, rate_ppm, cap)
+    return new_team, _recruitment(new_troops, rate_ppm, min(cap, troop_limit(state.board.n)))
 
 
 def play_turn(  # noqa: PLR0917 (the published signature)

@@ -1,10 +1,11 @@
 //! The board: an undirected simple graph in CSR form, checked once, with the reverse of every
-//! directed edge and the list of borders (each undirected edge once, `x < y`).
+//! directed edge. Ids and positions are `u32` (12 bytes per directed edge, 4 per territory):
+//! a border is its upward edge `x -> y`, `x < y`, and needs no table of its own.
 
 use rayon::prelude::*;
 use stratagem_core::{Error, Result};
 
-use stratagem_core::graph::{Csr, Shape};
+use stratagem_core::graph::{Shape, check};
 
 use crate::MAX_TERRITORIES;
 
@@ -19,25 +20,15 @@ pub const GRAPH: Shape<'static> = Shape {
     connected: false,
 };
 
-/// One undirected border `{x, y}` with `x < y` and the positions of both directions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Border {
-    pub x: u32,
-    pub y: u32,
-    /// Position of `x -> y` in `indices` (this is the border id of the rules).
-    pub xy: usize,
-    /// Position of `y -> x`.
-    pub yx: usize,
-}
+/// The most directed borders a board (or one rank's part of it) may have: positions in
+/// `indices` are `u32`.
+pub const MAX_EDGES: usize = u32::MAX as usize;
 
 #[derive(Clone, Debug)]
 pub struct Board {
-    indptr: Vec<usize>,
+    indptr: Vec<u32>,
     indices: Vec<u32>,
-    reverse: Vec<usize>,
-    /// Index into `borders` of each directed edge.
-    edge_border: Vec<u32>,
-    borders: Vec<Border>,
+    reverse: Vec<u32>,
     /// Ids in a larger board when this board is one rank's part of it (see [`Board::labelled`]).
     labels: Option<Labels>,
 }
@@ -56,9 +47,9 @@ fn invalid(message: String) -> Error {
 
 impl Board {
     /// Checks a CSR graph (rows sorted ascending, symmetric, no self-loops, no repeats) and
-    /// builds the reverse-edge and border tables. Errors name the offending territory.
+    /// builds the reverse-edge table. Errors name the offending territory.
     pub fn from_csr(indptr: &[i64], indices: &[i64]) -> Result<Self> {
-        Self::built(Csr::checked(indptr, indices, &GRAPH)?)
+        Self::built(indptr, indices, &GRAPH)
     }
 
     /// Like [`Self::from_csr`], but a rank's part of a board may hold no territory at all
@@ -68,58 +59,43 @@ impl Board {
             min_nodes: 0,
             ..GRAPH
         };
-        Self::built(Csr::checked(indptr, indices, &part)?)
+        Self::built(indptr, indices, &part)
     }
 
-    /// The reverse-edge and border tables of a checked graph.
-    fn built(graph: Csr) -> Result<Self> {
-        let n = graph.nodes();
-        if graph.entries() > u32::MAX as usize {
+    /// The compact arrays and the reverse-edge table of a graph, once checked.
+    fn built(indptr: &[i64], indices: &[i64], shape: &Shape<'_>) -> Result<Self> {
+        if indices.len() > MAX_EDGES {
             return Err(invalid(format!(
-                "too many borders: {}",
-                graph.entries() / 2
+                "too many borders: {} (at most {} directed borders, listed in indices, per \
+                 process; spread a larger board over MPI ranks)",
+                indices.len() / 2,
+                MAX_EDGES
             )));
         }
-        let (indptr, indices) = graph.into_parts();
+        let n = check(indptr, indices, shape)?;
+        // Checked: offsets run from 0 to indices.len() <= u32::MAX, ids below n <= u32::MAX.
+        let indptr: Vec<u32> = indptr.par_iter().map(|&o| o as u32).collect();
+        let indices: Vec<u32> = indices.par_iter().map(|&y| y as u32).collect();
         // Reverse edges by binary search in the (sorted) neighbour's row.
-        let reverse: Vec<usize> = (0..n)
+        let reverse: Vec<u32> = (0..n)
             .into_par_iter()
             .flat_map_iter(|x| {
                 let (indptr, indices) = (&indptr, &indices);
                 (indptr[x]..indptr[x + 1]).map(move |e| {
-                    let y = indices[e] as usize;
-                    let row = &indices[indptr[y]..indptr[y + 1]];
+                    let y = indices[e as usize] as usize;
+                    let (start, end) = (indptr[y] as usize, indptr[y + 1] as usize);
                     // The check found every edge listed both ways.
-                    row.binary_search(&(x as u32))
-                        .map(|k| indptr[y] + k)
+                    indices[start..end]
+                        .binary_search(&(x as u32))
+                        .map(|k| (start + k) as u32)
                         .map_err(|_| invalid(format!("border {x} -> {y} has no reverse")))
                 })
             })
-            .collect::<Result<Vec<usize>>>()?;
-        let mut borders = Vec::with_capacity(indices.len() / 2);
-        let mut edge_border = vec![0u32; indices.len()];
-        for x in 0..n {
-            for e in indptr[x]..indptr[x + 1] {
-                let y = indices[e];
-                if (x as u32) < y {
-                    let id = borders.len() as u32;
-                    edge_border[e] = id;
-                    edge_border[reverse[e]] = id;
-                    borders.push(Border {
-                        x: x as u32,
-                        y,
-                        xy: e,
-                        yx: reverse[e],
-                    });
-                }
-            }
-        }
+            .collect::<Result<Vec<u32>>>()?;
         Ok(Self {
             indptr,
             indices,
             reverse,
-            edge_border,
-            borders,
             labels: None,
         })
     }
@@ -140,7 +116,7 @@ impl Board {
         }
         if let Some(x) = territory
             .iter()
-            .position(|&id| !(0..=MAX_TERRITORIES as i64).contains(&id))
+            .position(|&id| !(0..MAX_TERRITORIES as i64).contains(&id))
         {
             return Err(invalid(format!(
                 "territory {x} has id {} outside 0..{MAX_TERRITORIES}",
@@ -173,12 +149,13 @@ impl Board {
             .map_or(x as u64, |labels| u64::from(labels.territory[x]))
     }
 
-    /// The border id of the rules (position of `x -> y`, `x < y`, in the whole board's CSR).
+    /// The border id of the rules for the upward edge `e` (`x -> y`, `x < y`): its position
+    /// in the whole board's CSR.
     #[inline]
-    pub fn border_id(&self, border: &Border) -> u64 {
+    pub fn border_id(&self, e: usize) -> u64 {
         self.labels
             .as_ref()
-            .map_or(border.xy as u64, |labels| labels.edge[border.xy])
+            .map_or(e as u64, |labels| labels.edge[e])
     }
 
     pub fn n(&self) -> usize {
@@ -190,14 +167,33 @@ impl Board {
         self.indices.len()
     }
 
-    pub fn borders(&self) -> &[Border] {
-        &self.borders
+    /// Number of (undirected) borders.
+    pub fn n_borders(&self) -> usize {
+        self.indices.len() / 2
     }
 
     /// Directed edge positions of territory `x`'s row.
     #[inline]
     pub fn row(&self, x: usize) -> std::ops::Range<usize> {
-        self.indptr[x]..self.indptr[x + 1]
+        self.indptr[x] as usize..self.indptr[x + 1] as usize
+    }
+
+    /// The position of the first edge of territory `x`'s row (`n_edges()` for `x = n`).
+    #[inline]
+    pub fn row_start(&self, x: usize) -> usize {
+        self.indptr[x] as usize
+    }
+
+    /// The neighbours of territory `x`, ascending.
+    #[inline]
+    pub fn neighbours(&self, x: usize) -> &[u32] {
+        &self.indices[self.row(x)]
+    }
+
+    /// The reverses of the edges of territory `x`'s row, in row order.
+    #[inline]
+    pub fn reverses(&self, x: usize) -> &[u32] {
+        &self.reverse[self.row(x)]
     }
 
     #[inline]
@@ -208,21 +204,21 @@ impl Board {
     /// The territory directed edge `e` leaves from.
     #[inline]
     pub fn source(&self, e: usize) -> usize {
-        self.target(self.reverse[e])
+        self.target(self.reverse(e))
     }
 
     #[inline]
     pub fn reverse(&self, e: usize) -> usize {
-        self.reverse[e]
+        self.reverse[e] as usize
     }
 
-    #[inline]
-    pub fn border_of(&self, e: usize) -> usize {
-        self.edge_border[e] as usize
-    }
-
-    pub fn indptr(&self) -> &[usize] {
-        &self.indptr
+    /// Bytes the board's arrays take (labels included).
+    pub fn heap_bytes(&self) -> usize {
+        let labels = self
+            .labels
+            .as_ref()
+            .map_or(0, |l| 4 * l.territory.capacity() + 8 * l.edge.capacity());
+        4 * (self.indptr.capacity() + self.indices.capacity() + self.reverse.capacity()) + labels
     }
 }
 
@@ -236,22 +232,14 @@ mod tests {
     }
 
     #[test]
-    fn builds_reverse_and_borders() -> Result<()> {
+    fn builds_reverse_edges() -> Result<()> {
         let b = path3()?;
         assert_eq!(b.n(), 3);
-        assert_eq!(b.borders().len(), 2);
+        assert_eq!(b.n_borders(), 2);
         assert_eq!(b.reverse(0), 1);
         assert_eq!(b.reverse(2), 3);
-        assert_eq!(b.border_of(0), b.border_of(1));
-        assert_eq!(
-            b.borders()[1],
-            Border {
-                x: 1,
-                y: 2,
-                xy: 2,
-                yx: 3
-            }
-        );
+        assert_eq!((b.source(2), b.target(2)), (1, 2));
+        assert_eq!(b.row(1), 1..3);
         Ok(())
     }
 

@@ -6,7 +6,7 @@ use stratagem_core::{Error, Result};
 
 use crate::board::Board;
 use crate::policy::{self, Policy, View};
-use crate::turn;
+use crate::turn::{self, troop_limit};
 use crate::{MAX_TEAMS, TROOP_LIMIT};
 
 /// Fixed parameters of a game.
@@ -76,11 +76,17 @@ impl Status {
 /// Buffers reused from turn to turn, so a turn does not allocate (and fault in) fresh pages.
 #[derive(Debug, Default)]
 struct Scratch {
+    /// The placement, then the signed survivors ([`turn::battles`]).
     placement: Vec<i64>,
+    /// The territories with an enemy neighbour, kept up to date from turn to turn once
+    /// `frontier_known`.
+    frontier: Vec<u32>,
+    frontier_known: bool,
+    candidates: Vec<u32>,
     dist: Vec<u32>,
-    pressure: Vec<u64>,
-    survivors: Vec<(u64, u64)>,
+    /// The next turn's owners.
     team: Vec<u8>,
+    /// The garrisons left by the placement, then the next turn's troops.
     troops: Vec<u64>,
 }
 
@@ -142,6 +148,10 @@ impl Record {
 
     pub fn turn(&self) -> u64 {
         self.turn
+    }
+    /// Territories of the whole board.
+    pub fn territories(&self) -> u64 {
+        self.territories
     }
     pub fn status(&self) -> Status {
         self.status
@@ -247,9 +257,10 @@ impl Game {
                 k - 1
             )));
         }
-        if let Some(x) = troops.iter().position(|&t| t < 0 || t as u64 > TROOP_LIMIT) {
+        let limit = troop_limit(n as u64);
+        if let Some(x) = troops.iter().position(|&t| t < 0 || t as u64 > limit) {
             return Err(Error::InvalidParameter(format!(
-                "territory {x} has {} troops, outside 0..{TROOP_LIMIT}",
+                "territory {x} has {} troops, outside 0..{limit}",
                 troops[x]
             )));
         }
@@ -381,14 +392,17 @@ impl Game {
     fn fill_placement(&self, custom: Option<&[i64]>, scratch: &mut Scratch) -> Result<()> {
         let Scratch {
             placement,
+            frontier,
+            frontier_known,
             dist,
-            pressure,
+            troops: garrison,
             ..
         } = scratch;
-        placement.clear();
+        let board = &*self.board;
         match custom {
             Some(given) => {
                 self.check_custom(given)?;
+                placement.clear();
                 placement.extend_from_slice(given);
             }
             None if self.has_custom() => {
@@ -396,24 +410,27 @@ impl Game {
                     "a team plays a custom policy: its placement must be given".into(),
                 ));
             }
-            None => placement.resize(self.board.n_edges(), 0),
+            // Every row is written by its policy: no need to clear the last turn's.
+            None => placement.resize(board.n_edges(), 0),
+        }
+        garrison.resize(board.n(), 0);
+        if !*frontier_known {
+            policy::frontier(board, &self.team, |_| true, frontier);
+            *frontier_known = true;
         }
         if policy::needs_distance(&self.policies) {
-            policy::frontier_distance(&self.board, &self.team, dist);
-        }
-        if policy::needs_pressure(&self.policies) {
-            policy::pressure(&self.board, &self.team, &self.troops, pressure);
+            policy::frontier_distance(board, &self.team, &self.policies, frontier, dist);
         }
         let view = View {
-            board: &self.board,
+            board,
             team: &self.team,
             troops: &self.troops,
             dist,
-            pressure,
+            given_pressure: (&[], &[]),
             seed: self.params.seed,
             turn: self.turn(),
         };
-        policy::place(&view, &self.policies, placement, |_| true);
+        policy::place(&view, &self.policies, placement, garrison, |_| true);
         Ok(())
     }
 
@@ -431,33 +448,47 @@ impl Game {
         placed.map(|()| true)
     }
 
-    /// Phases 2-5 for the complete, valid placement in `scratch`.
+    /// Phases 2-5 for the complete, valid placement (and garrisons) in `scratch`.
     fn play(&mut self, scratch: &mut Scratch) {
         let p = self.params;
+        let board = &*self.board;
         turn::battles(
-            &self.board,
+            board,
             &self.team,
-            &scratch.placement,
+            &mut scratch.placement,
+            &scratch.frontier,
             p.seed,
             self.turn(),
-            &mut scratch.survivors,
             |_| true,
         );
+        let limit = troop_limit(board.n() as u64);
         let before = turn::Before {
-            board: &self.board,
+            board,
             team: &self.team,
-            troops: &self.troops,
             placement: &scratch.placement,
-            survivors: &scratch.survivors,
             seed: p.seed,
             turn: self.turn(),
             rate_ppm: p.rate_ppm,
-            cap: p.cap,
+            cap: p.cap.min(limit),
+            limit,
         };
-        turn::occupy_and_recruit(&before, &mut scratch.team, &mut scratch.troops, |_| true);
+        scratch.team.resize(board.n(), 0);
+        let (territories, troops) = turn::occupy_and_recruit(
+            &before,
+            self.policies.len(),
+            &mut scratch.team,
+            &mut scratch.troops,
+            |_| true,
+        );
+        policy::update_frontier(
+            board,
+            &self.team,
+            &scratch.team,
+            &mut scratch.frontier,
+            &mut scratch.candidates,
+        );
         std::mem::swap(&mut self.team, &mut scratch.team);
         std::mem::swap(&mut self.troops, &mut scratch.troops);
-        let (territories, troops) = self.counts();
         self.record.push(&territories, &troops);
     }
 

@@ -22,8 +22,10 @@ pub use policy::Policy;
 
 /// The most troops a territory holds; recruitment and occupation clamp here.
 pub const TROOP_LIMIT: u64 = 1 << 40;
-/// The most territories a board may have, so per-team totals stay below 2^63.
-pub const MAX_TERRITORIES: usize = (1 << 23) - 1;
+/// The most territories a board may have: ids are `u32`. (Troops per territory stop below
+/// [`TROOP_LIMIT`] on boards of 2^23 territories or more, so that per-team totals stay below
+/// 2^63: see [`turn::troop_limit`].)
+pub const MAX_TERRITORIES: usize = u32::MAX as usize;
 /// The most teams a game may have.
 pub const MAX_TEAMS: usize = 64;
 

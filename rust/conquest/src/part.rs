@@ -15,7 +15,8 @@ use stratagem_core::{Error, Result};
 
 use crate::board::Board;
 use crate::game::{History, Params, Record, Status};
-use crate::policy::{self, NO_DISTANCE, Policy, View};
+use crate::policy::{self, NO_DISTANCE, NO_SLOT, Policy, View};
+use crate::turn::troop_limit;
 use crate::{MAX_TEAMS, TROOP_LIMIT, purpose, turn};
 
 /// Who talks to whom about what, one list per neighbour rank (concatenated in neighbour order,
@@ -80,23 +81,26 @@ pub struct Part {
     phase: Phase,
     /// Per cut border (in plan order): whether this rank resolves it this turn.
     resolves_cut: Vec<bool>,
-    /// Per local border: its place in the plan's cut list, or [`INTERNAL`] when this rank owns
-    /// both sides (and so always resolves it).
+    /// Per directed edge: its place in the plan's cut list if it is a cut edge (`owned ->
+    /// ghost`), else [`NO_SLOT`].
     cut_slot: Vec<u32>,
+    /// The owned frontier territories, then every ghost: the rows battles start from.
+    fronts: Vec<u32>,
     dist: Vec<u32>,
     /// Buffers of the distance search, kept from turn to turn.
     seeds: Vec<(u32, u32)>,
     level: Vec<u32>,
     next: Vec<u32>,
+    /// Per cut edge `x -> ghost`: what `x`'s team masses around the ghost (from its owner).
     pressure: Vec<u64>,
+    /// The placement, then the signed survivors ([`turn::battles`]).
     placement: Vec<i64>,
-    survivors: Vec<(u64, u64)>,
     next_team: Vec<u8>,
+    /// The garrisons of the owned territories, then their next troops.
     next_troops: Vec<u64>,
+    /// Territories and troops per team over the owned territories after this turn.
+    next_counts: (Vec<u64>, Vec<u64>),
 }
-
-/// The `cut_slot` of a border between two owned territories.
-const INTERNAL: u32 = u32::MAX;
 
 fn inconsistent(message: String) -> Error {
     Error::InconsistentInput(message)
@@ -150,17 +154,18 @@ impl Part {
                 k - 1
             )));
         }
-        if let Some(x) = troops.iter().position(|&t| t < 0 || t as u64 > TROOP_LIMIT) {
+        let limit = troop_limit(territories);
+        if let Some(x) = troops.iter().position(|&t| t < 0 || t as u64 > limit) {
             return Err(Error::InvalidParameter(format!(
-                "territory {} has {} troops, outside 0..{TROOP_LIMIT}",
+                "territory {} has {} troops, outside 0..{limit}",
                 board.territory_id(x),
                 troops[x]
             )));
         }
         check_plan(&board, &owned, &plan)?;
-        let mut cut_slot = vec![INTERNAL; board.borders().len()];
+        let mut cut_slot = vec![NO_SLOT; board.n_edges()];
         for (slot, &e) in plan.cut.iter().enumerate() {
-            cut_slot[board.border_of(e as usize)] = slot as u32;
+            cut_slot[e as usize] = slot as u32;
         }
         if counts.0.len() != k || counts.1.len() != k {
             return Err(Error::InvalidParameter(format!(
@@ -173,15 +178,16 @@ impl Part {
             troops: troops.iter().map(|&t| t as u64).collect(),
             resolves_cut: vec![false; plan.cut.len()],
             cut_slot,
+            fronts: Vec::new(),
             dist: Vec::new(),
             seeds: Vec::new(),
             level: Vec::new(),
             next: Vec::new(),
             pressure: Vec::new(),
             placement: vec![0; board.n_edges()],
-            survivors: Vec::new(),
-            next_team: Vec::new(),
-            next_troops: Vec::new(),
+            next_team: vec![0; board.n()],
+            next_troops: vec![0; board.n()],
+            next_counts: (Vec::new(), Vec::new()),
             phase: Phase::Idle,
             board,
             owned,
@@ -286,12 +292,14 @@ impl Part {
             return Ok(false);
         }
         self.flip_coins();
+        self.pressure.clear();
+        let owned = &self.owned;
+        policy::frontier(&self.board, &self.team, |x| owned[x], &mut self.fronts);
         if policy::needs_distance(&self.policies) {
             self.local_distance();
         }
-        if policy::needs_pressure(&self.policies) {
-            policy::pressure(&self.board, &self.team, &self.troops, &mut self.pressure);
-        }
+        // The ghosts start battles on the borders whose upward edge is in their rows.
+        self.fronts.extend_from_slice(&self.plan.halo_recv);
         self.phase = Phase::Begun;
         Ok(true)
     }
@@ -317,20 +325,17 @@ impl Part {
 
     /// Frontier distances from the owned frontier territories alone (ghosts unknown yet).
     fn local_distance(&mut self) {
-        let (board, team, owned) = (&self.board, &self.team, &self.owned);
         self.dist.clear();
-        self.dist
-            .par_extend((0..board.n()).into_par_iter().map(|x| {
-                let frontier = owned[x] && board.row(x).any(|e| team[board.target(e)] != team[x]);
-                if frontier { 0 } else { NO_DISTANCE }
-            }));
+        self.dist.resize(self.board.n(), NO_DISTANCE);
         let mut seeds = std::mem::take(&mut self.seeds);
         seeds.clear();
-        seeds.extend(
-            (0..board.n() as u32)
-                .filter(|&x| self.dist[x as usize] == 0)
-                .map(|x| (0, x)),
-        );
+        for &x in &self.fronts {
+            self.dist[x as usize] = 0;
+            // Only the teams whose policy reads the distances need them beyond the frontier.
+            if self.policies[usize::from(self.team[x as usize])].moves_to_front() {
+                seeds.push((0, x));
+            }
+        }
         self.relax(&seeds);
         self.seeds = seeds;
     }
@@ -411,17 +416,21 @@ impl Part {
     /// pressure the neighbour's policy needs), in cut order.
     pub fn pressure_out(&self) -> Result<Vec<u64>> {
         self.require_pressure("pressure_out")?;
-        Ok(gather(&self.plan.cut, &self.pressure))
+        let (board, team, troops) = (&self.board, &self.team, &self.troops);
+        Ok(self
+            .plan
+            .cut
+            .iter()
+            .map(|&e| policy::pressure(board, team, troops, e as usize))
+            .collect())
     }
 
     /// Takes the neighbours' [`Self::pressure_out`] (cut order).
     pub fn pressure_in(&mut self, values: &[u64]) -> Result<()> {
         self.require_pressure("pressure_in")?;
         check_len("pressure values", values.len(), self.plan.cut.len())?;
-        for (&e, &value) in self.plan.cut.iter().zip(values) {
-            let back = self.board.reverse(e as usize);
-            self.pressure[back] = value;
-        }
+        self.pressure.clear();
+        self.pressure.extend_from_slice(values);
         Ok(())
     }
 
@@ -439,18 +448,23 @@ impl Part {
     /// the neighbours resolve (cut order), which they need to fight them.
     pub fn place(&mut self) -> Result<Vec<i64>> {
         self.require(Phase::Begun, "place")?;
-        self.placement.resize(self.board.n_edges(), 0);
         let view = View {
             board: &self.board,
             team: &self.team,
             troops: &self.troops,
             dist: &self.dist,
-            pressure: &self.pressure,
+            given_pressure: (&self.cut_slot, &self.pressure),
             seed: self.params.seed,
             turn: self.record.turn(),
         };
         let owned = &self.owned;
-        policy::place(&view, &self.policies, &mut self.placement, |x| owned[x]);
+        policy::place(
+            &view,
+            &self.policies,
+            &mut self.placement,
+            &mut self.next_troops,
+            |x| owned[x],
+        );
         self.phase = Phase::Placed;
         Ok(self.cut_where(false).map(|e| self.placement[e]).collect())
     }
@@ -467,7 +481,7 @@ impl Part {
 
     /// Takes the neighbours' placements on the borders this rank resolves (cut order), fights
     /// every battle this rank resolves, and returns the report cards: for each border it
-    /// resolved (cut order), `[its placement, its survivors, the neighbour's survivors]`.
+    /// resolved (cut order), `[the neighbour's signed survivors, its own]` ([`turn::battles`]).
     pub fn fight(&mut self, theirs: &[i64]) -> Result<Vec<i64>> {
         self.require(Phase::Placed, "fight")?;
         let resolved: Vec<usize> = self.cut_where(true).collect();
@@ -479,33 +493,30 @@ impl Part {
             let back = self.board.reverse(e);
             self.placement[back] = p;
         }
-        let (cut_slot, resolves_cut) = (&self.cut_slot, &self.resolves_cut);
+        let (board, cut_slot, resolves_cut) = (&self.board, &self.cut_slot, &self.resolves_cut);
+        // A cut border's upward edge is a cut edge or the reverse of one.
+        let resolves = |e: usize| {
+            let slot = match cut_slot[e] {
+                NO_SLOT => cut_slot[board.reverse(e)],
+                slot => slot,
+            };
+            slot == NO_SLOT || resolves_cut[slot as usize]
+        };
         turn::battles(
-            &self.board,
+            board,
             &self.team,
-            &self.placement,
+            &mut self.placement,
+            &self.fronts,
             self.params.seed,
             self.record.turn(),
-            &mut self.survivors,
-            |b| cut_slot[b] == INTERNAL || resolves_cut[cut_slot[b] as usize],
+            resolves,
         );
-        let mut reports = Vec::with_capacity(3 * resolved.len());
+        let mut reports = Vec::with_capacity(REPORT_WORDS * resolved.len());
         for &e in &resolved {
-            let (mine, theirs) = self.sides(e);
-            reports.extend([self.placement[e], mine as i64, theirs as i64]);
+            reports.extend([self.placement[self.board.reverse(e)], self.placement[e]]);
         }
         self.phase = Phase::Fought;
         Ok(reports)
-    }
-
-    /// Survivors on the border of cut edge `e` as (owned side, ghost side).
-    fn sides(&self, e: usize) -> (u64, u64) {
-        let (sx, sy) = self.survivors[self.board.border_of(e)];
-        if self.board.source(e) < self.board.target(e) {
-            (sx, sy)
-        } else {
-            (sy, sx)
-        }
     }
 
     /// Takes the report cards of the borders the neighbours resolved (cut order), then
@@ -514,46 +525,55 @@ impl Part {
     pub fn occupy(&mut self, reports: &[i64]) -> Result<Vec<u64>> {
         self.require(Phase::Fought, "occupy")?;
         let reported: Vec<usize> = self.cut_where(false).collect();
-        check_len("report values", reports.len(), 3 * reported.len())?;
-        let survivors_ok = |card: &[i64]| {
-            card[1..]
-                .iter()
-                .all(|&s| (0..=TROOP_LIMIT as i64).contains(&s))
+        check_len(
+            "report values",
+            reports.len(),
+            REPORT_WORDS * reported.len(),
+        )?;
+        // Survivors keep the sign of what their side placed and are never more: this rank
+        // knows its own placement on the border.
+        let possible = |placed: i64, survivors: i64| {
+            survivors == 0
+                || (survivors.signum() == placed.signum()
+                    && survivors.unsigned_abs() <= placed.unsigned_abs())
         };
-        if let Some(card) = reports
-            .chunks_exact(3)
-            .find(|card| card[0].unsigned_abs() > TROOP_LIMIT || !survivors_ok(card))
+        if let Some((&e, card)) = reported
+            .iter()
+            .zip(reports.chunks_exact(REPORT_WORDS))
+            .find(|(e, card)| {
+                !possible(self.placement[**e], card[0]) || card[1].unsigned_abs() > TROOP_LIMIT
+            })
         {
             return Err(inconsistent(format!(
-                "a report card reads {card:?} (a placement, then the survivors of both sides in 0..={TROOP_LIMIT})"
+                "a report card reads {card:?}: signed survivors of territory {}'s side (which \
+                 placed {}) and of the other side (at most {TROOP_LIMIT})",
+                self.board.territory_id(self.board.source(e)),
+                self.placement[e]
             )));
         }
-        for (&e, card) in reported.iter().zip(reports.chunks_exact(3)) {
-            let (p_theirs, s_theirs, s_mine) = (card[0], card[1] as u64, card[2] as u64);
-            let back = self.board.reverse(e);
-            self.placement[back] = p_theirs;
-            let border = self.board.border_of(e);
-            self.survivors[border] = if self.board.source(e) < self.board.target(e) {
-                (s_mine, s_theirs)
-            } else {
-                (s_theirs, s_mine)
-            };
+        for (&e, card) in reported.iter().zip(reports.chunks_exact(REPORT_WORDS)) {
+            self.placement[e] = card[0];
+            self.placement[self.board.reverse(e)] = card[1];
         }
+        let limit = troop_limit(self.record.territories());
         let before = turn::Before {
             board: &self.board,
             team: &self.team,
-            troops: &self.troops,
             placement: &self.placement,
-            survivors: &self.survivors,
             seed: self.params.seed,
             turn: self.record.turn(),
             rate_ppm: self.params.rate_ppm,
-            cap: self.params.cap,
+            cap: self.params.cap.min(limit),
+            limit,
         };
         let owned = &self.owned;
-        turn::occupy_and_recruit(&before, &mut self.next_team, &mut self.next_troops, |x| {
-            owned[x]
-        });
+        self.next_counts = turn::occupy_and_recruit(
+            &before,
+            self.policies.len(),
+            &mut self.next_team,
+            &mut self.next_troops,
+            |x| owned[x],
+        );
         self.phase = Phase::Occupied;
         Ok(self
             .plan
@@ -581,7 +601,7 @@ impl Part {
             self.next_troops[g as usize] = troops;
         }
         self.phase = Phase::Ended;
-        Ok(self.owned_counts(&self.next_team, &self.next_troops))
+        Ok(std::mem::take(&mut self.next_counts))
     }
 
     /// Makes the turn's state current and records the whole board's counts.
@@ -602,6 +622,9 @@ impl Part {
 fn gather<T: Copy>(indices: &[u32], values: &[T]) -> Vec<T> {
     indices.iter().map(|&i| values[i as usize]).collect()
 }
+
+/// Words of a report card: the signed survivors of both sides of a border.
+pub const REPORT_WORDS: usize = 2;
 
 fn check_len(what: &str, got: usize, expected: usize) -> Result<()> {
     if got != expected {
@@ -665,10 +688,9 @@ fn check_plan(board: &Board, owned: &[bool], plan: &Plan) -> Result<()> {
         .flat_map(|x| board.row(x))
         .filter(|&e| !owned[board.target(e)])
         .count();
-    let orphan = board
-        .borders()
-        .iter()
-        .any(|b| !owned[b.x as usize] && !owned[b.y as usize]);
+    let orphan = (0..n)
+        .filter(|&g| !owned[g])
+        .any(|g| board.row(g).any(|e| !owned[board.target(e)]));
     if cut_edges != plan.cut.len() || orphan {
         return bad("every border must touch an owned territory and every cut border be listed");
     }

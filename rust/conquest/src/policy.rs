@@ -9,6 +9,7 @@ use stratagem_core::{Error, Result};
 
 use crate::board::Board;
 use crate::purpose;
+use crate::turn::TERRITORIES_PER_TASK;
 
 /// Who places a team's troops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,7 +50,7 @@ impl Policy {
     }
 
     /// Whether the policy moves interior troops to the front (needs frontier distances).
-    fn moves_to_front(self) -> bool {
+    pub fn moves_to_front(self) -> bool {
         matches!(self, Self::Aggressive | Self::Balanced | Self::Opportunist)
     }
 }
@@ -57,24 +58,76 @@ impl Policy {
 /// Marks a territory that has no frontier territory of its own team within reach.
 pub const NO_DISTANCE: u32 = u32::MAX;
 
-/// Frontier distance: 0 for a territory with an enemy neighbour, else the shortest path to
-/// one through territories of its own team; [`NO_DISTANCE`] if none.
+/// The frontier: the territories with an enemy neighbour, ascending. Every battle is on a
+/// border between two of them.
+pub fn frontier(
+    board: &Board,
+    team: &[u8],
+    owned: impl Fn(usize) -> bool + Sync,
+    out: &mut Vec<u32>,
+) {
+    out.clear();
+    out.par_extend(
+        (0..board.n() as u32)
+            .into_par_iter()
+            .with_min_len(TERRITORIES_PER_TASK)
+            .filter(|&x| {
+                let x = x as usize;
+                owned(x) && board.row(x).any(|e| team[board.target(e)] != team[x])
+            }),
+    );
+}
+
+/// The frontier after a turn, from the frontier before it: only frontier territories change
+/// owner (an interior one receives no other team's troops), so only they and their
+/// neighbours can join or leave the frontier. `candidates` is a buffer kept between turns.
+pub fn update_frontier(
+    board: &Board,
+    before: &[u8],
+    after: &[u8],
+    frontier: &mut Vec<u32>,
+    candidates: &mut Vec<u32>,
+) {
+    candidates.clear();
+    candidates.extend_from_slice(frontier);
+    for &x in frontier.iter() {
+        if before[x as usize] != after[x as usize] {
+            candidates.extend(board.row(x as usize).map(|e| board.target(e) as u32));
+        }
+    }
+    candidates.par_sort_unstable();
+    candidates.dedup();
+    frontier.clear();
+    frontier.par_extend(candidates.par_iter().copied().filter(|&x| {
+        let x = x as usize;
+        board.row(x).any(|e| after[board.target(e)] != after[x])
+    }));
+}
+
+/// Frontier distance: 0 for a territory with an enemy neighbour (those of `frontier`), else,
+/// for the teams whose policy moves troops to the front, the shortest path to one through
+/// territories of its own team; [`NO_DISTANCE`] if none (or if no policy reads it).
 ///
 /// An interior territory borders only its own team, so each team's distances come from its
 /// own BFS: the teams' searches run in parallel, each sequential (distances are unique, so the
 /// result does not depend on the thread count).
-pub fn frontier_distance(board: &Board, team: &[u8], dist: &mut Vec<u32>) {
-    let n = board.n();
+pub fn frontier_distance(
+    board: &Board,
+    team: &[u8],
+    policies: &[Policy],
+    frontier: &[u32],
+    dist: &mut Vec<u32>,
+) {
     dist.clear();
-    dist.par_extend((0..n).into_par_iter().map(|x| {
-        let frontier = board.row(x).any(|e| team[board.target(e)] != team[x]);
-        if frontier { 0 } else { NO_DISTANCE }
-    }));
-    let teams = usize::from(team.iter().copied().max().unwrap_or(0)) + 1;
-    let mut sources: Vec<Vec<u32>> = vec![Vec::new(); teams];
-    for (x, (&d, &t)) in dist.iter().zip(team).enumerate() {
-        if d == 0 {
-            sources[usize::from(t)].push(x as u32);
+    dist.resize(board.n(), NO_DISTANCE);
+    let mut sources: Vec<Vec<u32>> = vec![Vec::new(); policies.len()];
+    for &x in frontier {
+        dist[x as usize] = 0;
+        sources[usize::from(team[x as usize])].push(x);
+    }
+    for (sources, policy) in sources.iter_mut().zip(policies) {
+        if !policy.moves_to_front() {
+            sources.clear();
         }
     }
     let marks: &[AtomicU32] = atomic_view(dist);
@@ -85,11 +138,11 @@ pub fn frontier_distance(board: &Board, team: &[u8], dist: &mut Vec<u32>) {
             d += 1;
             for &x in &level {
                 // Every unmarked neighbour is interior, hence of x's team: no team check.
-                for e in board.row(x as usize) {
-                    let y = board.target(e);
-                    if marks[y].load(Ordering::Relaxed) == NO_DISTANCE {
-                        marks[y].store(d, Ordering::Relaxed);
-                        next.push(y as u32);
+                for &y in board.neighbours(x as usize) {
+                    let mark = &marks[y as usize];
+                    if mark.load(Ordering::Relaxed) == NO_DISTANCE {
+                        mark.store(d, Ordering::Relaxed);
+                        next.push(y);
                     }
                 }
             }
@@ -113,10 +166,27 @@ pub struct View<'a> {
     pub team: &'a [u8],
     pub troops: &'a [u64],
     pub dist: &'a [u32],
-    /// See [`pressure`]; empty unless a team plays `opportunist`.
-    pub pressure: &'a [u64],
+    /// What the source's team masses around the target, for the edges whose target's row
+    /// this board does not hold whole (a rank's ghosts): `(slot of each edge or NO_SLOT,
+    /// value of each slot)`. Empty slots: every row is whole.
+    pub given_pressure: (&'a [u32], &'a [u64]),
     pub seed: u64,
     pub turn: u64,
+}
+
+/// An edge without a given pressure (see [`View::given_pressure`]).
+pub const NO_SLOT: u32 = u32::MAX;
+
+/// `a * b / c` rounded down or (with `up`) up, for `a, b <= 2^40` and `c > 0`: in 64 bits
+/// when the product fits (almost always), else in 128.
+#[inline]
+fn mul_div(a: u64, b: u64, c: u64, up: bool) -> u64 {
+    match a.checked_mul(b) {
+        Some(p) if up => p.div_ceil(c),
+        Some(p) => p / c,
+        None if up => (u128::from(a) * u128::from(b)).div_ceil(u128::from(c)) as u64,
+        None => (u128::from(a) * u128::from(b) / u128::from(c)) as u64,
+    }
 }
 
 impl View<'_> {
@@ -126,6 +196,23 @@ impl View<'_> {
 
     fn troops_at(&self, e: usize) -> u64 {
         self.troops[self.board.target(e)]
+    }
+
+    /// For the edge `x -> y`: the troops of `x`'s team on the territories that border `y`.
+    fn around(&self, e: usize) -> u64 {
+        let (slots, values) = self.given_pressure;
+        // A slot without a value (none given yet) counts what this board sees.
+        if let Some(&value) = slots.get(e).and_then(|&slot| values.get(slot as usize)) {
+            return value;
+        }
+        let board = self.board;
+        let who = self.team[board.source(e)];
+        board
+            .row(board.target(e))
+            .map(|f| board.target(f))
+            .filter(|&w| self.team[w] == who)
+            .map(|w| self.troops[w])
+            .sum()
     }
 
     /// The enemy neighbour with the fewest troops (first in CSR order on ties) among the
@@ -148,12 +235,13 @@ impl View<'_> {
                 .row(x)
                 .filter(|&e| self.is_enemy(x, e) && keep(e))
         };
-        let threat: u128 = defended().map(|e| u128::from(self.troops_at(e))).sum();
+        // Troops of distinct territories: the sum fits in a u64 (turn::troop_limit).
+        let threat: u64 = defended().map(|e| self.troops_at(e)).sum();
         if threat == 0 {
             return;
         }
         for e in defended() {
-            let share = u128::from(r) * u128::from(self.troops_at(e)) / threat;
+            let share = mul_div(r, self.troops_at(e), threat, false);
             row[e - start] = -(share as i64);
         }
     }
@@ -164,30 +252,33 @@ impl View<'_> {
         if d == NO_DISTANCE || d == 0 || t < 2 {
             return;
         }
-        let start = self.board.row(x).start;
-        if let Some(e) = self
-            .board
-            .row(x)
-            .find(|&e| self.dist[self.board.target(e)] == d - 1)
+        let neighbours = self.board.neighbours(x);
+        if let Some(k) = neighbours
+            .iter()
+            .position(|&y| self.dist[y as usize] == d - 1)
         {
-            row[e - start] = (t - 1) as i64;
+            row[k] = (t - 1) as i64;
         }
     }
 }
 
 fn random(view: &View<'_>, x: usize, row: &mut [i64]) {
     let start = view.board.row(x).start;
-    let mut cursor = Stream::with_ids(
-        view.seed,
-        purpose_tag(purpose::RANDOM_POLICY),
-        [view.turn, view.board.territory_id(x), 0],
-    )
-    .cursor();
+    // The stream is keyed only when the territory has an enemy to draw for.
+    let mut cursor = None;
     let mut remaining = view.troops[x];
     for e in view.board.row(x) {
         if !view.is_enemy(x, e) {
             continue;
         }
+        let cursor = cursor.get_or_insert_with(|| {
+            Stream::with_ids(
+                view.seed,
+                purpose_tag(purpose::RANDOM_POLICY),
+                [view.turn, view.board.territory_id(x), 0],
+            )
+            .cursor()
+        });
         let choice = cursor.uniform_below(3);
         if choice == 0 {
             continue;
@@ -239,7 +330,7 @@ fn opportunist(view: &View<'_>, x: usize, row: &mut [i64]) {
     }
     let t = view.troops[x];
     let board = view.board;
-    let around = |e: usize| view.pressure[board.reverse(e)];
+    let around = |e: usize| view.around(e);
     // An enemy is breakable when the troops of x's team around it exceed 2.5 times its own: a
     // defence in proportion to threat then leaves it outnumbered on every border.
     let breakable = |e: usize| 2 * around(e) > 5 * view.troops_at(e);
@@ -250,75 +341,77 @@ fn opportunist(view: &View<'_>, x: usize, row: &mut [i64]) {
     let e = start + target;
     // Its expected defence on this border, and an attack twice as large (plus one): enough to
     // win with about 1.4 times that defence left, without emptying x.
-    let share = (u128::from(view.troops_at(e)) * u128::from(t)).div_ceil(u128::from(around(e)));
-    let attack = (2 * share + 1).min(u128::from(t)) as u64;
+    let share = mul_div(view.troops_at(e), t, around(e), true);
+    let attack = (2 * share + 1).min(t);
     row[target] = attack as i64;
     view.defend_by_threat(x, t - attack, row, |other| other != e);
 }
 
-/// For every directed edge `y -> z`: the troops of the territories of `z`'s team that border
-/// `y` (so for `x -> y`, `pressure[reverse(x -> y)]` is what `x`'s team masses around `y`).
-pub fn pressure(board: &Board, team: &[u8], troops: &[u64], pressure: &mut Vec<u64>) {
-    pressure.clear();
-    pressure.resize(board.n_edges(), 0);
-    for_row_chunks(board, pressure, |y, row| {
-        let mut around: Vec<(u8, u64)> = Vec::new();
-        for e in board.row(y) {
-            let (who, amount) = (team[board.target(e)], troops[board.target(e)]);
-            match around.iter_mut().find(|(t, _)| *t == who) {
-                Some(slot) => slot.1 += amount,
-                None => around.push((who, amount)),
-            }
-        }
-        for (slot, e) in row.iter_mut().zip(board.row(y)) {
-            let who = team[board.target(e)];
-            *slot = around
-                .iter()
-                .find(|(t, _)| *t == who)
-                .map_or(0, |&(_, a)| a);
-        }
-    });
+/// For the directed edge `y -> z`: the troops of the territories of `z`'s team that border
+/// `y` (what a rank tells the owner of `z` when `y` is its ghost).
+pub fn pressure(board: &Board, team: &[u8], troops: &[u64], e: usize) -> u64 {
+    let who = team[board.target(e)];
+    board
+        .row(board.source(e))
+        .map(|f| board.target(f))
+        .filter(|&w| team[w] == who)
+        .map(|w| troops[w])
+        .sum()
 }
 
-/// Calls `fill(x, row_x)` for every territory in parallel, `row_x` being `x`'s slice of a
-/// per-directed-edge array (tasks take contiguous ranges of rows, so writes never overlap).
-fn for_row_chunks<T: Send>(board: &Board, values: &mut [T], fill: impl Fn(usize, &mut [T]) + Sync) {
-    const TERRITORIES_PER_TASK: usize = 2048;
+/// Calls `fill(x, row_x, value_x)` for every territory in parallel, `row_x` being `x`'s slice
+/// of a per-directed-edge array and `value_x` its entry of a per-territory one (tasks take
+/// contiguous ranges of rows, so writes never overlap).
+fn for_row_chunks<T: Send, V: Send>(
+    board: &Board,
+    values: &mut [T],
+    per_territory: &mut [V],
+    fill: impl Fn(usize, &mut [T], &mut V) + Sync,
+) {
     let n = board.n();
     let mut tasks = Vec::with_capacity(n / TERRITORIES_PER_TASK + 1);
-    let mut rest = values;
+    let (mut rest, mut rest_territories) = (values, per_territory);
     let mut first = 0;
     while first < n {
         let last = (first + TERRITORIES_PER_TASK).min(n);
-        let len = board.indptr()[last] - board.indptr()[first];
+        let len = board.row_start(last) - board.row_start(first);
         let (head, tail) = rest.split_at_mut(len);
-        tasks.push((first, last, head));
-        rest = tail;
+        let (own, others) = rest_territories.split_at_mut(last - first);
+        tasks.push((first, head, own));
+        (rest, rest_territories) = (tail, others);
         first = last;
     }
-    tasks.into_par_iter().for_each(|(first, last, slice)| {
-        let offset = board.indptr()[first];
-        for x in first..last {
-            let range = board.row(x);
-            fill(x, &mut slice[range.start - offset..range.end - offset]);
+    tasks.into_par_iter().for_each(|(first, slice, own)| {
+        let offset = board.row_start(first);
+        for (k, value) in own.iter_mut().enumerate() {
+            let range = board.row(first + k);
+            fill(
+                first + k,
+                &mut slice[range.start - offset..range.end - offset],
+                value,
+            );
         }
     });
 }
 
-/// Fills the rows of the territories `owned` accepts whose team plays a built-in policy; rows
-/// of `Custom` teams are left as they are (the caller put the custom placement there).
+/// Fills the rows of the territories `owned` accepts whose team plays a built-in policy (rows
+/// of `Custom` teams are left as they are: the caller put the custom placement there), and
+/// sets each such territory's `garrison`: its troops minus all it placed.
 pub fn place(
     view: &View<'_>,
     policies: &[Policy],
     placement: &mut [i64],
+    garrison: &mut [u64],
     owned: impl Fn(usize) -> bool + Sync,
 ) {
-    for_row_chunks(view.board, placement, |x, row| {
-        let policy = policies[usize::from(view.team[x])];
-        if policy == Policy::Custom || !owned(x) {
+    for_row_chunks(view.board, placement, garrison, |x, row, garrison| {
+        if !owned(x) {
             return;
         }
-        row.fill(0);
+        let policy = policies[usize::from(view.team[x])];
+        if policy != Policy::Custom {
+            row.fill(0);
+        }
         match policy {
             Policy::Random => random(view, x, row),
             Policy::Aggressive => aggressive(view, x, row),
@@ -326,6 +419,9 @@ pub fn place(
             Policy::Opportunist => opportunist(view, x, row),
             Policy::Custom => {}
         }
+        // Checked placements commit at most the territory's troops.
+        let committed: u64 = row.iter().map(|p| p.unsigned_abs()).sum();
+        *garrison = view.troops[x] - committed;
     });
 }
 

@@ -1,11 +1,30 @@
 //! Phases 2-4 of a turn: battles on contested borders, occupation, recruitment.
+//!
+//! The turn works in place on one array of one `i64` per directed edge: the placement, which
+//! the battles overwrite with each side's survivors carrying the sign of what the side placed
+//! (an attack's survivors stay positive, a defence's negative). Occupation then reads, for
+//! every territory `x`, its own edges (`< 0`: troops coming home) and their reverses (`> 0`:
+//! troops arriving), and the garrison the placement left at home.
+
+use std::sync::atomic::{AtomicI64, Ordering};
 
 use rayon::prelude::*;
 use stratagem_core::rng::{Stream, purpose_tag};
 
-use crate::TROOP_LIMIT;
 use crate::board::Board;
-use crate::purpose;
+use crate::{MAX_TEAMS, TROOP_LIMIT, purpose};
+
+/// Territories per parallel task of the passes over rows: large enough that a task's
+/// overhead vanishes, small enough that two threads share the work evenly.
+pub const TERRITORIES_PER_TASK: usize = 4096;
+
+/// The most troops a territory holds on a board of `territories` territories: [`TROOP_LIMIT`]
+/// while the board has fewer than 2^23 territories, and less beyond, so that all troops of a
+/// board together (and so every per-team total and every sum of troops in one territory)
+/// fit in an `i64`.
+pub fn troop_limit(territories: u64) -> u64 {
+    TROOP_LIMIT.min(i64::MAX as u64 / territories.max(1))
+}
 
 /// Coins per soldier per round: attackers flip one, everyone else (defenders) two.
 #[inline]
@@ -31,153 +50,225 @@ pub fn battle(seed: u64, turn: u64, border: u64, sides: [(u64, u64); 2]) -> (u64
     (sx, sy)
 }
 
-/// Survivors of both sides on every border that `resolves` accepts (`(x side, y side)`, in
-/// `board.borders()` order), written into `survivors`; on friendly borders and borders without
-/// a battle everyone placed survives. Other borders keep what `survivors` held.
+/// `survivors` with the sign of `placed`.
+#[inline]
+fn signed(placed: i64, survivors: u64) -> i64 {
+    if placed < 0 {
+        -(survivors as i64)
+    } else {
+        survivors as i64
+    }
+}
+
+/// The same memory seen as atomics, so that a border's battle can write both its edges.
+fn atomic_view(values: &mut [i64]) -> &[AtomicI64] {
+    // SAFETY: AtomicI64 has the size and alignment of i64 on the targets we build for (the
+    // crate does not compile where it has not: `AtomicI64::from_mut_slice` has the same
+    // requirement), and the exclusive borrow guarantees no other access while the view lives.
+    unsafe { &*(std::ptr::from_mut::<[i64]>(values) as *const [AtomicI64]) }
+}
+
+/// Fights the battle of every border between two teams where a side attacks, among the
+/// borders whose upward edge `x -> y` (`x < y`) is in the row of a territory of `from` and
+/// is accepted by `resolves`: both sides' placements become their signed survivors. Other
+/// borders keep their placements (everyone placed survives). Borders between two teams have
+/// two frontier territories, so `from` may list the frontier alone (in any order).
 pub fn battles(
     board: &Board,
     team: &[u8],
-    placement: &[i64],
+    placement: &mut [i64],
+    from: &[u32],
     seed: u64,
     turn: u64,
-    survivors: &mut Vec<(u64, u64)>,
     resolves: impl Fn(usize) -> bool + Sync,
 ) {
-    survivors.resize(board.borders().len(), (0, 0));
-    survivors
-        .par_iter_mut()
-        .zip(board.borders().par_iter())
-        .enumerate()
-        .filter(|(index, _)| resolves(*index))
-        .for_each(|(_, (out, b))| {
-            let (pxy, pyx) = (placement[b.xy], placement[b.yx]);
-            let placed = (pxy.unsigned_abs(), pyx.unsigned_abs());
-            let contested = team[b.x as usize] != team[b.y as usize] && (pxy > 0 || pyx > 0);
-            *out = if contested {
-                battle(
-                    seed,
-                    turn,
-                    board.border_id(b),
-                    [(placed.0, coins(pxy)), (placed.1, coins(pyx))],
-                )
-            } else {
-                placed
-            };
-        });
+    let cells = atomic_view(placement);
+    from.par_chunks(TERRITORIES_PER_TASK / 4).for_each(|chunk| {
+        for &x in chunk {
+            let x = x as usize;
+            for e in board.row(x) {
+                let y = board.target(e);
+                if y < x || team[x] == team[y] || !resolves(e) {
+                    continue;
+                }
+                let back = board.reverse(e);
+                let (pxy, pyx) = (
+                    cells[e].load(Ordering::Relaxed),
+                    cells[back].load(Ordering::Relaxed),
+                );
+                if pxy <= 0 && pyx <= 0 {
+                    continue;
+                }
+                let sides = [
+                    (pxy.unsigned_abs(), coins(pxy)),
+                    (pyx.unsigned_abs(), coins(pyx)),
+                ];
+                let (sx, sy) = battle(seed, turn, board.border_id(e), sides);
+                cells[e].store(signed(pxy, sx), Ordering::Relaxed);
+                cells[back].store(signed(pyx, sy), Ordering::Relaxed);
+            }
+        }
+    });
 }
 
-/// The troops present at `x` after the battles, per team, as `(team, count)` pairs.
+/// The troops of `x`'s own team present at `x` after the battles (garrison, defenders home,
+/// transfers in), or `None` when troops of another team arrived too. Every sum is of troops
+/// of distinct territories, so it fits in a `u64` ([`troop_limit`]).
+#[inline]
+fn own_presence(
+    board: &Board,
+    team: &[u8],
+    placement: &[i64],
+    x: usize,
+    garrison: u64,
+) -> Option<u64> {
+    let own = team[x];
+    let mut present = garrison;
+    let row = board.row(x);
+    let edges = placement[row.clone()]
+        .iter()
+        .zip(board.reverses(x))
+        .zip(board.neighbours(x));
+    for ((&mine, &back), &y) in edges {
+        let theirs = placement[back as usize];
+        if mine < 0 {
+            present += mine.unsigned_abs();
+        }
+        if theirs > 0 {
+            if team[y as usize] != own {
+                return None;
+            }
+            present += theirs as u64;
+        }
+    }
+    Some(present)
+}
+
+/// The troops present at `x` after the battles, as `(team, count)` pairs in `counts`, own
+/// team first.
 fn presence(
     board: &Board,
     team: &[u8],
-    troops: &[u64],
     placement: &[i64],
-    survivors: &[(u64, u64)],
     x: usize,
-    counts: &mut Vec<(u8, u128)>,
+    garrison: u64,
+    counts: &mut Vec<(u8, u64)>,
 ) {
-    counts.clear();
     let own = team[x];
-    let mut add = |who: u8, amount: u64| {
-        if let Some(slot) = counts.iter_mut().find(|(t, _)| *t == who) {
-            slot.1 += u128::from(amount);
-        } else {
-            counts.push((who, u128::from(amount)));
-        }
-    };
-    let committed: u64 = board.row(x).map(|e| placement[e].unsigned_abs()).sum();
-    add(own, troops[x] - committed);
+    counts.clear();
+    counts.push((own, garrison));
     for e in board.row(x) {
-        let y = board.target(e);
         let (mine, theirs) = (placement[e], placement[board.reverse(e)]);
-        if team[y] == own {
-            if mine < 0 {
-                add(own, mine.unsigned_abs());
-            }
-            if theirs > 0 {
-                add(team[y], theirs.unsigned_abs());
-            }
-        } else {
-            let (sx, sy) = survivors[board.border_of(e)];
-            let (my_survivors, their_survivors) = if x < y { (sx, sy) } else { (sy, sx) };
-            if mine <= 0 {
-                add(own, my_survivors);
-            }
-            if theirs > 0 {
-                add(team[y], their_survivors);
+        if mine < 0 {
+            counts[0].1 += mine.unsigned_abs();
+        }
+        if theirs > 0 {
+            let who = team[board.target(e)];
+            match counts.iter_mut().find(|(t, _)| *t == who) {
+                Some(slot) => slot.1 += theirs as u64,
+                None => counts.push((who, theirs as u64)),
             }
         }
     }
 }
 
-/// The state a turn starts from and the rules' parameters.
+/// The new owner and troops of `x` (before recruitment) from the troops present: the largest
+/// team; on a tie the owner if tied, else a tied team drawn with the tie stream.
+fn occupation(
+    before: &Before<'_>,
+    x: usize,
+    garrison: u64,
+    counts: &mut Vec<(u8, u64)>,
+) -> (u8, u64) {
+    let b = before;
+    let owner = b.team[x];
+    if let Some(present) = own_presence(b.board, b.team, b.placement, x, garrison) {
+        return (owner, present);
+    }
+    presence(b.board, b.team, b.placement, x, garrison, counts);
+    let best = counts.iter().map(|&(_, c)| c).max().unwrap_or(0);
+    // The own team comes first: on a tie it keeps the territory.
+    if best == 0 || counts[0].1 == best {
+        return (owner, best);
+    }
+    let mut tied = [0u8; MAX_TEAMS];
+    let mut ties = 0;
+    for &(t, c) in counts.iter() {
+        if c == best {
+            tied[ties] = t;
+            ties += 1;
+        }
+    }
+    let tied = &mut tied[..ties];
+    tied.sort_unstable();
+    let pick = if ties == 1 {
+        0
+    } else {
+        let tag = purpose_tag(purpose::TIE);
+        Stream::with_ids(b.seed, tag, [b.turn, b.board.territory_id(x), 0])
+            .cursor()
+            .uniform_below(ties as u64) as usize
+    };
+    (tied[pick], best)
+}
+
+/// The state a turn starts from, after the battles, and the rules' parameters.
 pub struct Before<'a> {
     pub board: &'a Board,
     pub team: &'a [u8],
-    pub troops: &'a [u64],
+    /// Signed survivors per directed edge ([`battles`]).
     pub placement: &'a [i64],
-    pub survivors: &'a [(u64, u64)],
     pub seed: u64,
     pub turn: u64,
     pub rate_ppm: u64,
+    /// The cap of the game, at most the board's [`troop_limit`].
     pub cap: u64,
+    /// The board's [`troop_limit`].
+    pub limit: u64,
 }
 
-/// Occupation (largest team takes the territory; ties as the rules say) then recruitment,
-/// written into `team` and `troops` for the territories `owned` accepts; the others keep their
-/// state from `before`.
+/// Occupation (largest team takes the territory; ties as the rules say) then recruitment for
+/// the territories `owned` accepts: `troops` holds each one's garrison on entry and its new
+/// troops on return, `team` receives its new owner. Returns the new territories and troops
+/// per team (of `teams`) over those territories.
 pub fn occupy_and_recruit(
     before: &Before<'_>,
-    team: &mut Vec<u8>,
-    troops: &mut Vec<u64>,
+    teams: usize,
+    team: &mut [u8],
+    troops: &mut [u64],
     owned: impl Fn(usize) -> bool + Sync,
-) {
-    let n = before.board.n();
-    let tie_tag = purpose_tag(purpose::TIE);
-    team.resize(n, 0);
-    troops.resize(n, 0);
-    team.par_iter_mut()
-        .zip(troops.par_iter_mut())
+) -> (Vec<u64>, Vec<u64>) {
+    let b = before;
+    let zeros = || (vec![0u64; teams], vec![0u64; teams]);
+    team.par_chunks_mut(TERRITORIES_PER_TASK)
+        .zip(troops.par_chunks_mut(TERRITORIES_PER_TASK))
         .enumerate()
-        .for_each_init(Vec::new, |counts, (x, (owner_out, troops_out))| {
-            let b = before;
-            if !owned(x) {
-                (*owner_out, *troops_out) = (b.team[x], b.troops[x]);
-                return;
+        .fold(zeros, |mut totals, (chunk, (team_out, troops_out))| {
+            let first = chunk * TERRITORIES_PER_TASK;
+            let mut counts = Vec::with_capacity(8);
+            for (k, (owner_out, troops_here)) in team_out.iter_mut().zip(troops_out).enumerate() {
+                let x = first + k;
+                if !owned(x) {
+                    continue;
+                }
+                let (owner, held) = occupation(b, x, *troops_here, &mut counts);
+                let held = held.min(b.limit);
+                // held <= 2^40 and rate_ppm <= 10^7: the product fits in a u64.
+                let recruited = held * b.rate_ppm / 1_000_000;
+                let new_troops = (held + recruited).min(b.cap);
+                (*owner_out, *troops_here) = (owner, new_troops);
+                totals.0[usize::from(owner)] += 1;
+                totals.1[usize::from(owner)] += new_troops;
             }
-            presence(
-                b.board,
-                b.team,
-                b.troops,
-                b.placement,
-                b.survivors,
-                x,
-                counts,
-            );
-            let best = counts.iter().map(|&(_, c)| c).max().unwrap_or(0);
-            let (owner, held) = if best == 0 {
-                (b.team[x], 0)
-            } else if counts.iter().any(|&(t, c)| t == b.team[x] && c == best) {
-                (b.team[x], best)
-            } else {
-                let mut tied: Vec<u8> = counts
-                    .iter()
-                    .filter(|&&(_, c)| c == best)
-                    .map(|&(t, _)| t)
-                    .collect();
-                tied.sort_unstable();
-                let pick = if tied.len() == 1 {
-                    0
-                } else {
-                    Stream::with_ids(b.seed, tie_tag, [b.turn, b.board.territory_id(x), 0])
-                        .cursor()
-                        .uniform_below(tied.len() as u64) as usize
-                };
-                (tied[pick], best)
-            };
-            let held = held.min(u128::from(TROOP_LIMIT)) as u64;
-            let recruited = u128::from(held) * u128::from(b.rate_ppm) / 1_000_000;
-            *owner_out = owner;
-            *troops_out = (u128::from(held) + recruited).min(u128::from(b.cap)) as u64;
-        });
+            totals
+        })
+        .reduce(zeros, |mut a, b| {
+            for (sum, add) in a.0.iter_mut().zip(&b.0) {
+                *sum += add;
+            }
+            for (sum, add) in a.1.iter_mut().zip(&b.1) {
+                *sum += add;
+            }
+            a
+        })
 }

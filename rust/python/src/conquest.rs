@@ -38,7 +38,7 @@ impl PyBoard {
             .map_err(to_py)?;
         Ok(Self {
             n: board.n(),
-            n_borders: board.borders().len(),
+            n_borders: board.n_borders(),
             inner: Arc::new(board),
         })
     }
