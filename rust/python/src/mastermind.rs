@@ -7,6 +7,7 @@ use std::sync::atomic::AtomicU64;
 use numpy::ndarray::{Array1, Array2};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
+use stratagem_core::Cancel;
 use stratagem_mastermind::code::Code;
 use stratagem_mastermind::score;
 use stratagem_mastermind::search::{self, Order, Problem};
@@ -205,9 +206,17 @@ fn mastermind_score<'py>(
     }
     let ((guesses, _), (secrets, _)) = (flat_rows(&guesses), flat_rows(&secrets));
     let threads = thread_count(threads)?;
-    let (black, white) = interruptible(py, |cancel| {
-        score::score_rows(space, &guesses, &secrets, threads, cancel)
-    })?;
+    // Small batches are scored on the calling thread: a watched worker thread costs more
+    // (~60 us) than scoring them, and they end long before Ctrl-C could matter.
+    let rows = guesses.len().max(secrets.len()) / spots.max(1);
+    let (black, white) = if rows < score::PARALLEL_ROWS {
+        py.detach(|| score::score_rows(space, &guesses, &secrets, 1, &Cancel::new()))
+            .map_err(to_py)?
+    } else {
+        interruptible(py, |cancel| {
+            score::score_rows(space, &guesses, &secrets, threads, cancel)
+        })?
+    };
     Ok((black.into_pyarray(py), white.into_pyarray(py)))
 }
 
