@@ -466,8 +466,11 @@ def test_random_ai_draws_from_its_stream():
 
 def plain_value(state, r, heuristic):
     if state.is_over:
-        bonus = 0 if state.winner is None else (WIN if state.winner == r else -WIN)
-        return bonus + state.margin(r)
+        if state.winner is None:
+            return state.margin(r)
+        if state.winner == r:  # the quicker win, the later loss
+            return WIN - state.moves + state.margin(r)
+        return -WIN + state.moves + state.margin(r)
     if heuristic == "cells":
         return state.margin(r)
     h = [state.scores[s] + state.reach(s) for s in range(len(state.scores))]
@@ -530,8 +533,9 @@ def test_alpha_beta_equals_plain_minimax(game, depth, heuristic):
 
 
 def test_minimax_by_hand():
-    # PATH6: 1 wins at once (4 of 6 cells, margin 3): WIN + 3; 2 takes nothing.
-    assert oracle.minimax(Game(PATH6), 1) == (1, WIN + 3)
+    # PATH6: 1 wins at once (4 of 6 cells, margin 3, after 1 move): WIN + 3 - 1; 2 takes
+    # nothing.
+    assert oracle.minimax(Game(PATH6), 1) == (1, WIN + 3 - 1)
     # Grid, depth 1, "cells": 1 -> margin 2, 2 -> margin 0. "reach": after 1, h(0) = 3 + 2
     # (cells 2, 4), h(1) = 1 + 2 (cells 2, 4 of colour 2 next to 5) -> 2.
     assert oracle.minimax(Game(GRID), 1, "cells") == (1, 2)

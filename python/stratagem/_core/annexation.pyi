@@ -84,7 +84,7 @@ class Agent:
         kind: str,
         seed: int = 0,
         depth: int = 3,
-        heuristic: str = "cells",
+        heuristic: str = "reach",
         iterations: int | None = None,
         time: float | None = None,
         c: float = 0.5,

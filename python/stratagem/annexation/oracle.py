@@ -596,13 +596,15 @@ def choose_fractal(game: Game) -> int:
 def _value(state: Game, r: int, heuristic: str) -> int:
     """The minimax value of a leaf for the root player r.
 
-    Finished: ``WIN + margin(r)`` if r won, ``-WIN + margin(r)`` if another player won,
-    ``margin(r)`` if drawn. At depth 0: ``margin(r)`` for "cells"; for "reach",
+    Finished: ``WIN + margin(r) - moves`` if r won, ``-WIN + margin(r) + moves`` if another
+    player won, ``margin(r)`` if drawn. At depth 0: ``margin(r)`` for "cells"; for "reach",
     ``h(r) - max over s != r of h(s)`` with ``h(s) = scores[s] + reach(s)``."""
     if state.is_over:
         if state.winner is None:
             return state.margin(r)
-        return (WIN if state.winner == r else -WIN) + state.margin(r)
+        if state.winner == r:
+            return WIN + state.margin(r) - state.moves
+        return -WIN + state.margin(r) + state.moves
     if heuristic == "cells":
         return state.margin(r)
     scores = state.scores

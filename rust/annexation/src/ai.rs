@@ -152,8 +152,10 @@ pub fn choose_fractal(board: &Board, state: &State) -> usize {
 fn value(board: &Board, state: &State, root: usize, heuristic: Heuristic) -> i64 {
     let margin = state.margin(root);
     match state.outcome() {
-        Outcome::Won(q) if usize::from(q) == root => WIN + margin,
-        Outcome::Won(_) => -WIN + margin,
+        // A win is worth less the later it comes, a loss less bad: among won lines the
+        // search takes the quickest, instead of putting off a win it cannot lose.
+        Outcome::Won(q) if usize::from(q) == root => WIN + margin - i64::from(state.moves()),
+        Outcome::Won(_) => -WIN + margin + i64::from(state.moves()),
         Outcome::Drawn => margin,
         Outcome::Ongoing => match heuristic {
             Heuristic::Cells => margin,
