@@ -46,11 +46,13 @@ _OPTIONS: dict[str, dict[str, type]] = {
 
 class AI:
     """An agent. ``minimax`` takes ``depth`` (1 to 12, default 3: each ply multiplies the
-    work by up to 15, so deeper searches would run for hours) and ``heuristic`` (``"reach"``, the
-    default, or ``"cells"``); ``mcts`` takes ``iterations`` (default 1000) or ``time`` (seconds per move,
-    not reproducible), ``c`` (exploration, default 0.5), ``playouts`` per leaf, ``trees``
-    (root parallelism), ``reuse`` (keep the tree between moves) and ``margin`` (the weight of
-    the final margin in a playout's value, 0 to 1, default 0.5). ``seed`` feeds ``random``
+    work by up to 15, so deeper searches would run for hours) and ``heuristic``
+    (``"reach"``, the default, or ``"cells"``); ``mcts`` takes ``iterations`` (default 1000)
+    or ``time`` (seconds per move, not reproducible), ``c`` (exploration, default 0.5),
+    ``playouts`` per leaf, ``trees`` (root parallelism), ``reuse`` (keep the tree between
+    moves), ``margin`` (the weight of the final margin in a playout's value, 0 to 1, default
+    0.5), ``greedy`` (the playouts' lean towards the greedy colour, default 6) and ``bias``
+    (progressive bias towards colours that take more, default 3). ``seed`` feeds ``random``
     and ``mcts``; ``threads`` spreads the MCTS trees (the choice does not depend on it).
 
     MCTS keeps its trees between calls of :meth:`choose` on the same game; use one agent
