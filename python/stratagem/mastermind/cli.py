@@ -31,10 +31,14 @@ from stratagem.cli_common import (
     add_command,
     add_count,
     add_file,
+    add_load,
+    add_save,
+    check_readable,
     command_group,
     names_argument,
     played_report,
     print_files,
+    refuse_new_game_options,
 )
 from stratagem.errors import InconsistentFeedback, InvalidParameter, StratagemError
 from stratagem.mastermind.code import (
@@ -59,6 +63,7 @@ from stratagem.mastermind.game import (
     smallest_contradiction,
     solve,
 )
+from stratagem.mastermind.human import HumanGame, converse
 from stratagem.mpi import world
 
 __all__ = ["parse_feedback", "parse_guess", "register"]
@@ -153,8 +158,12 @@ def _play(args: argparse.Namespace) -> dict[str, Any]:
 
     Break a secret code with a codebreaker strategy and print every guess, its feedback and
     the time. Without --secret, the secret is drawn from --seed. Under mpiexec, the first
-    strategy searches on every rank.
+    strategy searches on every rank. With --human, you are the codebreaker: type guesses (and
+    history, count, hint, could, save, quit, help) one per line; with --json each answer is a
+    JSON line.
     """
+    if args.human or args.load is not None:
+        return _play_human(args)
     if len(args.players) != 1:
         raise InvalidParameter(
             f"--players names the one codebreaker of a game; got {', '.join(args.players)}"
@@ -201,11 +210,68 @@ def _play(args: argparse.Namespace) -> dict[str, Any]:
     )
 
 
+def _play_human(args: argparse.Namespace) -> dict[str, Any]:
+    """``play --human``: the machine holds the secret, the person guesses."""
+    if world().is_distributed:
+        raise InvalidParameter("play --human reads your guesses: run it without mpiexec")
+    check_readable(args.load, "--load")
+    if args.load is not None:
+        refuse_new_game_options(args, ("secret", "hint"), "--load")
+        game = HumanGame.load(args.load, threads=args.threads)
+    else:
+        spots, colours = _space(args)
+        if args.secret is not None:
+            spots = parse_code(args.secret, colours, args.spots).size
+        game = HumanGame.new(
+            spots,
+            colours,
+            secret=args.secret,
+            seed=args.seed,
+            hint_strategy=None if args.hint is None else _strategy(args.hint),
+            threads=args.threads,
+        )
+    started = time.perf_counter()
+    ended = converse(
+        game,
+        sys.stdin,
+        sys.stdout,
+        json_lines=args.json,
+        save=args.save,
+        echo=not sys.stdin.isatty(),
+    )
+    return played_report(
+        outcome="won" if ended == "won" else "unfinished",
+        winners=[0] if ended == "won" else [],
+        turns_played=game.turns,
+        seconds=time.perf_counter() - started,
+        event="end",
+        human=True,
+        ended=ended,
+        spots=game.spots,
+        colours=game.colours,
+        seed=game.seed,
+        drawn=game.drawn,
+        guesses=list(game.guesses),
+        feedback=[list(f) for f in game.feedback],
+        # Revealed once found or given up; kept hidden when the input just ended (a saved
+        # game may go on).
+        secret=format_code(game.secret) if ended in ("won", "quit") else None,
+        saved=None if args.save is None else str(args.save),
+    )
+
+
 def _feedback_text(black: int, white: int) -> str:
     return f"{black} black {white} white"
 
 
 def _print_play(report: dict[str, Any]) -> None:
+    if report.get("human"):
+        if report["ended"] == "quit":
+            print(f"the secret was {report['secret']}")
+        elif report["ended"] == "unfinished":
+            where = f"; saved in {report['saved']}" if report["saved"] else ""
+            print(f"stopped after {report['turns_played']} guesses{where}")
+        return
     spots, colours = report["spots"], report["colours"]
     origin = f"drawn from seed {report['seed']}" if report["drawn"] else "given"
     strategy = report["strategy"]
@@ -597,6 +663,20 @@ def register(commands: Commands, common: Common) -> None:
             convert=names_argument,
         )
         _order_option(play_parser)
+        play_parser.add_argument(
+            "--human",
+            action="store_true",
+            help="you break the code: the machine holds the secret (--secret, or drawn from "
+            "--seed) and scores your guesses; ask for history, count, hint, could, save",
+        )
+        play_parser.add_argument(
+            "--hint",
+            metavar="STRATEGY",
+            help=f"with --human, the strategy whose guess 'hint' shows: one of {strategies} "
+            f"(default knuth, or first on spaces of more than {ENUMERABLE_LIMIT:,} codes)",
+        )
+        add_save(play_parser, help="with --human, save the game here after every guess")
+        add_load(play_parser, help="continue a --human game saved with --save")
 
     (evaluate_parser,) = add_command(sub, "evaluate", common, _evaluate, _print_evaluate)
     _space_options(evaluate_parser, default_spots)
