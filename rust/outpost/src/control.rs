@@ -35,6 +35,14 @@ trait Packed:
     fn step(self) -> Self;
     fn from_empire(empire: u8) -> Self;
     fn widen(self) -> u16;
+
+    fn transpose(from: &Grid<Self>, to: &mut Grid<Self>) {
+        for (y, row) in from.iter().enumerate() {
+            for (x, &value) in row.iter().enumerate() {
+                to[x][y] = value;
+            }
+        }
+    }
 }
 
 impl Packed for u8 {
@@ -51,6 +59,60 @@ impl Packed for u8 {
     #[inline]
     fn widen(self) -> u16 {
         u16::from(self)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn transpose(from: &Grid<u8>, to: &mut Grid<u8>) {
+        // Blocks of 16 x 16 cells; the last block of a row or column overlaps the one before
+        // it (100 = 6 x 16 + 4), which writes the same values twice.
+        const STARTS: [usize; 7] = [0, 16, 32, 48, 64, 80, SIZE - 16];
+        for &y in &STARTS {
+            for &x in &STARTS {
+                transpose_block(from, to, y, x);
+            }
+        }
+    }
+}
+
+/// Transposes the 16 x 16 block of `from` at row `y`, column `x` into `to` at row `x`, column
+/// `y`. Interleaving the bytes of rows `i` and `i + 8` into rows `2i` and `2i + 1` rotates
+/// each cell's 8-bit address (4 bits of row, 4 of column) by one bit; four rounds swap the
+/// row and column halves.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn transpose_block(from: &Grid<u8>, to: &mut Grid<u8>, y: usize, x: usize) {
+    use std::arch::x86_64::{
+        __m128i, _mm_loadu_si128, _mm_storeu_si128, _mm_unpackhi_epi8, _mm_unpacklo_epi8,
+    };
+    let (Some(source), Some(target)) = (from.get(y..y + 16), to.get_mut(x..x + 16)) else {
+        return;
+    };
+    let mut rows = [[0u8; 16]; 16];
+    for (block_row, row) in rows.iter_mut().zip(source) {
+        if let Some(cells) = row.get(x..x + 16) {
+            block_row.copy_from_slice(cells);
+        }
+    }
+    // SAFETY: SSE2 is part of every x86_64 processor; every load and store is of a 16-byte
+    // array, with no alignment requirement.
+    unsafe {
+        let mut a: [__m128i; 16] = rows.map(|row| _mm_loadu_si128(row.as_ptr().cast()));
+        for _ in 0..4 {
+            let mut b = a;
+            for i in 0..8 {
+                b[2 * i] = _mm_unpacklo_epi8(a[i], a[i + 8]);
+                b[2 * i + 1] = _mm_unpackhi_epi8(a[i], a[i + 8]);
+            }
+            a = b;
+        }
+        for (block_row, value) in rows.iter_mut().zip(a) {
+            _mm_storeu_si128(block_row.as_mut_ptr().cast(), value);
+        }
+    }
+    for (row, block_row) in target.iter_mut().zip(&rows) {
+        if let Some(cells) = row.get_mut(y..y + 16) {
+            cells.copy_from_slice(block_row);
+        }
     }
 }
 
@@ -146,14 +208,6 @@ fn columns<T: Packed>(grid: &mut Grid<T>) {
     }
 }
 
-fn transpose<T: Copy>(from: &Grid<T>, to: &mut Grid<T>) {
-    for (y, row) in from.iter().enumerate() {
-        for (x, &value) in row.iter().enumerate() {
-            to[x][y] = value;
-        }
-    }
-}
-
 impl<T: Packed> Buffers<T> {
     fn compute(
         &mut self,
@@ -170,10 +224,10 @@ impl<T: Packed> Buffers<T> {
             *slot = (*slot & T::EMPIRE_BITS) | T::from_empire(empire);
         }
         columns(&mut self.grid);
-        transpose(&self.grid, &mut self.transposed);
+        T::transpose(&self.grid, &mut self.transposed);
         // Rows of the grid are columns of the transposed copy.
         columns(&mut self.transposed);
-        transpose(&self.transposed, &mut self.grid);
+        T::transpose(&self.transposed, &mut self.grid);
         for (cells, row) in control.chunks_exact_mut(SIZE).zip(self.grid.iter()) {
             for (cell, &value) in cells.iter_mut().zip(row) {
                 *cell = owner(value.widen(), radius);
@@ -243,6 +297,23 @@ mod tests {
                 owner(mask)
             })
             .collect()
+    }
+
+    #[test]
+    fn byte_grids_transpose() {
+        let mut grid: Box<Grid<u8>> = Box::new([[0; SIZE]; SIZE]);
+        for (y, row) in grid.iter_mut().enumerate() {
+            for (x, cell) in row.iter_mut().enumerate() {
+                *cell = (y * 7 + x * 13) as u8;
+            }
+        }
+        let mut transposed: Box<Grid<u8>> = Box::new([[0; SIZE]; SIZE]);
+        u8::transpose(&grid, &mut transposed);
+        for y in 0..SIZE {
+            for x in 0..SIZE {
+                assert_eq!(transposed[x][y], grid[y][x], "({x}, {y})");
+            }
+        }
     }
 
     #[test]

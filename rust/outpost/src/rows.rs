@@ -33,12 +33,6 @@ pub fn span(left: usize, right: usize) -> Row {
     (FULL >> (SIZE - 1 - right)) & (FULL << left)
 }
 
-/// Column `x` to column `SIZE - 1 - x`.
-#[inline]
-fn mirror(row: Row) -> Row {
-    row.reverse_bits() >> (Row::BITS as usize - SIZE)
-}
-
 /// The cells of `open` reached from `seed` (a subset of `open`) going east along the row:
 /// adding `seed` to `open` carries through each run of `open` above its lowest seed, and the
 /// bits the carry flips are those cells (a seed met by the carry is kept by the final `|`).
@@ -47,12 +41,24 @@ fn fill_east(seed: Row, open: Row) -> Row {
     ((open + seed) ^ open) & open | seed
 }
 
+/// The cells of `open` reached from `seed` going west: each round doubles the distance the
+/// seeds spread, over the cells whose whole way is open (`open` shifted onto itself).
+#[inline]
+fn fill_west(seed: Row, open: Row) -> Row {
+    let (mut reached, mut way) = (seed, open);
+    for shift in [1, 2, 4, 8, 16, 32, 64] {
+        reached |= (reached >> shift) & way;
+        way &= way >> shift;
+    }
+    reached
+}
+
 /// The cells of `open` joined along the row to a cell of `seed`: every run of `open` that
 /// holds a seed, whole.
 #[inline]
 pub fn fill_row(seed: Row, open: Row) -> Row {
     let seed = seed & open;
-    fill_east(seed, open) | mirror(fill_east(mirror(seed), mirror(open)))
+    fill_east(seed, open) | fill_west(seed, open)
 }
 
 /// Grows `reached` (a subset of `open`) to every cell of `open` connected to it through
