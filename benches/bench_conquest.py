@@ -19,6 +19,7 @@ setting up the game from the start arrays (a few milliseconds, under 5% of a cal
 from __future__ import annotations
 
 import copy
+import time
 from dataclasses import dataclass
 from functools import cache
 
@@ -161,3 +162,140 @@ def cases(quick: bool) -> list[Case]:
                 )
             )
     return result
+
+
+# -- roofline -------------------------------------------------------------------------------
+
+# Bytes a turn of the benchmark game must move on a board of n territories and E directed
+# borders, pass by pass (each array counted once per pass that reads or writes it; the
+# engine's arrays are u8 team, u64 troops, u32 indptr / indices / reverse / distances, i64
+# placement). A write counts once, as in STREAM's copy.
+_PASSES: dict[str, tuple[tuple[str, int, int], ...]] = {
+    # name: (array, bytes per territory, bytes per directed border)
+    "distances (BFS of 3 teams of 4)": (
+        ("distances cleared", 4, 0),
+        ("indptr, indices (3/4 of rows)", 3, 3),
+        ("distances read and written", 8, 0),
+    ),
+    "placement": (
+        ("team, troops, distances", 13, 0),
+        ("indptr, indices", 4, 4),
+        ("placement written", 0, 8),
+        ("garrisons written", 8, 0),
+    ),
+    "occupation and recruitment": (
+        ("indptr, indices, reverse", 4, 8),
+        ("placement (both directions)", 0, 8),
+        ("team, garrisons", 9, 0),
+        ("team and troops written", 9, 0),
+    ),
+}
+
+
+def bytes_per_turn(n: int, directed: int) -> dict[str, int]:
+    """The model of ``_PASSES`` for a board: bytes by pass."""
+    return {
+        name: sum(per_n * n + per_e * directed for _, per_n, per_e in arrays)
+        for name, arrays in _PASSES.items()
+    }
+
+
+def copy_bandwidth(threads: int, megabytes: int = 256, repeats: int = 7) -> float:
+    """STREAM-like copy: bytes read plus bytes written per second, best of ``repeats``, with
+    ``threads`` threads each copying its slice of a ``megabytes`` array (numpy releases the
+    GIL while it copies)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    source = np.ones(megabytes << 17, dtype=np.float64)
+    target = np.zeros_like(source)
+    slices = np.array_split(np.arange(source.shape[0]), threads)
+    bounds = [(int(s[0]), int(s[-1]) + 1) for s in slices]
+
+    def copy(bound: tuple[int, int]) -> None:
+        np.copyto(target[bound[0] : bound[1]], source[bound[0] : bound[1]])
+
+    best = float("inf")
+    with ThreadPoolExecutor(threads) as pool:
+        for _ in range(repeats):
+            began = time.perf_counter()
+            list(pool.map(copy, bounds))
+            best = min(best, time.perf_counter() - began)
+    return 2 * source.nbytes / best
+
+
+def turn_seconds(start: Start, threads: int, turns: int = 30) -> float:
+    """The fastest of ``turns`` turns of the benchmark game (one Rust call per turn)."""
+    game = _game(start, threads)
+    best = float("inf")
+    for _ in range(turns):
+        began = time.perf_counter()
+        game.step()
+        best = min(best, time.perf_counter() - began)
+    return best
+
+
+def relabelled(start: Start, order: NDArray[np.int64]) -> Start:
+    """The same board and start with territory ``order[k]`` renamed ``k``."""
+    rename = np.empty_like(order)
+    rename[order] = np.arange(order.shape[0], dtype=np.int64)
+    edges = start.board.edges()
+    board = Board.from_edges(rename[edges], n=start.board.n)
+    team = np.empty_like(start.team)
+    team[rename] = start.team
+    return Start(board, team, troops_uniform(board, TROOPS))
+
+
+def roofline(specs: list[str], threads: int) -> None:
+    """Prints the bandwidth of this machine, then for each board the modelled bytes of a turn,
+    the fastest turn and the fraction of the memory floor it reaches, in the natural and the
+    reverse Cuthill-McKee order of the territories."""
+    from stratagem.conquest.distributed import territory_order
+
+    bandwidth = {t: copy_bandwidth(t) for t in sorted({1, threads})}
+    for t, value in bandwidth.items():
+        print(f"copy bandwidth, {t} thread(s): {value / 1e9:.1f} GB/s")
+    print("| board | order | bytes/turn (model) | floor at copy speed | fastest turn | fraction |")
+    print("|---|---|---:|---:|---:|---:|")
+    for spec in specs:
+        start = benchmark_start(spec, True)
+        model = bytes_per_turn(start.board.n, start.board.indices.shape[0])
+        total = sum(model.values())
+        floor = total / bandwidth[threads]
+        for order in ("natural", "rcm"):
+            played = (
+                start
+                if order == "natural"
+                else relabelled(start, territory_order(start.board, "rcm"))
+            )
+            seconds = turn_seconds(played, threads)
+            print(
+                f"| {spec} | {order} | {total / 1e6:.0f} MB | {floor * 1e3:.1f} ms | "
+                f"{seconds * 1e3:.1f} ms | {floor / seconds:.0%} |"
+            )
+        for name, value in model.items():
+            print(f"|   {name} | | {value / 1e6:.0f} MB | | | |")
+
+
+def dump(spec: str, prefix: str) -> None:
+    """Writes the board and start of ``spec`` as raw int64 files ``PREFIX.indptr``,
+    ``PREFIX.indices`` and ``PREFIX.team`` for ``rust/conquest/examples/turn_profile.rs``."""
+    start = benchmark_start(spec, True)
+    start.board.indptr.astype("<i8").tofile(f"{prefix}.indptr")
+    start.board.indices.astype("<i8").tofile(f"{prefix}.indices")
+    start.team.astype("<i8").tofile(f"{prefix}.team")
+
+
+if __name__ == "__main__":
+    import argparse
+
+    parser = argparse.ArgumentParser(description="conquest roofline: bytes, bandwidth, turn")
+    parser.add_argument(
+        "--roofline", nargs="*", metavar="SPEC", help="boards (default: 1M grid and rgg)"
+    )
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--dump", nargs=2, metavar=("SPEC", "PREFIX"))
+    options = parser.parse_args()
+    if options.dump:
+        dump(*options.dump)
+    if options.roofline is not None:
+        roofline(options.roofline or ["grid:1000x1000", "rgg:1000000"], options.threads)

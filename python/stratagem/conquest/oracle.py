@@ -36,10 +36,10 @@ __all__ = [
     "end_status",
     "frontier_distance",
     "play_turn",
-    "troop_limit",
     "policy_placement",
     "reverse_edges",
     "simulate_battle_counts",
+    "troop_limit",
     "validate_placement",
 ]
 
@@ -51,6 +51,8 @@ def troop_limit(n: int) -> int:
     board of n territories" (TROOP_LIMIT below 2**23 territories), so that all troops of the
     board together fit in an int64."""
     return min(TROOP_LIMIT, (2**63 - 1) // max(n, 1))
+
+
 POLICIES: tuple[str, ...] = ("random", "aggressive", "balanced", "opportunist")
 MAX_TEAMS = 64
 MIN_TEAMS = 2

@@ -32,9 +32,17 @@ impl PyBoard {
         indptr: PyReadonlyArray1<'_, i64>,
         indices: PyReadonlyArray1<'_, i64>,
     ) -> PyResult<Self> {
-        let (indptr, indices) = (indptr.as_array().to_vec(), indices.as_array().to_vec());
+        // Read in place (a board's arrays are contiguous): no copy of a large board.
+        let copies;
+        let (indptr, indices) = match (indptr.as_slice(), indices.as_slice()) {
+            (Ok(indptr), Ok(indices)) => (indptr, indices),
+            _ => {
+                copies = (indptr.as_array().to_vec(), indices.as_array().to_vec());
+                (copies.0.as_slice(), copies.1.as_slice())
+            }
+        };
         let board = py
-            .detach(|| Board::from_csr(&indptr, &indices))
+            .detach(|| Board::from_csr(indptr, indices))
             .map_err(to_py)?;
         Ok(Self {
             n: board.n(),
