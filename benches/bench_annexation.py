@@ -2,16 +2,17 @@
 against the pure-Python oracle (``stratagem.annexation.oracle``), and the OpenSpiel
 comparison (``openspiel_comparison.py``, when it can be imported).
 
-Boards: ``Board.hexagon(R, seed=1)`` with R = 8 (217 cells) and R = 18 (1,027 cells), 8
-colours, two players, flood mode, the default move limit (four moves per cell); games start
-from the first position with seed 1. Both paths play the same playouts (playout ``i`` reads
-its own stream whatever the path), the oracle only fewer of them:
+Boards: ``Board.hexagon(R, seed=1)`` with R = 8 (217 cells), R = 18 (1,027 cells) and R = 30
+(2,791 cells), and ``Board.voronoi(1000, seed=1)``, 8 colours, two players, flood mode, the
+default move limit (four moves per cell); games start from the first position with seed 1.
+Both paths play the same playouts (playout ``i`` reads its own stream whatever the path), the
+oracle only fewer of them:
 
 - ``random``: uniformly random legal colours to the end of the game (unit: a playout);
 - ``light``: the seed's GPU shortcut, a random colour each step, legal or not, up to the move
   limit, stopping once every cell is owned (unit: a playout);
 - ``mcts``: one ``choose`` of a fresh UCT agent on the first position of hex:8 (unit: an
-  iteration, that is a selection, an expansion, one random playout and the backup;
+  iteration, that is a selection, an expansion, one greedy-biased playout and the backup;
   ``AI.last_iterations`` on the engine), 2,000 iterations per call on the engine; ``2
   trees`` is root parallelism, the two trees shared out over two threads.
 
@@ -31,38 +32,41 @@ _COLOURS = 8
 
 
 @cache
-def _board(radius: int) -> Board:
-    return Board.hexagon(radius, colour_count=_COLOURS, seed=_SEED)
+def _board(spec: str) -> Board:
+    """``hex:R`` or ``voronoi:N``."""
+    kind, _, size = spec.partition(":")
+    make = Board.hexagon if kind == "hex" else Board.voronoi
+    return make(int(size), colour_count=_COLOURS, seed=_SEED)
 
 
 @cache
-def _game(radius: int) -> Game:
-    return Game(_board(radius), _SEED)
+def _game(spec: str) -> Game:
+    return Game(_board(spec), _SEED)
 
 
 @cache
-def _oracle_game(radius: int) -> oracle.Game:
-    return oracle.Game(_board(radius), _SEED)
+def _oracle_game(spec: str) -> oracle.Game:
+    return oracle.Game(_board(spec), _SEED)
 
 
-def _rust_playouts(radius: int, policy: str, n: int, threads: int) -> int:
-    playouts(_game(radius), n, policy=policy, threads=threads)
+def _rust_playouts(spec: str, policy: str, n: int, threads: int) -> int:
+    playouts(_game(spec), n, policy=policy, threads=threads)
     return n
 
 
-def _oracle_playouts(radius: int, policy: str, n: int) -> int:
-    oracle.playouts(_oracle_game(radius), n, policy=policy)
+def _oracle_playouts(spec: str, policy: str, n: int) -> int:
+    oracle.playouts(_oracle_game(spec), n, policy=policy)
     return n
 
 
 def _rust_mcts(iterations: int, trees: int, threads: int) -> int:
     agent = AI("mcts", seed=_SEED, threads=threads, iterations=iterations, trees=trees)
-    agent.choose(_game(8))
+    agent.choose(_game("hex:8"))
     return agent.last_iterations
 
 
 def _oracle_mcts(iterations: int, trees: int) -> int:
-    oracle.Mcts(iterations, trees=trees, seed=_SEED).choose(_oracle_game(8))
+    oracle.Mcts(iterations, trees=trees, seed=_SEED).choose(_oracle_game("hex:8"))
     return iterations * trees
 
 
@@ -78,22 +82,24 @@ def _openspiel(quick: bool) -> list[Case]:
 def cases(quick: bool) -> list[Case]:
     # Playouts per timed call: (engine, oracle).
     counts = {
-        ("random", 8): (2_000, 5) if quick else (100_000, 100),
-        ("random", 18): (500, 2) if quick else (20_000, 20),
-        ("light", 8): (2_000, 5) if quick else (100_000, 100),
-        ("light", 18): (500, 2) if quick else (20_000, 20),
+        ("random", "hex:8"): (2_000, 5) if quick else (100_000, 100),
+        ("random", "hex:18"): (500, 2) if quick else (20_000, 20),
+        ("random", "hex:30"): (100, 1) if quick else (5_000, 4),
+        ("random", "voronoi:1000"): (500, 2) if quick else (20_000, 20),
+        ("light", "hex:8"): (2_000, 5) if quick else (100_000, 100),
+        ("light", "hex:18"): (500, 2) if quick else (20_000, 20),
     }
     result: list[Case] = []
-    for (policy, radius), (n, oracle_n) in counts.items():
-        _game(radius)
-        _oracle_game(radius)
+    for (policy, spec), (n, oracle_n) in counts.items():
+        _game(spec)
+        _oracle_game(spec)
         for threads in (1, 2):
             result.append(
                 Case(
-                    f"{policy} hex:{radius}",
-                    f"playouts of {_board(radius).cells:,} cells",
-                    lambda r=radius, p=policy, k=n, t=threads: _rust_playouts(r, p, k, t),
-                    lambda r=radius, p=policy, k=oracle_n: _oracle_playouts(r, p, k),
+                    f"{policy} {spec}",
+                    f"playouts of {_board(spec).cells:,} cells",
+                    lambda b=spec, p=policy, k=n, t=threads: _rust_playouts(b, p, k, t),
+                    lambda b=spec, p=policy, k=oracle_n: _oracle_playouts(b, p, k),
                     threads,
                 )
             )
