@@ -13,6 +13,10 @@ use crate::grid::{Cell, DIRECTIONS, SIZE, x_of, y_of};
 /// take (an empire has fewer outposts than the grid has cells).
 const OFF_GRID: u16 = 0x8000;
 
+/// Cells added at once when counting: a diamond row is one or more chunks, the cells past
+/// its end adding 0.
+const CHUNK: usize = 16;
+
 const DX: [isize; DIRECTIONS as usize] = [0, 0, 1, 0, -1];
 const DY: [isize; DIRECTIONS as usize] = [0, -1, 0, 1, 0];
 
@@ -30,13 +34,15 @@ pub struct Cover {
     /// outpost's diamond and takes from it.
     gained: [Vec<isize>; DIRECTIONS as usize],
     lost: [Vec<isize>; DIRECTIONS as usize],
-    /// The rows of a diamond: offsets of their first and last cells from the centre.
-    diamond: Vec<(isize, isize)>,
+    /// The rows of a diamond as chunks of [`CHUNK`] cells: the offset of a chunk's first cell
+    /// from the centre and 1 for each of its cells in the diamond.
+    diamond: Vec<(isize, [u16; CHUNK])>,
 }
 
 impl Cover {
     pub fn new(r: u32) -> Self {
-        let pad = r as usize + 1;
+        // Room for a step's edges (r + 1) and for a diamond row's last chunk (r + 15).
+        let pad = r as usize + CHUNK;
         let width = SIZE + 2 * pad;
         let mut cover = Self {
             r,
@@ -67,7 +73,13 @@ impl Cover {
         }
         for dy in -r..=r {
             let half = r - dy.abs();
-            cover.diamond.push((at(-half, dy), at(half, dy)));
+            for first in (-half..=half).step_by(CHUNK) {
+                let mut ones = [0u16; CHUNK];
+                for (dx, one) in (first..).zip(ones.iter_mut()) {
+                    *one = u16::from(dx <= half);
+                }
+                cover.diamond.push((at(first, dy), ones));
+            }
         }
         cover.clean();
         cover
@@ -116,19 +128,22 @@ impl Cover {
                 centre_box[3].max(cx),
             ];
             let base = self.index(centre) as isize;
-            for &(start, end) in &self.diamond {
-                let span = (base + start) as usize..=(base + end) as usize;
-                for count in self.counts.get_mut(span).unwrap_or_default() {
-                    *count = count.wrapping_add(1);
+            for (offset, ones) in &self.diamond {
+                let first = (base + offset) as usize;
+                let chunk = self.counts.get_mut(first..first + CHUNK);
+                if let Some(chunk) = chunk.and_then(|c| <&mut [u16; CHUNK]>::try_from(c).ok()) {
+                    *chunk = std::array::from_fn(|i| chunk[i].wrapping_add(ones[i]));
                 }
             }
         }
         let [north, south, west, east] = centre_box;
         if north <= south {
-            // Steps reach the padding and move a diamond by one cell: r + 1 around the
-            // centres.
-            let pad = self.pad;
-            self.dirty = Some(([north, south + 2 * pad], [west, east + 2 * pad]));
+            // Steps reach r + 1 cells from the centres, the last chunk of a row r + 15 east.
+            let (pad, r) = (self.pad, self.r as usize);
+            self.dirty = Some((
+                [north + pad - r - 1, south + pad + r + 1],
+                [west + pad - r - 1, east + pad + r + CHUNK],
+            ));
         }
     }
 
