@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cli_helpers import Command
 from stratagem.diplomacy import openings
 from stratagem.diplomacy.map import Map
 from stratagem.diplomacy.position import Position
@@ -143,3 +144,18 @@ def test_the_1901_counts() -> None:
     }
     with pytest.raises(InvalidParameter, match="definition"):
         openings.count(START, "nice")  # type: ignore[arg-type]
+
+
+def test_the_openings_command(capsys: pytest.CaptureFixture[str]) -> None:
+    report = Command("diplomacy").run_json(capsys, "openings", "--definition", "matched")
+    assert report["counts"] == [
+        {
+            "definition": "matched",
+            "meaning": openings.DEFINITIONS["matched"],
+            "count": 265_637_064_960_364_350,
+        }
+    ]
+    assert report["loeb"] == openings.LOEB
+    assert [row["orders"] for row in report["units"]][:3] == [13, 6, 15]
+    text = Command("diplomacy").run_text(capsys, "openings", "ENG: F LON, A LVP / LON LVP")
+    assert "moves: 25 " in text

@@ -61,6 +61,7 @@ class Position:
         threads: int | None = None,
         progress: Callable[[int], object] | None = None,
         evaluator: Callable[[list[tuple[int, bool, int]]], list[float]] | None = None,
+        order: list[int] | None = None,
     ) -> dict[str, Any]: ...
     def units_after(self, convention: str, profile: list[int]) -> list[tuple[int, bool, int]]: ...
 

@@ -320,7 +320,13 @@ def _search_settings(args: argparse.Namespace) -> dict[str, Any]:
         "steps": _validate.integer("--steps", args.steps, 1),
         "max_evaluations": _validate.integer("--max-evaluations", args.max_evaluations, 1),
         "time_limit": args.time_limit,
+        "order": _order(args.order),
     }
+
+
+def _order(text: str | None) -> list[str] | None:
+    """``--order AUS,ENG,...``: the sequential search's order of the powers."""
+    return None if text is None else [p.strip().upper() for p in text.split(",") if p.strip()]
 
 
 def _bar() -> bool | None:
@@ -555,6 +561,48 @@ def _print_openings(report: dict[str, Any]) -> None:
     print(f"{'Loeb':>12}: {report['loeb']:,} ({report['loeb']:.3g})  the article's figure")
 
 
+def _compare(args: argparse.Namespace) -> dict[str, Any]:
+    """the sequential preliminary search against the plain one on random positions
+
+    Run the preliminary, sequential and combined searches on random positions and count how
+    often and by how much the sequential result differs for the last power of --order.
+    """
+    from dataclasses import asdict
+
+    from stratagem.diplomacy.compare import compare
+
+    found = compare(
+        _validate.integer("--positions", args.positions, 1),
+        seed=args.seed,
+        units=_validate.integer("--units", args.units, 0, 75),
+        order=_order(args.order),
+        convention=check_convention(args.convention),
+    )
+    return asdict(found)
+
+
+def _print_compare(report: dict[str, Any]) -> None:
+    n, last = report["positions"], report["order"][-1]
+    print(
+        f"{n:,} random positions (seed {report['seed']}, up to {report['units']} units, "
+        f"{report['convention']}), order {' '.join(report['order'])}:"
+    )
+    print(f"  at least two powers with a choice: {report['contested']:,}")
+    moved = ", ".join(f"{p} {c}" for p, c in report["differs_by_power"].items() if c) or "none"
+    print(f"  sequential profile differs from the preliminary: {report['differs']:,} ({moved})")
+    print(
+        f"  {last}'s value, sequential against preliminary: better {report['better']:,}, "
+        f"same {report['same']:,}, worse {report['worse']:,}; gains sum {report['gain_sum']:+,}, "
+        f"largest gain {report['largest_gain']:,}, largest loss {report['largest_loss']:,}"
+    )
+    print(
+        f"  combined equilibrium better for {last} than the preliminary: "
+        f"{report['combined_over_preliminary']:,}, than the sequential: "
+        f"{report['combined_over_sequential']:,} (equilibria reached: "
+        f"{report['combined_finished']:,})"
+    )
+
+
 def _show(args: argparse.Namespace) -> dict[str, Any]:
     """print a position by power, and draw it (PNG)
 
@@ -633,7 +681,7 @@ def _convention_option(parser: argparse.ArgumentParser, *, every: bool = False) 
 
 def register(commands: Commands, common: Common) -> None:
     """Adds the commands ``diplomacy count | tables | solve | open-problem | openings |
-    show``."""
+    compare | show``."""
     sub = command_group(
         commands, "diplomacy", "Diplomacy winter adjustments: count, search, the open problem"
     )
@@ -651,6 +699,12 @@ def register(commands: Commands, common: Common) -> None:
         _position_options(solve_parser, optional=True)
         solve_parser.add_argument(
             "--method", choices=METHODS, default="combined", help="the search (default combined)"
+        )
+        solve_parser.add_argument(
+            "--order",
+            metavar="POWERS",
+            help="sequential search: the powers in the order they decide, comma-separated, "
+            "yours last (default: the map's order)",
         )
         _convention_option(solve_parser)
         add_count(solve_parser, "--steps", default=2000, help="annealing proposals (default 2000)")
@@ -691,6 +745,16 @@ def register(commands: Commands, common: Common) -> None:
         default="all",
         help="what makes two order sets different (default all: every definition)",
     )
+
+    (compare_parser,) = add_command(sub, "compare", common, _compare, _print_compare)
+    add_count(compare_parser, "--positions", default=1000, help="random positions (default 1000)")
+    add_count(
+        compare_parser, "--units", default=14, help="units per position, at most (default 14)"
+    )
+    compare_parser.add_argument(
+        "--order", metavar="POWERS", help="the sequential order, yours last (default map order)"
+    )
+    _convention_option(compare_parser)
 
     (show,) = add_command(sub, "show", common, _show, _print_show)
     _position_options(show)

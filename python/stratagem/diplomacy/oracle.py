@@ -94,6 +94,7 @@ __all__ = [
     "preliminary",
     "previous_centres",
     "restricted_equilibrium",
+    "sequential",
     "total",
     "values",
 ]
@@ -675,28 +676,61 @@ def preliminary(
     return _preliminary(game)
 
 
-def _preliminary(game: _Game) -> SearchResult:
+def sequential(
+    position: Position,
+    convention: str,
+    order: Sequence[str],
+    weights: Weights = DEFAULT_WEIGHTS,
+    *,
+    evaluator: Evaluator | None = None,
+    max_evaluations: int | None = None,
+    time_limit: float | None = None,
+) -> SearchResult:
+    """The rule: "The powers decide one after another in the given order (a permutation of
+    the powers). Each power with more than one option evaluates every option while the powers
+    before it play the options they took and the powers after it do nothing, and takes the
+    option with the largest value for itself; ties go to the smallest index. A power with one
+    option takes it"."""
+    game = _Game(
+        position,
+        convention,
+        weights,
+        evaluator=evaluator,
+        max_evaluations=max_evaluations,
+        time_limit=time_limit,
+    )
+    powers = list(game.powers)
+    if sorted(order) != sorted(powers):
+        raise InvalidParameter(f"the order {list(order)} is not a permutation of {powers}")
+    return _preliminary(game, [powers.index(p) for p in order], remember=True)
+
+
+def _preliminary(
+    game: _Game, order: Sequence[int] | None = None, *, remember: bool = False
+) -> SearchResult:
     powers = game.powers
-    nothing: list[Slots] = []
+    playing: list[Slots] = []
     for p in range(len(powers)):  # "doing nothing": keeping the units, building nothing
         adjustment = _adjustment(game.position, powers[p])
         width = len(adjustment.units) if adjustment.kind == "remove" else len(adjustment.homes)
-        nothing.append((0,) * width)
+        playing.append((0,) * width)
     profile = [0] * len(powers)
     finished = True
     try:
-        for p in range(len(powers)):
-            if game.counts[p] <= 1:
-                continue
-            best: float | None = None
-            for index, slots in enumerate(options(game.position, powers[p], game.convention)):
-                if game.out_of_budget():
-                    raise _OutOfBudget
-                mine = list(nothing)
-                mine[p] = slots
-                value = game.value_of(_after(game.position, mine))[p]
-                if best is None or value > best:
-                    best, profile[p] = value, index
+        for p in range(len(powers)) if order is None else order:
+            choices = list(options(game.position, powers[p], game.convention))
+            if game.counts[p] > 1:
+                best: float | None = None
+                for index, slots in enumerate(choices):
+                    if game.out_of_budget():
+                        raise _OutOfBudget
+                    mine = list(playing)
+                    mine[p] = slots
+                    value = game.value_of(_after(game.position, mine))[p]
+                    if best is None or value > best:
+                        best, profile[p] = value, index
+            if remember:  # the powers after it see what it took
+                playing[p] = choices[profile[p]]
     except _OutOfBudget:
         finished = False
     chosen = tuple(profile)

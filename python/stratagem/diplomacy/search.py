@@ -30,7 +30,7 @@ from stratagem.errors import InvalidParameter
 if TYPE_CHECKING:
     from stratagem.diplomacy.position import Position
 
-Method = Literal["preliminary", "anneal", "combined"]
+Method = Literal["preliminary", "sequential", "anneal", "combined"]
 METHODS: tuple[Method, ...] = get_args(Method)
 #: A Python evaluator: the position after every adjustment -> one number per power.
 Evaluator = Callable[["Position"], Sequence[float]]
@@ -107,16 +107,18 @@ def solve(
     time_limit: float | None = None,
     threads: int | None = None,
     progress: Callable[[int], object] | None = None,
+    order: Sequence[str] | None = None,
 ) -> SearchResult:
     """Runs one search of ``docs/diplomacy-rules.md`` on ``position``.
 
     ``max_evaluations`` and ``time_limit`` (seconds) bound every method; the result says
-    whether the search finished. With ``evaluator`` the search runs in Python."""
+    whether the search finished. With ``evaluator`` the search runs in Python. ``order`` is
+    the sequential search's order of the powers (every power once; "our" power last; default
+    the map's order)."""
     check_convention(convention)
     if method not in METHODS:
-        raise InvalidParameter(
-            f"unknown method {method!r}; the methods are preliminary, anneal and combined"
-        )
+        raise InvalidParameter(f"unknown method {method!r}; the methods are {', '.join(METHODS)}")
+    ranks = power_order(position, order)
     for name, value in (("steps", steps), ("max_evaluations", max_evaluations)):
         if not isinstance(value, int) or value < 1:
             raise InvalidParameter(f"{name} must be a positive integer, got {value!r}")
@@ -136,6 +138,7 @@ def solve(
         threads,
         progress,
         shown,
+        ranks,
     )
     evaluate = (
         _built_in(position, convention, weights)
@@ -143,6 +146,19 @@ def solve(
         else _valued(position, convention, shown)
     )
     return _result(position, convention, method, raw, evaluate)
+
+
+def power_order(position: Position, order: Sequence[str] | None) -> list[int] | None:
+    """The sequential search's order as power indices; ``None`` keeps the map's order."""
+    if order is None:
+        return None
+    powers = list(position.map.powers)
+    names = [str(p).upper() for p in order]
+    if sorted(names) != sorted(powers):
+        raise InvalidParameter(
+            f"order must name every power once ({', '.join(powers)}), got {list(order)}"
+        )
+    return [powers.index(p) for p in names]
 
 
 def _result(

@@ -176,12 +176,13 @@ fn unranked(choices: &Choices, index: u128) -> Result<Vec<u8>> {
     Ok(slots)
 }
 
-/// Evaluates options `0..count` of `power` (the others doing nothing) in parallel; the best
-/// for the power, ties to the smallest index, and how many were evaluated.
+/// Evaluates options `0..count` of `power` in parallel, every other power playing its option
+/// of `decided` (`None`: doing nothing); the best for the power, ties to the smallest index.
 fn best_alone(
     problem: &Problem<'_>,
     power: usize,
     count: u64,
+    decided: &[Option<Vec<u8>>],
     budget: &Budget,
     cancel: &Cancel,
     done: &AtomicU64,
@@ -211,8 +212,13 @@ fn best_alone(
                 if !ready {
                     break;
                 }
-                let profile =
-                    (0..problem.choices.len()).map(|p| (p == power).then_some(slots.as_slice()));
+                let profile = decided.iter().enumerate().map(|(p, fixed)| {
+                    if p == power {
+                        Some(slots.as_slice())
+                    } else {
+                        fixed.as_deref()
+                    }
+                });
                 let value = problem.evaluate(profile, &mut work)?[power];
                 done.fetch_add(1, Ordering::Relaxed);
                 best = best.max(Some((value, std::cmp::Reverse(index))));
@@ -236,12 +242,52 @@ pub fn preliminary(
     cancel: &Cancel,
     done: &AtomicU64,
 ) -> Result<Outcome> {
+    let order: Vec<usize> = (0..problem.choices.len()).collect();
+    decide(problem, &order, false, budget, cancel, done)
+}
+
+/// The sequential preliminary search: the powers decide in `order` (a permutation of the
+/// powers), each taking its best option while the powers before it play theirs and the powers
+/// after it do nothing (ties to the smallest index).
+pub fn sequential(
+    problem: &Problem<'_>,
+    order: &[usize],
+    budget: &Budget,
+    cancel: &Cancel,
+    done: &AtomicU64,
+) -> Result<Outcome> {
+    let mut sorted = order.to_vec();
+    sorted.sort_unstable();
+    if !sorted.into_iter().eq(0..problem.choices.len()) {
+        return Err(Error::InvalidParameter(format!(
+            "the order {order:?} is not a permutation of the {} powers",
+            problem.choices.len()
+        )));
+    }
+    decide(problem, order, true, budget, cancel, done)
+}
+
+/// The powers decide in `order`; with `remember`, a power plays its decision for the powers
+/// after it (the sequential search), else every other power does nothing (the preliminary).
+fn decide(
+    problem: &Problem<'_>,
+    order: &[usize],
+    remember: bool,
+    budget: &Budget,
+    cancel: &Cancel,
+    done: &AtomicU64,
+) -> Result<Outcome> {
     let mut profile = vec![0u128; problem.choices.len()];
+    let mut decided: Vec<Option<Vec<u8>>> = vec![None; problem.choices.len()];
     let mut used = 0u64;
     let mut finished = true;
-    for (power, choices) in problem.choices.iter().enumerate() {
+    for &power in order {
+        let choices = &problem.choices[power];
         let count = choices.count();
         if count <= 1 {
+            if remember {
+                decided[power] = Some(unranked(choices, 0)?);
+            }
             continue;
         }
         let left = budget.evaluations.saturating_sub(used);
@@ -252,9 +298,12 @@ pub fn preliminary(
         if allowed == 0 {
             break;
         }
-        let (_, index) = best_alone(problem, power, allowed, budget, cancel, done)?;
+        let (_, index) = best_alone(problem, power, allowed, &decided, budget, cancel, done)?;
         used += allowed;
         profile[power] = u128::from(index);
+        if remember {
+            decided[power] = Some(unranked(choices, profile[power])?);
+        }
         if budget.deadline.is_some_and(|d| Instant::now() >= d) {
             finished = false;
             break;

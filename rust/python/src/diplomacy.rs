@@ -262,8 +262,9 @@ impl DiplomacyPosition {
     }
 
     /// `search(method, convention, weights, seed, steps, max_evaluations, time_limit, start,
-    /// threads, progress)`: a search of `docs/diplomacy-rules.md` as a dict.
-    #[pyo3(signature = (method, convention, weights, seed, steps, max_evaluations, time_limit=None, start=None, threads=None, progress=None, evaluator=None))]
+    /// threads, progress, evaluator, order)`: a search of `docs/diplomacy-rules.md` as a dict;
+    /// `order` is the sequential search's order of the powers (default: map order).
+    #[pyo3(signature = (method, convention, weights, seed, steps, max_evaluations, time_limit=None, start=None, threads=None, progress=None, evaluator=None, order=None))]
     #[allow(clippy::too_many_arguments)]
     fn search<'py>(
         &self,
@@ -279,13 +280,16 @@ impl DiplomacyPosition {
         threads: Option<usize>,
         progress: Option<Py<PyAny>>,
         evaluator: Option<Py<PyAny>>,
+        order: Option<Vec<usize>>,
     ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
         let convention = Convention::parse(convention).map_err(to_py)?;
-        if !["preliminary", "anneal", "combined"].contains(&method) {
+        if !["preliminary", "sequential", "anneal", "combined"].contains(&method) {
             return Err(param(format!(
-                "unknown method {method:?}; the methods are preliminary, anneal and combined"
+                "unknown method {method:?}; the methods are preliminary, sequential, anneal \
+                 and combined"
             )));
         }
+        let order = order.unwrap_or_else(|| (0..self.board.powers).collect());
         let budget = budget(max_evaluations, time_limit)?;
         let threads = thread_count(threads)?;
         let done = AtomicU64::new(0);
@@ -304,6 +308,7 @@ impl DiplomacyPosition {
                 let pool = parallel::pool(threads)?;
                 pool.install(|| match method {
                     "preliminary" => search::preliminary(&problem, &budget, cancel, &done),
+                    "sequential" => search::sequential(&problem, &order, &budget, cancel, &done),
                     "anneal" => {
                         let start = match &start {
                             Some(profile) => search::start_at(&problem, profile.clone())?,
