@@ -11,7 +11,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from stratagem.conquest import Board, Game
-from stratagem.conquest.distributed import DistributedGame
+from stratagem.conquest.distributed import DistributedGame, _PartArrays
 from stratagem.mpi import Communicator
 
 IntArray = NDArray[np.int64]
@@ -80,3 +80,77 @@ def play_alongside(spread: DistributedGame, single: Game) -> list[str]:
         seen.append(first_difference(spread, single))
         if not stepped:
             return [difference for difference in seen if difference is not None]
+
+
+# -- the share of a rank, by numpy ------------------------------------------------------------
+
+
+def _row_positions(indptr: NDArray[np.int64], rows: NDArray[np.int64]) -> NDArray[np.int64]:
+    """Positions in ``indices`` of every entry of ``rows``, row after row."""
+    starts, counts = indptr[rows], indptr[rows + 1] - indptr[rows]
+    first_of_row = np.repeat(np.cumsum(counts) - counts, counts)
+    positions: NDArray[np.int64] = (
+        np.repeat(starts, counts) + np.arange(int(counts.sum()), dtype=np.int64) - first_of_row
+    )
+    return positions
+
+
+def _offsets_by(keys: NDArray[np.int64], neighbours: NDArray[np.int64]) -> NDArray[np.int64]:
+    """Offsets delimiting each neighbour's run in ``keys`` (sorted by neighbour)."""
+    return np.searchsorted(keys, np.append(neighbours, np.iinfo(np.int64).max)).astype(np.int64)
+
+
+def numpy_part_arrays(board: Board, owner: NDArray[np.int64], rank: int) -> _PartArrays:
+    """The share of ``distributed._part_arrays``, computed with numpy: the reference the
+    engine's ``part_share`` is checked against."""
+    indptr, indices, n = board.indptr, board.indices, board.n
+    owned_ids = np.flatnonzero(owner == rank).astype(np.int64)
+    positions = _row_positions(indptr, owned_ids)
+    source = np.repeat(owned_ids, np.diff(indptr)[owned_ids])
+    target = indices[positions]
+    is_cut = owner[target] != rank
+    cut_source, cut_target, cut_positions = source[is_cut], target[is_cut], positions[is_cut]
+    ghost_ids = np.unique(cut_target)
+    local_ids = np.union1d(owned_ids, ghost_ids).astype(np.int64)
+    # The ghosts' rows keep their borders with owned territories: the reverses of cut edges,
+    # found by search in the ghosts' (sorted) rows of the whole board.
+    ghost_positions = _row_positions(indptr, ghost_ids)
+    ghost_keys = np.repeat(ghost_ids, np.diff(indptr)[ghost_ids]) * n + indices[ghost_positions]
+    back = np.lexsort((cut_source, cut_target))
+    back_source, back_target = cut_target[back], cut_source[back]
+    back_positions = ghost_positions[np.searchsorted(ghost_keys, back_source * n + back_target)]
+    # Owned rows then ghost rows, each sorted; a stable sort by source interleaves them.
+    all_source = np.concatenate([source, back_source])
+    all_target = np.concatenate([target, back_target])
+    local_source = np.searchsorted(local_ids, all_source)
+    by_row = np.argsort(local_source, kind="stable")
+    local_indptr = np.zeros(local_ids.shape[0] + 1, dtype=np.int64)
+    np.cumsum(np.bincount(local_source, minlength=local_ids.shape[0]), out=local_indptr[1:])
+    local_position = np.empty_like(by_row)
+    local_position[by_row] = np.arange(by_row.shape[0])
+    # Who talks to whom: neighbour ranks in order; within a pair, territories by id and
+    # borders by border id, so both sides list them alike.
+    cut_owner = owner[cut_target]
+    neighbours = np.unique(cut_owner)
+    reverse_of_cut = np.empty_like(cut_positions)
+    reverse_of_cut[back] = back_positions
+    border_id = np.where(cut_source < cut_target, cut_positions, reverse_of_cut)
+    cut_order = np.lexsort((border_id, cut_owner))
+    owned_edge_index = np.flatnonzero(is_cut)[cut_order]
+    send_keys = np.unique(cut_owner * n + cut_source)
+    send_owner = send_keys // n
+    recv_order = np.lexsort((ghost_ids, owner[ghost_ids]))
+    return _PartArrays(
+        local_ids=local_ids,
+        indptr=local_indptr,
+        indices=np.searchsorted(local_ids, all_target[by_row]).astype(np.int64),
+        edge_ids=np.concatenate([positions, back_positions])[by_row],
+        owned=owner[local_ids] == rank,
+        neighbours=neighbours,
+        halo_send=np.searchsorted(local_ids, send_keys % n).astype(np.int64),
+        halo_send_offsets=_offsets_by(send_owner, neighbours),
+        halo_recv=np.searchsorted(local_ids, ghost_ids[recv_order]).astype(np.int64),
+        halo_recv_offsets=_offsets_by(owner[ghost_ids][recv_order], neighbours),
+        cut=local_position[owned_edge_index].astype(np.int64),
+        cut_offsets=_offsets_by(cut_owner[cut_order], neighbours),
+    )

@@ -25,7 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.typing import NDArray
 
-from conquest_spread import Setup, first_difference, play_alongside, shuffled
+from conquest_spread import Setup, first_difference, numpy_part_arrays, play_alongside, shuffled
 from mpi_launch import SCRIPTS, mpirun
 from stratagem import _core
 from stratagem.conquest import POLICIES, TROOP_LIMIT, Board, Game, assign_regions
@@ -222,6 +222,13 @@ def check_part_arrays(board: Board, owner: IntArray, ranks: int) -> list[_PartAr
     """Asserts what every rank's share must be, computed here from the whole board; returns
     the shares."""
     everyone = [_part_arrays(board, owner, rank) for rank in range(ranks)]
+    # The engine's share is the numpy one, array for array (same values, same dtypes).
+    for rank, arrays in enumerate(everyone):
+        reference = numpy_part_arrays(board, owner, rank)
+        for field in dataclasses.fields(_PartArrays):
+            ours, theirs = getattr(arrays, field.name), getattr(reference, field.name)
+            assert ours.dtype == theirs.dtype, field.name
+            assert ours.tolist() == theirs.tolist(), field.name
     source = np.repeat(np.arange(board.n), board.degree())
     position = {
         (int(x), int(y)): e for e, (x, y) in enumerate(zip(source, board.indices, strict=True))

@@ -22,6 +22,7 @@ __all__ = [
     "Standing",
     "battle_odds",
     "battle_odds_exact",
+    "part_share",
     "simulate_battle",
     "simulate_many",
 ]
@@ -150,3 +151,6 @@ def simulate_battle(
 def simulate_many(
     game: Game, games: int, threads: int | None = None
 ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]: ...
+def part_share(
+    indptr: NDArray[np.int64], indices: NDArray[np.int64], owner: NDArray[np.int64], rank: int
+) -> dict[str, NDArray[np.int64] | NDArray[np.bool_]]: ...

@@ -3,8 +3,10 @@
 
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use stratagem_conquest::Board;
 use stratagem_conquest::part::{Part, Plan, Setup};
+use stratagem_conquest::share::share;
 
 use crate::conquest::{ParamsArg, PyStanding, SavedRecord, Tables, policies_from, tables};
 use crate::errors::{param, to_py};
@@ -306,6 +308,43 @@ impl PyPart {
     }
 }
 
+/// `part_share(indptr, indices, owner, rank)`: rank `rank`'s share of the board (the fields of
+/// `stratagem.conquest.distributed._PartArrays`, as a dict of arrays) when territory `x`
+/// belongs to rank `owner[x]`.
+#[pyfunction]
+fn part_share<'py>(
+    py: Python<'py>,
+    indptr: PyReadonlyArray1<'py, i64>,
+    indices: PyReadonlyArray1<'py, i64>,
+    owner: PyReadonlyArray1<'py, i64>,
+    rank: i64,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (indptr, indices, owner) = (indptr.as_slice()?, indices.as_slice()?, owner.as_slice()?);
+    let cut = py
+        .detach(|| share(indptr, indices, owner, rank))
+        .map_err(to_py)?;
+    let arrays = PyDict::new(py);
+    let lists = [
+        ("local_ids", cut.local_ids),
+        ("indptr", cut.indptr),
+        ("indices", cut.indices),
+        ("edge_ids", cut.edge_ids),
+        ("neighbours", cut.neighbours),
+        ("halo_send", cut.halo_send),
+        ("halo_send_offsets", cut.halo_send_offsets),
+        ("halo_recv", cut.halo_recv),
+        ("halo_recv_offsets", cut.halo_recv_offsets),
+        ("cut", cut.cut),
+        ("cut_offsets", cut.cut_offsets),
+    ];
+    for (name, values) in lists {
+        arrays.set_item(name, values.into_pyarray(py))?;
+    }
+    arrays.set_item("owned", cut.owned.into_pyarray(py))?;
+    Ok(arrays)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PyPart>()
+    m.add_class::<PyPart>()?;
+    m.add_function(wrap_pyfunction!(part_share, m)?)
 }

@@ -1,0 +1,159 @@
+//! One rank's share of a board for a distributed game ([`crate::part::Part`]): its territories
+//! and their rows, the ghosts with their borders to it, and the exchange plan, cut from the
+//! whole board's CSR in time and memory proportional to the share (plus one pass over the
+//! owners). `tests/conquest_spread.py` computes the same arrays with numpy.
+
+use stratagem_core::{Error, Result};
+
+/// The arrays of a share, each as `i64` (ids and positions of the whole board where named).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Share {
+    /// Whole-board ids of the part's territories (owned and ghosts), increasing.
+    pub local_ids: Vec<i64>,
+    /// The part's CSR: owned rows whole, ghost rows holding their borders with owned ones.
+    pub indptr: Vec<i64>,
+    pub indices: Vec<i64>,
+    /// Whole-board position of every directed edge of the part.
+    pub edge_ids: Vec<i64>,
+    pub owned: Vec<bool>,
+    /// The ranks owning ghosts, increasing.
+    pub neighbours: Vec<i64>,
+    /// Per neighbour: owned territories it sees (by id), its ghosts (by id), and the owned ->
+    /// ghost edges between them (by border id), as local indices with offsets.
+    pub halo_send: Vec<i64>,
+    pub halo_send_offsets: Vec<i64>,
+    pub halo_recv: Vec<i64>,
+    pub halo_recv_offsets: Vec<i64>,
+    pub cut: Vec<i64>,
+    pub cut_offsets: Vec<i64>,
+}
+
+fn invalid(message: String) -> Error {
+    Error::InvalidBoard(message)
+}
+
+/// Offsets delimiting the runs of each of `neighbours` in `keys` (sorted).
+fn offsets_by(keys: &[i64], neighbours: &[i64]) -> Vec<i64> {
+    let mut offsets = Vec::with_capacity(neighbours.len() + 1);
+    offsets.push(0);
+    for q in neighbours {
+        offsets.push(keys.partition_point(|k| k <= q) as i64);
+    }
+    offsets
+}
+
+/// The share of rank `rank` when territory `x` belongs to rank `owner[x]`, on a checked
+/// board (`indptr`, `indices`: CSR with sorted, symmetric rows).
+pub fn share(indptr: &[i64], indices: &[i64], owner: &[i64], rank: i64) -> Result<Share> {
+    let n = indptr.len().saturating_sub(1);
+    if owner.len() != n {
+        return Err(invalid(format!(
+            "owner needs one rank per territory ({n}), got {}",
+            owner.len()
+        )));
+    }
+    let ends_ok = indptr.first() == Some(&0) && indptr.last() == Some(&(indices.len() as i64));
+    if !ends_ok || indptr.windows(2).any(|w| w[1] < w[0]) {
+        return Err(invalid("indptr must rise from 0 to len(indices)".into()));
+    }
+    if let Some(y) = indices.iter().find(|&&y| !(0..n as i64).contains(&y)) {
+        return Err(invalid(format!("a neighbour id {y} is outside 0..{n}")));
+    }
+    let row = |x: usize| indptr[x] as usize..indptr[x + 1] as usize;
+    let owns = |x: usize| owner[x] == rank;
+    let owned_ids: Vec<usize> = (0..n).filter(|&x| owns(x)).collect();
+    // Cut edges (owned x -> ghost y) as (owner of y, border id, x, y, position of x -> y).
+    let mut cut_edges: Vec<(i64, i64, usize, usize, usize)> = Vec::new();
+    for &x in &owned_ids {
+        for e in row(x) {
+            let y = indices[e] as usize;
+            if owns(y) {
+                continue;
+            }
+            let border = if x < y {
+                e
+            } else {
+                let back = indices[row(y)]
+                    .binary_search(&(x as i64))
+                    .map_err(|_| invalid(format!("border {x} -> {y} has no reverse")))?;
+                indptr[y] as usize + back
+            };
+            cut_edges.push((owner[y], border as i64, x, y, e));
+        }
+    }
+    let mut ghost_ids: Vec<usize> = cut_edges.iter().map(|c| c.3).collect();
+    ghost_ids.sort_unstable();
+    ghost_ids.dedup();
+    let mut local_ids: Vec<usize> = owned_ids.iter().chain(&ghost_ids).copied().collect();
+    local_ids.sort_unstable();
+    let local = |id: usize| local_ids.binary_search(&id).unwrap_or(usize::MAX) as i64;
+    // The part's CSR, row by row in local order.
+    let mut out = Share {
+        indptr: Vec::with_capacity(local_ids.len() + 1),
+        owned: local_ids.iter().map(|&x| owns(x)).collect(),
+        ..Share::default()
+    };
+    out.indptr.push(0);
+    for &x in &local_ids {
+        for e in row(x) {
+            let y = indices[e] as usize;
+            if owns(x) || owns(y) {
+                out.indices.push(local(y));
+                out.edge_ids.push(e as i64);
+            }
+        }
+        out.indptr.push(out.indices.len() as i64);
+    }
+    // Owned rows are whole: entry k of x's row is entry k of its local row.
+    let local_position =
+        |x: usize, e: usize| out.indptr[local(x) as usize] + (e as i64 - indptr[x]);
+    cut_edges.sort_unstable();
+    out.cut = cut_edges
+        .iter()
+        .map(|&(_, _, x, _, e)| local_position(x, e))
+        .collect();
+    let cut_owner: Vec<i64> = cut_edges.iter().map(|c| c.0).collect();
+    let mut neighbours = cut_owner.clone();
+    neighbours.dedup();
+    out.cut_offsets = offsets_by(&cut_owner, &neighbours);
+    let mut send: Vec<(i64, usize)> = cut_edges.iter().map(|c| (c.0, c.2)).collect();
+    send.sort_unstable();
+    send.dedup();
+    out.halo_send = send.iter().map(|&(_, x)| local(x)).collect();
+    let send_owner: Vec<i64> = send.iter().map(|s| s.0).collect();
+    out.halo_send_offsets = offsets_by(&send_owner, &neighbours);
+    let mut receive: Vec<(i64, usize)> = ghost_ids.iter().map(|&g| (owner[g], g)).collect();
+    receive.sort_unstable();
+    out.halo_recv = receive.iter().map(|&(_, g)| local(g)).collect();
+    let receive_owner: Vec<i64> = receive.iter().map(|r| r.0).collect();
+    out.halo_recv_offsets = offsets_by(&receive_owner, &neighbours);
+    out.neighbours = neighbours;
+    out.local_ids = local_ids.iter().map(|&x| x as i64).collect();
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_path_cut_in_two() -> Result<()> {
+        // 0 - 1 - 2 - 3, ranks 0 0 1 1: rank 0 owns 0 and 1 and sees 2.
+        let (indptr, indices) = ([0, 1, 3, 5, 6], [1, 0, 2, 1, 3, 2]);
+        let share = share(&indptr, &indices, &[0, 0, 1, 1], 0)?;
+        assert_eq!(share.local_ids, [0, 1, 2]);
+        assert_eq!(share.indptr, [0, 1, 3, 4]);
+        assert_eq!(share.indices, [1, 0, 2, 1]);
+        assert_eq!(share.edge_ids, [0, 1, 2, 3]);
+        assert_eq!(share.owned, [true, true, false]);
+        assert_eq!(share.neighbours, [1]);
+        assert_eq!((share.halo_send, share.halo_recv), (vec![1], vec![2]));
+        assert_eq!((share.cut, share.cut_offsets), (vec![2], vec![0, 1]));
+        Ok(())
+    }
+
+    #[test]
+    fn refuses_an_owner_per_territory_missing() {
+        assert!(share(&[0, 1, 2], &[1, 0], &[0], 0).is_err());
+    }
+}
