@@ -255,6 +255,11 @@ impl Board {
     pub fn unit_size(&self, unit: usize) -> u32 {
         self.unit_size[unit]
     }
+    /// Every unit's cell count.
+    #[inline]
+    pub fn unit_sizes(&self) -> &[u32] {
+        &self.unit_size
+    }
     /// Every unit's neighbour mask, `words` words each, on boards of at most [`DENSE_WORDS`]
     /// words (empty otherwise).
     #[inline]

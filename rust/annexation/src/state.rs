@@ -188,7 +188,10 @@ impl State {
     /// time). Playouts use a constant `W` so the word loops unroll.
     #[inline]
     fn annex_in<const W: usize>(&mut self, board: &Board, player: usize, colour: usize) -> u32 {
-        let words = if W == 0 { self.words } else { W };
+        if W > 0 {
+            return self.annex_fixed::<W>(board, player, colour);
+        }
+        let words = self.words;
         let players = self.players;
         let (unowned, rest) = self.masks.split_at_mut(words);
         let (owned, rest) = rest.split_at_mut(players * words);
@@ -217,19 +220,57 @@ impl State {
             while bits != 0 {
                 let unit = w * 64 + bits.trailing_zeros() as usize;
                 cells += board.unit_size(unit);
-                if W == 0 {
-                    for &(word, near) in board.unit_neighbours(unit) {
-                        frontier[word as usize] |= near;
-                    }
-                } else {
-                    let near = &board.dense_neighbour_masks()[unit * words..(unit + 1) * words];
-                    for (word, &bits) in frontier.iter_mut().zip(near) {
-                        *word |= bits;
-                    }
+                for &(word, near) in board.unit_neighbours(unit) {
+                    frontier[word as usize] |= near;
                 }
                 bits &= bits - 1;
             }
         }
+        self.scores[player] += cells;
+        self.free_cells -= cells;
+        cells
+    }
+
+    /// [`State::annex_in`] for a constant `W > 0`: the taken units and the frontier live in
+    /// registers (arrays of `W` words) while the neighbour masks are ORed in, and go back to
+    /// the state once.
+    #[inline(always)]
+    fn annex_fixed<const W: usize>(&mut self, board: &Board, player: usize, colour: usize) -> u32 {
+        let players = self.players;
+        let (unowned, rest) = self.masks.split_at_mut(W);
+        let (owned, frontiers) = rest.split_at_mut(players * W);
+        let owned = &mut owned[player * W..(player + 1) * W];
+        let frontier = &mut frontiers[player * W..(player + 1) * W];
+        let colour_units = &board.colour_masks()[colour * W..(colour + 1) * W];
+        let mut took = [0u64; W];
+        let mut any = 0u64;
+        for w in 0..W {
+            took[w] = frontier[w] & unowned[w] & colour_units[w];
+            any |= took[w];
+        }
+        if any == 0 {
+            return 0;
+        }
+        let mut near = [0u64; W];
+        near.copy_from_slice(frontier);
+        let neighbour_masks = board.dense_neighbour_masks();
+        let sizes = board.unit_sizes();
+        let mut cells = 0;
+        for w in 0..W {
+            unowned[w] &= !took[w];
+            owned[w] |= took[w];
+            let mut bits = took[w];
+            while bits != 0 {
+                let unit = w * 64 + bits.trailing_zeros() as usize;
+                cells += sizes[unit];
+                let masks = &neighbour_masks[unit * W..(unit + 1) * W];
+                for v in 0..W {
+                    near[v] |= masks[v];
+                }
+                bits &= bits - 1;
+            }
+        }
+        frontier.copy_from_slice(&near);
         self.scores[player] += cells;
         self.free_cells -= cells;
         cells
@@ -305,14 +346,15 @@ impl State {
     }
 
     /// [`State::play_unchecked`] for masks of `W` words (see [`State::annex_in`]).
-    #[inline]
+    #[inline(always)]
     pub fn play_in<const W: usize>(&mut self, board: &Board, colour: usize) {
+        let mover = usize::from(self.to_move);
         self.step_in::<W>(board, colour);
-        self.settle(board);
+        self.settle_after(board, mover);
     }
 
     /// A move without the end check (the light playout's step), for `W` words.
-    #[inline]
+    #[inline(always)]
     pub fn step_in<const W: usize>(&mut self, board: &Board, colour: usize) {
         let q = usize::from(self.to_move);
         self.colours[q] = colour as u8;
@@ -331,6 +373,17 @@ impl State {
         let cells = board.cells() as u64;
         if let Some(q) = (0..self.players).find(|&q| 2 * u64::from(self.scores[q]) > cells) {
             self.outcome = Outcome::Won(q as u8);
+        } else if self.free_cells == 0 || self.moves >= board.max_moves() {
+            self.outcome = self.most_cells();
+        }
+    }
+
+    /// [`State::settle`] after a move of `mover` in a game that was not over: only the
+    /// mover's score has grown, so only the mover can have passed half the board.
+    #[inline(always)]
+    fn settle_after(&mut self, board: &Board, mover: usize) {
+        if 2 * u64::from(self.scores[mover]) > board.cells() as u64 {
+            self.outcome = Outcome::Won(mover as u8);
         } else if self.free_cells == 0 || self.moves >= board.max_moves() {
             self.outcome = self.most_cells();
         }
@@ -431,21 +484,37 @@ fn cells_in(board: &Board, word: usize, bits: u64) -> u32 {
     cells
 }
 
-/// The `index`-th set bit of `mask` (0-based; `mask` has at most 16 bits), for drawing a
-/// colour among the legal ones: halve the field by popcount instead of looping over bits,
-/// which keeps the branch predictor out of the playout's inner loop.
+/// `SELECT_IN_BYTE[byte][i]`: the position of the `i`-th set bit of `byte` (0 past its last).
+static SELECT_IN_BYTE: [[u8; 8]; 256] = {
+    let mut table = [[0u8; 8]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let (mut bit, mut found) = (0, 0);
+        while bit < 8 {
+            if byte & (1 << bit) != 0 {
+                table[byte][found] = bit as u8;
+                found += 1;
+            }
+            bit += 1;
+        }
+        byte += 1;
+    }
+    table
+};
+
+/// The `index`-th set bit of `mask` (0-based; `mask` has at most 16 bits and more than
+/// `index` set), for drawing a colour among the legal ones: one table look-up per byte, and
+/// on boards of at most 8 colours the branch always goes the same way.
 #[inline]
 pub fn nth_colour(mask: u32, index: u32) -> usize {
-    let (mut mask, mut index, mut base) = (mask & 0xFFFF, index, 0u32);
-    for width in [8u32, 4, 2, 1] {
-        let low = mask & ((1 << width) - 1);
-        let below = low.count_ones();
-        let upper = index >= below;
-        mask = if upper { mask >> width } else { low };
-        index = if upper { index - below } else { index };
-        base += if upper { width } else { 0 };
+    let low = (mask & 0xFF) as usize;
+    let below = low.count_ones();
+    if index < below {
+        usize::from(SELECT_IN_BYTE[low][index as usize])
+    } else {
+        let high = ((mask >> 8) & 0xFF) as usize;
+        8 + usize::from(SELECT_IN_BYTE[high][((index - below) & 7) as usize])
     }
-    base as usize
 }
 
 #[cfg(test)]
