@@ -17,6 +17,27 @@ use crate::terrain::Terrain;
 pub const NEUTRAL: i8 = -1;
 pub const DISPUTED: i8 = -2;
 
+/// The control value of a cell of the transform: arithmetic only (no table) in the cell's
+/// own type, so the final pass over the grid runs as vector code, 16 cells at a time for `u8`.
+macro_rules! owner {
+    ($value:expr, $radius:expr) => {{
+        let (value, radius) = ($value, $radius);
+        let empires = value & 0xF;
+        // For a single empire bit, its index: bit 1 -> 1, bit 2 -> 2, bit 3 -> 3.
+        let index = ((empires >> 1) & 1) + 2 * ((empires >> 2) & 1) + 3 * (empires >> 3);
+        let alone = if empires & (empires.wrapping_sub(1)) == 0 {
+            index as i8
+        } else {
+            DISPUTED
+        };
+        if value >> 4 > radius || empires == 0 {
+            NEUTRAL
+        } else {
+            alone
+        }
+    }};
+}
+
 /// A cell of the transform: `distance << 4 | empires at that distance` (a 4-bit set), so one
 /// comparison of the high bits orders distances and the low bits unite on ties. `u8` holds
 /// distances up to 15, enough for every radius up to 14 (farther cells are neutral whatever
@@ -34,7 +55,8 @@ trait Packed:
     /// One step farther: a distance that reaches the type's largest stays there.
     fn step(self) -> Self;
     fn from_empire(empire: u8) -> Self;
-    fn widen(self) -> u16;
+    /// The cell's control for a radius the type serves.
+    fn owner(self, radius: u16) -> i8;
 
     fn transpose(from: &Grid<Self>, to: &mut Grid<Self>) {
         for (y, row) in from.iter().enumerate() {
@@ -57,8 +79,8 @@ impl Packed for u8 {
         1 << empire
     }
     #[inline]
-    fn widen(self) -> u16 {
-        u16::from(self)
+    fn owner(self, radius: u16) -> i8 {
+        owner!(self, radius.min(u16::from(u8::MAX)) as u8)
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -129,8 +151,8 @@ impl Packed for u16 {
         1 << empire
     }
     #[inline]
-    fn widen(self) -> u16 {
-        self
+    fn owner(self, radius: u16) -> i8 {
+        owner!(self, radius)
     }
 }
 
@@ -138,25 +160,6 @@ impl Packed for u16 {
 const BYTE_RADIUS: u32 = 14;
 
 type Grid<T> = [[T; SIZE]; SIZE];
-
-/// The control value of a cell of the transform: arithmetic only (no table), so the final
-/// pass over the grid runs as vector code.
-#[inline]
-fn owner(value: u16, radius: u16) -> i8 {
-    let empires = value & 0xF;
-    // For a single empire bit, its index: bit 1 -> 1, bit 2 -> 2, bit 3 -> 3.
-    let index = ((empires >> 1) & 1) + 2 * ((empires >> 2) & 1) + 3 * (empires >> 3);
-    let alone = if empires & (empires.wrapping_sub(1)) == 0 {
-        index as i8
-    } else {
-        DISPUTED
-    };
-    if value >> 4 > radius || empires == 0 {
-        NEUTRAL
-    } else {
-        alone
-    }
-}
 
 /// The grid of a transform and its transpose.
 struct Buffers<T> {
@@ -230,7 +233,7 @@ impl<T: Packed> Buffers<T> {
         T::transpose(&self.transposed, &mut self.grid);
         for (cells, row) in control.chunks_exact_mut(SIZE).zip(self.grid.iter()) {
             for (cell, &value) in cells.iter_mut().zip(row) {
-                *cell = owner(value.widen(), radius);
+                *cell = value.owner(radius);
             }
         }
     }
@@ -277,7 +280,7 @@ mod tests {
     use crate::grid::{CELLS, x_of, y_of};
 
     fn owner(empires: u8) -> i8 {
-        super::owner(u16::from(empires), 0)
+        empires.owner(0)
     }
 
     fn scan(outposts: &[(Cell, u8)], r: u32) -> Vec<i8> {
