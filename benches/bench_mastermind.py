@@ -56,6 +56,21 @@ from stratagem.mastermind import (
 _SEED = 1
 _THREADS = 2  # the most threads in any row (the development machine has two cores)
 
+# Why some rows stay near or under 100x their oracle (measured on the 2-core development
+# machine while it was loaded; min of 30 calls).
+_SCORE_NOTE = (
+    "one call scores the whole batch (no per-pair crossing); the engine's kernel takes"
+    " 11-13 ns per 4x6 pair and 35-42 ns per 10x10 pair (cargo run --release -p"
+    " stratagem-mastermind --example score_bench -- 10 10 1000000) against the oracle's"
+    " 1.1 and 2.8 us, so the ratio sits at 80-105x and the rest is checking the numpy input"
+)
+_FIRST_NOTE = (
+    "a 4x6 game of the first strategy is about five depth-first searches of a few hundred"
+    " nodes (7 us a game on one thread): the oracle runs the same pruned search in Python, so"
+    " the engine's edge is the per-node cost alone (about 100x); the quick run's 100 games (0.7 ms) are"
+    " close to the cost of starting a second thread"
+)
+
 
 @dataclass(frozen=True)
 class _Instance:
@@ -243,6 +258,7 @@ def cases(quick: bool) -> list[Case]:
                     lambda s=spots, c=colours, t=threads: _rust_score(s, c, count, t),
                     lambda s=spots, c=colours: _oracle_score(s, c, oracle_count),
                     threads,
+                    note=_SCORE_NOTE,
                 )
             )
 
@@ -284,6 +300,7 @@ def cases(quick: bool) -> list[Case]:
                     ),
                     lambda s=spots, c=colours, g=strategy, n=sample: _oracle_evaluate(s, c, g, n),
                     threads,
+                    note=_FIRST_NOTE if strategy == "first" else "",
                 )
             )
     return result

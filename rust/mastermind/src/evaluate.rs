@@ -37,6 +37,19 @@ pub fn play(
     Ok(history)
 }
 
+/// A heuristic's tree over a space of at most this many codes is walked on one thread: a
+/// sweep on 2 cores found a second thread slower up to 4x5 (625 codes, 3 ms) and faster on
+/// 4x6 (docs/mastermind.md).
+pub const SERIAL_TREE_CODES: u64 = 625;
+
+/// Whether [`evaluate`] of `strategy` on `space` is small enough for one thread.
+pub fn is_small(space: Space, strategy: Strategy) -> bool {
+    matches!(strategy, Strategy::Heuristic(_))
+        && space
+            .enumerable_size()
+            .is_some_and(|size| size <= SERIAL_TREE_CODES)
+}
+
 /// The number of guesses `strategy` takes for each secret, in the secrets' order. `done`
 /// counts finished secrets as they finish (for a progress bar).
 pub fn evaluate(
@@ -49,6 +62,11 @@ pub fn evaluate(
     done: &AtomicU64,
 ) -> Result<Vec<u32>> {
     strategy.check_space(space)?;
+    let threads = if is_small(space, strategy) {
+        1
+    } else {
+        threads
+    };
     let pool = parallel::pool(threads)?;
     match strategy {
         Strategy::Heuristic(heuristic) => {

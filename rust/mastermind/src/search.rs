@@ -195,6 +195,20 @@ struct Level {
     forced: usize,
 }
 
+impl Level {
+    /// A level that holds a depth's place while its scratch level is in use (allocates
+    /// nothing, unlike [`Problem::root`]: the walk takes one per node).
+    fn placeholder() -> Self {
+        Self {
+            code: [PAD; MAX_SPOTS],
+            counts: [0; COUNT_LANES],
+            blacks: Vec::new(),
+            matches: Vec::new(),
+            forced: 0,
+        }
+    }
+}
+
 /// The search problem: a history, its space and the search order.
 pub struct Problem<'a> {
     history: &'a History,
@@ -434,7 +448,9 @@ struct Walk<'p, 'a> {
 
 impl<'p, 'a> Walk<'p, 'a> {
     fn new(problem: &'p Problem<'a>, cancel: &'p Cancel) -> Self {
-        let scratch = (0..=MAX_SPOTS).map(|_| problem.root()).collect();
+        let scratch = (0..=problem.space().spots)
+            .map(|_| problem.root())
+            .collect();
         Self {
             problem,
             cancel,
@@ -457,7 +473,7 @@ impl<'p, 'a> Walk<'p, 'a> {
         if spot == space.spots {
             return Ok(Some(level.code));
         }
-        let mut child = std::mem::replace(&mut self.scratch[spot], self.problem.root());
+        let mut child = std::mem::replace(&mut self.scratch[spot], Level::placeholder());
         let mut found = None;
         for rank in 0..space.colours {
             self.tick()?;
@@ -481,7 +497,7 @@ impl<'p, 'a> Walk<'p, 'a> {
         if spot == space.spots {
             return Ok(1);
         }
-        let mut child = std::mem::replace(&mut self.scratch[spot], self.problem.root());
+        let mut child = std::mem::replace(&mut self.scratch[spot], Level::placeholder());
         let mut total = 0u128;
         for colour in 0..space.colours as u8 {
             self.tick()?;
@@ -557,6 +573,11 @@ fn first_after(
 /// The units of [`count`]'s progress: `done` reaches this when the count is complete.
 pub const COUNT_PROGRESS: u64 = 1 << 16;
 
+/// Spaces of at most this many codes are counted on the calling thread whatever the thread
+/// count: a sweep on 2 cores (5x9, 59,049 codes, after two guesses: 0.7 ms on one thread)
+/// found a second thread slower up to here (docs/mastermind.md).
+pub const SERIAL_COUNT_CODES: u64 = 1 << 16;
+
 /// The exact number of consistent codes below `prefix`; `done` grows towards
 /// [`COUNT_PROGRESS`] as the subtrees the count is split into are finished (the subtrees
 /// differ in size, so it is a rough guide).
@@ -569,23 +590,37 @@ pub fn count(
 ) -> Result<u128> {
     let order = Order::lexicographic();
     let problem = Problem::new(history, &order);
+    let small = history
+        .space
+        .enumerable_size()
+        .is_some_and(|size| size <= SERIAL_COUNT_CODES);
+    let threads = if small { 1 } else { threads };
     let length = split_length(history.space, threads).max(prefix.len());
     let prefixes = problem.prefixes(prefix, length);
     let parts = prefixes.len() as u128;
     // Subtree i is worth share(i + 1) - share(i) units: together exactly COUNT_PROGRESS.
     let share = |i: u128| (i * u128::from(COUNT_PROGRESS) / parts.max(1)) as u64;
-    let counts: Vec<u128> = parallel::pool(threads)?.install(|| {
+    let count_part = |(i, p): (usize, &Vec<u8>)| {
+        let below = problem.count_below(p, cancel)?;
+        done.fetch_add(share(i as u128 + 1) - share(i as u128), Ordering::Relaxed);
+        Ok(below)
+    };
+    let counts: Vec<u128> = if threads == 1 {
         prefixes
-            .par_iter()
+            .iter()
             .enumerate()
-            .with_max_len(1)
-            .map(|(i, p)| {
-                let below = problem.count_below(p, cancel)?;
-                done.fetch_add(share(i as u128 + 1) - share(i as u128), Ordering::Relaxed);
-                Ok(below)
-            })
-            .collect::<Result<_>>()
-    })?;
+            .map(count_part)
+            .collect::<Result<_>>()?
+    } else {
+        parallel::pool(threads)?.install(|| {
+            prefixes
+                .par_iter()
+                .enumerate()
+                .with_max_len(1)
+                .map(count_part)
+                .collect::<Result<_>>()
+        })?
+    };
     if prefixes.is_empty() {
         // Nothing below the prefix is consistent: the count is done at once.
         done.fetch_add(COUNT_PROGRESS, Ordering::Relaxed);
@@ -689,7 +724,7 @@ impl Walk<'_, '_> {
             found.push(level.code);
             return Ok(());
         }
-        let mut child = std::mem::replace(&mut self.scratch[spot], self.problem.root());
+        let mut child = std::mem::replace(&mut self.scratch[spot], Level::placeholder());
         for colour in 0..space.colours as u8 {
             self.tick()?;
             if self.problem.extend(level, spot, colour, &mut child) {

@@ -204,7 +204,8 @@ fn mastermind_score<'py>(
             secrets.as_array().ncols()
         )));
     }
-    let ((guesses, _), (secrets, _)) = (flat_rows(&guesses), flat_rows(&secrets));
+    // Contiguous arrays (what stratagem.mastermind.score passes) are read in place.
+    let (guesses, secrets) = (rows_of(&guesses), rows_of(&secrets));
     let threads = thread_count(threads)?;
     // Small batches are scored on the calling thread: a watched worker thread costs more
     // (~60 us) than scoring them, and they end long before Ctrl-C could matter.
@@ -218,6 +219,14 @@ fn mastermind_score<'py>(
         })?
     };
     Ok((black.into_pyarray(py), white.into_pyarray(py)))
+}
+
+/// The rows of `array` flat: borrowed when it is contiguous, else copied.
+fn rows_of<'a>(array: &'a PyReadonlyArray2<'_, u8>) -> std::borrow::Cow<'a, [u8]> {
+    match array.as_slice() {
+        Ok(rows) => std::borrow::Cow::Borrowed(rows),
+        Err(_) => std::borrow::Cow::Owned(flat_rows(array).0),
+    }
 }
 
 /// `mastermind_first(...)`: the first consistent code in the search order (below `prefix`),
@@ -280,12 +289,38 @@ fn mastermind_count(
     let prefix = prefix_of(history.0.space, prefix)?;
     let threads = thread_count(threads)?;
     let done = AtomicU64::new(0);
-    let report = progress.as_ref().map(|callback| (callback, &done));
-    interruptible_reporting(
-        py,
-        |cancel| search::count(&history.0, &prefix, threads, cancel, &done),
-        report,
-    )
+    let small = history
+        .0
+        .space
+        .enumerable_size()
+        .is_some_and(|size| size <= search::SERIAL_COUNT_CODES);
+    small_or_watched(py, small, progress.as_ref(), &done, |cancel| {
+        search::count(&history.0, &prefix, threads, cancel, &done)
+    })
+}
+
+/// Runs `work`: small work on the calling thread (the GIL released) and with one report of
+/// `done` at the end, since it ends long before Ctrl-C or a progress bar could matter and the
+/// watching thread of [`interruptible_reporting`] costs ~60 us; other work watched.
+fn small_or_watched<T, F>(
+    py: Python<'_>,
+    small: bool,
+    progress: Option<&Py<PyAny>>,
+    done: &AtomicU64,
+    work: F,
+) -> PyResult<T>
+where
+    T: Send,
+    F: FnOnce(&Cancel) -> stratagem_core::Result<T> + Send,
+{
+    if !small {
+        return interruptible_reporting(py, work, progress.map(|callback| (callback, done)));
+    }
+    let result = py.detach(|| work(&Cancel::new())).map_err(to_py)?;
+    if let Some(callback) = progress {
+        callback.call1(py, (done.load(std::sync::atomic::Ordering::Relaxed),))?;
+    }
+    Ok(result)
 }
 
 /// `mastermind_estimate(...)`: Knuth's estimate of the number of consistent codes, as
@@ -313,11 +348,16 @@ fn mastermind_consistent<'py>(
     history: &PyHistory,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyArray2<u8>>> {
+    let space = history.0.space;
+    let small = space
+        .enumerable_size()
+        .is_some_and(|size| size <= search::SERIAL_COUNT_CODES);
     let threads = thread_count(threads)?;
-    let found = interruptible(py, |cancel| {
+    let threads = if small { 1 } else { threads };
+    let found = small_or_watched(py, small, None, &AtomicU64::new(0), |cancel| {
         search::all_consistent(&history.0, threads, cancel)
     })?;
-    Ok(codes_array(py, history.0.space, &found))
+    Ok(codes_array(py, space, &found))
 }
 
 /// `mastermind_shuffled_order(spots, colours, seed)`: the `first` strategy's shuffled order.
@@ -451,12 +491,10 @@ fn mastermind_evaluate<'py>(
     let secrets = codes(space, &secrets, "secrets")?;
     let threads = thread_count(threads)?;
     let done = AtomicU64::new(0);
-    let report = progress.as_ref().map(|callback| (callback, &done));
-    let guesses = interruptible_reporting(
-        py,
-        |cancel| evaluate::evaluate(space, strategy, seed, &secrets, threads, cancel, &done),
-        report,
-    )?;
+    let small = evaluate::is_small(space, strategy);
+    let guesses = small_or_watched(py, small, progress.as_ref(), &done, |cancel| {
+        evaluate::evaluate(space, strategy, seed, &secrets, threads, cancel, &done)
+    })?;
     Ok(guesses.into_pyarray(py))
 }
 
