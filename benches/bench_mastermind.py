@@ -67,8 +67,8 @@ _SCORE_NOTE = (
 _FIRST_NOTE = (
     "a 4x6 game of the first strategy is about five depth-first searches of a few hundred"
     " nodes (7 us a game on one thread): the oracle runs the same pruned search in Python, so"
-    " the engine's edge is the per-node cost alone (about 100x); the quick run's 100 games (0.7 ms) are"
-    " close to the cost of starting a second thread"
+    " the engine's edge is the per-node cost alone (about 100x); the quick run's 100 games"
+    " (0.7 ms) are close to the cost of starting a second thread"
 )
 
 
