@@ -42,7 +42,7 @@ from stratagem.cli_common import (
     print_files,
     save_on_interrupt,
 )
-from stratagem.diplomacy import adjustments, tables
+from stratagem.diplomacy import adjustments, reports, tables
 from stratagem.diplomacy.engine import CONVENTIONS, Convention, check_convention
 from stratagem.diplomacy.map import Map
 from stratagem.diplomacy.position import Position
@@ -531,34 +531,8 @@ def _openings(args: argparse.Namespace) -> dict[str, Any]:
     order sets of all units under each definition of "different" (docs/diplomacy.md, "How
     many openings"); the position defaults to the 1901 start.
     """
-    from stratagem.diplomacy import openings
-
     position = read_position(args.position or "opening", _load_map(args.map))
-    orders = openings.unit_orders(position)
-    chosen = list(openings.DEFINITIONS) if args.definition == "all" else [args.definition]
-    return {
-        "position": str(position),
-        "units": [
-            {"unit": str(u), "power": u.power, "orders": len(orders[u])} for u in position.units
-        ],
-        "counts": [
-            {
-                "definition": d,
-                "meaning": openings.DEFINITIONS[d],
-                "count": openings.count(position, d),
-            }
-            for d in chosen
-        ],
-        "loeb": openings.LOEB,
-    }
-
-
-def _print_openings(report: dict[str, Any]) -> None:
-    units = ", ".join(f"{row['unit']} {row['orders']}" for row in report["units"])
-    print(f"orders per unit: {units}")
-    for row in report["counts"]:
-        print(f"{row['definition']:>12}: {row['count']:,} ({row['count']:.3g})  {row['meaning']}")
-    print(f"{'Loeb':>12}: {report['loeb']:,} ({report['loeb']:.3g})  the article's figure")
+    return reports.openings(position, args.definition)
 
 
 def _compare(args: argparse.Namespace) -> dict[str, Any]:
@@ -567,39 +541,30 @@ def _compare(args: argparse.Namespace) -> dict[str, Any]:
     Run the preliminary, sequential and combined searches on random positions and count how
     often and by how much the sequential result differs for the last power of --order.
     """
-    from dataclasses import asdict
-
-    from stratagem.diplomacy.compare import compare
-
-    found = compare(
+    return reports.comparison(
         _validate.integer("--positions", args.positions, 1),
         seed=args.seed,
         units=_validate.integer("--units", args.units, 0, 75),
         order=_order(args.order),
         convention=check_convention(args.convention),
     )
-    return asdict(found)
 
 
-def _print_compare(report: dict[str, Any]) -> None:
-    n, last = report["positions"], report["order"][-1]
-    print(
-        f"{n:,} random positions (seed {report['seed']}, up to {report['units']} units, "
-        f"{report['convention']}), order {' '.join(report['order'])}:"
-    )
-    print(f"  at least two powers with a choice: {report['contested']:,}")
-    moved = ", ".join(f"{p} {c}" for p, c in report["differs_by_power"].items() if c) or "none"
-    print(f"  sequential profile differs from the preliminary: {report['differs']:,} ({moved})")
-    print(
-        f"  {last}'s value, sequential against preliminary: better {report['better']:,}, "
-        f"same {report['same']:,}, worse {report['worse']:,}; gains sum {report['gain_sum']:+,}, "
-        f"largest gain {report['largest_gain']:,}, largest loss {report['largest_loss']:,}"
-    )
-    print(
-        f"  combined equilibrium better for {last} than the preliminary: "
-        f"{report['combined_over_preliminary']:,}, than the sequential: "
-        f"{report['combined_over_sequential']:,} (equilibria reached: "
-        f"{report['combined_finished']:,})"
+def _retreat(args: argparse.Namespace) -> dict[str, Any]:
+    """retreat options, and disband-and-build against retreat-then-adjust
+
+    Read a Fall position with dislodged units ('POSITION | dislodged: AUS A VIE < BOH |
+    standoffs: GAL'), print every retreat option, and for --power the plain retreat-then-adjust
+    plan beside the joint search that may disband a unit and build it again at home.
+    """
+    spec = args.position
+    text = _read("position file", spec[1:]) if spec.startswith("@") else spec
+    return reports.retreat(
+        " ".join(text.split()),
+        _load_map(args.map),
+        str(args.power).upper(),
+        convention=check_convention(args.convention),
+        capture=not args.no_capture,
     )
 
 
@@ -681,7 +646,7 @@ def _convention_option(parser: argparse.ArgumentParser, *, every: bool = False) 
 
 def register(commands: Commands, common: Common) -> None:
     """Adds the commands ``diplomacy count | tables | solve | open-problem | openings |
-    compare | show``."""
+    compare | retreat | show``."""
     sub = command_group(
         commands, "diplomacy", "Diplomacy winter adjustments: count, search, the open problem"
     )
@@ -737,7 +702,7 @@ def register(commands: Commands, common: Common) -> None:
     )
     _map_option(open_problem)
 
-    (openings_parser,) = add_command(sub, "openings", common, _openings, _print_openings)
+    (openings_parser,) = add_command(sub, "openings", common, _openings, reports.print_openings)
     _position_options(openings_parser, optional=True)
     openings_parser.add_argument(
         "--definition",
@@ -746,7 +711,7 @@ def register(commands: Commands, common: Common) -> None:
         help="what makes two order sets different (default all: every definition)",
     )
 
-    (compare_parser,) = add_command(sub, "compare", common, _compare, _print_compare)
+    (compare_parser,) = add_command(sub, "compare", common, _compare, reports.print_compare)
     add_count(compare_parser, "--positions", default=1000, help="random positions (default 1000)")
     add_count(
         compare_parser, "--units", default=14, help="units per position, at most (default 14)"
@@ -755,6 +720,19 @@ def register(commands: Commands, common: Common) -> None:
         "--order", metavar="POWERS", help="the sequential order, yours last (default map order)"
     )
     _convention_option(compare_parser)
+
+    (retreat,) = add_command(sub, "retreat", common, _retreat, reports.print_retreat)
+    retreat.add_argument(
+        "position", help="'POSITION | dislodged: AUS A VIE < BOH, ... | standoffs: GAL' or @FILE"
+    )
+    retreat.add_argument("--power", required=True, help="the power whose plans to compare")
+    retreat.add_argument(
+        "--no-capture",
+        action="store_true",
+        help="a retreat onto another power's or a neutral centre does not take it",
+    )
+    _convention_option(retreat)
+    _map_option(retreat)
 
     (show,) = add_command(sub, "show", common, _show, _print_show)
     _position_options(show)

@@ -179,12 +179,19 @@ def _pairwise(
     return contract([len(c) for c in choices], factors)
 
 
+def check_definition(name: str) -> Definition:
+    """``name`` as a :data:`Definition`, or :class:`~stratagem.errors.InvalidParameter`."""
+    for known in DEFINITIONS:
+        if name == known:
+            return known
+    raise InvalidParameter(
+        f"unknown definition {name!r}; the definitions are {', '.join(DEFINITIONS)}"
+    )
+
+
 def count(position: Position, definition: Definition) -> int:
     """The number of order sets of ``position`` under ``definition`` (:data:`DEFINITIONS`)."""
-    if definition not in DEFINITIONS:
-        raise InvalidParameter(
-            f"unknown definition {definition!r}; the definitions are {', '.join(DEFINITIONS)}"
-        )
+    definition = check_definition(definition)
     orders = unit_orders(position)
     units = list(position.units)
     if definition == "any":
