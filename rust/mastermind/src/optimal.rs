@@ -806,6 +806,24 @@ mod tests {
         Ok(())
     }
 
+    /// The whole tree, guess by guess, is the same on one thread and on three.
+    #[test]
+    fn the_tree_is_the_same_for_every_thread_count() -> Result<()> {
+        let space = Space::new(4, 4)?;
+        let all = crate::strategy::counted(&space.all_codes()?);
+        let history = History::empty(space);
+        let one = strategy_tree(&history, &all, 1, &Cancel::new())?;
+        let three = strategy_tree(&history, &all, 3, &Cancel::new())?;
+        assert_eq!(one, three);
+        let total: usize = one
+            .iter()
+            .filter(|d| d.wins)
+            .map(|d| d.path.len() + 1)
+            .sum();
+        assert_eq!(total, 905);
+        Ok(())
+    }
+
     fn permutations(n: usize) -> Vec<Vec<usize>> {
         if n == 0 {
             return vec![vec![]];
