@@ -12,6 +12,7 @@ from numpy.typing import NDArray
 
 from stratagem.conquest import Board, Game
 from stratagem.conquest.distributed import DistributedGame, _PartArrays
+from stratagem.conquest.game import PolicyFn, PolicyView
 from stratagem.mpi import Communicator
 
 IntArray = NDArray[np.int64]
@@ -24,7 +25,7 @@ class Setup:
     board: Board
     team: IntArray
     troops: IntArray | int
-    policies: tuple[str, ...]
+    policies: tuple[str | PolicyFn, ...]
     seed: int
     rate: float = 0.2
     cap: int | None = None
@@ -154,3 +155,26 @@ def numpy_part_arrays(board: Board, owner: NDArray[np.int64], rank: int) -> _Par
         cut=local_position[owned_edge_index].astype(np.int64),
         cut_offsets=_offsets_by(cut_owner[cut_order], neighbours),
     )
+
+
+# -- a custom policy that any number of ranks plays alike ------------------------------------------
+
+
+def push_to_weakest(view: PolicyView) -> IntArray:
+    """A local custom policy: every territory of the team the view places for, holding 2 troops
+    or more, attacks its weakest enemy neighbour (the first in CSR order on ties) with all but
+    one. It reads only the territory's row and its neighbours, so the view of a rank's part
+    gives what the whole board's view gives."""
+    n = view.team.shape[0]
+    owned = np.ones(n, dtype=bool) if view.owned is None else view.owned
+    source = np.repeat(np.arange(n), np.diff(view.indptr))
+    mine = (view.team[source] == view.team_id) & owned[source] & (view.troops[source] >= 2)
+    edges = np.flatnonzero(mine & (view.team[view.indices] != view.team[source]))
+    # Per row, the weakest target first, then the first position.
+    edges = edges[np.lexsort((edges, view.troops[view.indices[edges]], source[edges]))]
+    first = np.ones(edges.shape[0], dtype=bool)
+    first[1:] = source[edges[1:]] != source[edges[:-1]]
+    placement = np.zeros(view.indices.shape[0], dtype=np.int64)
+    chosen = edges[first]
+    placement[chosen] = view.troops[source[chosen]] - 1
+    return placement

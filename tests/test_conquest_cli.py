@@ -194,6 +194,9 @@ def test_round_robin_is_consistent_and_independent_of_threads():
         (["play", "--teams", "2", "--players", "random,balanced,aggressive"], "3 policies"),
         (["play", "--load", "/nonexistent/game.npz"], "no such file"),
         (["tournament", "--players", "random,bogus", "--games", "2"], "'bogus'"),
+        (["play", "--players", "conquest_spread:nowhere"], "conquest_spread has no nowhere"),
+        (["play", "--players", "no_such_module_here:f"], "cannot import no_such_module_here"),
+        (["play", "--players", "/nonexistent/policy.py:f"], "no file /nonexistent/policy.py"),
         (["tournament", "--games", "1"], "games"),
         (["odds", "1", "1", "--simulate", "0"], "--simulate"),
     ],
@@ -242,3 +245,41 @@ def test_tournament_resumes_from_its_checkpoint(tmp_path):
     path.write_text("not json")
     with pytest.raises(InvalidParameter, match="not a checkpoint"):
         round_robin(board, policies, checkpoint=path, **kwargs)
+
+
+POLICY_FILE = """
+import numpy as np
+
+
+class Hold:
+    \"\"\"Defends every border with one soldier where it can.\"\"\"
+
+    def __call__(self, view):
+        source = np.repeat(np.arange(view.team.shape[0]), np.diff(view.indptr))
+        mine = (view.team[source] == view.team_id) & view.owned[source]
+        return np.where(mine & (view.troops[source] >= 4), -1, 0).astype(np.int64)
+"""
+
+
+def test_python_policies_by_module_and_by_file(capsys, tmp_path):
+    path = tmp_path / "hold.py"
+    path.write_text(POLICY_FILE)
+    players = f"conquest_spread:push_to_weakest,{path}:Hold,balanced"
+    report = run_json(capsys, "play", *SMALL_GAME, "--players", players, "--turns", "15")
+    assert report["players"] == ["custom", "custom", "balanced"]
+    # The same game with the policies given to Game directly.
+    from conquest_spread import push_to_weakest
+    from stratagem.conquest.board import assign_random, troops_uniform
+    from stratagem.conquest.custom import load_policy
+
+    board = Board.grid(12, 12)
+    game = Game(
+        board,
+        assign_random(board, 3, 7),
+        troops_uniform(board, 10),
+        [push_to_weakest, load_policy(f"{path}:Hold"), "balanced"],
+        seed=7,
+        max_turns=None,
+    )
+    result = game.run(15)
+    assert report["final"]["troops"] == result.troops.tolist()

@@ -25,7 +25,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.typing import NDArray
 
-from conquest_spread import Setup, first_difference, numpy_part_arrays, play_alongside, shuffled
+from conquest_spread import (
+    Setup,
+    first_difference,
+    numpy_part_arrays,
+    play_alongside,
+    push_to_weakest,
+    shuffled,
+)
 from mpi_launch import SCRIPTS, mpirun
 from stratagem import _core
 from stratagem.conquest import POLICIES, TROOP_LIMIT, Board, Game, assign_regions
@@ -39,10 +46,11 @@ from stratagem.conquest.distributed import (
     partition,
     territory_order,
 )
-from stratagem.conquest.game import read_game
+from stratagem.conquest.game import PolicyView, read_game
 from stratagem.errors import (
     InconsistentInput,
     InvalidBoard,
+    InvalidMove,
     InvalidParameter,
     StratagemError,
 )
@@ -405,7 +413,6 @@ def idle(view: object) -> NDArray[np.int64]:
 
 
 BAD_INPUTS: list[tuple[dict[str, Any], type[StratagemError], str]] = [
-    ({"policies": [idle, "random"]}, InvalidParameter, "team 0 plays a custom policy"),
     ({"policies": ["random", "sneaky"]}, InvalidParameter, "team 1: unknown policy 'sneaky'"),
     ({"policies": ["random"]}, InvalidParameter, "2 to 64 teams"),
     ({"order": "metis"}, InvalidParameter, r"order must be one of .*got 'metis'"),
@@ -588,7 +595,6 @@ def _bad_plans(share: Share) -> dict[str, tuple[dict[str, Any], str]]:
         "negative offset": ({"halo_send_offsets": np.array([-1, 6])}, "offsets holds -1"),
         "owned too short": ({"owned": a.owned[:-1]}, "one entry per territory of the part"),
         "team out of range": ({"team": _replace(share.arguments["team"], 0, 2)}, "has team 2"),
-        "custom policy": ({"policies": ["custom", "random"]}, "team 0 plays a custom policy"),
         "counts of one team": ({"territory_counts": np.array([36])}, "counts need 2 entries"),
     }
 
@@ -1072,8 +1078,8 @@ def test_long_game_on_ranks_of_threads_equals_game(board: Board, ranks: int, ord
         pytest.param({"threads": 1}, None, ""),
         pytest.param(
             {"policies": [idle, "random"]},
-            InvalidParameter,
-            "rank 2: team 0 plays a custom policy",
+            InconsistentInput,
+            "rank 2 was given another policies or parameters",
         ),
         pytest.param({"seed": -1}, InvalidParameter, "rank 2: seed must be at least 0"),
     ],
@@ -1129,6 +1135,68 @@ def test_ranks_that_disagree_on_the_order_raise_inconsistent_input() -> None:
     for outcome in ThreadWorld(2).run(play):
         assert isinstance(outcome, InconsistentInput), repr(outcome)
         assert "rank 1" in str(outcome)
+
+
+# -- custom policies on every rank -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ranks", [1, 2, 3, 4])
+@pytest.mark.parametrize("order", ORDERS)
+def test_a_custom_policy_plays_alike_on_any_number_of_ranks(ranks: int, order: str) -> None:
+    board = shuffled(Board.random_geometric(200, seed=6), seed=1)
+    team = assign_regions(board, 3, seed=2)
+    policies = (push_to_weakest, "balanced", push_to_weakest)
+    setup = Setup(board, team, np.full(board.n, 7), policies, 11, 0.2, None, 12)
+    calls: list[int] = []
+
+    def play(comm: Communicator) -> list[str]:
+        spread = setup.spread(comm, order=order, threads=1)
+        differences = play_alongside(spread, setup.game())
+        calls.append(spread.turn)
+        return differences
+
+    assert outcomes_or_raise(ThreadWorld(ranks).run(play)) == [[]] * ranks
+    assert len(calls) == ranks
+
+
+def test_a_custom_policy_sees_its_part_and_places_only_there(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    board = Board.grid(6, 6)
+    team = assign_regions(board, 2, seed=1)
+    seen: dict[int, tuple[int, int]] = {}
+
+    def greedy(view: PolicyView) -> NDArray[np.int64]:
+        assert view.ids is not None
+        assert view.owned is not None
+        seen[int(view.ids[view.owned][0])] = (int(view.owned.sum()), view.team.shape[0])
+        # The ghosts' rows: not this rank's to place.
+        source = np.repeat(np.arange(view.team.shape[0]), np.diff(view.indptr))
+        return np.where(view.owned[source], 0, 1).astype(np.int64)
+
+    def play(comm: Communicator) -> bool:
+        game = DistributedGame(board, team, 5, [greedy, "random"], seed=1, threads=1, comm=comm)
+        return game.step()
+
+    outcomes = ThreadWorld(2, timeout=5.0).run(play)
+    # Each rank saw its 18 territories and their neighbours across the cut.
+    assert sorted(seen.items()) == [(0, (18, 24)), (18, (18, 24))]
+    # Placing for another rank's territory is an error in the middle of a turn: the job ends.
+    assert all(isinstance(outcome, Aborted) for outcome in outcomes)
+    assert "belongs to another rank" in capsys.readouterr().err
+
+
+def test_a_part_with_a_custom_team_needs_its_placement() -> None:
+    share = grid_share(("random", "random"))
+    arguments = share.arguments | {"policies": ["custom", "random"]}
+    part = _core.conquest.Part(**arguments)
+    assert part.has_custom
+    assert part.begin_turn()
+    with pytest.raises(InvalidParameter, match="its placement must be given"):
+        part.place()
+    wrong = np.ones(share.arrays.indices.shape[0], dtype=np.int64)
+    with pytest.raises(InvalidMove, match="not a territory of a custom team on this rank"):
+        part.place(wrong)
 
 
 # -- one rank fails in the middle of a turn, under mpiexec ---------------------------------

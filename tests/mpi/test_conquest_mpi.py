@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from numpy.typing import NDArray
 
 from collective_errors import raised
-from conquest_spread import Setup, first_difference, play_alongside, shuffled
+from conquest_spread import Setup, first_difference, play_alongside, push_to_weakest, shuffled
 from stratagem.conquest import POLICIES, TROOP_LIMIT, Board, Game, assign_random, assign_regions
 from stratagem.conquest.distributed import (
     DistributedGame,
@@ -73,6 +73,16 @@ CASES: dict[str, tuple[Board, str, int, tuple[str, ...]]] = {
     "islands": (ISLANDS, "natural", 3, ("aggressive", "random", "opportunist")),
     "islands-rcm": (ISLANDS, "rcm", 3, ("balanced", "opportunist", "random")),
 }
+
+
+@pytest.mark.parametrize("order", ["natural", "rcm"])
+def test_a_custom_policy_on_every_rank_equals_game(comm: Communicator, order: str) -> None:
+    board = shuffled(Board.random_geometric(400, seed=3), seed=5)
+    team = assign_regions(board, 3, seed=4)
+    policies = (push_to_weakest, "opportunist", push_to_weakest)
+    setup = Setup(board, team, np.full(board.n, 6), policies, 9, max_turns=15)
+    spread = setup.spread(comm, order=order, threads=1)
+    assert play_alongside_on_every_rank(spread, setup.game()) == []
 
 
 @pytest.mark.parametrize("seed", [11, 2**64 - 3])
@@ -299,7 +309,8 @@ BAD: dict[str, tuple[dict[str, Any], type[StratagemError], str, bool]] = {
     "other seed": ({"seed": 2}, InconsistentInput, "another policies or parameters", True),
     "other board": ({"board": Board.grid(4, 9)}, InconsistentInput, "another board", True),
     "bad team": ({"team": [0] * 35 + [2]}, InvalidParameter, "territory 35 has team 2", False),
-    "custom policy": ({"policies": [idle, "random"]}, InvalidParameter, "custom policy", False),
+    # A custom policy is fine on every rank, but it must be the same teams' on every rank.
+    "custom policy": ({"policies": [idle, "random"]}, InconsistentInput, "another policies", True),
     "negative seed": ({"seed": -1}, InvalidParameter, "seed must be at least 0", False),
 }
 

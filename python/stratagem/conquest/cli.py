@@ -36,6 +36,7 @@ from stratagem.cli_common import (
 )
 from stratagem.cli_common import count_argument as _count
 from stratagem.conquest.board import Board, assign_random, assign_regions, troops_uniform
+from stratagem.conquest.custom import is_custom_spec, load_policy
 from stratagem.conquest.distributed import ORDERS, DistributedGame
 from stratagem.conquest.game import (
     MAX_TEAMS,
@@ -68,9 +69,11 @@ _FRACTION_SOLDIERS = 16
 _FRACTION_CHARS = 32
 
 
-def _names(text: str) -> list[str]:
+def _names(text: str, custom_ok: bool = False) -> list[str]:
     names = [name.strip() for name in text.split(",") if name.strip()]
     for name in names:
+        if custom_ok and is_custom_spec(name):
+            continue
         if name not in POLICIES:
             raise InvalidParameter(f"unknown policy {name!r}; built-in policies are {POLICIES}")
     if not names:
@@ -80,7 +83,7 @@ def _names(text: str) -> list[str]:
 
 def _team_policies(text: str, teams: int) -> list[str]:
     """One policy per team: fewer names than teams are repeated in turn."""
-    names = _names(text)
+    names = _names(text, custom_ok=True)
     if len(names) > teams:
         raise InvalidParameter(f"--players names {len(names)} policies for {teams} teams")
     return list(islice(cycle(names), teams))
@@ -106,10 +109,17 @@ def _new_game(args: argparse.Namespace) -> AnyGame:
     options = {key: getattr(args, key) for key in _NEW_GAME_OPTIONS}
     options = {key: _NEW_GAME_DEFAULTS.get(key) if v is None else v for key, v in options.items()}
     teams = _validate.integer("--teams", options["teams"], 2, MAX_TEAMS)
+    policies: list[Any]
     if options["policy"] is None:
         policies = list(islice(cycle(_DEFAULT_POLICIES.split(",")), teams))
     else:
-        policies = _team_policies(options["policy"], teams)
+        # MODULE:NAME and FILE.py:NAME are custom policies, loaded once each.
+        loaded = {
+            spec: load_policy(spec)
+            for spec in _names(options["policy"], custom_ok=True)
+            if is_custom_spec(spec)
+        }
+        policies = [loaded.get(name, name) for name in _team_policies(options["policy"], teams)]
     board = _board(options["board"])
     assign = assign_regions if options["assign"] == "regions" else assign_random
     seed = 0 if args.seed is None else args.seed
@@ -260,7 +270,8 @@ def _play_options(run: argparse.ArgumentParser) -> None:
         dest="policy",
         metavar="A,B,...",
         help=f"comma-separated policies, repeated in turn over the teams (default "
-        f"{_DEFAULT_POLICIES}; choose from {', '.join(POLICIES)})",
+        f"{_DEFAULT_POLICIES}; choose from {', '.join(POLICIES)}, or a Python policy "
+        "MODULE:NAME or FILE.py:NAME, also under mpiexec)",
     )
     run.add_argument("--policy", dest="policy", action=DeprecatedOption, new="--players")
     add_turns(run, default=500, metavar=None, help="turns to play (default 500)")

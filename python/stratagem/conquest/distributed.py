@@ -40,11 +40,13 @@ from numpy.typing import ArrayLike, NDArray
 from stratagem import _core, _validate
 from stratagem.conquest.game import (
     GameResult,
+    PolicyFn,
     _int_array,
     _policy_names,
     _rate_ppm,
     _read_only,
     _Recorded,
+    custom_placement,
 )
 from stratagem.conquest.saves import read_game, write_game
 from stratagem.errors import InconsistentInput, InvalidParameter
@@ -183,7 +185,8 @@ def _part_arrays(board: Board, owner: NDArray[np.int64], rank: int) -> _PartArra
     arrays = _core.conquest.part_share(
         board.indptr, board.indices, np.ascontiguousarray(owner, dtype=np.int64), rank
     )
-    return _PartArrays(**arrays)  # type: ignore[arg-type]
+    # Read-only: custom policies see these arrays.
+    return _PartArrays(**{name: _read_only(array) for name, array in arrays.items()})
 
 
 # -- traffic ----------------------------------------------------------------------------------
@@ -231,7 +234,14 @@ def _fingerprint(*arrays: NDArray[Any]) -> int:
 
 class DistributedGame(_Recorded):
     """A conquest game spread over the ranks of ``comm`` (default: the MPI world), with the
-    interface of :class:`~stratagem.conquest.Game` for built-in policies.
+    interface of :class:`~stratagem.conquest.Game`.
+
+    A custom policy (a callable, as for :class:`~stratagem.conquest.Game`) is called on every
+    rank, once a turn, with the :class:`~stratagem.conquest.game.PolicyView` of the rank's
+    part: its territories and their neighbours (``view.ids`` gives their whole-board ids,
+    ``view.owned`` the rank's own), and places for the owned territories of its team. The game
+    is the same for any number of ranks when the policy places each territory from its own
+    row and its neighbours' state alone (and draws any randomness keyed by ``view.ids``).
 
     Every rank makes the game with the same arguments and calls the same methods in the same
     order: :meth:`step`, :meth:`run`, :meth:`gather_state` and :meth:`save` are collective.
@@ -240,12 +250,14 @@ class DistributedGame(_Recorded):
     the ranks out of step) aborts the MPI job with the error printed.
     """
 
+    _custom: dict[int, PolicyFn]
+
     def __init__(
         self,
         board: Board,
         team: ArrayLike,
         troops: ArrayLike,
-        policies: Sequence[str],
+        policies: Sequence[str | PolicyFn],
         *,
         seed: int = 0,
         rate: float = 0.2,
@@ -262,12 +274,8 @@ class DistributedGame(_Recorded):
 
         def check() -> tuple[NDArray[np.int64], NDArray[np.int64]]:
             names, custom = _policy_names(policies)
-            if custom:
-                raise InvalidParameter(
-                    f"team {min(custom)} plays a custom policy; a distributed game plays "
-                    f"built-in policies {tuple(sorted(set(names) - {'custom'}))} only"
-                )
             self.policy_names = names
+            self._custom = custom
             self.seed = _validate.seed(seed)
             self.rate_ppm = _rate_ppm(rate)
             self.cap = (
@@ -438,7 +446,9 @@ class DistributedGame(_Recorded):
                 self._exchange("pressure", _TAG_PRESSURE, part.pressure_out(), cut, cut)
             )
         resolved = part.resolved_per_neighbour()
-        theirs = self._exchange("placement", _TAG_PLACEMENT, part.place(), cut - resolved, resolved)
+        custom = self._custom_rows()
+        placed = part.place() if custom is None else part.place(custom)
+        theirs = self._exchange("placement", _TAG_PLACEMENT, placed, cut - resolved, resolved)
         reports = self._exchange(
             "report",
             _TAG_REPORT,
@@ -453,6 +463,24 @@ class DistributedGame(_Recorded):
         part.commit(total[:k], total[k:])
         self.traffic.turns += 1
         return True
+
+    def _custom_rows(self) -> NDArray[np.int64] | None:
+        """The custom teams' placement on this rank's part: each policy is called with the
+        view of the part (``ids`` and ``owned`` say which territories are whose)."""
+        if not self._custom:
+            return None
+        team, troops = self._part.local_state()
+        plan = self._local
+        return custom_placement(
+            self._custom,
+            self.turn,
+            indptr=plan.indptr,
+            indices=plan.indices,
+            team=_read_only(team),
+            troops=_read_only(troops),
+            ids=plan.local_ids,
+            owned=plan.owned,
+        )
 
     def step(self) -> bool:
         """Collective: plays one turn; returns False (and does nothing) once the game is over."""

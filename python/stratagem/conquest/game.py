@@ -66,6 +66,12 @@ class PolicyView:
     indices: NDArray[np.int64]
     team: NDArray[np.int64]
     troops: NDArray[np.int64]
+    #: The whole board's id of each territory of the view (its index in a single process;
+    #: under MPI the view is the rank's part: its territories and their neighbours).
+    ids: NDArray[np.int64] | None = None
+    #: Which territories of the view the policy places for (all in a single process; under
+    #: MPI the rank's own, while the other rows hold only their borders with these).
+    owned: NDArray[np.bool_] | None = None
 
     @property
     def source(self) -> NDArray[np.int64]:
@@ -133,6 +139,67 @@ def _rate_ppm(rate: float) -> int:
     if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0 <= rate <= 10:
         raise InvalidParameter(f"rate must be a number between 0 and 10, got {rate!r}")
     return round(rate * 1_000_000)
+
+
+def custom_placement(
+    policies: dict[int, PolicyFn],
+    turn: int,
+    *,
+    indptr: NDArray[np.int64],
+    indices: NDArray[np.int64],
+    team: NDArray[np.int64],
+    troops: NDArray[np.int64],
+    ids: NDArray[np.int64],
+    owned: NDArray[np.bool_],
+) -> NDArray[np.int64]:
+    """The placement of the custom teams: each policy called once with the view of the board
+    it is given (the whole board, or a rank's part), its output checked; errors name the
+    territory by its whole-board id."""
+    source = np.repeat(np.arange(team.shape[0]), np.diff(indptr))
+    total = np.zeros(indices.shape[0], dtype=np.int64)
+    for team_id, policy in policies.items():
+        view = PolicyView(team_id, turn, indptr, indices, team, troops, ids, owned)
+        who = f"the policy of team {team_id}"
+        placed = np.asarray(policy(view))
+        expected = indices.shape
+        if placed.shape != expected:
+            raise InvalidMove(
+                f"{who} returned shape {placed.shape}; a placement has shape {expected}"
+            )
+        if placed.dtype == bool or not np.issubdtype(placed.dtype, np.integer):
+            raise InvalidMove(f"{who} returned dtype {placed.dtype}; placements are integers")
+        placed = placed.astype(np.int64)
+        mine = (team[source] == team_id) & owned[source]
+        foreign = np.flatnonzero((placed != 0) & ~mine)
+        if foreign.size:
+            e = int(foreign[0])
+            x, y = int(source[e]), int(indices[e])
+            whose = f"team {int(team[x])}" if owned[x] else "another rank"
+            raise InvalidMove(
+                f"{who} placed troops on border {int(ids[x])} -> {int(ids[y])}, "
+                f"but territory {int(ids[x])} belongs to {whose}"
+            )
+        huge = np.flatnonzero(
+            np.abs(np.clip(placed, -TROOP_LIMIT - 1, TROOP_LIMIT + 1)) > TROOP_LIMIT
+        )
+        if huge.size:
+            x = int(source[huge[0]])
+            raise InvalidMove(
+                f"{who}: territory {int(ids[x])} places {int(placed[huge[0]])} troops on one "
+                f"border but holds {int(troops[x])}"
+            )
+        # The trailing 0 keeps reduceat in bounds for territories without borders at the end;
+        # rows without borders are masked (reduceat reads the next row's first entry there).
+        committed = np.add.reduceat(np.append(np.abs(placed), 0), indptr[:-1])
+        over = np.flatnonzero((np.diff(indptr) > 0) & (committed > troops))
+        if over.size:
+            x = int(over[0])
+            raise InvalidMove(
+                f"{who}: territory {int(ids[x])} places {int(committed[x])} troops but holds "
+                f"{int(troops[x])}"
+            )
+        total += placed
+    return total
 
 
 class _Recorded(ABC):
@@ -353,60 +420,18 @@ class Game(_Recorded):
         if not self._custom:
             return None
         team, troops = self._state()
-        indptr, indices = self.board.indptr, self.board.indices
-        source = np.repeat(np.arange(self.board.n), np.diff(indptr))
-        total = np.zeros(indices.shape[0], dtype=np.int64)
-        for team_id, policy in self._custom.items():
-            view = PolicyView(team_id, self.turn, indptr, indices, team, troops)
-            placed = self._check_policy_output(team_id, policy(view), source, team, troops)
-            total += placed
-        return total
-
-    def _check_policy_output(
-        self,
-        team_id: int,
-        output: ArrayLike,
-        source: NDArray[np.int64],
-        team: NDArray[np.int64],
-        troops: NDArray[np.int64],
-    ) -> NDArray[np.int64]:
-        who = f"the policy of team {team_id}"
-        placed = np.asarray(output)
-        expected = (self.board.indices.shape[0],)
-        if placed.shape != expected:
-            raise InvalidMove(
-                f"{who} returned shape {placed.shape}; a placement has shape {expected}"
-            )
-        if placed.dtype == bool or not np.issubdtype(placed.dtype, np.integer):
-            raise InvalidMove(f"{who} returned dtype {placed.dtype}; placements are integers")
-        placed = placed.astype(np.int64)
-        foreign = np.flatnonzero((placed != 0) & (team[source] != team_id))
-        if foreign.size:
-            e = int(foreign[0])
-            x, y = int(source[e]), int(self.board.indices[e])
-            raise InvalidMove(
-                f"{who} placed troops on border {x} -> {y}, "
-                f"but territory {x} belongs to team {int(team[x])}"
-            )
-        huge = np.flatnonzero(
-            np.abs(np.clip(placed, -TROOP_LIMIT - 1, TROOP_LIMIT + 1)) > TROOP_LIMIT
+        n = self.board.n
+        ids, owned = np.arange(n, dtype=np.int64), np.ones(n, dtype=bool)
+        return custom_placement(
+            self._custom,
+            self.turn,
+            indptr=self.board.indptr,
+            indices=self.board.indices,
+            team=team,
+            troops=troops,
+            ids=ids,
+            owned=owned,
         )
-        if huge.size:
-            x = int(source[huge[0]])
-            raise InvalidMove(
-                f"{who}: territory {x} places {int(placed[huge[0]])} troops on one border "
-                f"but holds {int(troops[x])}"
-            )
-        # The trailing 0 keeps reduceat in bounds for territories without borders at the end;
-        # rows without borders are masked (reduceat reads the next row's first entry there).
-        committed = np.add.reduceat(np.append(np.abs(placed), 0), self.board.indptr[:-1])
-        over = np.flatnonzero((np.diff(self.board.indptr) > 0) & (committed > troops))
-        if over.size:
-            x = int(over[0])
-            raise InvalidMove(
-                f"{who}: territory {x} places {int(committed[x])} troops but holds {int(troops[x])}"
-            )
-        return placed
 
     def placement(self) -> NDArray[np.int64]:
         """The placement of the coming turn (built-in policies and custom ones)."""

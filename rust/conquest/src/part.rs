@@ -131,11 +131,6 @@ impl Part {
                 "a game has 2 to {MAX_TEAMS} teams (one policy each), got {k}"
             )));
         }
-        if let Some(team) = policies.iter().position(|&p| p == Policy::Custom) {
-            return Err(Error::InvalidParameter(format!(
-                "team {team} plays a custom policy; a distributed game plays built-in policies"
-            )));
-        }
         if owned.len() != n || team.len() != n || troops.len() != n {
             return Err(Error::InvalidParameter(format!(
                 "owned, team and troops need one entry per territory of the part ({n}), \
@@ -444,10 +439,60 @@ impl Part {
             .collect()
     }
 
-    /// Placement of the owned territories; returns this rank's placements on the cut borders
-    /// the neighbours resolve (cut order), which they need to fight them.
-    pub fn place(&mut self) -> Result<Vec<i64>> {
+    /// Checks a custom placement of the part (one entry per local directed edge): nonzero only
+    /// on rows of owned territories of custom teams, never committing more troops than a
+    /// territory holds. Errors name the whole board's territory.
+    fn check_custom(&self, placement: &[i64]) -> Result<()> {
+        let board = &self.board;
+        check_len("custom placement entries", placement.len(), board.n_edges())?;
+        for x in 0..board.n() {
+            let row = &placement[board.row(x)];
+            let id = board.territory_id(x);
+            let custom =
+                self.owned[x] && self.policies[usize::from(self.team[x])] == Policy::Custom;
+            if !custom {
+                if let Some(k) = row.iter().position(|&p| p != 0) {
+                    let y = board.territory_id(board.neighbours(x)[k] as usize);
+                    return Err(Error::InvalidMove(format!(
+                        "placement on border {id} -> {y}, but territory {id} is not a territory \
+                         of a custom team on this rank"
+                    )));
+                }
+                continue;
+            }
+            let committed: u128 = row.iter().map(|p| u128::from(p.unsigned_abs())).sum();
+            if committed > u128::from(self.troops[x]) {
+                return Err(Error::InvalidMove(format!(
+                    "territory {id} places {committed} troops but holds {}",
+                    self.troops[x]
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether some team's placement must come from the caller.
+    pub fn has_custom(&self) -> bool {
+        self.policies.contains(&Policy::Custom)
+    }
+
+    /// Placement of the owned territories (the rows of custom teams from `custom`, checked);
+    /// returns this rank's placements on the cut borders the neighbours resolve (cut order),
+    /// which they need to fight them.
+    pub fn place(&mut self, custom: Option<&[i64]>) -> Result<Vec<i64>> {
         self.require(Phase::Begun, "place")?;
+        match custom {
+            Some(given) => {
+                self.check_custom(given)?;
+                self.placement.copy_from_slice(given);
+            }
+            None if self.has_custom() => {
+                return Err(Error::InvalidParameter(
+                    "a team plays a custom policy: its placement must be given".into(),
+                ));
+            }
+            None => {}
+        }
         let view = View {
             board: &self.board,
             team: &self.team,
@@ -783,7 +828,7 @@ mod tests {
         while part.begin_turn()? {
             while part.distance_update(&part.distance_halo()?)? {}
             part.pressure_in(&part.pressure_out()?)?;
-            let out = part.place()?;
+            let out = part.place(None)?;
             let reports = part.fight(&out)?;
             let ghosts = part.occupy(&reports)?;
             let (territories, troops) = part.end_turn(&ghosts)?;
@@ -811,7 +856,7 @@ mod tests {
             part.distance_update(&[1]),
             Err(Error::InconsistentInput(_))
         ));
-        part.place()?;
+        part.place(None)?;
         assert!(matches!(part.fight(&[5]), Err(Error::InconsistentInput(_))));
         Ok(())
     }

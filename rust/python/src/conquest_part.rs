@@ -200,8 +200,30 @@ impl PyPart {
             .into_pyarray(py)
     }
 
-    fn place<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
-        Ok(self.run(py, Part::place)?.into_pyarray(py))
+    /// Places the owned territories (custom teams' rows from `custom`, one entry per local
+    /// directed edge); returns the placements the neighbours need.
+    #[pyo3(signature = (custom=None))]
+    fn place<'py>(
+        &mut self,
+        py: Python<'py>,
+        custom: Option<PyReadonlyArray1<'py, i64>>,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let custom = custom.map(|c| c.as_array().to_vec());
+        Ok(self
+            .run(py, move |part| part.place(custom.as_deref()))?
+            .into_pyarray(py))
+    }
+
+    /// Team and troops of every territory of the part (owned and ghosts, local order).
+    fn local_state<'py>(&self, py: Python<'py>) -> Counts<'py> {
+        let team: Vec<i64> = self.part.team().iter().map(|&t| i64::from(t)).collect();
+        let troops: Vec<i64> = self.part.troops().iter().map(|&t| t as i64).collect();
+        (team.into_pyarray(py), troops.into_pyarray(py))
+    }
+
+    #[getter]
+    fn has_custom(&self) -> bool {
+        self.part.has_custom()
     }
 
     fn fight<'py>(
