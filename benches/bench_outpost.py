@@ -6,14 +6,19 @@ Ratio rows (:func:`cases`, engine and oracle on the same work):
   built-in players (spread, frontier, random, lookahead), played from the start on each call
   (unit: a turn);
 - ``control map``: the control map of a late-game position (every outpost after 1,500 turns
-  of the same game), from scratch (unit: a map).
+  of the same game), from scratch (unit: a map);
+- ``short tournament``: 8 games of 4 turns each on ``lakes`` on 1 and on 2 threads (unit: a
+  turn): work below ``_core.outpost.SEQUENTIAL_TURNS`` turns in all runs on the calling
+  thread, so 2 threads must keep the speed of 1.
 
 Tables (:func:`tables`):
 
 - whole 4444-turn games, one per shipped map, four built-in players, one thread (a game never
   uses more): wall time of the whole ``Game.run`` (best of ``repeats``), turns per second, and
   the most outposts on the map at once;
-- tournament games per minute: the 2014 shape on two maps (4 seatings each) on 1 and 2 threads.
+- tournament games per minute: the 2014 shape on two maps (4 seatings each) on 1 and 2 threads;
+- the thread sweep: 8 games of T turns, T from 1 to 64, on 1 and 2 threads (best of many runs),
+  which placed ``SEQUENTIAL_TURNS`` (``docs/outpost.md``, "Threads").
 
 ``--quick`` plays 300-turn games and 2-seating tournaments.
 """
@@ -21,6 +26,7 @@ Tables (:func:`tables`):
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from functools import cache
 
 import numpy as np
@@ -64,6 +70,21 @@ def _oracle_control() -> int:
     return 1
 
 
+def _rust_tournament(games: int, turns: int, threads: int) -> int:
+    table = np.array([[0, 7, 12, 3, turns, 0, 0, 0]] * games, dtype=np.int64)
+    players = [list(_PLAYERS)] * games
+    seeds = np.arange(games, dtype=np.uint64)
+    _core.outpost.tournament([Map.named("lakes").water], table, players, seeds, threads, None)
+    return games * turns
+
+
+def _oracle_tournament(games: int, turns: int) -> int:
+    water = Map.named("lakes").water
+    for seed in range(games):
+        oracle.OracleGame(water, T=turns, players=_PLAYERS, seed=seed).run()
+    return games * turns
+
+
 def cases(quick: bool) -> list[Case]:
     turns = 5 if quick else 30
     outposts = len(_late_position())
@@ -79,6 +100,16 @@ def cases(quick: bool) -> list[Case]:
             f"maps of {outposts} outposts (lakes, turn 1500)",
             lambda: _rust_control(20),
             _oracle_control,
+        ),
+        *(
+            Case(
+                "short tournament",
+                "turns (8 games of 4 turns, lakes)",
+                lambda threads=threads: _rust_tournament(8, 4, threads),
+                lambda: _oracle_tournament(8, 4),
+                threads=threads,
+            )
+            for threads in (1, 2)
         ),
     ]
 
@@ -131,5 +162,44 @@ def _tournaments(quick: bool) -> Table:
     )
 
 
+def _best_seconds(work: Callable[[], object], repeats: int) -> float:
+    best = float("inf")
+    for _ in range(repeats):
+        started = time.perf_counter()
+        work()
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def _thread_sweep(quick: bool) -> Table:
+    games, repeats = 8, 10 if quick else 40
+    rows, records = [], []
+    for turns in (1, 2, 4, 8, 16, 32, 64):
+        one, two = (
+            _best_seconds(lambda t=threads, n=turns: _rust_tournament(games, n, t), repeats)
+            for threads in (1, 2)
+        )
+        pooled = games * turns >= _core.outpost.SEQUENTIAL_TURNS
+        rows.append(
+            [
+                str(turns),
+                str(games * turns),
+                f"{one * 1e3:.3f} ms",
+                f"{two * 1e3:.3f} ms",
+                f"{one / two:.2f}",
+                "pool" if pooled else "calling thread",
+            ]
+        )
+        records.append({"turns": turns, "games": games, "one": one, "two": two, "pool": pooled})
+    return Table(
+        f"thread sweep: {games} games of T turns (lakes, four built-in players), best of "
+        f"{repeats}; below {_core.outpost.SEQUENTIAL_TURNS} turns in all 2 threads run on the "
+        "calling thread",
+        ["T", "turns", "1 thread", "2 threads", "2 / 1 speed", "2 threads run on"],
+        rows,
+        records,
+    )
+
+
 def tables(quick: bool, min_seconds: float) -> list[Table]:
-    return [_whole_games(quick, 1 if quick else 3), _tournaments(quick)]
+    return [_whole_games(quick, 1 if quick else 3), _tournaments(quick), _thread_sweep(quick)]

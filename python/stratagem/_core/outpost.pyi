@@ -8,6 +8,7 @@ from numpy.typing import NDArray
 
 __all__ = [
     "PLAYERS",
+    "SEQUENTIAL_TURNS",
     "Game",
     "control",
     "cut_off",
@@ -15,6 +16,7 @@ __all__ = [
 ]
 
 PLAYERS: list[str]
+SEQUENTIAL_TURNS: int
 
 @final
 class Game:

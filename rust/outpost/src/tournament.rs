@@ -21,6 +21,11 @@ pub struct Fixture {
     pub seed: u64,
 }
 
+/// Games whose turns add up to fewer than this run on the calling thread, whatever the thread
+/// count: about 1.5 ms of play, below which a pool's start-up and hand-offs cost as much as
+/// they save (the thread sweep of `benches/bench_outpost.py`, in `docs/outpost.md`).
+pub const SEQUENTIAL_TURNS: u64 = 64;
+
 /// Plays every fixture to the end; the final tally of each, in fixture order. `done` counts
 /// finished games.
 pub fn play(
@@ -41,7 +46,11 @@ pub fn play(
         done.fetch_add(1, Ordering::Relaxed);
         Ok(*game.history().last().unwrap_or(&[[0; 3]; EMPIRES]))
     };
-    if threads == 1 {
+    let turns: u64 = fixtures
+        .iter()
+        .map(|f| u64::from(f.params.last_turn()))
+        .sum();
+    if threads == 1 || fixtures.len() < 2 || turns < SEQUENTIAL_TURNS {
         return fixtures.iter().map(one).collect();
     }
     let pool = parallel::pool(threads)?;

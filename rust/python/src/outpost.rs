@@ -15,7 +15,7 @@ use stratagem_outpost::grid::{CELLS, Cell, SIZE, cell_at, x_of, y_of};
 use stratagem_outpost::params::EMPIRES;
 use stratagem_outpost::players::{self, View};
 use stratagem_outpost::supply::{Reach, cut_off};
-use stratagem_outpost::tournament::{Fixture, play};
+use stratagem_outpost::tournament::{Fixture, SEQUENTIAL_TURNS, play};
 use stratagem_outpost::{Builtin, Demand, Flags, Game, Outpost, Params, Terrain};
 
 use crate::errors::{param, to_py};
@@ -511,6 +511,7 @@ fn outpost_tournament<'py>(
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("PLAYERS", Builtin::NAMES)?;
+    m.add("SEQUENTIAL_TURNS", SEQUENTIAL_TURNS)?;
     m.add_class::<PyGame>()?;
     m.add_function(wrap_pyfunction!(outpost_control, m)?)?;
     m.add_function(wrap_pyfunction!(outpost_cut_off, m)?)?;
