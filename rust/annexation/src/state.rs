@@ -186,7 +186,7 @@ impl State {
 
     /// [`State::annex`] for masks of `W` words (`W = 0`: the board's count, read at run
     /// time). Playouts use a constant `W` so the word loops unroll.
-    #[inline]
+    #[inline(always)]
     fn annex_in<const W: usize>(&mut self, board: &Board, player: usize, colour: usize) -> u32 {
         if W > 0 {
             return self.annex_fixed::<W>(board, player, colour);
