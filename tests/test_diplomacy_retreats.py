@@ -102,11 +102,35 @@ def test_retreat_options_are_the_package_s_on_adjudicated_positions() -> None:
         rp, options = drawn
         found += 1
         assert {f"{d.unit.power} {d.unit}": sorted(rp.options(d)) for d in rp.dislodged} == options
+        for d in rp.dislodged:
+            assert rp.options(d) == oracle.retreat_options(
+                rp.position, d.unit, d.attacker, sorted(rp.standoffs)
+            )
         assert RetreatPosition.parse(str(rp)) == rp
         bare = RetreatPosition(rp.position, rp.dislodged)
         standoff_mattered |= any(bare.options(d) != rp.options(d) for d in rp.dislodged)
     assert found >= 5
     assert standoff_mattered
+
+
+@settings(max_examples=max(1, min(40, settings().max_examples)))
+@given(st.integers(0, 2**32 - 1), st.data())
+def test_engine_and_oracle_retreat_options_agree(seed: int, data: st.DataObject) -> None:
+    """Any unit taken off a random position as dislodged, any attacker's province and any
+    standoffs: the engine's options are the oracle's, in the same order."""
+    drawn = random_position(seed, units=30)
+    if not drawn.units:
+        return
+    unit = data.draw(st.sampled_from(drawn.units))
+    rest = [u for u in drawn.units if u is not unit]
+    position = Position.from_units(rest, dict(drawn.owners), STANDARD)
+    attacker = data.draw(st.sampled_from(STANDARD.provinces))
+    empty = sorted(set(STANDARD.provinces) - {u.province for u in rest})
+    standoffs = data.draw(st.lists(st.sampled_from(empty), unique=True, max_size=6))
+    rp_options = RetreatPosition(position, (), frozenset(standoffs)).options(
+        Dislodged(unit, attacker)
+    )
+    assert rp_options == oracle.retreat_options(position, unit, attacker, standoffs)
 
 
 def oracle_values(convention: str) -> Any:

@@ -63,6 +63,9 @@ class Position:
         evaluator: Callable[[list[tuple[int, bool, int]]], list[float]] | None = None,
         order: list[int] | None = None,
     ) -> dict[str, Any]: ...
+    def retreat_options(
+        self, fleet: bool, location: int, attacker: int, standoffs: list[int]
+    ) -> list[int]: ...
     def units_after(self, convention: str, profile: list[int]) -> list[tuple[int, bool, int]]: ...
 
 @final

@@ -94,6 +94,7 @@ __all__ = [
     "preliminary",
     "previous_centres",
     "restricted_equilibrium",
+    "retreat_options",
     "sequential",
     "total",
     "values",
@@ -1056,6 +1057,22 @@ def open_problem(
         states = following
     best_key = min(states, key=lambda key: (-states[key][0], key))
     return states[best_key]
+
+
+def retreat_options(
+    position: Position, unit: Unit, attacker: str, standoffs: Sequence[str] = ()
+) -> tuple[str, ...]:
+    """The rule: "A dislodged unit may retreat to a location it could move to whose province
+    no unit stands on after the moves, is not the province its attacker came from and was not
+    left empty by a standoff"; ``position`` holds the units after the moves."""
+    the_map = position.map
+    reach = (
+        the_map.army_neighbours(unit.location)
+        if unit.kind == "A"
+        else the_map.fleet_neighbours(unit.location)
+    )
+    blocked = {u.province for u in position.units} | set(standoffs) | {attacker}
+    return tuple(loc for loc in reach if the_map.province_of(loc) not in blocked)
 
 
 def position_for(resources: Mapping[str, Resources], map: Map | None = None) -> Position:

@@ -19,7 +19,7 @@ import itertools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from stratagem.diplomacy import adjustments
+from stratagem.diplomacy import adjustments, engine
 from stratagem.diplomacy.engine import Convention, check_convention
 from stratagem.diplomacy.map import Map
 from stratagem.diplomacy.position import Position, Unit
@@ -111,17 +111,19 @@ class RetreatPosition:
         return text
 
     def options(self, dislodged: Dislodged) -> tuple[str, ...]:
-        """Where ``dislodged`` may retreat (locations, map order of its moves)."""
+        """Where ``dislodged`` may retreat (locations, in the order of its moves), by the
+        engine."""
         the_map = self.position.map
         unit = dislodged.unit
-        reach = (
-            the_map.army_neighbours(unit.location)
-            if unit.kind == "A"
-            else the_map.fleet_neighbours(unit.location)
+        fleet = unit.kind == "F"
+        locations = the_map.fleet_locations() if fleet else the_map.army_locations()
+        found = engine.position(self.position).retreat_options(
+            fleet,
+            locations.index(unit.location),
+            the_map.index(dislodged.attacker),
+            sorted(the_map.index(p) for p in self.standoffs),
         )
-        occupied = {u.province for u in self.position.units}
-        blocked = occupied | self.standoffs | {dislodged.attacker}
-        return tuple(loc for loc in reach if the_map.province_of(loc) not in blocked)
+        return tuple(locations[i] for i in found)
 
     def of(self, power: str) -> tuple[Dislodged, ...]:
         """The dislodged units of ``power``."""

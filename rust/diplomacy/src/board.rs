@@ -40,6 +40,9 @@ pub struct Board {
     pub homes: Vec<Vec<usize>>,
     /// What a power may build on each centre (empty for centres that are nobody's home).
     pub builds: Vec<Vec<Placement>>,
+    /// The locations an army (a fleet) on each location may move to.
+    pub army_moves: Vec<Vec<usize>>,
+    pub fleet_moves: Vec<Vec<usize>>,
     /// `army_distance[a * provinces + p]`: moves of an army from location `a` to province `p`,
     /// capped at [`FAR`]; the same for fleets.
     army_distance: Vec<u8>,
@@ -240,6 +243,8 @@ impl Board {
             fleet_province,
             homes,
             builds,
+            army_moves: army,
+            fleet_moves: fleet,
         })
     }
 

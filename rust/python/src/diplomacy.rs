@@ -15,7 +15,7 @@ use stratagem_diplomacy::evaluate::{Scratch, Weights};
 use stratagem_diplomacy::search::{
     self, Budget, Combined, CombinedState, Ending, Evaluator, Outcome, Problem,
 };
-use stratagem_diplomacy::{Choices, Convention, Position, Unit, open_problem};
+use stratagem_diplomacy::{Choices, Convention, Position, Unit, open_problem, retreat};
 
 use crate::convert;
 use crate::errors::{param, to_py};
@@ -229,6 +229,31 @@ impl DiplomacyPosition {
         let array = Array2::from_shape_vec((rows, width), data)
             .map_err(|e| param(format!("batch shape: {e}")))?;
         Ok(array.into_pyarray(py))
+    }
+
+    /// `retreat_options(fleet, location, attacker, standoffs)`: where a dislodged unit on
+    /// `location` may retreat (locations), the position holding the units after the moves;
+    /// `attacker` and `standoffs` are provinces.
+    fn retreat_options(
+        &self,
+        fleet: bool,
+        location: u16,
+        attacker: usize,
+        standoffs: Vec<usize>,
+    ) -> PyResult<Vec<u16>> {
+        let dislodged = Unit {
+            power: 0,
+            fleet,
+            location,
+        };
+        retreat::options(
+            &self.board,
+            &self.position.units,
+            dislodged,
+            attacker,
+            &standoffs,
+        )
+        .map_err(to_py)
     }
 
     /// `rank(power, convention, slots)`: the index of an option given in slot form.
