@@ -171,17 +171,21 @@ pub fn score_rows(
         check(secrets, "secrets")?;
         cancel.check()?;
         black
-            .par_chunks_mut(PARALLEL_ROWS)
-            .zip(white.par_chunks_mut(PARALLEL_ROWS))
+            .par_chunks_mut(CHUNK_ROWS)
+            .zip(white.par_chunks_mut(CHUNK_ROWS))
             .enumerate()
-            .for_each(|(chunk, (b, w))| score_block(chunk * PARALLEL_ROWS, b, w));
+            .for_each(|(chunk, (b, w))| score_block(chunk * CHUNK_ROWS, b, w));
         Ok((black, white))
     })
 }
 
-/// Below this many rows [`score_rows`] scores on the calling thread (a bench sweep on 2
-/// cores: handing 4x6 rows to a second thread pays from about 2^15 rows on).
+/// Below this many rows [`score_rows`] scores on the calling thread: in a sweep on 2 cores
+/// (`examples/score_bench`, 4x6, least of 20 calls, machine loaded) two threads broke even
+/// between 2^15 and 2^16 rows.
 pub const PARALLEL_ROWS: usize = 1 << 15;
+
+/// The rows a thread takes at a time.
+const CHUNK_ROWS: usize = 4096;
 
 /// Black and white of one guess row against one secret row (at most 16 spots).
 #[inline]
