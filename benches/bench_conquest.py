@@ -19,9 +19,11 @@ setting up the game from the start arrays (a few milliseconds, under 5% of a cal
 from __future__ import annotations
 
 import copy
+import sys
 import time
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
@@ -29,7 +31,7 @@ from numpy.typing import NDArray
 from harness import Case
 from stratagem import _core
 from stratagem.conquest.board import Board, assign_random, assign_regions, troops_uniform
-from stratagem.conquest.game import Game
+from stratagem.conquest.game import Game, PolicyView
 from stratagem.conquest.oracle import OracleGame
 
 # The benchmark game, which conquest_mpi_scaling.py plays too.
@@ -285,6 +287,69 @@ def dump(spec: str, prefix: str) -> None:
     start.team.astype("<i8").tofile(f"{prefix}.team")
 
 
+def _rss_mib() -> tuple[float, float]:
+    """This process's resident set now and at its peak, in MiB (Linux)."""
+    import resource
+
+    with open("/proc/self/status", encoding="ascii") as status:
+        now = next(int(line.split()[1]) for line in status if line.startswith("VmRSS"))
+    return now / 1024, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def memory(spec: str, turns: int = 3) -> None:
+    """RSS after each step of making and playing the benchmark game on ``spec`` (seed 0)."""
+    print(f"| step ({spec}) | RSS | peak so far |\n|---|---:|---:|")
+
+    def step(name: str) -> None:
+        now, peak = _rss_mib()
+        print(f"| {name} | {now:,.0f} MiB | {peak:,.0f} MiB |")
+
+    board = Board.from_spec(spec)
+    step("Board.from_spec")
+    team, troops = assign_regions(board, len(POLICIES), 0), troops_uniform(board, TROOPS)
+    step("assign_regions, troops_uniform")
+    board.engine  # noqa: B018 (builds the engine's board)
+    step("the engine's board")
+    game = Game(board, team, troops, POLICIES, seed=0, max_turns=None, threads=2)
+    step("Game")
+    game.run(turns, progress=False)
+    step(f"{turns} turns")
+
+
+def custom_cost(spec: str, turns: int = 10) -> None:
+    """Turn time with team 0 playing a vectorised custom policy (``push_to_weakest`` of
+    ``tests/conquest_spread.py``) against the built-in ``aggressive`` in its place, and the
+    time of the policy's calls alone (2 threads)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from conquest_spread import push_to_weakest
+
+    start = benchmark_start(spec, True)
+    calls: list[float] = []
+
+    def timed(view: PolicyView) -> NDArray[np.int64]:
+        began = time.perf_counter()
+        placement = push_to_weakest(view)
+        calls.append(time.perf_counter() - began)
+        return placement
+
+    for name, first in (("built-in aggressive", "aggressive"), ("custom", timed)):
+        game = Game(
+            start.board, start.team, start.troops, [first, *POLICIES[1:]], seed=SEED, threads=2
+        )
+        seconds = []
+        for _ in range(turns):
+            began = time.perf_counter()
+            game.step()
+            seconds.append(time.perf_counter() - began)
+        print(
+            f"{spec}, team 0 {name}: turn min {min(seconds) * 1e3:.1f} ms, median "
+            f"{float(np.median(seconds)) * 1e3:.1f} ms"
+        )
+    print(
+        f"policy call: min {min(calls) * 1e3:.1f} ms, median {float(np.median(calls)) * 1e3:.1f} ms"
+    )
+
+
 if __name__ == "__main__":
     import argparse
 
@@ -294,7 +359,13 @@ if __name__ == "__main__":
     )
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--dump", nargs=2, metavar=("SPEC", "PREFIX"))
+    parser.add_argument("--memory", metavar="SPEC", help="RSS while making and playing a game")
+    parser.add_argument("--custom-cost", metavar="SPEC", help="cost of a Python policy's turn")
     options = parser.parse_args()
+    if options.memory:
+        memory(options.memory)
+    if options.custom_cost:
+        custom_cost(options.custom_cost)
     if options.dump:
         dump(*options.dump)
     if options.roofline is not None:

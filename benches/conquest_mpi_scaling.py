@@ -94,10 +94,30 @@ class Sizes:
     complete: str
     star: str
     turns: int
+    #: The large board of the strong scaling of the whole command.
+    big: str
+    #: Weak scaling: the board of 1, 2, 3 and 4 ranks (the same rows per rank).
+    weak: tuple[str, ...]
 
 
-_QUICK = Sizes("grid:60x60", "rgg:5000", "complete:200", "star:5000", 3)
-_FULL = Sizes("grid:1000x1000", "rgg:1000000", "complete:2000", "star:1000000", 10)
+_QUICK = Sizes(
+    "grid:60x60",
+    "rgg:5000",
+    "complete:200",
+    "star:5000",
+    3,
+    "grid:120x120",
+    tuple(f"grid:{60 * r}x60" for r in (1, 2, 3, 4)),
+)
+_FULL = Sizes(
+    "grid:1000x1000",
+    "rgg:1000000",
+    "complete:2000",
+    "star:1000000",
+    10,
+    "grid:3200x3200",
+    tuple(f"grid:{1000 * r}x1000" for r in (1, 2, 3, 4)),
+)
 
 
 # -- boards and starts ------------------------------------------------------------------------
@@ -131,7 +151,7 @@ def _crc(*arrays: NDArray[Any]) -> int:
 
 def worker(case: Case) -> None:
     comm = world()
-    started = time.perf_counter()
+    began = started = time.perf_counter()
     start = _start(case.board, case.shuffled)
     build_seconds = time.perf_counter() - started
     args = (start.board, start.team, start.troops, POLICIES)
@@ -153,6 +173,7 @@ def worker(case: Case) -> None:
     game.run(case.turns, progress=False)
     comm.barrier()
     seconds = time.perf_counter() - started
+    whole_seconds = time.perf_counter() - began
     timed = game.turn - _WARMUP
     result: dict[str, Any] = {
         "case": asdict(case),
@@ -160,6 +181,8 @@ def worker(case: Case) -> None:
         "setup_seconds": setup_seconds,
         "turns_timed": timed,
         "seconds_per_turn": seconds / max(timed, 1),
+        # Board and start, the game, the warm-up and the timed turns: the command's work.
+        "whole_seconds": whole_seconds,
         "final_turn": game.turn,
         "status": game.status,
         "n": start.board.n,
@@ -197,13 +220,17 @@ def _launch(case: Case) -> dict[str, Any]:
     }
     command = [_mpiexec(), "-n", str(case.ranks), sys.executable, str(Path(__file__).resolve())]
     command += ["--worker", json.dumps(asdict(case))]
+    started = time.perf_counter()
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    launch_seconds = time.perf_counter() - started
     lines = [line for line in done.stdout.splitlines() if line.startswith(_RESULT)]
     if done.returncode != 0 or len(lines) != 1:
         sys.stderr.write(done.stdout + done.stderr)
         raise SystemExit(f"worker failed (exit {done.returncode}): {' '.join(command)}")
     result: dict[str, Any] = json.loads(lines[0].removeprefix(_RESULT))
     result["oversubscribed"] = case.ranks > _CORES
+    # The whole job as the shell sees it (Python start-up and the fingerprints included).
+    result["launch_seconds"] = launch_seconds
     return result
 
 
@@ -221,6 +248,11 @@ def _cases(sizes: Sizes, turns: int) -> list[Case]:
         cases.append(run(board, "single", 1))
         cases += [run(board, "distributed", ranks) for ranks in (1, 2)]
     cases.append(run(sizes.rgg, "distributed", 2, "rcm"))
+    cases.append(run(sizes.big, "single", 1))
+    cases += [run(sizes.big, "distributed", ranks) for ranks in (1, 2, 4)]
+    # Each weak-scaling board also on 1 rank: its fingerprint reference.
+    for ranks, board in enumerate(sizes.weak[1:], 2):
+        cases += [run(board, "distributed", 1), run(board, "distributed", ranks)]
     # The 1-rank run is the shuffled board's fingerprint reference.
     shuffled: tuple[tuple[int, Order], ...] = ((1, "natural"), (2, "natural"), (2, "rcm"))
     cases += [run(sizes.rgg, "distributed", r, order, shuffled=True) for r, order in shuffled]
@@ -374,6 +406,7 @@ def _report(
     header += ["cut borders", "ghosts", "bytes/turn", "distance rounds/turn", "note"]
     out += [_table(header, rows), ""]
 
+    out += _whole_and_weak(runs, sizes)
     out += [f"### Topologies ({_CORES_NOTE})", ""]
     rows = []
     for label in (sizes.complete, sizes.star, sizes.grid):
@@ -456,6 +489,74 @@ def _report(
     ]
     out += [_table(["board", "runs", "final turn", "state", "history", "result"], rows)]
     return "\n".join(out)
+
+
+def _whole_and_weak(runs: list[dict[str, Any]], sizes: Sizes) -> list[str]:
+    """The tables of strong scaling of the whole command and of play alone, and of weak
+    scaling."""
+    out = [
+        f"### Strong scaling: the whole command and play alone ({_CORES_NOTE})",
+        "",
+        "Whole: the job's wall time as the shell sees it (Python start-up, every rank building "
+        "the board and start, the game, 2 warm-up and the timed turns, fingerprints); build + "
+        "setup: rank 0's board, start and game; play: seconds per timed turn.",
+        "",
+    ]
+    rows = []
+    for label in (sizes.grid, sizes.big):
+        one = _find(runs, label, "distributed", 1)
+        for ranks in (1, 2, 3, 4):
+            found = [r for r in runs if _label(r) == label and r["case"]["ranks"] == ranks]
+            run = next((r for r in found if r["case"]["engine"] == "distributed"), None)
+            if run is None:
+                continue
+            rows.append(
+                [
+                    label,
+                    str(ranks),
+                    f"{run['launch_seconds']:.2f}",
+                    f"{run['build_seconds'] + run['setup_seconds']:.2f}",
+                    f"{run['seconds_per_turn']:.4f}",
+                    f"{one['launch_seconds'] / run['launch_seconds']:.2f}",
+                    f"{one['seconds_per_turn'] / run['seconds_per_turn']:.2f}",
+                    "oversubscribed" if run["oversubscribed"] else "",
+                ]
+            )
+        single = _find(runs, label, "single", 1)
+        rows.append(
+            [
+                label,
+                "1 (Game)",
+                f"{single['launch_seconds']:.2f}",
+                f"{single['build_seconds'] + single['setup_seconds']:.2f}",
+                f"{single['seconds_per_turn']:.4f}",
+                "",
+                "",
+                "single-process engine, 1 thread",
+            ]
+        )
+    header = ["board", "ranks", "whole s", "build + setup s", "play s/turn"]
+    header += ["whole speedup", "play speedup", "note"]
+    out += [_table(header, rows), ""]
+    out += [f"### Weak scaling: the same rows per rank ({_CORES_NOTE})", ""]
+    rows = []
+    base = _find(runs, sizes.weak[0], "distributed", 1)
+    for ranks, label in enumerate(sizes.weak, 1):
+        run = _find(runs, label, "distributed", ranks)
+        rows.append(
+            [
+                label,
+                str(ranks),
+                f"{run['n']:,}",
+                f"{run['seconds_per_turn']:.4f}",
+                f"{base['seconds_per_turn'] / run['seconds_per_turn']:.2f}",
+                f"{run['launch_seconds']:.2f}",
+                "oversubscribed" if run["oversubscribed"] else "",
+            ]
+        )
+    header = ["board", "ranks", "territories", "play s/turn", "efficiency", "whole s", "note"]
+    out += [_table(header, rows), ""]
+    return out
 
 
 # -- plot -------------------------------------------------------------------------------------
