@@ -312,7 +312,7 @@ class Broken:
         ("S", "expected a mapping or a sequence of directions, got str"),
         (["up"], "'up' is not a direction"),
         (None, "got NoneType"),
-        ("sleep", "over the budget of 0.05 s"),
+        ("sleep", "at the budget of 0.05 s"),
     ],
 )
 def test_a_broken_python_player_loses_its_moves_and_the_game_goes_on(answer, why):

@@ -11,6 +11,7 @@ the tests that need ranks to disagree skip.
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +81,47 @@ def test_python_player_tournament_equals_one_process(comm: Communicator) -> None
     assert spread.players == ("random", "spread", "Wanderer", "frontier", "lookahead")
     assert [row.games for row in spread.table()] == [32] * 5
     assert sum(shares) == alone.games == 32
+
+
+class Looping:
+    """A Python player that never answers (``while True: pass``)."""
+
+    def move(self, state: State) -> list[int]:
+        while True:
+            pass
+
+    def disband(self, state: State) -> int:
+        while True:
+            pass
+
+
+class Still:
+    """What a player cut off every time plays: every outpost stays, the newest goes."""
+
+    def move(self, state: State) -> list[int]:
+        return [0] * len(state.mine())
+
+    def disband(self, state: State) -> int:
+        return int(state.mine()[-1, 0])
+
+
+def test_a_hanging_player_is_held_to_its_budget_on_every_rank(comm: Communicator) -> None:
+    args: dict[str, Any] = {"maps": MAPS, "params": [Params(7, 12, 3, 12)], "seed": 6}
+    started = time.perf_counter()
+    spread = tournament(
+        **args, players=[Looping(), "random", "spread", "frontier"], time_budget=0.01
+    )
+    seconds = time.perf_counter() - started
+    single = tournament(
+        **args, players=[Still(), "random", "spread", "frontier"], comm=SerialCommunicator()
+    )
+    everyone = agreed(comm, spread)
+
+    # 8 games of 12 turns, the hanging player asked at most 13 times a game (budget + 0.1 s).
+    assert seconds < 8 * 13 * 0.11 + 5
+    assert spread.land.tolist() == single.land.tolist()
+    assert spread.outposts.tolist() == single.outposts.tolist()
+    assert len(set(everyone)) == 1
 
 
 def test_default_world_and_threads(comm: Communicator) -> None:

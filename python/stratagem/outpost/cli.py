@@ -487,6 +487,7 @@ def _tournament(args: argparse.Namespace) -> dict[str, Any]:
         players=players,
         threads=args.threads,
         checkpoint=args.checkpoint,
+        time_budget=args.time_budget,
         **settings,
         **flags,
     )
@@ -648,6 +649,11 @@ def _register_tournament(sub: Any, common: Common) -> None:
     add_count(tournament, "--repeats", default=1, metavar="N", help="games per seating (default 1)")
     tournament.add_argument("--by", help="group the table by map and/or params (comma-separated)")
     _flag_options(tournament, default=False)
+    add_seconds(
+        tournament,
+        "--time-budget",
+        help="seconds a Python player may think per turn (default: no limit)",
+    )
     add_file(tournament, "--csv", help="write one row per game (CSV)")
     add_png(tournament, help="draw the mean scores as a bar chart (PNG)")
     add_checkpoint(tournament, what="the results so far")

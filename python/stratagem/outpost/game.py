@@ -14,8 +14,8 @@ direction}`` (outposts left out stay) or a sequence with one direction per outpo
 ``state.mine()`` (in increasing id); ``None`` stands for stay. A player that raises, answers
 anything else, or runs past the game's ``time_budget`` (seconds per turn) loses that answer:
 its outposts stay, or its outpost with the largest id is disbanded; the log says why (kind
-``player``). The budget is checked when the player returns: a player that never returns
-blocks the game.
+``player``). The budget holds: a player still thinking at its deadline is cut off there
+(:mod:`stratagem.outpost.budget`), whether it computes or blocks.
 
 >>> game = Game("lakes", T=30, players=("spread", "frontier", "random", "lookahead"), seed=1)
 >>> game.run().scores.shape
@@ -44,6 +44,7 @@ from numpy.typing import NDArray
 from stratagem import _core, _validate
 from stratagem._files import write_json
 from stratagem.errors import InvalidBoard, InvalidParameter
+from stratagem.outpost.budget import PlayerTimeout, call_within
 from stratagem.outpost.map import DEFAULT_MAP, Map, MapWarning, parse_map
 from stratagem.progress import Progress, ProgressOption
 
@@ -274,6 +275,19 @@ def _seat(player: object, empire: int) -> str | Player:
     return player  # type: ignore[return-value]
 
 
+def check_budget(time_budget: object) -> float | None:
+    """A time budget (seconds per turn, positive and finite) or None."""
+    if time_budget is not None and (
+        isinstance(time_budget, bool)
+        or not isinstance(time_budget, int | float)
+        or not 0 < time_budget < math.inf
+    ):
+        raise InvalidParameter(
+            f"time_budget must be a positive number (finite), got {time_budget!r}"
+        )
+    return time_budget
+
+
 def _map(value: Map | str) -> Map:
     if isinstance(value, Map):
         return value
@@ -348,14 +362,7 @@ class Game:
     def _check_params(
         r: int, land: int, water: int, turns: int, time_budget: float | None
     ) -> dict[str, int]:
-        if time_budget is not None and (
-            isinstance(time_budget, bool)
-            or not isinstance(time_budget, int | float)
-            or not 0 < time_budget < math.inf
-        ):
-            raise InvalidParameter(
-                f"time_budget must be a positive number (finite), got {time_budget!r}"
-            )
+        check_budget(time_budget)
         return {
             "r": _validate.integer("r", r, 0, 198),
             "L": _validate.integer("L", land, 1, 10_000),
@@ -555,22 +562,31 @@ class Game:
         """A Python player's checked answer, or None (logged) when it cannot be used."""
         state = self.state(empire)
         own_ids = [int(i) for i in state.mine()[:, 0]]
+        budget = self._time_budget
         started = time.perf_counter()
         try:
-            answer = getattr(player, question)(state)
+            ask = getattr(player, question)
+            if budget is None:
+                answer = ask(state)
+            else:
+                answer = call_within(budget - spent[empire], lambda: ask(state))
             spent[empire] += time.perf_counter() - started
-            if self._time_budget is not None and spent[empire] > self._time_budget:
+            if budget is not None and spent[empire] > budget:
                 raise _Refused(
-                    f"took {spent[empire]:.3f} s this turn, over the budget of "
-                    f"{self._time_budget:g} s"
+                    f"took {spent[empire]:.3f} s this turn, over the budget of {budget:g} s"
                 )
             return parse(answer, own_ids)
-        except Exception as error:  # a player's bug must not stop the game
-            reason = (
-                str(error)
-                if isinstance(error, _Refused)
-                else (f"raised {type(error).__name__}: {error}")
-            )
+        except (Exception, PlayerTimeout) as error:  # a player's bug must not stop the game
+            if isinstance(error, PlayerTimeout):
+                spent[empire] += time.perf_counter() - started
+                reason = (
+                    f"was cut off after {spent[empire]:.3f} s this turn, at the budget of "
+                    f"{budget:g} s"
+                )
+            elif isinstance(error, _Refused):
+                reason = str(error)
+            else:
+                reason = f"raised {type(error).__name__}: {error}"
             lost = "its outposts stay" if question == "move" else "its newest outpost goes"
             entries.append(
                 LogEntry(

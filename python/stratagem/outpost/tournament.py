@@ -85,7 +85,7 @@ from stratagem.outpost.fixtures import (
     _rotations,
     fixtures,
 )
-from stratagem.outpost.game import BUILTIN_PLAYERS, EMPIRES, Game, Player
+from stratagem.outpost.game import BUILTIN_PLAYERS, EMPIRES, Game, Player, check_budget
 from stratagem.outpost.geometry import GRID
 from stratagem.outpost.map import Map, parse_map
 from stratagem.outpost.standings import Standing, TournamentResult
@@ -124,6 +124,7 @@ class _Plan:
     threads: int | None
     batch: int | None
     checkpoint: Checkpoint | None
+    time_budget: float | None
 
 
 def _map_digest(board: Map) -> str:
@@ -142,6 +143,7 @@ def _plan(
     threads: object,
     batch: object,
     checkpoint: str | os.PathLike[str] | None,
+    time_budget: object = None,
 ) -> _Plan:
     entries, map_labels = _map_entries(maps)
     boards = tuple(entry if isinstance(entry, Map) else parse_map(entry) for entry in entries)
@@ -152,6 +154,7 @@ def _plan(
     checked_seed = _validate.seed(seed)
     checked_threads = _validate.threads(threads)
     checked_batch = None if batch is None else _validate.integer("batch", batch, 1)
+    checked_budget = check_budget(time_budget)
     if checkpoint is not None and not isinstance(checkpoint, str | os.PathLike):
         raise InvalidParameter(f"checkpoint must be a path or None, got {checkpoint!r}")
     games = _make_fixtures(
@@ -176,6 +179,8 @@ def _plan(
         "flags": dict(flags),
         "games": len(games),
     }
+    if checked_budget is not None:
+        setup["time_budget"] = checked_budget
     saved = None
     if checkpoint is not None:
         saved = Checkpoint(Path(checkpoint), "outpost", setup, _COLUMNS, check=_check_game)
@@ -190,6 +195,7 @@ def _plan(
         threads=checked_threads,
         batch=checked_batch,
         checkpoint=saved,
+        time_budget=checked_budget,
     )
 
 
@@ -229,6 +235,7 @@ def _play_python(plan: _Plan, index: int) -> NDArray[np.uint32]:
         supply_fringe=f.supply_fringe,
         sequential_moves=f.sequential_moves,
         extra_turn=f.extra_turn,
+        time_budget=plan.time_budget,
     )
     result = game.run(progress=False)
     counts = np.stack([result.land, result.water, result.outposts], axis=-1)
@@ -260,6 +267,7 @@ def tournament(
     supply_fringe: bool = False,
     sequential_moves: bool = False,
     extra_turn: bool = False,
+    time_budget: float | None = None,
 ) -> TournamentResult:
     """Plays every game of :func:`fixtures` (same arguments) and returns the results.
 
@@ -268,8 +276,9 @@ def tournament(
     every consecutive built-in game at once, or 8 games per thread with a ``checkpoint``);
     games with a Python player are played one by one with :meth:`Game.run
     <stratagem.outpost.game.Game.run>`. The result depends on neither ``threads`` nor
-    ``batch`` nor the number of ranks. ``progress`` shows a bar on stderr (default: when
-    stderr is a terminal; on rank 0 only).
+    ``batch`` nor the number of ranks. ``time_budget`` (seconds per turn) holds every Python
+    player to its budget as in :class:`~stratagem.outpost.game.Game`, on every rank.
+    ``progress`` shows a bar on stderr (default: when stderr is a terminal; on rank 0 only).
 
     ``checkpoint``: a JSON file that receives the results so far after every task (see the
     module's docstring); when it exists already, its games are not played again, and a
@@ -302,6 +311,7 @@ def tournament(
             threads=threads,
             batch=batch,
             checkpoint=checkpoint,
+            time_budget=time_budget,
         ),
     )
     table = run(
