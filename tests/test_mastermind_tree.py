@@ -42,6 +42,12 @@ def test_the_five_by_five_tree_finds_every_secret_in_13496_guesses() -> None:
     assert int(played.sum()) == 13496
 
 
+def test_the_optimal_search_does_not_stop_at_a_refused_budget() -> None:
+    """3 x 10 needs 5242 guesses in all; the search once remembered a set that no guess could
+    finish within one budget as unaffordable at every budget, and answered 5243."""
+    assert evaluate(3, 10, "optimal").total == 5242
+
+
 @pytest.mark.parametrize(
     ("text", "problem"),
     [
