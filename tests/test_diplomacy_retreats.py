@@ -5,7 +5,6 @@ the engine and through the oracle's evaluator."""
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -133,24 +132,18 @@ def test_engine_and_oracle_retreat_options_agree(seed: int, data: st.DataObject)
     assert rp_options == oracle.retreat_options(position, unit, attacker, standoffs)
 
 
-def oracle_values(convention: str) -> Any:
-    """The oracle's evaluator on the position after one power's option (-1: none)."""
-
-    def valued(position: Position, power: str, option: int) -> list[float]:
-        units = list(position.units)
-        if option >= 0:
-            slots = oracle.option_at(position, power, convention, option)
-            for order in oracle.describe(position, power, slots):
-                verb, kind, location = order.split()
-                unit = Unit(power, kind, location)
-                if verb == "remove":
-                    units.remove(unit)
-                else:
-                    units.append(unit)
-        after = Position.from_units(units, dict(position.owners), position.map)
-        return [float(v) for v in oracle.evaluate(after)]
-
-    return valued
+def oracle_plan(rp: RetreatPosition, power: str, convention: str, capture: bool, joint: bool):
+    """The oracle's plan as the product's (retreat, option, value)."""
+    dislodged = [(d.unit, d.attacker) for d in rp.of(power)]
+    return oracle.retreat_plan(
+        rp.position,
+        power,
+        dislodged,
+        sorted(rp.standoffs),
+        convention,
+        capture=capture,
+        joint=joint,
+    )
 
 
 @settings(max_examples=max(1, min(6, settings().max_examples)))
@@ -165,15 +158,13 @@ def test_the_searches_through_the_engine_and_the_oracle(
         return
     rp, _ = drawn
     for power in sorted({d.unit.power for d in rp.dislodged}):
-        for search in (retreat_then_adjust, disband_and_build):
+        for search, joint in ((retreat_then_adjust, False), (disband_and_build, True)):
             fast = search(rp, power, convention=convention, capture=capture)
-            slow = search(
-                rp, power, convention=convention, capture=capture, valuer=oracle_values(convention)
-            )
-            assert fast == slow, (search.__name__, power)
+            slow = oracle_plan(rp, power, convention, capture, joint)
+            assert (fast.retreat, fast.option, fast.value) == slow, (search.__name__, power)
         plain = retreat_then_adjust(rp, power, convention=convention, capture=capture)
-        joint = disband_and_build(rp, power, convention=convention, capture=capture)
-        assert joint.value >= plain.value
+        joint_plan = disband_and_build(rp, power, convention=convention, capture=capture)
+        assert joint_plan.value >= plain.value
 
 
 def test_disbanding_and_building_beats_retreating_then_adjusting() -> None:
@@ -184,9 +175,18 @@ def test_disbanding_and_building_beats_retreating_then_adjusting() -> None:
     for capture in (True, False):
         plain = retreat_then_adjust(rp, "AUS", capture=capture)
         joint = disband_and_build(rp, "AUS", capture=capture)
-        assert (plain.orders, plain.value) == (("F NAO R MAO",), 74.0)
-        assert (joint.orders, joint.value) == (("F NAO D", "build A BUD"), 84.0)
-        assert joint == disband_and_build(rp, "AUS", capture=capture, valuer=oracle_values("exact"))
+        assert (plain.orders, plain.value) == (("F NAO R MAO",), 74)
+        assert (joint.orders, joint.value) == (("F NAO D", "build A BUD"), 84)
+        assert oracle_plan(rp, "AUS", "exact", capture, joint=True) == (
+            joint.retreat,
+            joint.option,
+            joint.value,
+        )
+        assert oracle_plan(rp, "AUS", "exact", capture, joint=False) == (
+            plain.retreat,
+            plain.option,
+            plain.value,
+        )
 
 
 def test_bad_retreat_positions_are_refused() -> None:

@@ -63,6 +63,16 @@ class Position:
         evaluator: Callable[[list[tuple[int, bool, int]]], list[float]] | None = None,
         order: list[int] | None = None,
     ) -> dict[str, Any]: ...
+    def retreat_plan(
+        self,
+        power: int,
+        dislodged: list[tuple[bool, int, int]],
+        standoffs: list[int],
+        convention: str,
+        capture: bool,
+        weights: list[int],
+        joint: bool,
+    ) -> tuple[list[int | None], int, int]: ...
     def retreat_options(
         self, fleet: bool, location: int, attacker: int, standoffs: list[int]
     ) -> list[int]: ...

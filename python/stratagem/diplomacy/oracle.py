@@ -95,6 +95,7 @@ __all__ = [
     "previous_centres",
     "restricted_equilibrium",
     "retreat_options",
+    "retreat_plan",
     "sequential",
     "total",
     "values",
@@ -1073,6 +1074,110 @@ def retreat_options(
     )
     blocked = {u.province for u in position.units} | set(standoffs) | {attacker}
     return tuple(loc for loc in reach if the_map.province_of(loc) not in blocked)
+
+
+#: A retreat: a location per dislodged unit, ``None`` to disband.
+RetreatChoice = tuple[str | None, ...]
+
+
+def _retreat_choices(
+    position: Position, dislodged: Sequence[tuple[Unit, str]], standoffs: Sequence[str]
+) -> list[RetreatChoice]:
+    """The rule: "each unit's options in the order of its moves, then disbanding; the first
+    unit varies slowest; no two units to one province"."""
+    per_unit = [
+        (*retreat_options(position, unit, attacker, standoffs), None)
+        for unit, attacker in dislodged
+    ]
+    found = []
+    for choice in itertools.product(*per_unit):
+        provinces = [loc.partition("/")[0] for loc in choice if loc is not None]
+        if len(provinces) == len(set(provinces)):
+            found.append(choice)
+    return found
+
+
+def _retreated(
+    position: Position,
+    power: str,
+    dislodged: Sequence[tuple[Unit, str]],
+    choice: RetreatChoice,
+    capture: bool,
+) -> Position:
+    """The rule: "the retreated units join the position; with ``capture``, a retreat onto a
+    centre another power or nobody owns takes it"."""
+    units = list(position.units)
+    owners = dict(position.owners)
+    for (unit, _), location in zip(dislodged, choice, strict=True):
+        if location is not None:
+            units.append(Unit(power, unit.kind, location))
+            if capture and location.partition("/")[0] in position.map.centres:
+                owners[location.partition("/")[0]] = power
+    return Position(position.map, tuple(units), owners)
+
+
+def _power_value(position: Position, power: str, slots: Slots | None, weights: Weights) -> int:
+    """The power's value when it plays ``slots`` (``None``: nothing) and the others do
+    nothing."""
+    nothing: list[Slots] = []
+    for p in position.map.powers:
+        adjustment = _adjustment(position, p)
+        width = len(adjustment.units) if adjustment.kind == "remove" else len(adjustment.homes)
+        nothing.append((0,) * width)
+    index = position.map.powers.index(power)
+    if slots is not None:
+        nothing[index] = slots
+    return evaluate(_after(position, nothing), weights)[index]
+
+
+def _best_adjustment(
+    position: Position, power: str, convention: str, weights: Weights
+) -> tuple[int, int]:
+    best: tuple[int, int] | None = None
+    for index, slots in enumerate(options(position, power, convention)):
+        value = _power_value(position, power, slots, weights)
+        if best is None or value > best[1]:
+            best = (index, value)
+    assert best is not None  # every power has an option
+    return best
+
+
+def retreat_plan(
+    position: Position,
+    power: str,
+    dislodged: Sequence[tuple[Unit, str]],
+    standoffs: Sequence[str] = (),
+    convention: str = "exact",
+    *,
+    capture: bool = True,
+    joint: bool,
+    weights: Weights = DEFAULT_WEIGHTS,
+) -> tuple[RetreatChoice, int, int]:
+    """The rule (``docs/diplomacy-rules.md``, "Retreats"): *retreat then adjust* (``joint``
+    false) takes the retreat with the largest value for the power with nobody adjusting, then
+    its best adjustment; *disband and build* (``joint``) the pair with the largest value; the
+    other powers do nothing; ties to the first retreat and the smallest index. Returns the
+    retreat, the adjustment's index and the value."""
+    convention = _convention(convention)
+    choices = _retreat_choices(position, dislodged, standoffs)
+    if joint:
+        best: tuple[RetreatChoice, int, int] | None = None
+        for choice in choices:
+            after = _retreated(position, power, dislodged, choice, capture)
+            option, value = _best_adjustment(after, power, convention, weights)
+            if best is None or value > best[2]:
+                best = (choice, option, value)
+        assert best is not None
+        return best
+    first: tuple[RetreatChoice, int] | None = None
+    for choice in choices:
+        after = _retreated(position, power, dislodged, choice, capture)
+        value = _power_value(after, power, None, weights)
+        if first is None or value > first[1]:
+            first = (choice, value)
+    assert first is not None
+    after = _retreated(position, power, dislodged, first[0], capture)
+    return (first[0], *_best_adjustment(after, power, convention, weights))
 
 
 def position_for(resources: Mapping[str, Resources], map: Map | None = None) -> Position:

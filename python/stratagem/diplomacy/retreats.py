@@ -16,14 +16,14 @@ moves, is not the attacker's province and was not left empty by a standoff; or d
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from stratagem.diplomacy import adjustments, engine
 from stratagem.diplomacy.engine import Convention, check_convention
 from stratagem.diplomacy.map import Map
 from stratagem.diplomacy.position import Position, Unit
-from stratagem.diplomacy.search import values
+from stratagem.diplomacy.search import Weights
 from stratagem.errors import InvalidParameter
 
 #: A retreat choice for each dislodged unit of a power: a location, or ``None`` to disband.
@@ -170,48 +170,52 @@ class Plan:
     retreat: Retreat
     option: int
     orders: tuple[str, ...]
-    value: float
+    value: int
 
 
-#: Values a position for every power (map order); the power adjusts by option ``index``.
-Valuer = Callable[[Position, str, int], Sequence[float]]
-
-
-def _best_option(
-    position: Position, power: str, convention: Convention, valuer: Valuer
-) -> tuple[int, float]:
-    """The power's best adjustment with the others doing nothing (ties: smallest index)."""
-    index = position.map.powers.index(power)
-    best: tuple[int, float] | None = None
-    for option in range(adjustments.count(position, power, convention)):
-        value = float(valuer(position, power, option)[index])
-        if best is None or value > best[1]:
-            best = (option, value)
-    assert best is not None  # every power has at least one option
-    return best
-
-
-def _plan(
+def _engine_plan(
     rp: RetreatPosition,
     power: str,
-    *,
-    retreat: Retreat,
-    option: int,
-    value: float,
     convention: Convention,
     capture: bool,
+    weights: Weights | None,
+    *,
+    joint: bool,
 ) -> Plan:
-    after = rp.after(power, retreat, capture=capture)
+    check_convention(convention)
+    the_map = rp.position.map
+    if power not in the_map.powers:
+        raise InvalidParameter(f"{power!r} is not one of the powers {', '.join(the_map.powers)}")
+    own = rp.of(power)
+    locations = [
+        the_map.fleet_locations() if d.unit.kind == "F" else the_map.army_locations() for d in own
+    ]
+    retreat, option, value = engine.position(rp.position).retreat_plan(
+        the_map.powers.index(power),
+        [
+            (d.unit.kind == "F", places.index(d.unit.location), the_map.index(d.attacker))
+            for d, places in zip(own, locations, strict=True)
+        ],
+        sorted(the_map.index(p) for p in rp.standoffs),
+        convention,
+        capture,
+        (weights or Weights()).as_list(),
+        joint,
+    )
+    chosen = tuple(
+        None if at is None else places[at] for at, places in zip(retreat, locations, strict=True)
+    )
+    after = rp.after(power, chosen, capture=capture)
     rows = adjustments.batch(after, power, convention, option, option + 1)
     slots = [int(s) for s in rows[0]] if len(rows) else []
     orders = [
         *(
             f"{d.unit} R {loc}" if loc is not None else f"{d.unit} D"
-            for d, loc in zip(rp.of(power), retreat, strict=True)
+            for d, loc in zip(own, chosen, strict=True)
         ),
         *adjustments.describe(after, power, slots),
     ]
-    return Plan(retreat, option, tuple(orders), value)
+    return Plan(chosen, int(option), tuple(orders), int(value))
 
 
 def retreat_then_adjust(
@@ -220,31 +224,12 @@ def retreat_then_adjust(
     *,
     convention: Convention = "exact",
     capture: bool = True,
-    valuer: Valuer | None = None,
+    weights: Weights | None = None,
 ) -> Plan:
     """The plain order: first the retreat that is best for ``power`` with nobody adjusting,
-    then its best adjustment after that retreat (ties: the first retreat, smallest index)."""
-    check_convention(convention)
-    value_of = valuer or engine_values(convention)
-    index = rp.position.map.powers.index(power)
-    best: tuple[Retreat, float] | None = None
-    for retreat in rp.retreats(power):
-        after = rp.after(power, retreat, capture=capture)
-        value = float(value_of(after, power, -1)[index])
-        if best is None or value > best[1]:
-            best = (retreat, value)
-    assert best is not None  # disbanding everything is always a choice
-    after = rp.after(power, best[0], capture=capture)
-    option, value = _best_option(after, power, convention, value_of)
-    return _plan(
-        rp,
-        power,
-        retreat=best[0],
-        option=option,
-        value=value,
-        convention=convention,
-        capture=capture,
-    )
+    then its best adjustment after that retreat (ties: the first retreat, smallest index);
+    the other powers do nothing and their dislodged units disband."""
+    return _engine_plan(rp, power, convention, capture, weights, joint=False)
 
 
 def disband_and_build(
@@ -253,29 +238,12 @@ def disband_and_build(
     *,
     convention: Convention = "exact",
     capture: bool = True,
-    valuer: Valuer | None = None,
+    weights: Weights | None = None,
 ) -> Plan:
     """The joint search: every retreat (disbands included) together with every adjustment
     after it, the best for ``power`` with the others doing nothing (ties: the first retreat,
     smallest index). It can disband a unit and build it again at an open home."""
-    check_convention(convention)
-    value_of = valuer or engine_values(convention)
-    best: tuple[Retreat, int, float] | None = None
-    for retreat in rp.retreats(power):
-        after = rp.after(power, retreat, capture=capture)
-        option, value = _best_option(after, power, convention, value_of)
-        if best is None or value > best[2]:
-            best = (retreat, option, value)
-    assert best is not None
-    return _plan(
-        rp,
-        power,
-        retreat=best[0],
-        option=best[1],
-        value=best[2],
-        convention=convention,
-        capture=capture,
-    )
+    return _engine_plan(rp, power, convention, capture, weights, joint=True)
 
 
 def seed_condition(rp: RetreatPosition, power: str, *, capture: bool = True) -> bool:
@@ -288,18 +256,6 @@ def seed_condition(rp: RetreatPosition, power: str, *, capture: bool = True) -> 
     after = rp.after(power, everyone, capture=capture)
     units, centres = len(after.units_of(power)), len(after.centres_of(power))
     return units <= centres and bool(after.open_homes(power))
-
-
-def engine_values(convention: Convention) -> Valuer:
-    """The built-in evaluator through the engine (``option`` -1: nobody adjusts)."""
-
-    def valued(position: Position, power: str, option: int) -> Sequence[float]:
-        profile: list[int | None] = [None] * len(position.map.powers)
-        if option >= 0:
-            profile[position.map.powers.index(power)] = option
-        return [float(v) for v in values(position, profile, convention)]
-
-    return valued
 
 
 def all_options(rp: RetreatPosition) -> Mapping[Dislodged, tuple[str, ...]]:

@@ -256,6 +256,59 @@ impl DiplomacyPosition {
         .map_err(to_py)
     }
 
+    /// `retreat_plan(power, dislodged, standoffs, convention, capture, weights, joint)`: the
+    /// power's retreat-then-adjust plan (`joint` false) or disband-and-build plan, as
+    /// `(retreat, option, value)`; `dislodged` lists `(fleet, location, attacker)` of its
+    /// dislodged units (a retreat: a location each, `None` to disband).
+    #[allow(clippy::too_many_arguments)]
+    fn retreat_plan(
+        &self,
+        py: Python<'_>,
+        power: u8,
+        dislodged: Vec<(bool, u16, usize)>,
+        standoffs: Vec<usize>,
+        convention: &str,
+        capture: bool,
+        weights: [i64; 4],
+        joint: bool,
+    ) -> PyResult<(Vec<Option<u16>>, u128, i64)> {
+        let convention = Convention::parse(convention).map_err(to_py)?;
+        if usize::from(power) >= self.board.powers {
+            return Err(param(format!("power {power} does not exist")));
+        }
+        let weights = weights_from(weights);
+        let retreats = retreat::Retreats {
+            board: &self.board,
+            position: &self.position,
+            power,
+            dislodged: dislodged
+                .into_iter()
+                .map(|(fleet, location, attacker)| retreat::Dislodged {
+                    unit: Unit {
+                        power,
+                        fleet,
+                        location,
+                    },
+                    attacker,
+                })
+                .collect(),
+            standoffs,
+            capture,
+            convention,
+            evaluator: &weights,
+        };
+        let plan = py
+            .detach(|| {
+                if joint {
+                    retreats.disband_and_build()
+                } else {
+                    retreats.retreat_then_adjust()
+                }
+            })
+            .map_err(to_py)?;
+        Ok((plan.retreat, plan.option, plan.value))
+    }
+
     /// `rank(power, convention, slots)`: the index of an option given in slot form.
     fn rank(&self, power: usize, convention: &str, slots: Vec<u8>) -> PyResult<u128> {
         self.choices(power, convention)?
