@@ -16,9 +16,9 @@ Ratio rows (:func:`cases`, engine and oracle on the same work):
   (Austria removing 3 of 6 units, Italy, Russia and Turkey building 3) (unit: a whole
   search).
 
-Tables (:func:`tables`): the three searches on the largest position, on 1 thread and on every
-core (best of ``repeats``); the open problem's solve time under each convention, with and
-without the victory rule, in Rust and in the oracle.
+Tables (:func:`tables`): the searches (preliminary, sequential, anneal, combined) on the largest
+position, on 1 thread and on every core (best of ``repeats``); the open problem's solve time
+under each convention, with and without the victory rule, in Rust and in the oracle.
 
 ``--quick`` runs each search once, the anneal with fewer steps, and the open problem without
 the victory rule.
