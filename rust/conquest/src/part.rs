@@ -394,8 +394,11 @@ impl Part {
         check_len("ghost distances", ghosts.len(), self.plan.halo_recv.len())?;
         let mut fallen = std::mem::take(&mut self.seeds);
         fallen.clear();
+        let policies = &self.policies;
         for (&g, &d) in self.plan.halo_recv.iter().zip(ghosts) {
-            if d < self.dist[g as usize] {
+            // Only the teams whose policy reads the distances search beyond their frontier.
+            let searched = policies[usize::from(self.team[g as usize])].moves_to_front();
+            if searched && d < self.dist[g as usize] {
                 self.dist[g as usize] = d;
                 fallen.push((d, g));
             }
