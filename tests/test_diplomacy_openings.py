@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from cli_helpers import Command
 from stratagem.diplomacy import openings
 from stratagem.diplomacy.map import Map
-from stratagem.diplomacy.position import Position
+from stratagem.diplomacy.position import Position, Unit
 from stratagem.diplomacy.positions import OPENING
 from stratagem.errors import InvalidParameter
 from test_diplomacy_engine import random_position
@@ -159,3 +159,57 @@ def test_the_openings_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert [row["orders"] for row in report["units"]][:3] == [13, 6, 15]
     text = Command("diplomacy").run_text(capsys, "openings", "ENG: F LON, A LVP / LON LVP")
     assert "moves: 25 " in text
+
+
+@settings(max_examples=max(1, min(12, settings().max_examples)))
+@given(
+    st.lists(st.sampled_from(START.units), min_size=1, max_size=4, unique=True),
+    st.sampled_from(["none", "unmoving", "holding"]),
+    st.booleans(),
+    st.booleans(),
+    st.tuples(st.booleans(), st.booleans(), st.booleans()),
+)
+def test_the_parts_of_the_definitions_against_brute_force(
+    units: list[Unit], hold: str, move: bool, own_only: bool, rules: tuple[bool, bool, bool]
+) -> None:
+    owners = {u.province: u.power for u in units if u.province in STANDARD.centres}
+    position = Position.from_units(units, owners, STANDARD)
+    orders = openings.unit_orders(position)
+    expected = 0
+    for chosen in itertools.product(*(orders[u] for u in units)):
+        by_unit = dict(zip(units, chosen, strict=True))
+        fine = True
+        for order in chosen:
+            other = None if order.supported is None else by_unit[order.supported]
+            if other is None:
+                continue
+            if own_only and order.supported.power != order.unit.power:
+                fine = False
+            elif order.kind == "SH":
+                fine &= hold != "none" and (
+                    other.kind == "H" if hold == "holding" else other.kind != "-"
+                )
+            else:
+                fine &= move and other.kind == "-" and other.target[:3] == order.target
+        expected += fine
+    assert openings.supported_sets(position, hold=hold, move=move, own_only=own_only) == expected
+    into_kept, distinct, swap = rules
+    ends = [[None, *sorted({o.target[:3] for o in orders[u] if o.kind == "-"})] for u in units]
+    expected = 0
+    for chosen in itertools.product(*ends):
+        fine = True
+        for (a, x), (b, y) in itertools.combinations(zip(units, chosen, strict=True), 2):
+            if own_only and a.power != b.power:
+                continue
+            if distinct and x is not None and x == y:
+                fine = False
+            for mover, goal, other, went in ((a, x, b, y), (b, y, a, x)):
+                if goal == other.province and (
+                    (into_kept and went is None) or (swap and went == mover.province)
+                ):
+                    fine = False
+        expected += fine
+    found = openings.move_sets(
+        position, into_kept=into_kept, distinct=distinct, swap=swap, own_only=own_only
+    )
+    assert found == expected

@@ -192,40 +192,105 @@ def check_definition(name: str) -> Definition:
 def count(position: Position, definition: Definition) -> int:
     """The number of order sets of ``position`` under ``definition`` (:data:`DEFINITIONS`)."""
     definition = check_definition(definition)
+    if definition == "any":
+        orders = unit_orders(position)
+        return int(np.prod([len(orders[u]) for u in position.units], dtype=object))
+    if definition == "moves":
+        return supported_sets(position, hold="none", move=False)
+    if definition == "successes":
+        return move_sets(position)
+    return supported_sets(position, own_only=definition == "matched-own")
+
+
+def supported_sets(
+    position: Position,
+    *,
+    hold: Literal["none", "unmoving", "holding"] = "unmoving",
+    move: bool = True,
+    own_only: bool = False,
+) -> int:
+    """The order sets where every support is useful: a support to hold (``hold``: none
+    allowed, or given to a unit that does not move, or only to a unit ordered to hold) and a
+    support to move (``move``: allowed or not) to a unit ordered to make that move;
+    ``own_only``: supports only between units of one power."""
     orders = unit_orders(position)
     units = list(position.units)
-    if definition == "any":
-        return int(np.prod([len(orders[u]) for u in units], dtype=object))
-    if definition == "moves":
-        return int(np.prod([sum(o.kind in "H-" for o in orders[u]) for u in units], dtype=object))
-    if definition == "successes":
-        return _successes(units, orders)
-    own = definition == "matched-own"
-    kept = [
-        [o for o in orders[u] if o.supported is None or not own or o.supported.power == u.power]
-        for u in units
-    ]
+
+    def kept(order: Order) -> bool:
+        if order.supported is None:
+            return True
+        if own_only and order.supported.power != order.unit.power:
+            return False
+        return move if order.kind == "SM" else hold != "none"
+
+    choices = [[o for o in orders[u] if kept(o)] for u in units]
+
+    def useful(support: Order, order: Order) -> bool:
+        if support.kind == "SH" and hold == "holding":
+            return order.kind == "H"
+        return _support_allows(support, order)
 
     def allowed(i: int, x: Order, j: int, y: Order) -> bool:
-        if x.supported is units[j] and not _support_allows(x, y):
+        if x.supported is units[j] and not useful(x, y):
             return False
-        return not (y.supported is units[i] and not _support_allows(y, x))
+        return not (y.supported is units[i] and not useful(y, x))
 
-    return _pairwise(kept, allowed)
+    return _pairwise(choices, allowed)
 
 
-def _successes(units: list[Unit], orders: Mapping[Unit, Sequence[Order]]) -> int:
+def move_sets(
+    position: Position,
+    *,
+    into_kept: bool = True,
+    distinct: bool = True,
+    swap: bool = True,
+    own_only: bool = False,
+) -> int:
+    """Holds and moves only, where each unit's end is counted once: no move into a province
+    whose unit stays (``into_kept``), no two units to one province (``distinct``), no two
+    units swapping (``swap``); ``own_only``: these rules only between units of one power."""
+    orders = unit_orders(position)
+    units = list(position.units)
     ends = [[None, *sorted({_province(o) for o in orders[u] if o.kind == "-"})] for u in units]
 
     def allowed(i: int, x: str | None, j: int, y: str | None) -> bool:
-        if x is not None and x == y:
+        if own_only and units[i].power != units[j].power:
+            return True
+        if distinct and x is not None and x == y:
             return False
         for mover, goal, other, went in ((i, x, j, y), (j, y, i, x)):
-            if goal == units[other].province and went in (None, units[mover].province):
+            if goal != units[other].province:
+                continue
+            if (into_kept and went is None) or (swap and went == units[mover].province):
                 return False
         return True
 
     return _pairwise(ends, allowed)
+
+
+def variants(position: Position) -> dict[str, int]:
+    """The other definitions tried against Loeb's figure (``docs/diplomacy.md``, "How many
+    openings"), by name."""
+    return {
+        "supports to hold only of holding units": supported_sets(position, hold="holding"),
+        "no supports to hold": supported_sets(position, hold="none"),
+        "no supports to move": supported_sets(position, move=False),
+        "supports to hold only of holding units, none to move": supported_sets(
+            position, hold="holding", move=False
+        ),
+        "matched-own, supports to hold only of holding units": supported_sets(
+            position, hold="holding", own_only=True
+        ),
+        "matched-own, no supports to hold": supported_sets(position, hold="none", own_only=True),
+        "matched-own, no supports to move": supported_sets(position, move=False, own_only=True),
+        "no move into a kept province": move_sets(position, distinct=False, swap=False),
+        "no two moves to one province": move_sets(position, into_kept=False, swap=False),
+        "no swap": move_sets(position, into_kept=False, distinct=False),
+        "no move into a kept province, no two to one": move_sets(position, swap=False),
+        "no move into a kept province, no swap": move_sets(position, distinct=False),
+        "no two to one, no swap": move_sets(position, into_kept=False),
+        "successes within a power only": move_sets(position, own_only=True),
+    }
 
 
 def counts(position: Position) -> dict[Definition, int]:
