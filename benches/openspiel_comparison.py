@@ -14,9 +14,11 @@ hex:8 (``Board.hexagon(8, seed=1)``, 217 cells, 8 colours, two players).
 - :func:`win_rate_at_equal_time`: ours with ``time=seconds_per_move`` against ``MCTSBot``
   with ``max_simulations`` calibrated so that its mean time per move is the same.
 
-Settings that make the searches alike: OpenSpiel's ``uct_c = 2`` on returns in [-1, 1] is our
-``c = 1`` on rewards in [0, 1]; ``solve=False`` (plain UCT, as ours); one tree, one thread.
-Ours keeps its tree between moves of a game (its default); ``MCTSBot`` searches afresh.
+OpenSpiel's bot is plain UCT (``uct_c = 2`` on returns in [-1, 1], ``solve=False``, random
+rollouts); ours plays at its defaults, which do more per simulation (a value with the final
+margin, greedy-biased playouts, progressive bias from the gain, decisive moves: see
+docs/annexation.md, "How MCTS plays to win"). One tree, one thread on both sides. Ours keeps
+its tree between moves of a game (its default); ``MCTSBot`` searches afresh.
 """
 
 from __future__ import annotations
