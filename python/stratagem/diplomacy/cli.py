@@ -284,7 +284,7 @@ def _print_tables(report: dict[str, Any]) -> None:
 
 
 def _search(args: argparse.Namespace) -> dict[str, Any]:
-    """find every power's adjustment: preliminary, anneal or combined search
+    """find every power's adjustment: preliminary, sequential, anneal or combined search
 
     Play a winter: run one search of the strategy finder with the built-in evaluator and
     print each power's option, its value and its orders, and whether the search finished
