@@ -305,24 +305,21 @@ impl<'c> Solver<'c> {
         }
         let mut keys = Vec::new();
         let mut least = u32::MAX;
+        // floor[0] is 0, so every slot can be summed without a branch (the win's taken off).
+        let floor = &self.floor[..=n];
         for (cell, &guess) in sizes.chunks_exact(self.slots).zip(guesses.iter()) {
-            let inside = cell[win] > 0;
-            let mut bound = n as u32;
-            let mut spread = 0u64;
-            let mut parts = 0;
-            for (slot, &k) in cell.iter().enumerate() {
-                if k == 0 {
-                    continue;
-                }
-                parts += 1;
-                if slot != win {
-                    bound = bound.saturating_add(self.floor_of(usize::from(k)));
-                }
-                spread += u64::from(k) * u64::from(k);
+            let (mut total, mut spread, mut parts) = (0u32, 0u64, 0u32);
+            for &k in cell {
+                let k = usize::from(k).min(n);
+                total += floor[k];
+                spread += (k * k) as u64;
+                parts += u32::from(k != 0);
             }
+            let inside = cell[win] > 0;
             if !(inside || parts > 1) {
                 continue;
             }
+            let bound = (n as u32).saturating_add(total - floor[usize::from(cell[win]).min(n)]);
             least = least.min(bound);
             if bound <= budget {
                 keys.push(Trial::pack(bound, spread, !inside, guess));
