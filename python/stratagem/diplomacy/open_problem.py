@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from stratagem import _validate
 from stratagem.diplomacy import engine
@@ -81,6 +81,8 @@ def solve(
             the_map.powers, raw, strict=True
         )
     )
+    if fixed is None:
+        shares = _spend_spare_centres(the_map, shares, victory)
     position = witness(the_map, shares)
     reached = counts(position, convention)
     if total(position, convention) != int(best) or any(
@@ -90,6 +92,31 @@ def solve(
             f"the position built for the answer counts {reached}, not the shares {shares}"
         )
     return Answer(convention, victory, int(best), shares, position, seconds)
+
+
+def _spend_spare_centres(
+    the_map: Map, shares: tuple[Share, ...], victory: bool
+) -> tuple[Share, ...]:
+    """The shares with the centres no power needs handed out, one at a time round the powers
+    in map order, each with a unit standing on it, to powers that do not remove: their
+    counts stay (``centres - units`` and the open homes do not change) and so do the centres
+    they needed at the previous winter (a power never has more units than those). Every
+    centre of the board was owned at that winter when those add up to all of them, and a
+    centre once owned stays owned, so the position should own every centre too."""
+    spare = len(the_map.centres) - sum(s.centres for s in shares)
+    cap = len(the_map.centres) // 2 if victory else len(the_map.centres)
+    grown = list(shares)
+    while spare > 0:
+        took = False
+        for i, s in enumerate(grown):
+            fits = s.units <= s.centres and s.units < s.previous and s.centres < cap
+            if spare > 0 and fits:
+                grown[i] = replace(s, units=s.units + 1, centres=s.centres + 1)
+                spare -= 1
+                took = True
+        if not took:
+            break
+    return tuple(grown)
 
 
 def witness(the_map: Map, shares: tuple[Share, ...]) -> Position:
