@@ -23,6 +23,7 @@ fn phases(board: &Board, team: &[i64], turns: usize) {
     let mut team: Vec<u8> = team.iter().map(|&t| t as u8).collect();
     let mut troops = vec![10u64; team.len()];
     let (mut frontier, mut dist, mut candidates) = (Vec::new(), Vec::new(), Vec::new());
+    let mut pressure = policy::Pressure::default();
     policy::frontier(board, &team, |_| true, &mut frontier);
     let mut placement = vec![0i64; board.n_edges()];
     let (mut next_team, mut next_troops) = (vec![0u8; board.n()], vec![0u64; board.n()]);
@@ -34,6 +35,7 @@ fn phases(board: &Board, team: &[i64], turns: usize) {
             clock = Instant::now();
         };
         policy::frontier_distance(board, &team, &policies, &frontier, &mut dist);
+        pressure.build(board, &team, &troops, &frontier);
         lap(1);
         let view = View {
             board,
@@ -41,6 +43,7 @@ fn phases(board: &Board, team: &[i64], turns: usize) {
             troops: &troops,
             dist: &dist,
             given_pressure: (&[], &[]),
+            pressure: &pressure,
             seed: 0,
             turn: t,
         };

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use stratagem_core::{Error, Result};
 
 use crate::board::Board;
-use crate::policy::{self, Policy, View};
+use crate::policy::{self, Policy, Pressure, View};
 use crate::turn::{self, troop_limit};
 use crate::{MAX_TEAMS, TROOP_LIMIT};
 
@@ -84,6 +84,7 @@ struct Scratch {
     frontier_known: bool,
     candidates: Vec<u32>,
     dist: Vec<u32>,
+    pressure: Pressure,
     /// The next turn's owners.
     team: Vec<u8>,
     /// The garrisons left by the placement, then the next turn's troops.
@@ -395,6 +396,7 @@ impl Game {
             frontier,
             frontier_known,
             dist,
+            pressure,
             troops: garrison,
             ..
         } = scratch;
@@ -421,12 +423,16 @@ impl Game {
         if policy::needs_distance(&self.policies) {
             policy::frontier_distance(board, &self.team, &self.policies, frontier, dist);
         }
+        if policy::needs_pressure(&self.policies) {
+            pressure.build(board, &self.team, &self.troops, frontier);
+        }
         let view = View {
             board,
             team: &self.team,
             troops: &self.troops,
             dist,
             given_pressure: (&[], &[]),
+            pressure,
             seed: self.params.seed,
             turn: self.turn(),
         };

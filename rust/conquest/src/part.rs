@@ -15,7 +15,7 @@ use stratagem_core::{Error, Result};
 
 use crate::board::Board;
 use crate::game::{History, Params, Record, Status};
-use crate::policy::{self, NO_DISTANCE, NO_SLOT, Policy, View};
+use crate::policy::{self, NO_DISTANCE, NO_SLOT, Policy, Pressure, View};
 use crate::turn::troop_limit;
 use crate::{MAX_TEAMS, TROOP_LIMIT, purpose, turn};
 
@@ -93,6 +93,8 @@ pub struct Part {
     next: Vec<u32>,
     /// Per cut edge `x -> ghost`: what `x`'s team masses around the ghost (from its owner).
     pressure: Vec<u64>,
+    /// What each team masses around the owned frontier territories.
+    owned_pressure: Pressure,
     /// The placement, then the signed survivors ([`turn::battles`]).
     placement: Vec<i64>,
     next_team: Vec<u8>,
@@ -179,6 +181,7 @@ impl Part {
             level: Vec::new(),
             next: Vec::new(),
             pressure: Vec::new(),
+            owned_pressure: Pressure::default(),
             placement: vec![0; board.n_edges()],
             next_team: vec![0; board.n()],
             next_troops: vec![0; board.n()],
@@ -292,6 +295,10 @@ impl Part {
         policy::frontier(&self.board, &self.team, |x| owned[x], &mut self.fronts);
         if policy::needs_distance(&self.policies) {
             self.local_distance();
+        }
+        if policy::needs_pressure(&self.policies) {
+            let (board, team, troops) = (&self.board, &self.team, &self.troops);
+            self.owned_pressure.build(board, team, troops, &self.fronts);
         }
         // The ghosts start battles on the borders whose upward edge is in their rows.
         self.fronts.extend_from_slice(&self.plan.halo_recv);
@@ -414,12 +421,21 @@ impl Part {
     /// pressure the neighbour's policy needs), in cut order.
     pub fn pressure_out(&self) -> Result<Vec<u64>> {
         self.require_pressure("pressure_out")?;
-        let (board, team, troops) = (&self.board, &self.team, &self.troops);
+        let (board, team) = (&self.board, &self.team);
         Ok(self
             .plan
             .cut
             .iter()
-            .map(|&e| policy::pressure(board, team, troops, e as usize))
+            .map(|&e| {
+                let (x, g) = (board.source(e as usize), board.target(e as usize));
+                // Only an enemy's look is used (an opportunist looks around its targets), and
+                // then x is on the frontier, in the table.
+                if team[x] == team[g] {
+                    0
+                } else {
+                    self.owned_pressure.around(x, team[g]).unwrap_or(0)
+                }
+            })
             .collect())
     }
 
@@ -502,6 +518,7 @@ impl Part {
             troops: &self.troops,
             dist: &self.dist,
             given_pressure: (&self.cut_slot, &self.pressure),
+            pressure: &self.owned_pressure,
             seed: self.params.seed,
             turn: self.record.turn(),
         };

@@ -170,8 +170,71 @@ pub struct View<'a> {
     /// this board does not hold whole (a rank's ghosts): `(slot of each edge or NO_SLOT,
     /// value of each slot)`. Empty slots: every row is whole.
     pub given_pressure: (&'a [u32], &'a [u64]),
+    /// What each team masses around the frontier territories ([`Pressure`]); empty unless a
+    /// team plays `opportunist`.
+    pub pressure: &'a Pressure,
     pub seed: u64,
     pub turn: u64,
+}
+
+/// The number of `(team, troops)` sums of each territory of a chunk, and the sums.
+type SumsOfChunk = (Vec<u32>, Vec<(u8, u64)>);
+
+/// For every frontier territory `y` (the only ones an opportunist looks around: its targets
+/// border it), the troops each team holds on `y`'s neighbours, so that a look costs a search
+/// in the frontier and not a walk of `y`'s row (which on a star is the whole board).
+#[derive(Clone, Debug, Default)]
+pub struct Pressure {
+    /// The frontier territories, ascending.
+    ids: Vec<u32>,
+    /// `sums[starts[k]..starts[k + 1]]` are `(team, troops)` around `ids[k]`.
+    starts: Vec<usize>,
+    sums: Vec<(u8, u64)>,
+}
+
+impl Pressure {
+    /// Sums around every territory of `frontier` (ascending) over its row of `board`.
+    pub fn build(&mut self, board: &Board, team: &[u8], troops: &[u64], frontier: &[u32]) {
+        // Chunks of the frontier in parallel, each with its own lengths and sums.
+        let chunks: Vec<SumsOfChunk> = frontier
+            .par_chunks(TERRITORIES_PER_TASK)
+            .map(|chunk| {
+                let (mut lengths, mut sums) = (Vec::with_capacity(chunk.len()), Vec::new());
+                for &y in chunk {
+                    let first = sums.len();
+                    for &w in board.neighbours(y as usize) {
+                        let (who, amount) = (team[w as usize], troops[w as usize]);
+                        match sums[first..].iter_mut().find(|(t, _)| *t == who) {
+                            Some(slot) => slot.1 += amount,
+                            None => sums.push((who, amount)),
+                        }
+                    }
+                    lengths.push((sums.len() - first) as u32);
+                }
+                (lengths, sums)
+            })
+            .collect();
+        self.ids.clear();
+        self.ids.extend_from_slice(frontier);
+        self.starts.clear();
+        self.sums.clear();
+        let mut end = 0;
+        self.starts.push(end);
+        for (lengths, sums) in chunks {
+            for length in lengths {
+                end += length as usize;
+                self.starts.push(end);
+            }
+            self.sums.extend(sums);
+        }
+    }
+
+    /// The troops of team `who` around `y`, if `y` is in the table.
+    pub fn around(&self, y: usize, who: u8) -> Option<u64> {
+        let k = self.ids.binary_search(&(y as u32)).ok()?;
+        let sums = &self.sums[self.starts[k]..self.starts[k + 1]];
+        Some(sums.iter().find(|(t, _)| *t == who).map_or(0, |&(_, a)| a))
+    }
 }
 
 /// An edge without a given pressure (see [`View::given_pressure`]).
@@ -207,6 +270,9 @@ impl View<'_> {
         }
         let board = self.board;
         let who = self.team[board.source(e)];
+        if let Some(value) = self.pressure.around(board.target(e), who) {
+            return value;
+        }
         board
             .row(board.target(e))
             .map(|f| board.target(f))
@@ -345,18 +411,6 @@ fn opportunist(view: &View<'_>, x: usize, row: &mut [i64]) {
     let attack = (2 * share + 1).min(t);
     row[target] = attack as i64;
     view.defend_by_threat(x, t - attack, row, |other| other != e);
-}
-
-/// For the directed edge `y -> z`: the troops of the territories of `z`'s team that border
-/// `y` (what a rank tells the owner of `z` when `y` is its ghost).
-pub fn pressure(board: &Board, team: &[u8], troops: &[u64], e: usize) -> u64 {
-    let who = team[board.target(e)];
-    board
-        .row(board.source(e))
-        .map(|f| board.target(f))
-        .filter(|&w| team[w] == who)
-        .map(|w| troops[w])
-        .sum()
 }
 
 /// Calls `fill(x, row_x, value_x)` for every territory in parallel, `row_x` being `x`'s slice
