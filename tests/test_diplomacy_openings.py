@@ -7,7 +7,7 @@ import itertools
 import math
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from cli_helpers import Command
@@ -165,20 +165,20 @@ def test_the_openings_command(capsys: pytest.CaptureFixture[str]) -> None:
 @given(
     st.lists(st.sampled_from(START.units), min_size=1, max_size=4, unique=True),
     st.sampled_from(["none", "unmoving", "holding"]),
-    st.booleans(),
-    st.booleans(),
+    st.tuples(st.booleans(), st.booleans(), st.booleans()),
     st.tuples(st.booleans(), st.booleans(), st.booleans()),
 )
 def test_the_parts_of_the_definitions_against_brute_force(
-    units: list[Unit], hold: str, move: bool, own_only: bool, rules: tuple[bool, bool, bool]
+    units: list[Unit], hold: str, flags: tuple[bool, bool, bool], rules: tuple[bool, bool, bool]
 ) -> None:
+    move, own_only, holds = flags
     owners = {u.province: u.power for u in units if u.province in STANDARD.centres}
     position = Position.from_units(units, owners, STANDARD)
     orders = openings.unit_orders(position)
     expected = 0
     for chosen in itertools.product(*(orders[u] for u in units)):
         by_unit = dict(zip(units, chosen, strict=True))
-        fine = True
+        fine = holds or all(order.kind != "H" for order in chosen)
         for order in chosen:
             other = None if order.supported is None else by_unit[order.supported]
             if other is None:
@@ -192,7 +192,8 @@ def test_the_parts_of_the_definitions_against_brute_force(
             else:
                 fine &= move and other.kind == "-" and other.target[:3] == order.target
         expected += fine
-    assert openings.supported_sets(position, hold=hold, move=move, own_only=own_only) == expected
+    found = openings.supported_sets(position, hold=hold, move=move, own_only=own_only, holds=holds)
+    assert found == expected
     into_kept, distinct, swap = rules
     ends = [[None, *sorted({o.target[:3] for o in orders[u] if o.kind == "-"})] for u in units]
     expected = 0
@@ -213,3 +214,46 @@ def test_the_parts_of_the_definitions_against_brute_force(
         position, into_kept=into_kept, distinct=distinct, swap=swap, own_only=own_only
     )
     assert found == expected
+
+
+@settings(max_examples=max(1, min(12, settings().max_examples)))
+@given(st.lists(st.sampled_from(START.units), min_size=1, max_size=4, unique=True))
+@example([u for u in START.units if u.power == "AUS"])
+def test_contested_supports_against_brute_force(units: list[Unit]) -> None:
+    owners = {u.province: u.power for u in units if u.province in STANDARD.centres}
+    position = Position.from_units(units, owners, STANDARD)
+    orders = openings.unit_orders(position)
+    expected = 0
+    for chosen in itertools.product(*(orders[u] for u in units)):
+        by_unit = dict(zip(units, chosen, strict=True))
+        fine = True
+        for order in chosen:
+            if order.supported is None:
+                continue
+            other = by_unit[order.supported]
+            target = order.target if order.kind == "SM" else order.supported.province
+            third = [(u, o) for u, o in by_unit.items() if u not in (order.unit, order.supported)]
+            if order.kind == "SH":
+                fine &= other.kind != "-" and any(
+                    o.kind == "-" and o.target[:3] == target for _, o in third
+                )
+            else:
+                fine &= (
+                    other.kind == "-"
+                    and other.target[:3] == target
+                    and any(
+                        (o.kind == "-" and o.target[:3] == target)
+                        or (u.province == target and o.kind != "-")
+                        for u, o in third
+                    )
+                )
+        expected += fine
+    assert openings.contested_sets(position) == expected
+
+
+def test_the_1901_variants() -> None:
+    others = openings.variants(START)
+    assert others["no hold order"] == 4_417_717_576_759_172
+    assert others["contested supports"] == 9_204_772_203_554_112
+    assert others["no two moves of one power to one province"] == 1_824_156_558_374_400
+    assert openings.LOEB not in others.values()

@@ -162,9 +162,12 @@ def contract(sizes: Sequence[int], factors: Sequence[Factor]) -> int:
 
 
 def _pairwise(
-    choices: Sequence[Sequence[Choice]], allowed: Callable[[int, Choice, int, Choice], bool]
+    choices: Sequence[Sequence[Choice]],
+    allowed: Callable[[int, Choice, int, Choice], bool],
+    weights: Sequence[Sequence[int]] | None = None,
 ) -> int:
-    """The number of joint choices (one per unit) that every pair of units allows."""
+    """The number of joint choices (one per unit) that every pair of units allows; with
+    ``weights``, the sum of the product of the chosen choices' weights instead."""
     factors: list[Factor] = []
     for i in range(len(choices)):
         for j in range(i + 1, len(choices)):
@@ -175,7 +178,9 @@ def _pairwise(
                         table[a, b] = 0
             if (table == 0).any():
                 factors.append(((i, j), table))
-    factors += [((i,), np.ones(len(c), dtype=object)) for i, c in enumerate(choices)]
+    if weights is None:
+        weights = [[1] * len(c) for c in choices]
+    factors += [((i,), np.array(w, dtype=object)) for i, w in enumerate(weights)]
     return contract([len(c) for c in choices], factors)
 
 
@@ -208,17 +213,19 @@ def supported_sets(
     hold: Literal["none", "unmoving", "holding"] = "unmoving",
     move: bool = True,
     own_only: bool = False,
+    holds: bool = True,
 ) -> int:
     """The order sets where every support is useful: a support to hold (``hold``: none
     allowed, or given to a unit that does not move, or only to a unit ordered to hold) and a
     support to move (``move``: allowed or not) to a unit ordered to make that move;
-    ``own_only``: supports only between units of one power."""
+    ``own_only``: supports only between units of one power; ``holds``: whether the hold order
+    is allowed (without it a unit stays only by giving a support)."""
     orders = unit_orders(position)
     units = list(position.units)
 
     def kept(order: Order) -> bool:
         if order.supported is None:
-            return True
+            return holds or order.kind != "H"
         if own_only and order.supported.power != order.unit.power:
             return False
         return move if order.kind == "SM" else hold != "none"
@@ -268,6 +275,41 @@ def move_sets(
     return _pairwise(ends, allowed)
 
 
+def contested_sets(position: Position) -> int:
+    """The order sets where every support is useful (as in ``matched``) and contested by a
+    third unit's order, so that it could change the outcome: a support to hold goes to a unit
+    that another unit moves against, a support to move into a province that another unit
+    also moves to or whose unit does not move. Each support is two choices of its unit,
+    weighted +1 (any orders of the others) and -1 (no other unit contests it): their sum
+    counts the order sets where some unit does."""
+    orders = unit_orders(position)
+    units = list(position.units)
+    choices = [
+        [(sign, o) for o in orders[u] for sign in ((1,) if o.supported is None else (1, -1))]
+        for u in units
+    ]
+
+    def contests(support: Order, unit: Unit, order: Order) -> bool:
+        assert support.supported is not None
+        target = support.target if support.kind == "SM" else support.supported.province
+        if order.kind == "-" and _province(order) == target:
+            return True
+        return support.kind == "SM" and unit.province == target and order.kind != "-"
+
+    def allowed(i: int, x: tuple[int, Order], j: int, y: tuple[int, Order]) -> bool:
+        for (sign, support), (_, order), other in ((x, y, j), (y, x, i)):
+            if support.supported is None:
+                continue
+            if support.supported is units[other]:
+                if not _support_allows(support, order):
+                    return False
+            elif sign < 0 and contests(support, units[other], order):
+                return False
+        return True
+
+    return _pairwise(choices, allowed, [[sign for sign, _ in c] for c in choices])
+
+
 def variants(position: Position) -> dict[str, int]:
     """The other definitions tried against Loeb's figure (``docs/diplomacy.md``, "How many
     openings"), by name."""
@@ -283,6 +325,9 @@ def variants(position: Position) -> dict[str, int]:
         ),
         "matched-own, no supports to hold": supported_sets(position, hold="none", own_only=True),
         "matched-own, no supports to move": supported_sets(position, move=False, own_only=True),
+        "no hold order": supported_sets(position, holds=False),
+        "no hold order, matched-own": supported_sets(position, holds=False, own_only=True),
+        "contested supports": contested_sets(position),
         "no move into a kept province": move_sets(position, distinct=False, swap=False),
         "no two moves to one province": move_sets(position, into_kept=False, swap=False),
         "no swap": move_sets(position, into_kept=False, distinct=False),
@@ -290,6 +335,15 @@ def variants(position: Position) -> dict[str, int]:
         "no move into a kept province, no swap": move_sets(position, distinct=False),
         "no two to one, no swap": move_sets(position, into_kept=False),
         "successes within a power only": move_sets(position, own_only=True),
+        "no move into a kept province of the same power": move_sets(
+            position, distinct=False, swap=False, own_only=True
+        ),
+        "no two moves of one power to one province": move_sets(
+            position, into_kept=False, swap=False, own_only=True
+        ),
+        "no swap within a power": move_sets(
+            position, into_kept=False, distinct=False, own_only=True
+        ),
     }
 
 
