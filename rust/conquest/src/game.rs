@@ -84,6 +84,7 @@ struct Scratch {
     frontier_known: bool,
     candidates: Vec<u32>,
     dist: Vec<u32>,
+    toward: Vec<u32>,
     pressure: Pressure,
     /// The next turn's owners.
     team: Vec<u8>,
@@ -396,6 +397,7 @@ impl Game {
             frontier,
             frontier_known,
             dist,
+            toward,
             pressure,
             troops: garrison,
             ..
@@ -421,7 +423,8 @@ impl Game {
             *frontier_known = true;
         }
         if policy::needs_distance(&self.policies) {
-            policy::frontier_distance(board, &self.team, &self.policies, frontier, dist);
+            let policies = &self.policies;
+            policy::frontier_distance(board, &self.team, policies, frontier, dist, toward);
         }
         if policy::needs_pressure(&self.policies) {
             pressure.build(board, &self.team, &self.troops, frontier);
@@ -431,6 +434,7 @@ impl Game {
             team: &self.team,
             troops: &self.troops,
             dist,
+            toward,
             given_pressure: (&[], &[]),
             pressure,
             seed: self.params.seed,

@@ -58,6 +58,9 @@ impl Policy {
 /// Marks a territory that has no frontier territory of its own team within reach.
 pub const NO_DISTANCE: u32 = u32::MAX;
 
+/// Marks a territory that sends no troops toward the front ([`frontier_distance`]).
+pub const NOWHERE: u32 = u32::MAX;
+
 /// The frontier: the territories with an enemy neighbour, ascending. Every battle is on a
 /// border between two of them.
 pub fn frontier(
@@ -108,6 +111,11 @@ pub fn update_frontier(
 /// for the teams whose policy moves troops to the front, the shortest path to one through
 /// territories of its own team; [`NO_DISTANCE`] if none (or if no policy reads it).
 ///
+/// `toward` receives, for every territory the search reaches at a distance `d >= 1`, the
+/// position in its row of its first neighbour at `d - 1` (where it sends its troops): the
+/// search reads those neighbours' distances anyway, and the placement then need not read the
+/// row again. Other territories get [`NOWHERE`].
+///
 /// An interior territory borders only its own team, so each team's distances come from its
 /// own BFS: the teams' searches run in parallel, each sequential (distances are unique, so the
 /// result does not depend on the thread count).
@@ -117,9 +125,12 @@ pub fn frontier_distance(
     policies: &[Policy],
     frontier: &[u32],
     dist: &mut Vec<u32>,
+    toward: &mut Vec<u32>,
 ) {
     dist.clear();
     dist.resize(board.n(), NO_DISTANCE);
+    toward.clear();
+    toward.resize(board.n(), NOWHERE);
     let mut sources: Vec<Vec<u32>> = vec![Vec::new(); policies.len()];
     for &x in frontier {
         dist[x as usize] = 0;
@@ -131,21 +142,31 @@ pub fn frontier_distance(
         }
     }
     let marks: &[AtomicU32] = atomic_view(dist);
+    let towards: &[AtomicU32] = atomic_view(toward);
     sources.into_par_iter().for_each(|mut level| {
         let mut next = Vec::new();
+        // The level holds the territories at `d`; the search marks theirs at `d + 1`.
         let mut d = 0;
         while !level.is_empty() {
-            d += 1;
             for &x in &level {
+                let mut first_closer = NOWHERE;
                 // Every unmarked neighbour is interior, hence of x's team: no team check.
-                for &y in board.neighbours(x as usize) {
+                for (k, &y) in board.neighbours(x as usize).iter().enumerate() {
                     let mark = &marks[y as usize];
-                    if mark.load(Ordering::Relaxed) == NO_DISTANCE {
-                        mark.store(d, Ordering::Relaxed);
+                    let their = mark.load(Ordering::Relaxed);
+                    if their == NO_DISTANCE {
+                        mark.store(d + 1, Ordering::Relaxed);
                         next.push(y);
+                    } else if d > 0 && their == d - 1 && first_closer == NOWHERE {
+                        // Every territory at d - 1 was marked before this level began.
+                        first_closer = k as u32;
                     }
                 }
+                if d > 0 {
+                    towards[x as usize].store(first_closer, Ordering::Relaxed);
+                }
             }
+            d += 1;
             std::mem::swap(&mut level, &mut next);
             next.clear();
         }
@@ -166,6 +187,10 @@ pub struct View<'a> {
     pub team: &'a [u8],
     pub troops: &'a [u64],
     pub dist: &'a [u32],
+    /// Where each territory at a distance `d >= 1` sends its troops ([`frontier_distance`]);
+    /// empty when the distances came from elsewhere (a rank's relaxation), and then the
+    /// placement looks for the neighbour itself.
+    pub toward: &'a [u32],
     /// What the source's team masses around the target, for the edges whose target's row
     /// this board does not hold whole (a rank's ghosts): `(slot of each edge or NO_SLOT,
     /// value of each slot)`. Empty slots: every row is whole.
@@ -316,6 +341,13 @@ impl View<'_> {
     fn move_to_front(&self, x: usize, row: &mut [i64]) {
         let (d, t) = (self.dist[x], self.troops[x]);
         if d == NO_DISTANCE || d == 0 || t < 2 {
+            return;
+        }
+        if let Some(&k) = self.toward.get(x) {
+            // A territory at d >= 1 has a neighbour at d - 1: k is in its row.
+            if let Some(slot) = row.get_mut(k as usize) {
+                *slot = (t - 1) as i64;
+            }
             return;
         }
         let neighbours = self.board.neighbours(x);
