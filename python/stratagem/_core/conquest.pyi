@@ -15,6 +15,7 @@ __all__ = [
     "MAX_TEAMS",
     "MAX_TERRITORIES",
     "POLICIES",
+    "SEQUENTIAL_TERRITORIES",
     "TROOP_LIMIT",
     "Board",
     "Game",
@@ -32,6 +33,8 @@ POLICIES: list[str]
 TROOP_LIMIT: int
 MAX_TEAMS: int
 MAX_TERRITORIES: int
+#: Boards of fewer territories play their turns on one thread, whatever ``threads`` says.
+SEQUENTIAL_TERRITORIES: int
 MAX_ODDS_SIDE: int
 MAX_ODDS_PRODUCT: int
 

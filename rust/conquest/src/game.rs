@@ -6,7 +6,11 @@ use stratagem_core::{Error, Result};
 
 use crate::board::Board;
 use crate::policy::{self, Policy, Pressure, View};
-use crate::turn::{self, troop_limit};
+use crate::turn::{self, TERRITORIES_PER_TASK, troop_limit};
+
+/// Boards of fewer territories play their turns on one thread, whatever the thread count:
+/// two tasks' worth of the passes over rows ([`TERRITORIES_PER_TASK`]).
+pub const SEQUENTIAL_TERRITORIES: usize = 2 * TERRITORIES_PER_TASK;
 use crate::{MAX_TEAMS, TROOP_LIMIT};
 
 /// Fixed parameters of a game.
@@ -303,6 +307,17 @@ impl Game {
     }
     pub fn record(&self) -> &Record {
         &self.record
+    }
+
+    /// The threads worth using for this board's turns out of `threads`: one below
+    /// [`SEQUENTIAL_TERRITORIES`], where the passes over rows are a single task anyway and
+    /// only the teams' searches and the frontier's sort would cross threads.
+    pub fn threads_for(&self, threads: usize) -> usize {
+        if self.board.n() < SEQUENTIAL_TERRITORIES {
+            1
+        } else {
+            threads
+        }
     }
 
     pub fn board(&self) -> &Board {

@@ -236,7 +236,7 @@ impl PyGame {
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
         let custom = custom.map(|c| c.as_array().to_vec());
         let game = &self.game;
-        let threads = self.threads.0;
+        let threads = game.threads_for(self.threads.0);
         let placement = interruptible_in_pool(py, threads, |_| game.placement(custom.as_deref()))?;
         Ok(placement.into_pyarray(py))
     }
@@ -249,7 +249,8 @@ impl PyGame {
         custom: Option<PyReadonlyArray1<'_, i64>>,
     ) -> PyResult<bool> {
         let custom = custom.map(|c| c.as_array().to_vec());
-        let (game, threads) = (&mut self.game, self.threads.0);
+        let threads = self.game.threads_for(self.threads.0);
+        let game = &mut self.game;
         interruptible_in_pool(py, threads, |_| game.step(custom.as_deref()))
     }
 
@@ -262,7 +263,8 @@ impl PyGame {
                 "run() plays built-in policies only; step() takes custom placements",
             ));
         }
-        let (game, threads) = (&mut self.game, self.threads.0);
+        let threads = self.game.threads_for(self.threads.0);
+        let game = &mut self.game;
         interruptible_in_pool(py, threads, |cancel| {
             let mut played = 0;
             while played < turns {
@@ -429,6 +431,10 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TROOP_LIMIT", stratagem_conquest::TROOP_LIMIT)?;
     m.add("MAX_TEAMS", stratagem_conquest::MAX_TEAMS)?;
     m.add("MAX_TERRITORIES", stratagem_conquest::MAX_TERRITORIES)?;
+    m.add(
+        "SEQUENTIAL_TERRITORIES",
+        stratagem_conquest::game::SEQUENTIAL_TERRITORIES,
+    )?;
     m.add("MAX_ODDS_SIDE", odds::MAX_ODDS_SIDE)?;
     m.add("MAX_ODDS_PRODUCT", odds::MAX_ODDS_PRODUCT)?;
     Ok(())
