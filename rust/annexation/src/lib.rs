@@ -13,6 +13,7 @@ pub mod board;
 pub mod matches;
 pub mod mcts;
 pub mod playout;
+pub mod playout_loop;
 pub mod state;
 pub mod vector;
 

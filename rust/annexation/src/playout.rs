@@ -2,6 +2,7 @@
 //! "Playouts"). Playout `i` reads its own stream, and the tallies are sums of integers, so the
 //! result is the same for any thread count.
 
+use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
@@ -9,9 +10,10 @@ use stratagem_core::rng::{Halves, Stream, purpose_tag};
 use stratagem_core::{Cancel, Result};
 
 use crate::ai::choose_greedy;
-use crate::board::Board;
+use crate::board::{Board, DENSE_WORDS};
+use crate::playout_loop::{HalfDraws, Start, Tables};
 use crate::purpose;
-use crate::state::{Outcome, State, nth_colour};
+use crate::state::{Outcome, State, margin, nth_colour};
 
 /// Calls `function::<W>(args)` with the board's word count as a constant when it is at most
 /// 16 (boards up to 1,024 units, which keep dense neighbour masks), else with `W = 0` (the
@@ -192,6 +194,101 @@ fn light_playout_in<const W: usize>(
 /// The chunk of playouts one task plays between Ctrl-C checks.
 const CHUNK: u64 = 512;
 
+/// What a chunk of playouts needs besides its range: the stream names and the player whose
+/// margin is summed.
+#[derive(Clone, Copy)]
+struct Names {
+    seed: u64,
+    tag: u64,
+    start_moves: u64,
+    first_player: usize,
+}
+
+impl Names {
+    #[inline(always)]
+    fn stream(&self, playout: u64) -> Stream {
+        Stream::with_ids(self.seed, self.tag, [self.start_moves, playout, 0])
+    }
+}
+
+/// Random playouts `played` from `state` (not over): the compact loop of
+/// [`crate::playout_loop`] with `tables` (boards of at most 16 words), else moves on a copy of
+/// the state.
+fn random_chunk(
+    board: &Board,
+    tables: Option<&Tables>,
+    state: &State,
+    names: Names,
+    played: Range<u64>,
+) -> Tally {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2, checked just above.
+        return unsafe { random_chunk_avx2(board, tables, state, names, played) };
+    }
+    with_words!(
+        board.words(),
+        random_chunk_in,
+        board,
+        tables,
+        state,
+        names,
+        played
+    )
+}
+
+/// [`random_chunk`] compiled for AVX2 (see [`random_playout_avx2`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn random_chunk_avx2(
+    board: &Board,
+    tables: Option<&Tables>,
+    state: &State,
+    names: Names,
+    played: Range<u64>,
+) -> Tally {
+    with_words!(
+        board.words(),
+        random_chunk_in,
+        board,
+        tables,
+        state,
+        names,
+        played
+    )
+}
+
+#[inline(always)]
+fn random_chunk_in<const W: usize>(
+    board: &Board,
+    tables: Option<&Tables>,
+    state: &State,
+    names: Names,
+    played: Range<u64>,
+) -> Tally {
+    let mut tally = Tally::default();
+    match tables {
+        Some(tables) if W > 0 => {
+            let start = Start::<W>::new(board, state);
+            let players = state.players();
+            for i in played {
+                let (outcome, scores) = start.play(tables, &mut HalfDraws::new(names.stream(i)));
+                tally.count(outcome, margin(&scores[..players], names.first_player));
+            }
+        }
+        _ => {
+            let mut scratch = state.clone();
+            for i in played {
+                scratch.clone_from(state);
+                let mut draws = Halves::new(names.stream(i).cursor());
+                let outcome = random_playout_in::<W>(board, &mut scratch, &mut draws);
+                tally.count(outcome, scratch.margin(names.first_player));
+            }
+        }
+    }
+    tally
+}
+
 /// `n` playouts from `state` with `policy`, on the current rayon pool; `done` counts the
 /// playouts finished so far (for a progress bar).
 pub fn playouts(
@@ -203,8 +300,6 @@ pub fn playouts(
     cancel: &Cancel,
     done: &AtomicU64,
 ) -> Result<Tally> {
-    let first_player = state.to_move();
-    let start_moves = u64::from(state.moves());
     let (tag, steps) = match policy {
         Policy::Random => (purpose_tag(purpose::PLAYOUT), 0),
         Policy::Light { steps } => (
@@ -212,25 +307,39 @@ pub fn playouts(
             steps.unwrap_or_else(|| board.max_moves().saturating_sub(state.moves())),
         ),
     };
+    let names = Names {
+        seed,
+        tag,
+        start_moves: u64::from(state.moves()),
+        first_player: state.to_move(),
+    };
+    let tables = (policy == Policy::Random && (1..=DENSE_WORDS).contains(&board.words()))
+        .then(|| Tables::new(board));
     let chunks = n.div_ceil(CHUNK);
     (0..chunks)
         .into_par_iter()
         .map(|chunk| {
             cancel.check()?;
-            let mut tally = Tally::default();
-            let mut scratch = state.clone();
             let played = chunk * CHUNK..n.min((chunk + 1) * CHUNK);
             let count = played.end - played.start;
-            for i in played {
-                scratch.clone_from(state);
-                let mut draws =
-                    Halves::new(Stream::with_ids(seed, tag, [start_moves, i, 0]).cursor());
-                let outcome = match policy {
-                    Policy::Random => random_playout(board, &mut scratch, &mut draws),
-                    Policy::Light { .. } => light_playout(board, &mut scratch, &mut draws, steps),
-                };
-                tally.count(outcome, scratch.margin(first_player));
-            }
+            let tally = if policy == Policy::Random && !state.is_over() {
+                random_chunk(board, tables.as_ref(), state, names, played)
+            } else {
+                let mut tally = Tally::default();
+                let mut scratch = state.clone();
+                for i in played {
+                    scratch.clone_from(state);
+                    let mut draws = Halves::new(names.stream(i).cursor());
+                    let outcome = match policy {
+                        Policy::Random => random_playout(board, &mut scratch, &mut draws),
+                        Policy::Light { .. } => {
+                            light_playout(board, &mut scratch, &mut draws, steps)
+                        }
+                    };
+                    tally.count(outcome, scratch.margin(names.first_player));
+                }
+                tally
+            };
             done.fetch_add(count, Ordering::Relaxed);
             Ok(tally)
         })

@@ -144,7 +144,7 @@ impl State {
     }
 
     #[inline]
-    fn unowned(&self) -> &[u64] {
+    pub(crate) fn unowned(&self) -> &[u64] {
         &self.masks[..self.words]
     }
     #[inline]
@@ -152,8 +152,9 @@ impl State {
         let start = self.words * (1 + player);
         &self.masks[start..start + self.words]
     }
+    /// The units next to `player`'s territory (its own and other players' included).
     #[inline]
-    fn frontier(&self, player: usize) -> &[u64] {
+    pub(crate) fn frontier(&self, player: usize) -> &[u64] {
         let start = self.words * (1 + self.players + player);
         &self.masks[start..start + self.words]
     }
@@ -395,25 +396,20 @@ impl State {
         self.free_cells == 0
     }
 
+    /// The cells nobody owns.
+    #[inline]
+    pub(crate) fn free_cells(&self) -> u32 {
+        self.free_cells
+    }
+
     /// The unique player with the most cells wins; several at the top draw.
     pub fn most_cells(&self) -> Outcome {
-        let scores = &self.scores[..self.players];
-        let best = scores.iter().copied().max().unwrap_or(0);
-        let mut leaders = (0..self.players).filter(|&q| scores[q] == best);
-        match (leaders.next(), leaders.next()) {
-            (Some(q), None) => Outcome::Won(q as u8),
-            _ => Outcome::Drawn,
-        }
+        most_cells(self.scores())
     }
 
     /// `scores[q] - max over r != q of scores[r]`.
     pub fn margin(&self, player: usize) -> i64 {
-        let best_other = (0..self.players)
-            .filter(|&r| r != player)
-            .map(|r| self.scores[r])
-            .max()
-            .unwrap_or(0);
-        i64::from(self.scores[player]) - i64::from(best_other)
+        margin(self.scores(), player)
     }
 
     pub fn outcome(&self) -> Outcome {
@@ -471,6 +467,27 @@ impl State {
             })
             .collect()
     }
+}
+
+/// The result when the game ends on the move limit or a full board: the unique player with
+/// the most cells (`scores`, one per player) wins; several at the top draw.
+pub(crate) fn most_cells(scores: &[u32]) -> Outcome {
+    let best = scores.iter().copied().max().unwrap_or(0);
+    let mut leaders = (0..scores.len()).filter(|&q| scores[q] == best);
+    match (leaders.next(), leaders.next()) {
+        (Some(q), None) => Outcome::Won(q as u8),
+        _ => Outcome::Drawn,
+    }
+}
+
+/// `scores[q] - max over r != q of scores[r]` (`scores`, one per player).
+pub(crate) fn margin(scores: &[u32], player: usize) -> i64 {
+    let best_other = (0..scores.len())
+        .filter(|&r| r != player)
+        .map(|r| scores[r])
+        .max()
+        .unwrap_or(0);
+    i64::from(scores[player]) - i64::from(best_other)
 }
 
 #[inline]
