@@ -119,15 +119,7 @@ pub fn choose_random(board: &Board, state: &State, seed: u64) -> usize {
 }
 
 pub fn choose_greedy(board: &Board, state: &State) -> usize {
-    let q = state.to_move();
-    let mut best: Option<(u32, usize)> = None;
-    for c in legal_colours(board, state) {
-        let gain = state.gain(board, q, c);
-        if best.is_none_or(|(g, _)| gain > g) {
-            best = Some((gain, c));
-        }
-    }
-    best.map_or(0, |(_, c)| c)
+    state.greedy_colour(board)
 }
 
 /// Among the colours that gain at least one cell, the one after which the player's reach is

@@ -9,7 +9,6 @@ use rayon::prelude::*;
 use stratagem_core::rng::{Halves, Stream, purpose_tag};
 use stratagem_core::{Cancel, Result};
 
-use crate::ai::choose_greedy;
 use crate::board::{Board, DENSE_WORDS};
 use crate::playout_loop::{HalfDraws, Start, Tables};
 use crate::purpose;
@@ -148,7 +147,7 @@ fn biased_playout_in<const W: usize>(
         let colour = if pick < count {
             nth_colour(legal, pick)
         } else {
-            choose_greedy(board, scratch)
+            scratch.greedy_colour(board)
         };
         scratch.play_in::<W>(board, colour);
     }

@@ -288,6 +288,21 @@ impl State {
         cells
     }
 
+    /// The greedy colour: the legal colour that takes the most cells now, the lowest on ties
+    /// (0 when none is legal). The greedy AI plays it, and biased playouts and MCTS draw it.
+    pub fn greedy_colour(&self, board: &Board) -> usize {
+        let q = self.to_move();
+        let legal = self.legal_mask(board);
+        let mut best: Option<(u32, usize)> = None;
+        for c in (0..board.colour_count()).filter(|&c| legal & (1 << c) != 0) {
+            let gain = self.gain(board, q, c);
+            if best.is_none_or(|(g, _)| gain > g) {
+                best = Some((gain, c));
+            }
+        }
+        best.map_or(0, |(_, c)| c)
+    }
+
     /// The cells `player` could take with its next move, over all colours.
     pub fn reach(&self, board: &Board, player: usize) -> u32 {
         let frontier = self.frontier(player);
