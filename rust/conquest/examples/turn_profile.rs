@@ -142,7 +142,7 @@ fn main() -> stratagem_core::Result<()> {
         let hash = fingerprint(game.troops().iter().copied(), hash);
         let hash = fingerprint(game.history().troops.iter().copied(), hash);
         println!(
-            "board {:.0} ms, turn min {:.2} ms, median {:.2} ms, fingerprint {hash:016x}",
+            "board {:.0} ms, turn min {:.3} ms, median {:.3} ms, fingerprint {hash:016x}",
             built.as_secs_f64() * 1e3,
             times.first().copied().unwrap_or(0.0),
             times.get(times.len() / 2).copied().unwrap_or(0.0),
