@@ -176,11 +176,142 @@ impl<T: Packed> Default for Buffers<T> {
     }
 }
 
-/// Reusable buffers of the transform.
+/// Reusable buffers of the transform and of the painter.
 #[derive(Default)]
 pub struct ControlWork {
     bytes: Buffers<u8>,
     words: Buffers<u16>,
+    painter: Option<Painter>,
+    pairs: Vec<(Cell, u8)>,
+}
+
+/// Cells of a painted diamond row handled at once (a 128-bit vector of `u8`).
+const PAINT_LANES: usize = 16;
+
+/// The most diamond chunks [`Painter`] paints: past that the transform, whose cost does not
+/// grow with the outposts (about ten times a chunk's cost per grid row and column), is
+/// cheaper.
+const PAINT_CHUNKS: usize = 2400;
+
+/// The control map from the diamonds themselves, for the radii of the `u8` transform: each
+/// outpost's diamond is merged into a padded grid of transform cells (`distance << 4 |
+/// empires`), [`PAINT_LANES`] cells per operation, keeping at each cell the smaller distance
+/// and uniting the empires of equal ones. The result is the transform's exactly; it costs
+/// O(outposts x r^2 / 16) instead of O(cells), less for the few hundred outposts of a game at
+/// small radii.
+struct Painter {
+    r: usize,
+    /// Padded width: r cells left, r + [`PAINT_LANES`] right.
+    width: usize,
+    cells: Vec<u8>,
+    /// For each empire, the diamond's rows as chunks: the offset of the chunk's first cell
+    /// from the centre's index and its cells' values ([`u8::FAR`] outside the diamond).
+    chunks: [Vec<(isize, [u8; PAINT_LANES])>; 4],
+}
+
+impl Painter {
+    fn new(r: usize) -> Self {
+        let width = SIZE + 2 * r + PAINT_LANES;
+        let ri = r as isize;
+        let chunks = std::array::from_fn(|empire| {
+            let mut chunks = Vec::new();
+            for dy in -ri..=ri {
+                for first in (-ri..=ri).step_by(PAINT_LANES) {
+                    let values = std::array::from_fn(|lane| {
+                        let dx = first + lane as isize;
+                        let distance = dx.abs() + dy.abs();
+                        if distance <= ri {
+                            ((distance as u8) << 4) | u8::from_empire(empire as u8)
+                        } else {
+                            u8::FAR
+                        }
+                    });
+                    chunks.push((dy * width as isize + first, values));
+                }
+            }
+            chunks
+        });
+        Self {
+            r,
+            width,
+            cells: vec![u8::FAR; width * (SIZE + 2 * r)],
+            chunks,
+        }
+    }
+
+    /// Chunks painted per outpost.
+    fn chunks_per_outpost(r: usize) -> usize {
+        (2 * r + 1) * (2 * r + 1).div_ceil(PAINT_LANES)
+    }
+
+    fn compute(&mut self, outposts: &[(Cell, u8)], radius: u16, control: &mut [i8]) {
+        let (r, width) = (self.r, self.width);
+        self.cells.fill(u8::FAR);
+        for &(cell, empire) in outposts {
+            let c = usize::from(cell);
+            let centre = ((c / SIZE + r) * width + c % SIZE + r) as isize;
+            let Some(chunks) = self.chunks.get(usize::from(empire)) else {
+                continue;
+            };
+            for (offset, values) in chunks {
+                let first = (centre + offset) as usize;
+                let cells = self.cells.get_mut(first..first + PAINT_LANES);
+                if let Some(cells) = cells.and_then(|c| <&mut [u8; PAINT_LANES]>::try_from(c).ok())
+                {
+                    merge(cells, values);
+                }
+            }
+        }
+        for (y, cells) in control.chunks_exact_mut(SIZE).enumerate() {
+            let first = (y + r) * width + r;
+            if let Some(row) = self.cells.get(first..first + SIZE) {
+                for (cell, &value) in cells.iter_mut().zip(row) {
+                    *cell = value.owner(radius);
+                }
+            }
+        }
+    }
+}
+
+/// Merges `new` into `cells` (transform cells of the same places): at each place the smaller
+/// distance, with the empires of both when they are equal.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn merge(cells: &mut [u8; PAINT_LANES], new: &[u8; PAINT_LANES]) {
+    use std::arch::x86_64::{
+        __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_or_si128,
+        _mm_set1_epi8, _mm_storeu_si128,
+    };
+    // SAFETY: SSE2 is part of every x86_64 processor; both arrays are 16 bytes and the loads
+    // and the store have no alignment requirement.
+    unsafe {
+        let old = _mm_loadu_si128(cells.as_ptr().cast::<__m128i>());
+        let new = _mm_loadu_si128(new.as_ptr().cast::<__m128i>());
+        let (distances, empires) = (_mm_set1_epi8(0xF0_u8 as i8), _mm_set1_epi8(0xF));
+        let (far_old, far_new) = (_mm_and_si128(old, distances), _mm_and_si128(new, distances));
+        let nearest = _mm_min_epu8(far_old, far_new);
+        let keep_old = _mm_and_si128(
+            _mm_cmpeq_epi8(far_old, nearest),
+            _mm_and_si128(old, empires),
+        );
+        let keep_new = _mm_and_si128(
+            _mm_cmpeq_epi8(far_new, nearest),
+            _mm_and_si128(new, empires),
+        );
+        let merged = _mm_or_si128(nearest, _mm_or_si128(keep_old, keep_new));
+        _mm_storeu_si128(cells.as_mut_ptr().cast::<__m128i>(), merged);
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline]
+fn merge(cells: &mut [u8; PAINT_LANES], new: &[u8; PAINT_LANES]) {
+    for (old, &new) in cells.iter_mut().zip(new) {
+        let (far_old, far_new) = (*old & 0xF0, new & 0xF0);
+        let nearest = far_old.min(far_new);
+        let keep = |value: u8, distance: u8| if distance == nearest { value & 0xF } else { 0 };
+        *old = nearest | keep(*old, far_old) | keep(new, far_new);
+    }
 }
 
 /// One step of a pass: each cell of `row` takes the better of itself and its neighbour in
@@ -253,10 +384,21 @@ impl ControlWork {
         control: &mut [i8],
     ) {
         let radius = u16::try_from(r).unwrap_or(u16::MAX).min(254);
-        if r <= BYTE_RADIUS {
-            self.bytes.compute(outposts, radius, control);
-        } else {
+        if r > BYTE_RADIUS {
             self.words.compute(outposts, radius, control);
+            return;
+        }
+        self.pairs.clear();
+        self.pairs.extend(outposts);
+        if self.pairs.len() * Painter::chunks_per_outpost(r as usize) <= PAINT_CHUNKS {
+            let painter = match &mut self.painter {
+                Some(painter) if painter.r == r as usize => painter,
+                slot => slot.insert(Painter::new(r as usize)),
+            };
+            painter.compute(&self.pairs, radius, control);
+        } else {
+            self.bytes
+                .compute(self.pairs.iter().copied(), radius, control);
         }
     }
 }
@@ -315,6 +457,29 @@ mod tests {
         for y in 0..SIZE {
             for x in 0..SIZE {
                 assert_eq!(transposed[x][y], grid[y][x], "({x}, {y})");
+            }
+        }
+    }
+
+    #[test]
+    fn painted_and_transformed_maps_equal_the_scan() {
+        // Few outposts are painted, many go through the transform; both near the borders.
+        let mut work = ControlWork::default();
+        let mut control = vec![0i8; CELLS];
+        let mut state = 777u64;
+        for r in [0u32, 1, 2, 6, 7, 8, 14] {
+            for count in [1usize, 40, 200, 900] {
+                let outposts: Vec<(Cell, u8)> = (0..count)
+                    .map(|_| {
+                        state = state
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        let (x, y) = ((state >> 33) % 100, (state >> 45) % 100);
+                        ((y * 100 + x) as Cell, ((state >> 20) % 4) as u8)
+                    })
+                    .collect();
+                work.compute_cells(outposts.iter().copied(), r, &mut control);
+                assert_eq!(control, scan(&outposts, r), "r {r}, {count} outposts");
             }
         }
     }

@@ -13,7 +13,7 @@ use crate::cover::Cover;
 use crate::grid::{
     CELLS, Cell, DIRECTIONS, PerCell, SIZE, STAY, for_diamond, for_diamond_rows, per_cell,
 };
-use crate::params::{Outpost, Params};
+use crate::params::{EMPIRES, Outpost, Params};
 use crate::rows::{self, EMPTY, Row, Rows};
 use crate::supply::{Reach, cut_off};
 use crate::terrain::Terrain;
@@ -78,7 +78,8 @@ const DANGER_RADIUS: u32 = 2;
 
 /// Buffers the players reuse from turn to turn.
 pub struct Scratch {
-    cover: Cover,
+    /// Each empire's cover: a count starts from the empire's last one.
+    covers: [Cover; EMPIRES],
     walk: PerCell<u16>,
     around: Vec<Cell>,
     reach: Reach,
@@ -88,7 +89,7 @@ pub struct Scratch {
 impl Default for Scratch {
     fn default() -> Self {
         Self {
-            cover: Cover::new(0),
+            covers: std::array::from_fn(|_| Cover::new(0)),
             walk: per_cell(UNREACHABLE),
             around: Vec::new(),
             reach: Reach::default(),
@@ -124,8 +125,7 @@ pub fn disband(kind: Builtin, view: &View<'_>, empire: u8, scratch: &mut Scratch
         let index = cursor.below(own.len() as u64) as usize;
         return own.get(index).map_or(0, |o| o.id);
     }
-    count_cover(view, empire, &mut scratch.cover);
-    let cover = &scratch.cover;
+    let cover = count_cover(view, empire, &mut scratch.covers);
     let mut best: Option<(usize, u32)> = None;
     for outpost in own {
         let mut alone = 0usize;
@@ -163,13 +163,15 @@ fn random_moves(view: &View<'_>, empire: u8) -> Vec<u8> {
     chosen
 }
 
-/// `cover`: how many of `empire`'s diamonds hold each cell.
-fn count_cover(view: &View<'_>, empire: u8, cover: &mut Cover) {
+/// `cover`: how many of `empire`'s diamonds hold each cell, in `empire`'s cover.
+fn count_cover<'a>(view: &View<'_>, empire: u8, covers: &'a mut [Cover; EMPIRES]) -> &'a mut Cover {
+    let cover = &mut covers[usize::from(empire) % EMPIRES];
     if cover.radius() != view.params.r {
         *cover = Cover::new(view.params.r);
     }
     let own = view.outposts.iter().filter(|o| o.empire == empire);
-    cover.count(own.map(|o| o.cell));
+    cover.count(own.map(|o| (o.id, o.cell)));
+    cover
 }
 
 /// The cells of the diamonds of radius `r` around `centres`.
@@ -200,8 +202,9 @@ fn walk_to_targets(terrain: &Terrain, targets: &Rows, wanted: &[Cell], walk: &mu
     }
     // The layer's rows sit one place down, between two rows that stay empty, so a row's
     // neighbours are read without bounds checks. `unseen`: land the search has not reached.
-    let mut layer = [0 as Row; SIZE + 2];
-    let mut next = [0 as Row; SIZE + 2];
+    // The two buffers trade places by reference after each step, never by copy.
+    let (mut layer_rows, mut next_rows) = ([0 as Row; SIZE + 2], [0 as Row; SIZE + 2]);
+    let (mut layer, mut next) = (&mut layer_rows, &mut next_rows);
     let mut unseen = EMPTY;
     for y in 0..SIZE {
         let row = targets[y] & land[y];
@@ -275,7 +278,7 @@ enum Greed {
 /// `(safe, gain - loss, -walk)`, `cover` following the moves already chosen.
 fn greedy(view: &View<'_>, empire: u8, greed: Greed, scratch: &mut Scratch) -> Vec<u8> {
     let Scratch {
-        cover,
+        covers,
         walk,
         around,
         reach,
@@ -284,13 +287,14 @@ fn greedy(view: &View<'_>, empire: u8, greed: Greed, scratch: &mut Scratch) -> V
     let terrain = view.terrain;
     let r = view.params.r;
     let own = || view.outposts.iter().filter(|o| o.empire == empire);
-    count_cover(view, empire, cover);
+    let cover = count_cover(view, empire, covers);
     // The cells a decision looks at: where each outpost is and where it can step.
     around.clear();
     for outpost in own() {
         around.extend(options(terrain, outpost.cell).map(|(_, to)| to));
     }
-    let mut danger = EMPTY;
+    // Frontier's safe cells: supplied, and no enemy within DANGER_RADIUS.
+    let mut safe_rows = EMPTY;
     match greed {
         Greed::Spread => {
             // The land no diamond of the empire covers.
@@ -307,28 +311,42 @@ fn greedy(view: &View<'_>, empire: u8, greed: Greed, scratch: &mut Scratch) -> V
             }
             walk_to_targets(terrain, &not_held, around, walk);
             reach.search(terrain, view.control, empire, false, around.iter().copied());
-            let enemies = view.outposts.iter().filter(|o| o.empire != empire);
-            danger = diamonds(enemies.map(|o| o.cell), DANGER_RADIUS);
-        }
-    }
-    let safe = |cell: Cell| -> bool {
-        greed == Greed::Spread || (reach.contains(cell) && !rows::contains(&danger, cell))
-    };
-    let mut chosen = Vec::new();
-    for outpost in view.outposts.iter().filter(|o| o.empire == empire) {
-        let from = outpost.cell;
-        let mut best_direction = STAY;
-        let mut best_key = (safe(from), 0i64, -i64::from(walk[usize::from(from)]));
-        for (direction, to) in options(terrain, from).skip(1) {
-            let net = cover.net(from, direction);
-            let key = (safe(to), net, -i64::from(walk[usize::from(to)]));
-            if key > best_key {
-                best_key = key;
-                best_direction = direction;
+            let mut danger = EMPTY;
+            for enemy in view.outposts.iter().filter(|o| o.empire != empire) {
+                rows::insert(&mut danger, enemy.cell);
+            }
+            // The diamonds of radius DANGER_RADIUS around them: that many orthogonal steps.
+            for _ in 0..DANGER_RADIUS {
+                danger = rows::grow(&danger);
+            }
+            for ((safe, reached), danger) in safe_rows.iter_mut().zip(reach.rows()).zip(&danger) {
+                *safe = reached & !danger;
             }
         }
+    }
+    let safe = |cell: Cell| -> bool { greed == Greed::Spread || rows::contains(&safe_rows, cell) };
+    let walk_at = |cell: Cell| -> i64 { i64::from(walk[usize::from(cell)]) };
+    let mut chosen = Vec::new();
+    for (index, outpost) in view
+        .outposts
+        .iter()
+        .filter(|o| o.empire == empire)
+        .enumerate()
+    {
+        let from = outpost.cell;
+        let mut best = (STAY, from);
+        let mut best_key = (safe(from), 0i64, -walk_at(from));
+        for (direction, to) in options(terrain, from).skip(1) {
+            let net = cover.net(from, direction);
+            let key = (safe(to), net, -walk_at(to));
+            if key > best_key {
+                best_key = key;
+                best = (direction, to);
+            }
+        }
+        let (best_direction, to) = best;
         if best_direction != STAY {
-            cover.step(from, best_direction);
+            cover.step(index, best_direction, to);
         }
         chosen.push(best_direction);
     }

@@ -63,8 +63,9 @@ pub fn fill_row(seed: Row, open: Row) -> Row {
 
 /// Grows `reached` (a subset of `open`) to every cell of `open` connected to it through
 /// orthogonal steps inside `open`, or stops sooner, once every cell of `wanted` (a subset of
-/// `open`) is reached. Rows are filled whole along their runs; a row whose neighbour changed
-/// is filled again, until nothing changes.
+/// `open`) is reached. Rows are filled whole along their runs, so a row of `reached` is always
+/// whole runs of `open`: a row whose neighbour changed is filled again only from the cells the
+/// neighbours bring that it does not hold yet, and not at all when there are none.
 pub fn flood(reached: &mut Rows, open: &Rows, wanted: &Rows) {
     let mut missing: u32 = wanted
         .iter()
@@ -73,9 +74,12 @@ pub fn flood(reached: &mut Rows, open: &Rows, wanted: &Rows) {
         .sum();
     // Rows waiting to be filled: bit y for row y.
     let mut pending: Row = 0;
-    for (y, row) in reached.iter().enumerate() {
+    for (y, (row, open)) in reached.iter_mut().zip(open).enumerate() {
         if *row != 0 {
-            pending |= 0b111 << y >> 1;
+            let filled = fill_row(*row, *open);
+            missing -= (filled & !*row & wanted[y]).count_ones();
+            *row = filled;
+            pending |= 0b101 << y >> 1;
         }
     }
     pending &= FULL;
@@ -84,10 +88,12 @@ pub fn flood(reached: &mut Rows, open: &Rows, wanted: &Rows) {
         pending &= pending - 1;
         let above = if y > 0 { reached[y - 1] } else { 0 };
         let below = reached.get(y + 1).copied().unwrap_or(0);
-        let row = fill_row(reached[y] | above | below, open[y]);
-        if row != reached[y] {
-            missing -= (row & !reached[y] & wanted[y]).count_ones();
-            reached[y] = row;
+        let seeds = (above | below) & open[y] & !reached[y];
+        if seeds != 0 {
+            // Runs of `open` disjoint from the row's: all of it is new.
+            let added = fill_row(seeds, open[y]);
+            missing -= (added & wanted[y]).count_ones();
+            reached[y] |= added;
             pending |= (0b101 << y >> 1) & FULL;
         }
     }
@@ -144,7 +150,22 @@ fn matching_row(line: &[i8], a: i8, b: i8) -> Row {
         };
         row |= Row::from(hits as u16) << (16 * k);
     }
-    let done = line.len() - chunks.remainder().len();
+    let rest = chunks.remainder().len();
+    let done = line.len() - rest;
+    if rest > 0 && line.len() >= 16 {
+        // The last 16 bytes, overlapping the chunk before: their top `rest` results.
+        let last = &line[line.len() - 16..];
+        // SAFETY: as above; `last` is 16 bytes long.
+        let hits = unsafe {
+            let bytes = _mm_loadu_si128(last.as_ptr().cast::<__m128i>());
+            let hits = _mm_or_si128(
+                _mm_cmpeq_epi8(bytes, _mm_set1_epi8(a)),
+                _mm_cmpeq_epi8(bytes, _mm_set1_epi8(b)),
+            );
+            _mm_movemask_epi8(hits) as u16
+        };
+        return row | Row::from(hits >> (16 - rest)) << done;
+    }
     row | matching_scalar(chunks.remainder(), a, b) << done
 }
 

@@ -60,6 +60,11 @@ impl Reach {
         }
     }
 
+    /// The cells the last search reached (all of them for the cells it was asked about).
+    pub fn rows(&self) -> &Rows {
+        &self.reached
+    }
+
     /// Whether the last search reached `cell` (one of the cells it was asked about).
     #[inline]
     pub fn contains(&self, cell: Cell) -> bool {
