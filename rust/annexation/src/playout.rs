@@ -270,8 +270,11 @@ fn random_chunk_in<const W: usize>(
         Some(tables) if W > 0 => {
             let start = Start::<W>::new(board, state);
             let players = state.players();
+            // Each playout's first block is computed during the playout before it.
+            let mut next = HalfDraws::new(names.stream(played.start));
             for i in played {
-                let (outcome, scores) = start.play(tables, &mut HalfDraws::new(names.stream(i)));
+                let mut draws = std::mem::replace(&mut next, HalfDraws::new(names.stream(i + 1)));
+                let (outcome, scores) = start.play(tables, &mut draws);
                 tally.count(outcome, margin(&scores[..players], names.first_player));
             }
         }

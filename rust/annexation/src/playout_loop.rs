@@ -7,9 +7,11 @@
 //! on the full position; the tests compare the two.
 //!
 //! What costs time in a playout is less the instructions than the branches that depend on the
-//! random colour (which units a move takes): so the loop looks up the first unit of every word
-//! of the taken mask without a branch (an empty word reads an empty row) and branches only for
-//! the second and later units of a word, and the next Philox block is computed a block ahead.
+//! random colour (which units a move takes). On boards of at most 4 words the loop looks up
+//! the first two units of every word of the taken mask without a branch (a missing unit reads
+//! an empty row) and branches only for the third and later ones; on larger boards, where most
+//! words of a move are empty, it visits the nonempty words only. The next Philox block is
+//! computed a block ahead, and each playout's first block during the playout before it.
 
 use std::num::NonZeroU64;
 
@@ -218,21 +220,52 @@ impl<const W: usize> Start<W> {
             }
             let mut near = *frontier;
             let mut cells = 0;
-            for (w, &word) in took.iter().enumerate() {
-                // The first unit taken in the word (the empty row if none), without a
-                // branch, then the others.
-                let mut bits = word;
-                let mut row = w * ROWS_PER_WORD + bits.trailing_zeros() as usize;
-                loop {
-                    cells += sizes[row];
-                    let masks = &neighbour_masks[row * W..(row + 1) * W];
-                    for v in 0..W {
-                        near[v] |= masks[v];
+            if W <= 4 {
+                for (w, &word) in took.iter().enumerate() {
+                    // The first two units taken in the word (the empty row for each one
+                    // missing), without a branch, then the others.
+                    let mut bits = word;
+                    for _ in 0..2 {
+                        let row = w * ROWS_PER_WORD + bits.trailing_zeros() as usize;
+                        cells += sizes[row];
+                        let masks = &neighbour_masks[row * W..(row + 1) * W];
+                        for v in 0..W {
+                            near[v] |= masks[v];
+                        }
+                        bits &= bits.wrapping_sub(1);
                     }
-                    bits &= bits.wrapping_sub(1);
-                    match NonZeroU64::new(bits) {
-                        Some(set) => row = w * ROWS_PER_WORD + set.trailing_zeros() as usize,
-                        None => break,
+                    while let Some(set) = NonZeroU64::new(bits) {
+                        let row = w * ROWS_PER_WORD + set.trailing_zeros() as usize;
+                        cells += sizes[row];
+                        let masks = &neighbour_masks[row * W..(row + 1) * W];
+                        for v in 0..W {
+                            near[v] |= masks[v];
+                        }
+                        bits &= bits - 1;
+                    }
+                }
+            } else {
+                let mut nonzero = 0u32;
+                for (w, &word) in took.iter().enumerate() {
+                    nonzero |= u32::from(word != 0) << w;
+                }
+                while nonzero != 0 {
+                    let w = nonzero.trailing_zeros() as usize;
+                    nonzero &= nonzero - 1;
+                    let Some(&word) = took.get(w) else { break };
+                    // The word has a unit: the first without a test, then the others.
+                    let mut bits = word;
+                    loop {
+                        let row = w * ROWS_PER_WORD + bits.trailing_zeros() as usize;
+                        cells += sizes[row];
+                        let masks = &neighbour_masks[row * W..(row + 1) * W];
+                        for v in 0..W {
+                            near[v] |= masks[v];
+                        }
+                        bits &= bits.wrapping_sub(1);
+                        if bits == 0 {
+                            break;
+                        }
                     }
                 }
             }
