@@ -23,7 +23,7 @@ fn phases(board: &Board, team: &[i64], turns: usize) {
     let mut team: Vec<u8> = team.iter().map(|&t| t as u8).collect();
     let mut troops = vec![10u64; team.len()];
     let (mut frontier, mut dist, mut toward) = (Vec::new(), Vec::new(), Vec::new());
-    let mut candidates = Vec::new();
+    let (mut candidates, mut levels) = (Vec::new(), policy::Levels::default());
     let mut pressure = policy::Pressure::default();
     policy::frontier(board, &team, |_| true, &mut frontier);
     let mut placement = vec![0i64; board.n_edges()];
@@ -35,7 +35,15 @@ fn phases(board: &Board, team: &[i64], turns: usize) {
             spent[k] += clock.elapsed().as_secs_f64() * 1e3;
             clock = Instant::now();
         };
-        policy::frontier_distance(board, &team, &policies, &frontier, &mut dist, &mut toward);
+        policy::frontier_distance(
+            board,
+            &team,
+            &policies,
+            &frontier,
+            &mut levels,
+            &mut dist,
+            &mut toward,
+        );
         pressure.build(board, &team, &troops, &frontier);
         lap(1);
         let view = View {

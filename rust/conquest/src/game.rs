@@ -5,7 +5,7 @@ use std::sync::Arc;
 use stratagem_core::{Error, Result};
 
 use crate::board::Board;
-use crate::policy::{self, Policy, Pressure, View};
+use crate::policy::{self, Levels, Policy, Pressure, View};
 use crate::turn::{self, TERRITORIES_PER_TASK, troop_limit};
 
 /// Boards of fewer territories play their turns on one thread, whatever the thread count:
@@ -87,6 +87,7 @@ struct Scratch {
     frontier: Vec<u32>,
     frontier_known: bool,
     candidates: Vec<u32>,
+    levels: Levels,
     dist: Vec<u32>,
     toward: Vec<u32>,
     pressure: Pressure,
@@ -411,6 +412,7 @@ impl Game {
             placement,
             frontier,
             frontier_known,
+            levels,
             dist,
             toward,
             pressure,
@@ -439,7 +441,7 @@ impl Game {
         }
         if policy::needs_distance(&self.policies) {
             let policies = &self.policies;
-            policy::frontier_distance(board, &self.team, policies, frontier, dist, toward);
+            policy::frontier_distance(board, &self.team, policies, frontier, levels, dist, toward);
         }
         if policy::needs_pressure(&self.policies) {
             pressure.build(board, &self.team, &self.troops, frontier);

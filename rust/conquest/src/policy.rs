@@ -124,6 +124,7 @@ pub fn frontier_distance(
     team: &[u8],
     policies: &[Policy],
     frontier: &[u32],
+    levels: &mut Levels,
     dist: &mut Vec<u32>,
     toward: &mut Vec<u32>,
 ) {
@@ -131,24 +132,30 @@ pub fn frontier_distance(
     dist.resize(board.n(), NO_DISTANCE);
     toward.clear();
     toward.resize(board.n(), NOWHERE);
-    let mut sources: Vec<Vec<u32>> = vec![Vec::new(); policies.len()];
+    let levels = &mut levels.0;
+    levels.resize_with(policies.len(), Default::default);
+    for (level, next) in levels.iter_mut() {
+        level.clear();
+        next.clear();
+    }
     for &x in frontier {
         dist[x as usize] = 0;
-        sources[usize::from(team[x as usize])].push(x);
+        if let Some((level, _)) = levels.get_mut(usize::from(team[x as usize])) {
+            level.push(x);
+        }
     }
-    for (sources, policy) in sources.iter_mut().zip(policies) {
+    for ((level, _), policy) in levels.iter_mut().zip(policies) {
         if !policy.moves_to_front() {
-            sources.clear();
+            level.clear();
         }
     }
     let marks: &[AtomicU32] = atomic_view(dist);
     let towards: &[AtomicU32] = atomic_view(toward);
-    sources.into_par_iter().for_each(|mut level| {
-        let mut next = Vec::new();
+    levels.par_iter_mut().for_each(|(level, next)| {
         // The level holds the territories at `d`; the search marks theirs at `d + 1`.
         let mut d = 0;
         while !level.is_empty() {
-            for &x in &level {
+            for &x in level.iter() {
                 let mut first_closer = NOWHERE;
                 // Every unmarked neighbour is interior, hence of x's team: no team check.
                 for (k, &y) in board.neighbours(x as usize).iter().enumerate() {
@@ -167,11 +174,16 @@ pub fn frontier_distance(
                 }
             }
             d += 1;
-            std::mem::swap(&mut level, &mut next);
+            std::mem::swap(level, next);
             next.clear();
         }
     });
 }
+
+/// The buffers of [`frontier_distance`], kept from turn to turn: each team's current and next
+/// level of the search.
+#[derive(Clone, Debug, Default)]
+pub struct Levels(Vec<(Vec<u32>, Vec<u32>)>);
 
 /// The same memory seen as atomics, so parallel BFS workers can claim territories.
 fn atomic_view(values: &mut [u32]) -> &[AtomicU32] {
@@ -210,6 +222,9 @@ type SumsOfChunk = (Vec<u32>, Vec<(u8, u64)>);
 /// in the frontier and not a walk of `y`'s row (which on a star is the whole board).
 #[derive(Clone, Debug, Default)]
 pub struct Pressure {
+    /// Per task of the build: the number of sums of each territory, and the sums (kept from
+    /// turn to turn).
+    chunks: Vec<SumsOfChunk>,
     /// The frontier territories, ascending.
     ids: Vec<u32>,
     /// `sums[starts[k]..starts[k + 1]]` are `(team, troops)` around `ids[k]`.
@@ -221,10 +236,16 @@ impl Pressure {
     /// Sums around every territory of `frontier` (ascending) over its row of `board`.
     pub fn build(&mut self, board: &Board, team: &[u8], troops: &[u64], frontier: &[u32]) {
         // Chunks of the frontier in parallel, each with its own lengths and sums.
-        let chunks: Vec<SumsOfChunk> = frontier
+        self.chunks.resize_with(
+            frontier.len().div_ceil(TERRITORIES_PER_TASK),
+            Default::default,
+        );
+        frontier
             .par_chunks(TERRITORIES_PER_TASK)
-            .map(|chunk| {
-                let (mut lengths, mut sums) = (Vec::with_capacity(chunk.len()), Vec::new());
+            .zip(self.chunks.par_iter_mut())
+            .for_each(|(chunk, (lengths, sums))| {
+                lengths.clear();
+                sums.clear();
                 for &y in chunk {
                     let first = sums.len();
                     for &w in board.neighbours(y as usize) {
@@ -236,21 +257,19 @@ impl Pressure {
                     }
                     lengths.push((sums.len() - first) as u32);
                 }
-                (lengths, sums)
-            })
-            .collect();
+            });
         self.ids.clear();
         self.ids.extend_from_slice(frontier);
         self.starts.clear();
         self.sums.clear();
         let mut end = 0;
         self.starts.push(end);
-        for (lengths, sums) in chunks {
-            for length in lengths {
+        for (lengths, sums) in &self.chunks {
+            for &length in lengths {
                 end += length as usize;
                 self.starts.push(end);
             }
-            self.sums.extend(sums);
+            self.sums.extend_from_slice(sums);
         }
     }
 
