@@ -221,8 +221,11 @@ fn random_chunk(
     played: Range<u64>,
 ) -> Tally {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2, checked just above.
+    if std::arch::is_x86_feature_detected!("avx2")
+        && std::arch::is_x86_feature_detected!("bmi1")
+        && std::arch::is_x86_feature_detected!("bmi2")
+    {
+        // SAFETY: the CPU has AVX2, BMI1 and BMI2, checked just above.
         return unsafe { random_chunk_avx2(board, tables, state, names, played) };
     }
     with_words!(
@@ -236,9 +239,10 @@ fn random_chunk(
     )
 }
 
-/// [`random_chunk`] compiled for AVX2 (see [`random_playout_avx2`]).
+/// [`random_chunk`] compiled for AVX2 (see [`random_playout_avx2`]), BMI1 (a trailing-zero
+/// count defined at zero) and BMI2 (Philox's multiplications without fixed registers).
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,bmi2")]
 unsafe fn random_chunk_avx2(
     board: &Board,
     tables: Option<&Tables>,

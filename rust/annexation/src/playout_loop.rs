@@ -48,7 +48,7 @@ impl HalfDraws {
         }
     }
 
-    #[inline(never)]
+    #[inline(always)]
     fn refill(&mut self) {
         for (pair, word) in self.halves.chunks_exact_mut(2).zip(self.ahead) {
             pair[0] = word as u32;
