@@ -35,6 +35,16 @@ struct Chunk {
     bits: u32,
 }
 
+/// A chunk of the cells a step gains or loses, in one of the layouts.
+#[derive(Clone, Copy)]
+struct Probe {
+    chunk: Chunk,
+    /// In `by_sum` (else in `by_difference`).
+    by_sum: bool,
+    /// Cells the step loses (counted when 1), else cells it gains (counted when 0).
+    lost: bool,
+}
+
 /// Cells as chunks of the two layouts.
 #[derive(Clone, Default)]
 struct Runs {
@@ -105,10 +115,10 @@ pub struct Cover {
     centres: Vec<(u32, Cell)>,
     /// The buffer of the next count's centres.
     spare: Vec<(u32, Cell)>,
-    /// `gained[d]`, `lost[d]`: the cells a step in direction `d` adds to the outpost's diamond
-    /// and takes from it, as chunks, and as offsets in both layouts.
-    gained: [Runs; DIRECTIONS as usize],
-    lost: [Runs; DIRECTIONS as usize],
+    /// `probes[d]`: the cells a step in direction `d` adds to the outpost's diamond (counted
+    /// when 0) and takes from it (counted when 1), as chunks of the layouts.
+    probes: [Vec<Probe>; DIRECTIONS as usize],
+    /// The same cells as offsets in both layouts.
     gained_cells: [Vec<(isize, isize)>; DIRECTIONS as usize],
     lost_cells: [Vec<(isize, isize)>; DIRECTIONS as usize],
     /// The diamond, as chunks of each layout.
@@ -166,8 +176,20 @@ impl Cover {
             by_difference: vec![OFF_GRID; width * rows],
             centres: Vec::new(),
             spare: Vec::new(),
-            gained: std::array::from_fn(|d| runs(&gained_list[d], w)),
-            lost: std::array::from_fn(|d| runs(&lost_list[d], w)),
+            probes: std::array::from_fn(|d| {
+                let (gained, lost) = (runs(&gained_list[d], w), runs(&lost_list[d], w));
+                let mut probes = Vec::new();
+                for (runs, lost) in [(gained, false), (lost, true)] {
+                    for (chunks, by_sum) in [(runs.by_sum, true), (runs.by_difference, false)] {
+                        probes.extend(chunks.into_iter().map(|chunk| Probe {
+                            chunk,
+                            by_sum,
+                            lost,
+                        }));
+                    }
+                }
+                probes
+            }),
             gained_cells: std::array::from_fn(|d| both(&gained_list[d])),
             lost_cells: std::array::from_fn(|d| both(&lost_list[d])),
             diamond: Runs {
@@ -293,20 +315,28 @@ impl Cover {
         self.by_sum.get(sum).copied().unwrap_or(OFF_GRID)
     }
 
-    /// Cells nobody else covers that a step from `from` in `direction` (1..4) adds, minus the
-    /// cells only this diamond covered that it gives up.
+    /// For each direction `d` of `directions` (bit `d` set, 1..4): the cells nobody else
+    /// covers that a step from `from` in direction `d` adds, minus the cells only this diamond
+    /// covered that it gives up; 0 for the other directions.
     #[inline]
-    pub fn net(&self, from: Cell, direction: u8) -> i64 {
-        let d = usize::from(direction);
-        let (Some(gained), Some(lost)) = (self.gained.get(d), self.lost.get(d)) else {
-            return 0;
-        };
+    pub fn nets(&self, from: Cell, directions: u8) -> [i64; DIRECTIONS as usize] {
         let (sum, difference) = self.indices(from);
-        let won = matching(&self.by_sum, sum, &gained.by_sum, 0)
-            + matching(&self.by_difference, difference, &gained.by_difference, 0);
-        let given_up = matching(&self.by_sum, sum, &lost.by_sum, 1)
-            + matching(&self.by_difference, difference, &lost.by_difference, 1);
-        i64::from(won) - i64::from(given_up)
+        let mut nets = [0i64; DIRECTIONS as usize];
+        for (d, (net, probes)) in nets.iter_mut().zip(&self.probes).enumerate() {
+            if directions >> d & 1 == 0 {
+                continue;
+            }
+            for probe in probes {
+                let (counts, base) = if probe.by_sum {
+                    (&self.by_sum, sum)
+                } else {
+                    (&self.by_difference, difference)
+                };
+                let found = i64::from(matching(counts, base, &probe.chunk, u16::from(probe.lost)));
+                *net += if probe.lost { -found } else { found };
+            }
+        }
+        nets
     }
 
     /// Moves diamond number `index` (its place in the centres counted) one step in
@@ -356,45 +386,38 @@ fn add_chunks(counts: &mut [u16], base: usize, chunks: &[Chunk], add: bool) {
     }
 }
 
-/// How many cells of `chunks` around `base` hold `value`.
+/// How many cells of `chunk` around `base` hold `value`.
 #[cfg(target_arch = "x86_64")]
 #[inline]
-fn matching(counts: &[u16], base: usize, chunks: &[Chunk], value: u16) -> u32 {
+fn matching(counts: &[u16], base: usize, chunk: &Chunk, value: u16) -> u32 {
     use std::arch::x86_64::{
         __m128i, _mm_cmpeq_epi16, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi16,
     };
-    let mut bits = 0;
-    for chunk in chunks {
-        let first = (base as isize + chunk.offset) as usize;
-        if let Some(cells) = counts.get(first..first + LANES) {
-            // SAFETY: SSE2 is part of every x86_64 processor; `cells` is LANES = 8 counts
-            // (16 bytes) and the load has no alignment requirement.
-            let hits = unsafe {
-                let cells = _mm_loadu_si128(cells.as_ptr().cast::<__m128i>());
-                _mm_movemask_epi8(_mm_cmpeq_epi16(cells, _mm_set1_epi16(value as i16)))
-            };
-            bits += (hits as u32 & chunk.bits).count_ones();
-        }
-    }
+    let first = (base as isize + chunk.offset) as usize;
+    let Some(cells) = counts.get(first..first + LANES) else {
+        return 0;
+    };
+    // SAFETY: SSE2 is part of every x86_64 processor; `cells` is LANES = 8 counts (16 bytes)
+    // and the load has no alignment requirement.
+    let hits = unsafe {
+        let cells = _mm_loadu_si128(cells.as_ptr().cast::<__m128i>());
+        _mm_movemask_epi8(_mm_cmpeq_epi16(cells, _mm_set1_epi16(value as i16)))
+    };
     // Two mask bits per count.
-    bits / 2
+    (hits as u32 & chunk.bits).count_ones() / 2
 }
 
 #[cfg(not(target_arch = "x86_64"))]
 #[inline]
-fn matching(counts: &[u16], base: usize, chunks: &[Chunk], value: u16) -> u32 {
-    let mut found = 0;
-    for chunk in chunks {
-        let first = (base as isize + chunk.offset) as usize;
-        if let Some(cells) = counts.get(first..first + LANES) {
-            found += cells
-                .iter()
-                .zip(chunk.ones)
-                .filter(|&(&count, one)| one == 1 && count == value)
-                .count() as u32;
-        }
-    }
-    found
+fn matching(counts: &[u16], base: usize, chunk: &Chunk, value: u16) -> u32 {
+    let first = (base as isize + chunk.offset) as usize;
+    counts.get(first..first + LANES).map_or(0, |cells| {
+        cells
+            .iter()
+            .zip(chunk.ones)
+            .filter(|&(&count, one)| one == 1 && count == value)
+            .count() as u32
+    })
 }
 
 #[cfg(test)]
@@ -491,7 +514,10 @@ mod tests {
                             _ => 0,
                         })
                         .sum();
-                    assert_eq!(cover.net(from, direction), want, "r {r} case {case}");
+                    let nets = cover.nets(from, 1 << direction);
+                    assert_eq!(nets[usize::from(direction)], want, "r {r} case {case}");
+                    let others: i64 = nets.iter().sum::<i64>() - want;
+                    assert_eq!(others, 0, "r {r} case {case}: directions not asked");
                 }
                 let direction = (1..DIRECTIONS)
                     .find(|&d| step(from, d).is_some())

@@ -81,7 +81,6 @@ pub struct Scratch {
     /// Each empire's cover: a count starts from the empire's last one.
     covers: [Cover; EMPIRES],
     walk: PerCell<u16>,
-    around: Vec<Cell>,
     reach: Reach,
     simulation: Simulation,
 }
@@ -91,7 +90,6 @@ impl Default for Scratch {
         Self {
             covers: std::array::from_fn(|_| Cover::new(0)),
             walk: per_cell(UNREACHABLE),
-            around: Vec::new(),
             reach: Reach::default(),
             simulation: Simulation::default(),
         }
@@ -138,6 +136,23 @@ pub fn disband(kind: Builtin, view: &View<'_>, empire: u8, scratch: &mut Scratch
         }
     }
     best.map_or(0, |(_, id)| id)
+}
+
+/// How a cell's index changes with a step in each direction (stay, N, E, S, W).
+const STEP_OFFSETS: [i16; DIRECTIONS as usize] = [0, -(SIZE as i16), 1, SIZE as i16, -1];
+
+/// Which of `cell` and its four neighbours (in direction order: the cell, N, E, S, W) are in
+/// `rows`, bit `d` for direction `d`; a neighbour off the grid never is.
+#[inline]
+fn neighbourhood(rows: &Rows, cell: Cell) -> u8 {
+    let c = usize::from(cell);
+    let (x, y) = (c % SIZE, c / SIZE);
+    let bit = |row: Row, x: usize| (row >> x) as u8 & 1;
+    // Columns x - 1, x and x + 1 of row y at bits 0, 1 and 2 (column SIZE is never set).
+    let middle = rows.get(y).map_or(0, |&row| (row << 1 >> x) as u8 & 0b111);
+    let north = if y > 0 { bit(rows[y - 1], x) } else { 0 };
+    let south = rows.get(y + 1).map_or(0, |&row| bit(row, x));
+    (middle >> 1 & 1) | north << 1 | (middle >> 2 & 1) << 2 | south << 3 | (middle & 1) << 4
 }
 
 /// The legal options of an outpost on `cell`: stay, then the legal directions N, E, S, W.
@@ -189,17 +204,14 @@ fn diamonds(centres: impl Iterator<Item = Cell>, r: u32) -> Rows {
 /// of `targets` (0 on one, `UNREACHABLE` when no land path leads to one). A breadth-first
 /// search from every target at once, a whole layer of cells per step, that stops once every
 /// wanted cell is settled. Other cells of `walk` keep whatever they held.
-fn walk_to_targets(terrain: &Terrain, targets: &Rows, wanted: &[Cell], walk: &mut PerCell<u16>) {
+fn walk_to_targets(terrain: &Terrain, targets: &Rows, wanted: &Rows, walk: &mut PerCell<u16>) {
     let land = terrain.land_rows();
-    let mut unsettled = EMPTY;
+    let mut unsettled = *wanted;
     let mut missing = 0usize;
-    for &cell in wanted {
-        if !rows::contains(&unsettled, cell) {
-            rows::insert(&mut unsettled, cell);
-            walk[usize::from(cell)] = UNREACHABLE;
-            missing += 1;
-        }
-    }
+    rows::for_each(wanted, |cell| {
+        walk[usize::from(cell)] = UNREACHABLE;
+        missing += 1;
+    });
     // The layer's rows sit one place down, between two rows that stay empty, so a row's
     // neighbours are read without bounds checks. `unseen`: land the search has not reached.
     // The two buffers trade places by reference after each step, never by copy.
@@ -221,12 +233,11 @@ fn walk_to_targets(terrain: &Terrain, targets: &Rows, wanted: &[Cell], walk: &mu
         let wider = first.saturating_sub(1)..(last + 1).min(SIZE);
         let (mut grown_first, mut grown_last) = (SIZE, 0);
         for y in wider.clone() {
-            let row = layer[y + 1];
-            let grown = (row << 1 | row >> 1 | layer[y] | layer[y + 2]) & unseen[y];
-            next[y + 1] = grown;
+            let grown = grow_row(layer, &mut next[y + 1], &mut unseen[y], y);
             if grown != 0 {
-                unseen[y] &= !grown;
-                grown_first = grown_first.min(y);
+                if grown_last == 0 {
+                    grown_first = y;
+                }
                 grown_last = y + 1;
                 if grown & unsettled[y] != 0 {
                     missing -= settle(walk, &mut unsettled[y], y, grown, steps);
@@ -245,6 +256,58 @@ fn walk_to_targets(terrain: &Terrain, targets: &Rows, wanted: &[Cell], walk: &mu
         std::mem::swap(&mut layer, &mut next);
         (first, last) = (grown_first, grown_last);
     }
+}
+
+/// One row of a step of the walk search: the cells of `unseen` (row `y`) next to a cell of
+/// `layer` (padded: row `y` of the grid is `layer[y + 1]`), written to `next` and taken out of
+/// `unseen`.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn grow_row(layer: &[Row; SIZE + 2], next: &mut Row, unseen: &mut Row, y: usize) -> Row {
+    use std::arch::x86_64::{
+        __m128i, _mm_and_si128, _mm_andnot_si128, _mm_loadu_si128, _mm_or_si128, _mm_slli_epi64,
+        _mm_slli_si128, _mm_srli_epi64, _mm_srli_si128, _mm_storeu_si128,
+    };
+    let load = |row: &Row| {
+        // SAFETY: SSE2 is part of every x86_64 processor; a `Row` is 16 bytes and the load
+        // has no alignment requirement.
+        unsafe { _mm_loadu_si128(std::ptr::from_ref(row).cast::<__m128i>()) }
+    };
+    let (above, row, below) = (load(&layer[y]), load(&layer[y + 1]), load(&layer[y + 2]));
+    let open = load(unseen);
+    // SAFETY: as above: register operations, and stores of 16 bytes into a `Row`.
+    unsafe {
+        // A 128-bit shift by one is a shift of each 64-bit half, with the bit that crosses
+        // between the halves moved on its own.
+        let east = _mm_or_si128(
+            _mm_slli_epi64(row, 1),
+            _mm_srli_epi64(_mm_slli_si128(row, 8), 63),
+        );
+        let west = _mm_or_si128(
+            _mm_srli_epi64(row, 1),
+            _mm_slli_epi64(_mm_srli_si128(row, 8), 63),
+        );
+        let grown = _mm_and_si128(
+            _mm_or_si128(_mm_or_si128(east, west), _mm_or_si128(above, below)),
+            open,
+        );
+        _mm_storeu_si128(std::ptr::from_mut(next).cast::<__m128i>(), grown);
+        _mm_storeu_si128(
+            std::ptr::from_mut(unseen).cast::<__m128i>(),
+            _mm_andnot_si128(grown, open),
+        );
+    }
+    *next
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline]
+fn grow_row(layer: &[Row; SIZE + 2], next: &mut Row, unseen: &mut Row, y: usize) -> Row {
+    let row = layer[y + 1];
+    let grown = (row << 1 | row >> 1 | layer[y] | layer[y + 2]) & *unseen;
+    *next = grown;
+    *unseen &= !grown;
+    grown
 }
 
 /// Writes `steps` into `walk` for the cells of row `y` both in `reached` and in `unsettled`,
@@ -280,7 +343,6 @@ fn greedy(view: &View<'_>, empire: u8, greed: Greed, scratch: &mut Scratch) -> V
     let Scratch {
         covers,
         walk,
-        around,
         reach,
         ..
     } = scratch;
@@ -289,10 +351,12 @@ fn greedy(view: &View<'_>, empire: u8, greed: Greed, scratch: &mut Scratch) -> V
     let own = || view.outposts.iter().filter(|o| o.empire == empire);
     let cover = count_cover(view, empire, covers);
     // The cells a decision looks at: where each outpost is and where it can step.
-    around.clear();
+    let mut around = EMPTY;
     for outpost in own() {
-        around.extend(options(terrain, outpost.cell).map(|(_, to)| to));
+        rows::insert(&mut around, outpost.cell);
     }
+    around = rows::grow(&around);
+    rows::intersect(&mut around, terrain.land_rows());
     // Frontier's safe cells: supplied, and no enemy within DANGER_RADIUS.
     let mut safe_rows = EMPTY;
     match greed {
@@ -302,15 +366,15 @@ fn greedy(view: &View<'_>, empire: u8, greed: Greed, scratch: &mut Scratch) -> V
             for row in uncovered.iter_mut() {
                 *row = !*row;
             }
-            walk_to_targets(terrain, &uncovered, around, walk);
+            walk_to_targets(terrain, &uncovered, &around, walk);
         }
         Greed::Frontier => {
             let mut not_held = rows::matching(view.control, empire as i8, empire as i8);
             for row in not_held.iter_mut() {
                 *row = !*row;
             }
-            walk_to_targets(terrain, &not_held, around, walk);
-            reach.search(terrain, view.control, empire, false, around.iter().copied());
+            walk_to_targets(terrain, &not_held, &around, walk);
+            reach.search_rows(terrain, view.control, empire, false, &around);
             let mut danger = EMPTY;
             for enemy in view.outposts.iter().filter(|o| o.empire != empire) {
                 rows::insert(&mut danger, enemy.cell);
@@ -324,7 +388,6 @@ fn greedy(view: &View<'_>, empire: u8, greed: Greed, scratch: &mut Scratch) -> V
             }
         }
     }
-    let safe = |cell: Cell| -> bool { greed == Greed::Spread || rows::contains(&safe_rows, cell) };
     let walk_at = |cell: Cell| -> i64 { i64::from(walk[usize::from(cell)]) };
     let mut chosen = Vec::new();
     for (index, outpost) in view
@@ -334,11 +397,25 @@ fn greedy(view: &View<'_>, empire: u8, greed: Greed, scratch: &mut Scratch) -> V
         .enumerate()
     {
         let from = outpost.cell;
+        // The options (stay, then the legal steps) and which are safe, a bit per direction.
+        let legal = neighbourhood(terrain.land_rows(), from) | 1;
+        let safe = match greed {
+            Greed::Spread => u8::MAX,
+            Greed::Frontier => neighbourhood(&safe_rows, from),
+        };
+        let nets = cover.nets(from, legal & !1);
         let mut best = (STAY, from);
-        let mut best_key = (safe(from), 0i64, -walk_at(from));
-        for (direction, to) in options(terrain, from).skip(1) {
-            let net = cover.net(from, direction);
-            let key = (safe(to), net, -walk_at(to));
+        let mut best_key = (safe & 1 == 1, 0i64, -walk_at(from));
+        for direction in 1..DIRECTIONS {
+            if legal >> direction & 1 == 0 {
+                continue;
+            }
+            let to = from.wrapping_add_signed(STEP_OFFSETS[usize::from(direction)]);
+            let key = (
+                safe >> direction & 1 == 1,
+                nets[usize::from(direction)],
+                -walk_at(to),
+            );
             if key > best_key {
                 best_key = key;
                 best = (direction, to);

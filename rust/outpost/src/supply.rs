@@ -33,19 +33,29 @@ impl Reach {
         fringe: bool,
         wanted: impl Iterator<Item = Cell>,
     ) {
+        let mut cells = EMPTY;
+        for cell in wanted {
+            rows::insert(&mut cells, cell);
+        }
+        self.search_rows(terrain, control, empire, fringe, &cells);
+    }
+
+    /// [`Reach::search`] for the cells of `wanted`, as rows.
+    pub fn search_rows(
+        &mut self,
+        terrain: &Terrain,
+        control: &[i8],
+        empire: u8,
+        fringe: bool,
+        wanted: &Rows,
+    ) {
         let mut passable = rows::matching(control, NEUTRAL, empire as i8);
         rows::intersect(&mut passable, terrain.land_rows());
         // A cell that is not passable is never reached by the default rule, so it does not
         // hold the search open; the fringe rule's answers need the whole flood.
-        let mut open_wanted = EMPTY;
-        if fringe {
-            open_wanted = passable;
-        } else {
-            for cell in wanted {
-                if rows::contains(&passable, cell) {
-                    rows::insert(&mut open_wanted, cell);
-                }
-            }
+        let mut open_wanted = passable;
+        if !fringe {
+            rows::intersect(&mut open_wanted, wanted);
         }
         let home = HOMES[usize::from(empire)];
         self.reached = EMPTY;
