@@ -280,6 +280,7 @@ def test_mcts_agrees_move_after_move_with_tree_reuse(data):
         "margin": data.draw(st.sampled_from([0.0, 0.5, 1.0]) | st.floats(0.0, 1.0), label="w"),
         "greedy": data.draw(st.integers(0, 12), label="greedy"),
         "bias": data.draw(st.sampled_from([0.0, 3.0]) | st.floats(0.0, 10.0), label="bias"),
+        "plan": data.draw(st.sampled_from([0, 1, 2, 50]), label="plan"),
     }
     seed = data.draw(SEEDS, label="seed")
     threads = data.draw(st.sampled_from([1, 2]), label="threads")
@@ -297,7 +298,9 @@ def test_mcts_agrees_move_after_move_with_tree_reuse(data):
         assert len(visits) == 16
         assert visits[:k] == slow_agent.root_visits(), f"root visits after choice {move}"
         assert visits[k:] == [0] * (16 - k)
-        searched = options["iterations"] * options["trees"] if decisive is None else 0
+        # No search for a decisive move or a planned one (the oracle then keeps no trees).
+        searched = options["iterations"] * options["trees"] if slow_agent.roots else 0
+        assert decisive is None or searched == 0
         assert fast_agent.last_iterations == searched
         # Mostly the chosen colour; sometimes another one, so the next search may reuse a
         # less explored subtree (or none).
@@ -305,6 +308,54 @@ def test_mcts_agrees_move_after_move_with_tree_reuse(data):
         fast.play(colour)
         slow.play(colour)
         assert_same(fast, slow, f"after move {move}")
+
+
+@pytest.mark.parametrize(("board_seed", "first"), [(1, 0), (1, 1), (4, 1)])
+def test_mcts_plans_against_greedy_replies_like_the_oracle(board_seed, first):
+    # Against an opponent that has only played greedy colours, MCTS follows a line that wins
+    # against greedy replies without searching; the engine and the oracle find the same lines.
+    board = Board.hexagon(3, seed=board_seed)
+    fast, slow = Game(board), oracle.Game(board)
+    fast_agent, slow_agent = AI("mcts", iterations=20, seed=7), oracle.Mcts(20, seed=7)
+    planned = 0
+    while not slow.is_over:
+        if slow.to_move == first:
+            decisive = oracle.decisive_move(slow)
+            colour = fast_agent.choose(fast)
+            assert colour == slow_agent.choose(slow), f"move {slow.moves}"
+            assert fast_agent.root_visits()[: board.colour_count] == slow_agent.root_visits()
+            if decisive is None and fast_agent.last_iterations == 0:
+                planned += 1
+                assert slow_agent.line[slow.moves] == colour
+        else:
+            colour = oracle.choose_greedy(slow)
+        fast.play(colour)
+        slow.play(colour)
+    assert planned > 0
+    assert slow.winner == first
+
+
+def test_mcts_plans_only_against_greedy_opponents():
+    board = Board.hexagon(3, seed=1)
+    game = oracle.Game(board)
+    assert not oracle.opponents_played_greedy(game)  # no move seen yet
+    game.play(oracle.choose_greedy(game))
+    assert oracle.opponents_played_greedy(game)
+    other = oracle.Game(board)
+    other.play(next(c for c in other.legal_moves() if c != oracle.choose_greedy(other)))
+    assert not oracle.opponents_played_greedy(other)
+    fast = Game(board)
+    fast.play(other.history[0])
+    searched = AI("mcts", iterations=20, seed=7)
+    searched.choose(fast)
+    assert searched.last_iterations == 20  # no plan against a colour that was not greedy
+    line = oracle.winning_line(game, 50)
+    assert line is not None
+    for colour in line:
+        if game.to_move == 0:
+            assert colour == oracle.choose_greedy(game)
+        game.play(colour)
+    assert game.winner == 1
 
 
 # -- the batch API ---------------------------------------------------------------------------

@@ -392,7 +392,8 @@ def test_playouts_are_the_same_for_one_two_and_three_threads(policy):
 
 
 def test_mcts_with_three_trees_is_the_same_for_one_and_two_threads():
-    options = {"iterations": 150, "trees": 3, "playouts": 2, "c": 0.8}
+    # plan=0: every move is searched (the agent plays both sides, often the greedy colour).
+    options = {"iterations": 150, "trees": 3, "playouts": 2, "c": 0.8, "plan": 0}
     games = [Game(Board.hexagon(3, seed=8)) for _ in range(2)]
     agents = [AI("mcts", seed=21, threads=t, **options) for t in (1, 2)]
     for _ in range(6):
@@ -551,7 +552,7 @@ def test_ctrl_c_stops_long_playouts_quickly():
 
 def test_mcts_with_a_time_budget_returns_a_legal_move():
     game = Game(Board.hexagon(4, seed=9))
-    agent = AI("mcts", time=0.05, seed=4, trees=2)
+    agent = AI("mcts", time=0.05, seed=4, trees=2, plan=0)  # plan=0: every move is searched
     colour = agent.choose(game)
     assert colour in game.legal_moves()
     assert agent.last_iterations > 0

@@ -859,7 +859,7 @@ def test_mcts_unexpanded_descendant_is_reused():
     # a move to one of them is still "a child in the tree", so its one visit is kept.
     game = Game(GRID16)
     iterations = len(game.legal_moves())
-    mcts = Mcts(iterations, seed=6)
+    mcts = Mcts(iterations, seed=6, plan=0)  # plan=0: searched whatever the reply
     mcts.choose(game)
     game.play(game.legal_moves()[-1])
     mcts.choose(game)

@@ -40,6 +40,7 @@ _OPTIONS: dict[str, dict[str, type]] = {
         "margin": float,
         "greedy": int,
         "bias": float,
+        "plan": int,
     },
 }
 
@@ -51,8 +52,10 @@ class AI:
     or ``time`` (seconds per move, not reproducible), ``c`` (exploration, default 0.5),
     ``playouts`` per leaf, ``trees`` (root parallelism), ``reuse`` (keep the tree between
     moves), ``margin`` (the weight of the final margin in a playout's value, 0 to 1, default
-    0.5), ``greedy`` (the playouts' lean towards the greedy colour, default 6) and ``bias``
-    (progressive bias towards colours that take more, default 3). ``seed`` feeds ``random``
+    0.5), ``greedy`` (the playouts' lean towards the greedy colour, default 6), ``bias``
+    (progressive bias towards colours that take more, default 3) and ``plan`` (the beam width
+    of the search for a line that wins against an opponent that has only played greedy
+    colours, default 50, 0 for none). ``seed`` feeds ``random``
     and ``mcts``; ``threads`` spreads the MCTS trees (the choice does not depend on it).
 
     MCTS keeps its trees between calls of :meth:`choose` on the same game; use one agent
@@ -78,8 +81,9 @@ class AI:
         for key in ("depth", "iterations", "playouts", "trees"):
             if key in options:
                 _validate.integer(key, options[key], 1, (1 << 32) - 1)
-        if "greedy" in options:
-            _validate.integer("greedy", options["greedy"], 0, (1 << 16) - 1)
+        for key in ("greedy", "plan"):
+            if key in options:
+                _validate.integer(key, options[key], 0, (1 << 16) - 1)
         try:
             self._agent = _core.annexation.Agent(
                 name, self.seed, threads=self.threads, **self.options

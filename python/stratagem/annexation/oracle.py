@@ -723,8 +723,72 @@ def decisive_move(game: Game) -> int | None:
     return best
 
 
+#: "The most own moves a plan looks ahead."
+PLAN_DEPTH = 40
+
+
+def opponents_played_greedy(game: Game) -> bool:
+    """Whether every move the other players made in ``game.history`` was the greedy colour,
+    and they made at least one (replayed from the start of the game)."""
+    me = game.to_move
+    state = Game(
+        game.board,
+        game.seed,
+        mode=game.mode,
+        allow_opponent_colours=game.allow_opponent_colours,
+        max_moves=game.max_moves,
+    )
+    seen = False
+    for colour in game.history:
+        if state.to_move != me:
+            if choose_greedy(state) != colour:
+                return False
+            seen = True
+        state.play(colour)
+    return seen
+
+
+def winning_line(game: Game, width: int) -> list[int] | None:
+    """A beam search for a line that wins for the player to move against greedy replies:
+    every colour of the line (the replies included), or None: "level after level (one own
+    move and the replies each, at most PLAN_DEPTH), every position of the beam, in beam order,
+    is followed by each legal colour in ascending order; the first line that wins is
+    returned. The lines still going are ordered by the mover's margin, largest first (a
+    stable sort), a position met again is dropped, and the first width make the next beam"."""
+    me = game.to_move
+    beam: list[tuple[Game, list[int]]] = [(game, [])]
+    for _ in range(PLAN_DEPTH):
+        lines: list[tuple[Game, list[int]]] = []
+        for position, line in beam:
+            for colour in position.legal_moves():
+                state, played = _child(position, colour), [*line, colour]
+                while not state.is_over and state.to_move != me:
+                    reply = choose_greedy(state)
+                    state.play(reply)
+                    played.append(reply)
+                if state.is_over:
+                    if state.winner == me:
+                        return played
+                else:
+                    lines.append((state, played))
+        lines.sort(key=lambda item: -item[0].margin(me))
+        seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+        beam = []
+        for state, played in lines:
+            key = (tuple(state.owner), tuple(state.player_colours))
+            if key not in seen:
+                seen.add(key)
+                beam.append((state, played))
+                if len(beam) == width:
+                    break
+        if not beam:
+            return None
+    return None
+
+
 class Mcts:
-    """UCT with root parallelism (``trees``), several playouts per leaf and tree reuse."""
+    """UCT with root parallelism (``trees``), several playouts per leaf, tree reuse and a
+    plan against greedy replies (``plan``, the beam width; 0 for none)."""
 
     iterations: int
     c: float
@@ -734,9 +798,11 @@ class Mcts:
     margin: float
     greedy: int
     bias: float
+    plan: int
     seed: int
     roots: list[Node]
     histories: list[list[int]]
+    line: list[int]
 
     def __init__(
         self,
@@ -749,6 +815,7 @@ class Mcts:
         margin: float = 0.5,
         greedy: int = 6,
         bias: float = 3.0,
+        plan: int = 50,
         seed: int = 0,
     ) -> None:
         self.iterations = _validate.integer("iterations", iterations, 1)
@@ -776,12 +843,17 @@ class Mcts:
         if not math.isfinite(float(gain_bias)) or float(gain_bias) < 0.0:
             raise InvalidParameter(f"bias must be finite and at least 0, got {gain_bias!r}")
         self.bias = float(gain_bias)
+        self.plan = _validate.integer("plan", plan, 0, 2**16 - 1)
         self.seed = _validate.integer("seed", seed, 0, U64_MAX)
         # Tree t: its root node and the history of the root state.
         self.roots = []
         self.histories = []
         self._colour_count = 0
         self._cells = 0
+        # The winning line being followed, as a whole game's history (empty: none), and the
+        # board colours it was found on.
+        self.line = []
+        self._line_colours: list[int] = []
 
     def _reused_root(self, t: int, game: Game) -> Node | None:
         """Reuse: "when the next choose is given a state whose history extends [the tree's root
@@ -866,6 +938,10 @@ class Mcts:
         if decisive is not None:  # the game ends now, and the trees with it
             self.roots, self.histories = [], []
             return decisive
+        planned = self._planned(game)
+        if planned is not None:  # the opponents are taken to go on playing greedily
+            self.roots, self.histories = [], []
+            return planned
         roots = []
         for t in range(self.trees):
             root = self._reused_root(t, game)
@@ -882,6 +958,28 @@ class Mcts:
             if visits[c] > visits[best]:
                 best = c
         return best
+
+    def _planned(self, game: Game) -> int | None:
+        """The next colour of a line that wins against greedy replies, when the other
+        players have played only greedy colours: the line being followed if the game (on the
+        same board colours) has kept to it, otherwise a new one from :func:`winning_line`
+        (kept for the next moves), if any."""
+        history = list(game.history)
+        colours = list(game._board.colours)
+        following = (
+            colours == self._line_colours
+            and len(self.line) > len(history)
+            and self.line[: len(history)] == history
+        )
+        if not following:
+            self.line = []
+            if self.plan == 0 or not opponents_played_greedy(game):
+                return None
+            line = winning_line(game, self.plan)
+            if line is None:
+                return None
+            self.line, self._line_colours = history + line, colours
+        return self.line[len(history)]
 
     def root_visits(self) -> list[int]:
         """For every colour 0..k-1: the visits of the root child of that colour summed over

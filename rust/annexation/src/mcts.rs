@@ -1,13 +1,17 @@
 //! UCT search (docs/annexation-rules.md, "mcts"): root-parallel trees, several playouts per
-//! leaf, tree reuse between moves. With an iteration budget the choice is a pure function of
-//! the seed and the game's history, whatever the thread count.
+//! leaf, tree reuse between moves, and a plan against an opponent that has only played the
+//! greedy colour. With an iteration budget the choice is a pure function of the seed and the
+//! game's history, whatever the thread count.
 
+use std::cmp::Reverse;
+use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 use stratagem_core::rng::{Halves, Stream, det_ln, purpose_tag};
 use stratagem_core::{Cancel, Result, error::param};
 
+use crate::ai::choose_greedy;
 use crate::board::Board;
 use crate::playout::biased_playout;
 use crate::purpose;
@@ -30,6 +34,12 @@ pub const DEFAULT_MARGIN_WEIGHT: f64 = 0.5;
 pub const DEFAULT_GREEDY_BIAS: u32 = 6;
 /// The default weight of a child's gain in its selection score (progressive bias).
 pub const DEFAULT_GAIN_BIAS: f64 = 3.0;
+/// The default beam width of the plan against greedy replies ([`winning_line`]).
+pub const DEFAULT_PLAN_WIDTH: u32 = 50;
+/// The largest beam width a plan may use.
+pub const MAX_PLAN_WIDTH: u32 = 65_535;
+/// The most own moves a plan looks ahead.
+pub const PLAN_DEPTH: usize = 40;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MctsConfig {
@@ -44,6 +54,8 @@ pub struct MctsConfig {
     pub greedy_bias: u32,
     /// `b` in the selection score's progressive bias `b * gain / (cells * N)`.
     pub gain_bias: f64,
+    /// The beam width of the plan against greedy replies (0: no plan).
+    pub plan_width: u32,
 }
 
 impl MctsConfig {
@@ -81,6 +93,7 @@ impl MctsConfig {
             margin_weight: DEFAULT_MARGIN_WEIGHT,
             greedy_bias: DEFAULT_GREEDY_BIAS,
             gain_bias: DEFAULT_GAIN_BIAS,
+            plan_width: DEFAULT_PLAN_WIDTH,
         })
     }
 
@@ -105,6 +118,16 @@ impl MctsConfig {
             )));
         }
         Ok(Self { gain_bias, ..self })
+    }
+
+    /// The same settings with another plan beam width (0: no plan; at most 65,535).
+    pub fn with_plan_width(self, plan_width: u32) -> Result<Self> {
+        if plan_width > MAX_PLAN_WIDTH {
+            return Err(param(format!(
+                "the plan width must be from 0 to {MAX_PLAN_WIDTH}, got {plan_width}"
+            )));
+        }
+        Ok(Self { plan_width, ..self })
     }
 
     /// The same settings with another greedy bias for the playouts (at most 65,535).
@@ -352,6 +375,86 @@ pub fn decisive_move(board: &Board, state: &State) -> Option<usize> {
     best.map(|(_, colour)| colour)
 }
 
+/// Whether every move the other players made in `history` (from the start of the game on
+/// `board`) was the greedy colour, and they made at least one: then the plan may assume
+/// they go on playing it.
+pub fn opponents_played_greedy(board: &Board, me: usize, history: &[u8]) -> Result<bool> {
+    let mut state = State::initial(board)?;
+    let mut seen = false;
+    for &colour in history {
+        if state.to_move() != me {
+            if choose_greedy(board, &state) != usize::from(colour) {
+                return Ok(false);
+            }
+            seen = true;
+        }
+        state.play_unchecked(board, usize::from(colour));
+    }
+    Ok(seen)
+}
+
+/// Plays `colour` for `me` (to move), then the other players' greedy colours up to `me`'s next
+/// turn or the end of the game, appending every colour played to `line`.
+fn play_against_greedy(
+    board: &Board,
+    state: &mut State,
+    colour: usize,
+    me: usize,
+    line: &mut Vec<u8>,
+) {
+    state.play_unchecked(board, colour);
+    line.push(colour as u8);
+    while !state.is_over() && state.to_move() != me {
+        let reply = choose_greedy(board, state);
+        state.play_unchecked(board, reply);
+        line.push(reply as u8);
+    }
+}
+
+/// A beam search for a line that wins for the player to move against greedy replies: every
+/// colour of the line from `state` (the replies included), or None. Level after level (one
+/// own move and the replies each, at most [`PLAN_DEPTH`]), every position of the beam, in
+/// beam order, is followed by each legal colour in ascending order; the first line that wins
+/// is returned. The lines still going are ordered by the mover's margin, largest first (a
+/// stable sort), a position met again is dropped, and the first `width` make the next beam.
+pub fn winning_line(board: &Board, state: &State, width: usize) -> Option<Vec<u8>> {
+    let me = state.to_move();
+    let mut beam = vec![(state.clone(), Vec::new())];
+    for _ in 0..PLAN_DEPTH {
+        let mut lines = Vec::new();
+        for (position, line) in &beam {
+            let legal = position.legal_mask(board);
+            for colour in (0..board.colour_count()).filter(|&c| legal & (1 << c) != 0) {
+                let (mut next, mut next_line) = (position.clone(), line.clone());
+                play_against_greedy(board, &mut next, colour, me, &mut next_line);
+                match next.outcome() {
+                    Outcome::Won(q) if usize::from(q) == me => return Some(next_line),
+                    Outcome::Ongoing => lines.push((next, next_line)),
+                    _ => {}
+                }
+            }
+        }
+        lines.sort_by_key(|(next, _)| Reverse(next.margin(me)));
+        let mut seen = HashSet::new();
+        beam.clear();
+        for (next, line) in lines {
+            let owners: Vec<u64> = (0..next.players())
+                .flat_map(|q| next.owned(q).iter().copied())
+                .collect();
+            if seen.insert((owners, next.player_colours().to_vec())) {
+                beam.push((next, line));
+                if beam.len() == width {
+                    break;
+                }
+            }
+        }
+        if beam.is_empty() {
+            return None;
+        }
+    }
+    None
+}
+
 /// An MCTS player: its settings, seed and trees.
 #[derive(Clone, Debug)]
 pub struct Mcts {
@@ -361,6 +464,8 @@ pub struct Mcts {
     /// The colours of the board the trees were grown on (trees never cross boards).
     board_colours: Vec<u8>,
     last_iterations: u64,
+    /// The winning line being followed, as a whole game's history (empty: none).
+    plan: Vec<u8>,
 }
 
 impl Mcts {
@@ -371,6 +476,7 @@ impl Mcts {
             trees: Vec::new(),
             board_colours: Vec::new(),
             last_iterations: 0,
+            plan: Vec::new(),
         }
     }
 
@@ -392,6 +498,34 @@ impl Mcts {
         visits
     }
 
+    /// The next colour of a line that wins against greedy replies, when the other players
+    /// have played only greedy colours: the line being followed if the game has kept to it,
+    /// otherwise a new one from [`winning_line`] (kept for the next moves), if any.
+    fn planned(
+        &mut self,
+        board: &Board,
+        state: &State,
+        history: &[u8],
+        same_board: bool,
+    ) -> Result<Option<usize>> {
+        let following =
+            same_board && self.plan.len() > history.len() && self.plan.starts_with(history);
+        if !following {
+            self.plan.clear();
+            if self.config.plan_width == 0
+                || !opponents_played_greedy(board, state.to_move(), history)?
+            {
+                return Ok(None);
+            }
+            let Some(line) = winning_line(board, state, self.config.plan_width as usize) else {
+                return Ok(None);
+            };
+            self.plan = [history, line.as_slice()].concat();
+            self.board_colours = board.cell_colours().to_vec();
+        }
+        Ok(Some(usize::from(self.plan[history.len()])))
+    }
+
     /// Searches from `state` (reached by `history`) and returns the colour to play.
     pub fn choose(
         &mut self,
@@ -407,6 +541,12 @@ impl Mcts {
             return Ok(colour);
         }
         let same_board = self.board_colours == board.cell_colours();
+        if let Some(colour) = self.planned(board, state, history, same_board)? {
+            // The opponents are taken to go on playing greedily: no search.
+            self.trees.clear();
+            self.last_iterations = 0;
+            return Ok(colour);
+        }
         let trees = self.config.trees as usize;
         if !(self.config.reuse && same_board && self.trees.len() == trees) {
             self.trees = vec![Tree::new(history); trees];
@@ -509,6 +649,71 @@ mod tests {
     /// A path 0 | 1 2 1 2 3 4 1 2 | 5 where no colour wins at once.
     fn slow_path_board() -> Result<Board> {
         crate::board::tests::path_board(&[0, 1, 2, 1, 2, 3, 4, 1, 2, 5], 6, Mode::Flood)
+    }
+
+    /// A path 0 4 0 2 4 5 2 4 5 4 on which either player, moving next, has a line that wins
+    /// against greedy replies, and no colour wins at once.
+    fn plan_board() -> Result<Board> {
+        crate::board::tests::path_board(&[0, 4, 0, 2, 4, 5, 2, 4, 5, 4], 6, Mode::Flood)
+    }
+
+    #[test]
+    fn a_winning_line_wins_against_greedy_replies() -> Result<()> {
+        let board = plan_board()?;
+        let mut state = State::initial(&board)?;
+        let line =
+            winning_line(&board, &state, 50).ok_or_else(|| param("player 0 wins this board"))?;
+        for &colour in &line {
+            if state.to_move() == 1 {
+                assert_eq!(usize::from(colour), choose_greedy(&board, &state));
+            }
+            state.play(&board, i64::from(colour))?;
+        }
+        assert_eq!(state.outcome(), Outcome::Won(0));
+        Ok(())
+    }
+
+    #[test]
+    fn plans_only_against_an_opponent_that_played_greedily() -> Result<()> {
+        let board = plan_board()?;
+        let start = State::initial(&board)?;
+        let greedy = choose_greedy(&board, &start) as u8;
+        let other = (0..board.colour_count() as u8)
+            .find(|&c| c != greedy && start.legal_mask(&board) & (1 << c) != 0)
+            .ok_or_else(|| param("another legal colour"))?;
+        assert!(!opponents_played_greedy(&board, 0, &[])?);
+        assert!(opponents_played_greedy(&board, 1, &[greedy])?);
+        assert!(!opponents_played_greedy(&board, 1, &[other])?);
+        let cancel = Cancel::new();
+        let config = MctsConfig::new(Budget::Iterations(30), 0.5, 1, 1, true)?;
+        for (first, width, planned) in [(greedy, 50, true), (greedy, 0, false), (other, 50, false)]
+        {
+            let mut state = start.clone();
+            state.play(&board, i64::from(first))?;
+            let mut mcts = Mcts::new(config.with_plan_width(width)?, 3);
+            let colour = mcts.choose(&board, &state, &[first], &cancel)?;
+            assert_eq!(decisive_move(&board, &state), None);
+            assert_eq!(mcts.last_iterations() == 0, planned, "{first} {width}");
+            if planned {
+                let line = winning_line(&board, &state, 50).ok_or_else(|| param("a plan"))?;
+                assert_eq!(colour, usize::from(line[0]));
+                // The line is followed while the opponent keeps to it, without a search.
+                let mut history = vec![first];
+                for &step in &line[..2] {
+                    state.play(&board, i64::from(step))?;
+                    history.push(step);
+                }
+                if !state.is_over() {
+                    assert_eq!(
+                        mcts.choose(&board, &state, &history, &cancel)?,
+                        usize::from(line[2])
+                    );
+                    assert_eq!(mcts.last_iterations(), 0);
+                }
+            }
+        }
+        assert!(config.with_plan_width(MAX_PLAN_WIDTH + 1).is_err());
+        Ok(())
     }
 
     #[test]

@@ -250,6 +250,7 @@ fn spec_from(
     margin: f64,
     greedy: u32,
     bias: f64,
+    plan: u32,
 ) -> PyResult<AiSpec> {
     let stateless = |kind| Ok(AiSpec::Stateless(kind));
     match kind {
@@ -275,6 +276,7 @@ fn spec_from(
                 .and_then(|config| config.with_margin_weight(margin))
                 .and_then(|config| config.with_greedy_bias(greedy))
                 .and_then(|config| config.with_gain_bias(bias))
+                .and_then(|config| config.with_plan_width(plan))
                 .map_err(to_py)?;
             Ok(AiSpec::Mcts(config))
         }
@@ -288,9 +290,9 @@ fn spec_from(
 #[pymethods]
 impl PyAgent {
     #[new]
-    // margin, greedy and bias default to mcts::DEFAULT_{MARGIN_WEIGHT, GREEDY_BIAS, GAIN_BIAS}
-    // (a signature shows literals only).
-    #[pyo3(signature = (kind, seed=0, depth=3, heuristic="reach", iterations=None, time=None, c=0.5, playouts=1, trees=1, reuse=true, margin=0.5, greedy=6, bias=3.0, threads=None))]
+    // margin, greedy, bias and plan default to mcts::DEFAULT_{MARGIN_WEIGHT, GREEDY_BIAS,
+    // GAIN_BIAS, PLAN_WIDTH} (a signature shows literals only).
+    #[pyo3(signature = (kind, seed=0, depth=3, heuristic="reach", iterations=None, time=None, c=0.5, playouts=1, trees=1, reuse=true, margin=0.5, greedy=6, bias=3.0, plan=50, threads=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         kind: &str,
@@ -306,11 +308,12 @@ impl PyAgent {
         margin: f64,
         greedy: u32,
         bias: f64,
+        plan: u32,
         threads: Option<usize>,
     ) -> PyResult<Self> {
         let spec = spec_from(
             kind, depth, heuristic, iterations, time, c, playouts, trees, reuse, margin, greedy,
-            bias,
+            bias, plan,
         )?;
         thread_count(threads)?;
         Ok(Self {
