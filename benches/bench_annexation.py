@@ -17,14 +17,23 @@ oracle only fewer of them:
   trees`` is root parallelism, the two trees shared out over two threads.
 
 Boards, games and the oracle's games are built before any timing.
+
+The table after the cases checks issue 22's targets (random playouts with two threads: 2,000,000/s
+on hex:8 and 350,000/s on hex:18) the way the issue states them, ``playouts(Game(Board.hexagon(R,
+seed=1), seed=1), n, threads=T)``: the best of 5 calls in wall time, and the playouts per second
+of CPU time the process used (on a machine shared with other work, wall time counts the time
+the threads waited for a core; CPU time does not, so T threads of a quiet machine give about T
+times the one-thread CPU figure).
 """
 
 from __future__ import annotations
 
+import os
 import sys
+import time
 from functools import cache
 
-from harness import Case
+from harness import Case, Table
 from stratagem.annexation import AI, Board, Game, oracle, playouts
 
 _SEED = 1
@@ -116,3 +125,55 @@ def cases(quick: bool) -> list[Case]:
             )
         )
     return result + _openspiel(quick)
+
+
+# Issue 22's targets: random playouts per second with two threads.
+_TARGETS = {8: 2_000_000, 18: 350_000}
+
+
+def _target_rates(radius: int, threads: int, n: int) -> tuple[float, float]:
+    """(best wall-time rate, best CPU-time rate) of 5 calls of ``n`` random playouts."""
+    game = Game(Board.hexagon(radius, seed=_SEED), seed=_SEED)
+    playouts(game, n // 10, threads=threads)
+    wall, cpu = 0.0, 0.0
+    for _ in range(5):
+        started, used = time.perf_counter(), time.process_time()
+        playouts(game, n, threads=threads)
+        wall = max(wall, n / (time.perf_counter() - started))
+        cpu = max(cpu, n / (time.process_time() - used))
+    return wall, cpu
+
+
+def tables(quick: bool, min_seconds: float) -> list[Table]:
+    rows, records = [], []
+    for radius, n in ((8, 20_000 if quick else 400_000), (18, 4_000 if quick else 80_000)):
+        for threads in (1, 2):
+            wall, cpu = _target_rates(radius, threads, n)
+            target = _TARGETS[radius] if threads == 2 else None
+            rows.append(
+                [
+                    f"hex:{radius}",
+                    str(threads),
+                    f"{wall:,.0f}",
+                    f"{cpu:,.0f}",
+                    f"{target:,}" if target else "",
+                ]
+            )
+            records.append(
+                {
+                    "board": f"hex:{radius}",
+                    "threads": threads,
+                    "wall_per_second": wall,
+                    "cpu_per_second": cpu,
+                    "target": target,
+                }
+            )
+    return [
+        Table(
+            "annexation random playouts, issue 22's measure (best of 5 calls)",
+            ["board", "threads", "wall /s", "per CPU-second", "target /s"],
+            rows,
+            records,
+            notes=[f"load average over the last minute at the end: {os.getloadavg()[0]:.2f}"],
+        )
+    ]
