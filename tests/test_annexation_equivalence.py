@@ -349,6 +349,7 @@ def test_mcts_plans_only_against_greedy_opponents():
     searched = AI("mcts", iterations=20, seed=7)
     searched.choose(fast)
     assert searched.last_iterations == 20  # no plan against a colour that was not greedy
+    assert oracle.winning_line(game, 0) is None
     line = oracle.winning_line(game, 50)
     assert line is not None
     for colour in line:

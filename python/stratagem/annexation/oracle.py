@@ -756,8 +756,10 @@ def winning_line(game: Game, width: int) -> list[int] | None:
     returned. The lines still going are ordered by the mover's margin, largest first (a
     stable sort), a position met again is dropped, and the first width make the next beam"."""
     me = game.to_move
-    beam: list[tuple[Game, list[int]]] = [(game, [])]
+    beam: list[tuple[Game, list[int]]] = [(game, [])] if width > 0 else []
     for _ in range(PLAN_DEPTH):
+        if not beam:
+            return None
         lines: list[tuple[Game, list[int]]] = []
         for position, line in beam:
             for colour in position.legal_moves():
@@ -781,8 +783,6 @@ def winning_line(game: Game, width: int) -> list[int] | None:
                 beam.append((state, played))
                 if len(beam) == width:
                     break
-        if not beam:
-            return None
     return None
 
 

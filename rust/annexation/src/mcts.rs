@@ -416,19 +416,32 @@ fn play_against_greedy(
 /// own move and the replies each, at most [`PLAN_DEPTH`]), every position of the beam, in
 /// beam order, is followed by each legal colour in ascending order; the first line that wins
 /// is returned. The lines still going are ordered by the mover's margin, largest first (a
-/// stable sort), a position met again is dropped, and the first `width` make the next beam.
-pub fn winning_line(board: &Board, state: &State, width: usize) -> Option<Vec<u8>> {
+/// stable sort), a position met again is dropped, and the first `width` make the next beam
+/// (a width of 0 finds nothing).
+pub fn winning_line(
+    board: &Board,
+    state: &State,
+    width: usize,
+    cancel: &Cancel,
+) -> Result<Option<Vec<u8>>> {
     let me = state.to_move();
     let mut beam = vec![(state.clone(), Vec::new())];
+    if width == 0 {
+        beam.clear();
+    }
     for _ in 0..PLAN_DEPTH {
+        if beam.is_empty() {
+            return Ok(None);
+        }
         let mut lines = Vec::new();
         for (position, line) in &beam {
+            cancel.check()?;
             let legal = position.legal_mask(board);
             for colour in (0..board.colour_count()).filter(|&c| legal & (1 << c) != 0) {
                 let (mut next, mut next_line) = (position.clone(), line.clone());
                 play_against_greedy(board, &mut next, colour, me, &mut next_line);
                 match next.outcome() {
-                    Outcome::Won(q) if usize::from(q) == me => return Some(next_line),
+                    Outcome::Won(q) if usize::from(q) == me => return Ok(Some(next_line)),
                     Outcome::Ongoing => lines.push((next, next_line)),
                     _ => {}
                 }
@@ -448,11 +461,8 @@ pub fn winning_line(board: &Board, state: &State, width: usize) -> Option<Vec<u8
                 }
             }
         }
-        if beam.is_empty() {
-            return None;
-        }
     }
-    None
+    Ok(None)
 }
 
 /// An MCTS player: its settings, seed and trees.
@@ -507,6 +517,7 @@ impl Mcts {
         state: &State,
         history: &[u8],
         same_board: bool,
+        cancel: &Cancel,
     ) -> Result<Option<usize>> {
         let following =
             same_board && self.plan.len() > history.len() && self.plan.starts_with(history);
@@ -517,7 +528,8 @@ impl Mcts {
             {
                 return Ok(None);
             }
-            let Some(line) = winning_line(board, state, self.config.plan_width as usize) else {
+            let Some(line) = winning_line(board, state, self.config.plan_width as usize, cancel)?
+            else {
                 return Ok(None);
             };
             self.plan = [history, line.as_slice()].concat();
@@ -541,7 +553,7 @@ impl Mcts {
             return Ok(colour);
         }
         let same_board = self.board_colours == board.cell_colours();
-        if let Some(colour) = self.planned(board, state, history, same_board)? {
+        if let Some(colour) = self.planned(board, state, history, same_board, cancel)? {
             // The opponents are taken to go on playing greedily: no search.
             self.trees.clear();
             self.last_iterations = 0;
@@ -661,8 +673,8 @@ mod tests {
     fn a_winning_line_wins_against_greedy_replies() -> Result<()> {
         let board = plan_board()?;
         let mut state = State::initial(&board)?;
-        let line =
-            winning_line(&board, &state, 50).ok_or_else(|| param("player 0 wins this board"))?;
+        let line = winning_line(&board, &state, 50, &Cancel::new())?
+            .ok_or_else(|| param("player 0 wins this board"))?;
         for &colour in &line {
             if state.to_move() == 1 {
                 assert_eq!(usize::from(colour), choose_greedy(&board, &state));
@@ -670,6 +682,8 @@ mod tests {
             state.play(&board, i64::from(colour))?;
         }
         assert_eq!(state.outcome(), Outcome::Won(0));
+        let start = State::initial(&board)?;
+        assert_eq!(winning_line(&board, &start, 0, &Cancel::new())?, None);
         Ok(())
     }
 
@@ -695,7 +709,8 @@ mod tests {
             assert_eq!(decisive_move(&board, &state), None);
             assert_eq!(mcts.last_iterations() == 0, planned, "{first} {width}");
             if planned {
-                let line = winning_line(&board, &state, 50).ok_or_else(|| param("a plan"))?;
+                let line =
+                    winning_line(&board, &state, 50, &cancel)?.ok_or_else(|| param("a plan"))?;
                 assert_eq!(colour, usize::from(line[0]));
                 // The line is followed while the opponent keeps to it, without a search.
                 let mut history = vec![first];
