@@ -15,7 +15,7 @@ use crate::grid::{
 };
 use crate::params::{EMPIRES, Outpost, Params};
 use crate::rows::{self, EMPTY, Row, Rows};
-use crate::supply::{Reach, cut_off};
+use crate::supply::{self, Reach, cut_off};
 use crate::terrain::Terrain;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -73,6 +73,9 @@ pub struct View<'a> {
 const RANDOM_MOVES: u64 = purpose_tag("outpost.random");
 const RANDOM_DISBAND: u64 = purpose_tag("outpost.disband");
 const UNREACHABLE: u16 = u16::MAX;
+/// The largest radius for which the lookahead's simulated supply lines take the passable
+/// cells from the outposts ([`supply::passable`]) rather than from a control map.
+const PASSABLE_RADIUS: u32 = 14;
 /// An outpost of another empire this close could share a cell after one move of each.
 const DANGER_RADIUS: u32 = 2;
 
@@ -435,6 +438,8 @@ fn greedy(view: &View<'_>, empire: u8, greed: Greed, scratch: &mut Scratch) -> V
 struct Simulation {
     outposts: Vec<Outpost>,
     control: Vec<i8>,
+    /// Whether `control` is the control map of `outposts`.
+    control_ready: bool,
     work: ControlWork,
     reach: Reach,
     cut: Vec<bool>,
@@ -455,18 +460,33 @@ impl Simulation {
                 outpost.cell = to;
             }
         }
-        self.control.resize(CELLS, 0);
-        self.work
-            .compute(&self.outposts, view.params.r, &mut self.control);
+        let r = view.params.r;
         let own = || self.outposts.iter().filter(|o| o.empire == empire);
         let fringe = view.params.flags.supply_fringe;
-        self.reach.search(
-            terrain,
-            &self.control,
-            empire,
-            fringe,
-            own().map(|o| o.cell),
-        );
+        let mut wanted = EMPTY;
+        for outpost in own() {
+            rows::insert(&mut wanted, outpost.cell);
+        }
+        // Only the empire's passable cells matter here: for small radii they come cheaper
+        // from the outposts than from a control map ([`Simulation::value`] makes the map).
+        if r <= PASSABLE_RADIUS {
+            let others = self.outposts.iter().filter(|o| o.empire != empire);
+            let passable = supply::passable(
+                own().map(|o| o.cell),
+                others.map(|o| o.cell),
+                r,
+                terrain.land_rows(),
+            );
+            self.reach
+                .search_passable(terrain, &passable, empire, fringe, &wanted);
+            self.control_ready = false;
+        } else {
+            self.control.resize(CELLS, 0);
+            self.work.compute(&self.outposts, r, &mut self.control);
+            self.reach
+                .search_rows(terrain, &self.control, empire, fringe, &wanted);
+            self.control_ready = true;
+        }
         own().map(|o| !self.reach.contains(o.cell)).collect()
     }
 
@@ -474,6 +494,11 @@ impl Simulation {
     /// removed, the value `3 * own - others`.
     fn value(&mut self, view: &View<'_>, empire: u8) -> i64 {
         let terrain = view.terrain;
+        if !self.control_ready {
+            self.control.resize(CELLS, 0);
+            self.work
+                .compute(&self.outposts, view.params.r, &mut self.control);
+        }
         let removed = cut_off(
             terrain,
             &self.control,
