@@ -208,13 +208,17 @@ fn diamonds(centres: impl Iterator<Item = Cell>, r: u32) -> Rows {
 /// search from every target at once, a whole layer of cells per step, that stops once every
 /// wanted cell is settled. Other cells of `walk` keep whatever they held.
 fn walk_to_targets(terrain: &Terrain, targets: &Rows, wanted: &Rows, walk: &mut PerCell<u16>) {
-    let land = terrain.land_rows();
     let mut unsettled = *wanted;
-    let mut missing = 0usize;
-    rows::for_each(wanted, |cell| {
-        walk[usize::from(cell)] = UNREACHABLE;
-        missing += 1;
-    });
+    search_walks(terrain, targets, &mut unsettled, walk);
+    // What the search never reached: no land path leads to a target.
+    rows::for_each(&unsettled, |cell| walk[usize::from(cell)] = UNREACHABLE);
+}
+
+/// The search of [`walk_to_targets`]: writes the walk of the cells of `unsettled` it reaches
+/// and takes them out.
+fn search_walks(terrain: &Terrain, targets: &Rows, unsettled: &mut Rows, walk: &mut PerCell<u16>) {
+    let land = terrain.land_rows();
+    let mut missing: usize = unsettled.iter().map(|row| row.count_ones() as usize).sum();
     // The layer's rows sit one place down, between two rows that stay empty, so a row's
     // neighbours are read without bounds checks. `unseen`: land the search has not reached.
     // The two buffers trade places by reference after each step, never by copy.
