@@ -4,7 +4,6 @@
 //! game's history, whatever the thread count.
 
 use std::cmp::Reverse;
-use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -35,7 +34,7 @@ pub const DEFAULT_GREEDY_BIAS: u32 = 6;
 /// The default weight of a child's gain in its selection score (progressive bias).
 pub const DEFAULT_GAIN_BIAS: f64 = 3.0;
 /// The default beam width of the plan against greedy replies ([`winning_line`]).
-pub const DEFAULT_PLAN_WIDTH: u32 = 50;
+pub const DEFAULT_PLAN_WIDTH: u32 = 100;
 /// The largest beam width a plan may use.
 pub const MAX_PLAN_WIDTH: u32 = 65_535;
 /// The most own moves a plan looks ahead.
@@ -393,22 +392,59 @@ pub fn opponents_played_greedy(board: &Board, me: usize, history: &[u8]) -> Resu
     Ok(seen)
 }
 
-/// Plays `colour` for `me` (to move), then the other players' greedy colours up to `me`'s next
-/// turn or the end of the game, appending every colour played to `line`.
-fn play_against_greedy(
-    board: &Board,
-    state: &mut State,
-    colour: usize,
-    me: usize,
-    line: &mut Vec<u8>,
-) {
-    state.play_unchecked(board, colour);
-    line.push(colour as u8);
-    while !state.is_over() && state.to_move() != me {
-        let reply = choose_greedy(board, state);
-        state.play_unchecked(board, reply);
-        line.push(reply as u8);
+/// One step of a plan: an own colour and the greedy replies after it, and the step before.
+#[derive(Clone, Copy, Debug)]
+struct Step {
+    /// The index of the step before in the arena, `u32::MAX` for the first.
+    before: u32,
+    colours: [u8; MAX_PLAYERS],
+    len: u8,
+}
+
+impl Step {
+    /// Plays `colour` for `me` (to move) in `state`, then the other players' greedy colours up
+    /// to `me`'s next turn or the end of the game.
+    fn play(board: &Board, state: &mut State, colour: usize, me: usize, before: u32) -> Self {
+        let mut step = Self {
+            before,
+            colours: [colour as u8; MAX_PLAYERS],
+            len: 1,
+        };
+        state.play_unchecked(board, colour);
+        while !state.is_over() && state.to_move() != me {
+            let reply = choose_greedy(board, state);
+            state.play_unchecked(board, reply);
+            step.colours[usize::from(step.len)] = reply as u8;
+            step.len += 1;
+        }
+        step
     }
+
+    fn replay(&self, board: &Board, state: &mut State) {
+        for &colour in &self.colours[..usize::from(self.len)] {
+            state.play_unchecked(board, usize::from(colour));
+        }
+    }
+}
+
+/// The colours of the steps up to `last` in the arena, the first step first.
+fn line_of(arena: &[Step], last: Step) -> Vec<u8> {
+    let mut steps = vec![last];
+    let mut before = last.before;
+    while before != u32::MAX {
+        let step = arena[before as usize];
+        steps.push(step);
+        before = step.before;
+    }
+    steps
+        .iter()
+        .rev()
+        .flat_map(|step| step.colours[..usize::from(step.len)].iter().copied())
+        .collect()
+}
+
+fn same_position(a: &State, b: &State) -> bool {
+    a.player_colours() == b.player_colours() && (0..a.players()).all(|q| a.owned(q) == b.owned(q))
 }
 
 /// A beam search for a line that wins for the player to move against greedy replies: every
@@ -425,42 +461,53 @@ pub fn winning_line(
     cancel: &Cancel,
 ) -> Result<Option<Vec<u8>>> {
     let me = state.to_move();
-    let mut beam = vec![(state.clone(), Vec::new())];
-    if width == 0 {
-        beam.clear();
+    // The beam: positions, their margins and the arena index of their last step.
+    let mut beam: Vec<(State, i64, u32)> = Vec::new();
+    if width > 0 {
+        beam.push((state.clone(), state.margin(me), u32::MAX));
     }
+    let mut arena: Vec<Step> = Vec::new();
     for _ in 0..PLAN_DEPTH {
         if beam.is_empty() {
             return Ok(None);
         }
-        let mut lines = Vec::new();
-        for (position, line) in &beam {
+        // The lines still going: the beam entry they extend, their last step, their margin.
+        let mut lines: Vec<(usize, Step, i64)> = Vec::new();
+        for (index, (position, _, last)) in beam.iter().enumerate() {
             cancel.check()?;
             let legal = position.legal_mask(board);
             for colour in (0..board.colour_count()).filter(|&c| legal & (1 << c) != 0) {
-                let (mut next, mut next_line) = (position.clone(), line.clone());
-                play_against_greedy(board, &mut next, colour, me, &mut next_line);
+                let mut next = position.clone();
+                let step = Step::play(board, &mut next, colour, me, *last);
                 match next.outcome() {
-                    Outcome::Won(q) if usize::from(q) == me => return Ok(Some(next_line)),
-                    Outcome::Ongoing => lines.push((next, next_line)),
+                    Outcome::Won(q) if usize::from(q) == me => {
+                        return Ok(Some(line_of(&arena, step)));
+                    }
+                    Outcome::Ongoing => lines.push((index, step, next.margin(me))),
                     _ => {}
                 }
             }
         }
-        lines.sort_by_key(|(next, _)| Reverse(next.margin(me)));
-        let mut seen = HashSet::new();
-        beam.clear();
-        for (next, line) in lines {
-            let owners: Vec<u64> = (0..next.players())
-                .flat_map(|q| next.owned(q).iter().copied())
-                .collect();
-            if seen.insert((owners, next.player_colours().to_vec())) {
-                beam.push((next, line));
-                if beam.len() == width {
+        lines.sort_by_key(|&(_, _, margin)| Reverse(margin));
+        let mut next_beam: Vec<(State, i64, u32)> = Vec::with_capacity(width.min(lines.len()));
+        for (index, step, margin) in lines {
+            let mut next = beam[index].0.clone();
+            step.replay(board, &mut next);
+            // The lines are sorted by margin, and equal positions have equal margins.
+            let seen = next_beam
+                .iter()
+                .rev()
+                .take_while(|(_, kept, _)| *kept == margin)
+                .any(|(kept, _, _)| same_position(kept, &next));
+            if !seen {
+                arena.push(step);
+                next_beam.push((next, margin, (arena.len() - 1) as u32));
+                if next_beam.len() == width {
                     break;
                 }
             }
         }
+        beam = next_beam;
     }
     Ok(None)
 }
