@@ -12,7 +12,10 @@ fn mulhilo(a: u64, b: u64) -> (u64, u64) {
 }
 
 /// One Philox4x64-10 block: four 64-bit words for a 256-bit counter and a 128-bit key.
-#[inline]
+/// Always inlined: in the random-playout loop a call costs 7% of the instructions (callgrind,
+/// 20,000 playouts on hex:8: 209.7M -> 195.1M) and hides the block from the CPU-specific
+/// builds of the loop.
+#[inline(always)]
 pub fn philox4x64_10(counter: [u64; 4], key: [u64; 2]) -> [u64; 4] {
     let mut x = counter;
     let mut k = key;
