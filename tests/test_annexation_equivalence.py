@@ -316,7 +316,8 @@ def test_mcts_plans_against_greedy_replies_like_the_oracle(board_seed, first):
     # against greedy replies without searching; the engine and the oracle find the same lines.
     board = Board.hexagon(3, seed=board_seed)
     fast, slow = Game(board), oracle.Game(board)
-    fast_agent, slow_agent = AI("mcts", iterations=20, seed=7), oracle.Mcts(20, seed=7)
+    fast_agent = AI("mcts", iterations=20, seed=7, plan=100)
+    slow_agent = oracle.Mcts(20, seed=7, plan=100)
     planned = 0
     while not slow.is_over:
         if slow.to_move == first:
@@ -346,7 +347,7 @@ def test_mcts_plans_only_against_greedy_opponents():
     assert not oracle.opponents_played_greedy(other)
     fast = Game(board)
     fast.play(other.history[0])
-    searched = AI("mcts", iterations=20, seed=7)
+    searched = AI("mcts", iterations=20, seed=7, plan=100)
     searched.choose(fast)
     assert searched.last_iterations == 20  # no plan against a colour that was not greedy
     assert oracle.winning_line(game, 0) is None

@@ -10,7 +10,6 @@ use rayon::prelude::*;
 use stratagem_core::rng::{Halves, Stream, det_ln, purpose_tag};
 use stratagem_core::{Cancel, Result, error::param};
 
-use crate::ai::choose_greedy;
 use crate::board::Board;
 use crate::playout::biased_playout;
 use crate::purpose;
@@ -33,8 +32,10 @@ pub const DEFAULT_MARGIN_WEIGHT: f64 = 0.5;
 pub const DEFAULT_GREEDY_BIAS: u32 = 6;
 /// The default weight of a child's gain in its selection score (progressive bias).
 pub const DEFAULT_GAIN_BIAS: f64 = 3.0;
-/// The default beam width of the plan against greedy replies ([`winning_line`]).
-pub const DEFAULT_PLAN_WIDTH: u32 = 100;
+/// The default beam width of the plan against greedy replies ([`winning_line`]): none. The
+/// plan is an opponent model (it assumes an opponent that has played greedy colours will go
+/// on doing so), so a search asked for by name does not carry it unless asked.
+pub const DEFAULT_PLAN_WIDTH: u32 = 0;
 /// The largest beam width a plan may use.
 pub const MAX_PLAN_WIDTH: u32 = 65_535;
 /// The most own moves a plan looks ahead.
@@ -382,7 +383,7 @@ pub fn opponents_played_greedy(board: &Board, me: usize, history: &[u8]) -> Resu
     let mut seen = false;
     for &colour in history {
         if state.to_move() != me {
-            if choose_greedy(board, &state) != usize::from(colour) {
+            if state.greedy_colour(board) != usize::from(colour) {
                 return Ok(false);
             }
             seen = true;
@@ -412,7 +413,7 @@ impl Step {
         };
         state.play_unchecked(board, colour);
         while !state.is_over() && state.to_move() != me {
-            let reply = choose_greedy(board, state);
+            let reply = state.greedy_colour(board);
             state.play_unchecked(board, reply);
             step.colours[usize::from(step.len)] = reply as u8;
             step.len += 1;
@@ -724,7 +725,7 @@ mod tests {
             .ok_or_else(|| param("player 0 wins this board"))?;
         for &colour in &line {
             if state.to_move() == 1 {
-                assert_eq!(usize::from(colour), choose_greedy(&board, &state));
+                assert_eq!(usize::from(colour), state.greedy_colour(&board));
             }
             state.play(&board, i64::from(colour))?;
         }
@@ -738,7 +739,7 @@ mod tests {
     fn plans_only_against_an_opponent_that_played_greedily() -> Result<()> {
         let board = plan_board()?;
         let start = State::initial(&board)?;
-        let greedy = choose_greedy(&board, &start) as u8;
+        let greedy = start.greedy_colour(&board) as u8;
         let other = (0..board.colour_count() as u8)
             .find(|&c| c != greedy && start.legal_mask(&board) & (1 << c) != 0)
             .ok_or_else(|| param("another legal colour"))?;
