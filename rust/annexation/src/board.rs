@@ -380,6 +380,27 @@ fn label_regions(offsets: &[i64], neighbours: &[i64], colours: &[u8]) -> (Vec<u3
 pub(crate) mod tests {
     use super::*;
 
+    /// A `side` x `side` grid (4-neighbour rows) in CSR form.
+    pub(crate) fn grid(side: i64) -> (Vec<i64>, Vec<i64>) {
+        let mut offsets = vec![0i64];
+        let mut neighbours = Vec::new();
+        for cell in 0..side * side {
+            let (row, col) = (cell / side, cell % side);
+            for (r, c) in [
+                (row - 1, col),
+                (row, col - 1),
+                (row, col + 1),
+                (row + 1, col),
+            ] {
+                if (0..side).contains(&r) && (0..side).contains(&c) {
+                    neighbours.push(r * side + c);
+                }
+            }
+            offsets.push(neighbours.len() as i64);
+        }
+        (offsets, neighbours)
+    }
+
     /// A path 0 - 1 - 2 - 3 - 4 in CSR form.
     pub(crate) fn path(n: usize) -> (Vec<i64>, Vec<i64>) {
         let mut offsets = vec![0i64];

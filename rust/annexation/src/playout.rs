@@ -361,22 +361,7 @@ mod tests {
     /// A 6x6 grid with colours from a fixed pattern, players in opposite corners.
     fn grid_board() -> Result<Board> {
         let side = 6i64;
-        let mut offsets = vec![0i64];
-        let mut neighbours = Vec::new();
-        for cell in 0..side * side {
-            let (row, col) = (cell / side, cell % side);
-            for (r, c) in [
-                (row - 1, col),
-                (row, col - 1),
-                (row, col + 1),
-                (row + 1, col),
-            ] {
-                if (0..side).contains(&r) && (0..side).contains(&c) {
-                    neighbours.push(r * side + c);
-                }
-            }
-            offsets.push(neighbours.len() as i64);
-        }
+        let (offsets, neighbours) = crate::board::tests::grid(side);
         let colours: Vec<u8> = (0..side * side)
             .map(|i| ((i * 7 + i / 5) % 5) as u8)
             .collect();

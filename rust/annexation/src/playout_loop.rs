@@ -220,6 +220,14 @@ impl<const W: usize> Start<W> {
             }
             let mut near = *frontier;
             let mut cells = 0;
+            // A unit taken: its cells counted, its neighbours added to the frontier.
+            let take = |row: usize, cells: &mut u32, near: &mut [u64; W]| {
+                *cells += sizes[row];
+                let masks = &neighbour_masks[row * W..(row + 1) * W];
+                for v in 0..W {
+                    near[v] |= masks[v];
+                }
+            };
             if W <= 4 {
                 for (w, &word) in took.iter().enumerate() {
                     // The first two units taken in the word (the empty row for each one
@@ -227,20 +235,12 @@ impl<const W: usize> Start<W> {
                     let mut bits = word;
                     for _ in 0..2 {
                         let row = w * ROWS_PER_WORD + bits.trailing_zeros() as usize;
-                        cells += sizes[row];
-                        let masks = &neighbour_masks[row * W..(row + 1) * W];
-                        for v in 0..W {
-                            near[v] |= masks[v];
-                        }
+                        take(row, &mut cells, &mut near);
                         bits &= bits.wrapping_sub(1);
                     }
                     while let Some(set) = NonZeroU64::new(bits) {
                         let row = w * ROWS_PER_WORD + set.trailing_zeros() as usize;
-                        cells += sizes[row];
-                        let masks = &neighbour_masks[row * W..(row + 1) * W];
-                        for v in 0..W {
-                            near[v] |= masks[v];
-                        }
+                        take(row, &mut cells, &mut near);
                         bits &= bits - 1;
                     }
                 }
@@ -257,11 +257,7 @@ impl<const W: usize> Start<W> {
                     let mut bits = word;
                     loop {
                         let row = w * ROWS_PER_WORD + bits.trailing_zeros() as usize;
-                        cells += sizes[row];
-                        let masks = &neighbour_masks[row * W..(row + 1) * W];
-                        for v in 0..W {
-                            near[v] |= masks[v];
-                        }
+                        take(row, &mut cells, &mut near);
                         bits &= bits.wrapping_sub(1);
                         if bits == 0 {
                             break;
@@ -323,22 +319,7 @@ mod tests {
         allow_opponent_colours: bool,
         max_moves: Option<u32>,
     ) -> Board {
-        let mut offsets = vec![0i64];
-        let mut neighbours = Vec::new();
-        for cell in 0..side * side {
-            let (row, col) = (cell / side, cell % side);
-            for (r, c) in [
-                (row - 1, col),
-                (row, col - 1),
-                (row, col + 1),
-                (row + 1, col),
-            ] {
-                if (0..side).contains(&r) && (0..side).contains(&c) {
-                    neighbours.push(r * side + c);
-                }
-            }
-            offsets.push(neighbours.len() as i64);
-        }
+        let (offsets, neighbours) = crate::board::tests::grid(side);
         let corners = [0, side * side - 1, side - 1, side * (side - 1)];
         let rules = Rules {
             mode,
