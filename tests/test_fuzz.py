@@ -312,6 +312,11 @@ _VALUES += ["0123", "012:1,0", "lakes", "{out}/out.png", "{out}/out.npz", "{out}
 _VALUES += ["/nonexistent/folder/out.png", "{out}/missing.npz", "{out}/out.json", "7:12:3:5"]
 
 
+# Options that turn a command into a conversation on standard input, answered in JSON lines:
+# another contract than one JSON report (tests/test_mastermind_human.py drives it).
+_CONVERSATION = {("mastermind", "play"): {"--human", "--load"}}
+
+
 def _options(command: tuple[str, ...]) -> list[argparse.Action]:
     parser = build_parser()
     for word in command:
@@ -325,7 +330,7 @@ def _options(command: tuple[str, ...]) -> list[argparse.Action]:
         action
         for action in parser._actions
         if action.option_strings and action.help != argparse.SUPPRESS
-        if not {"--help", "--json"} & set(action.option_strings)
+        if not {"--help", "--json", *_CONVERSATION.get(command, ())} & set(action.option_strings)
     ]
 
 
