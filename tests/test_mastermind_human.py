@@ -190,6 +190,14 @@ def test_bad_lines_are_answered_and_the_game_goes_on(capsys, monkeypatch) -> Non
     assert answers[-2]["event"] == "won"
 
 
+def test_closed_standard_input_is_named(capsys, monkeypatch) -> None:
+    monkeypatch.setattr("sys.stdin", None)
+    code = main(["mastermind", "play", "--human", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 2
+    assert "standard input, which is closed" in report["error"]["message"]
+
+
 def test_a_won_game_takes_no_more_guesses() -> None:
     game = HumanGame.new(3, 4, secret="012")
     game.guess("012")

@@ -214,6 +214,10 @@ def _play_human(args: argparse.Namespace) -> dict[str, Any]:
     """``play --human``: the machine holds the secret, the person guesses."""
     if world().is_distributed:
         raise InvalidParameter("play --human reads your guesses: run it without mpiexec")
+    if sys.stdin is None:
+        raise InvalidParameter(
+            "play --human reads your guesses from standard input, which is closed"
+        )
     check_readable(args.load, "--load")
     if args.load is not None:
         refuse_new_game_options(args, ("secret", "hint"), "--load")
