@@ -54,18 +54,16 @@ def measure(work: Callable[[], int], min_seconds: float) -> Timing:
     warm_up = time.perf_counter() - started
     if warm_up >= min_seconds:
         return Timing(units, warm_up)
-    best: Timing | None = None
-    for _ in range(ROUNDS):
-        round_units, round_seconds = 0, 0.0
-        while round_seconds < min_seconds / ROUNDS:
+
+    def timed_round() -> Timing:
+        units, seconds = 0, 0.0
+        while seconds < min_seconds / ROUNDS:
             started = time.perf_counter()
-            round_units += work()
-            round_seconds += time.perf_counter() - started
-        timing = Timing(round_units, round_seconds)
-        if best is None or timing.per_second > best.per_second:
-            best = timing
-    assert best is not None
-    return best
+            units += work()
+            seconds += time.perf_counter() - started
+        return Timing(units, seconds)
+
+    return max((timed_round() for _ in range(ROUNDS)), key=lambda timing: timing.per_second)
 
 
 @dataclass(frozen=True)

@@ -7,11 +7,12 @@ use stratagem_core::{Error, Result};
 use crate::board::Board;
 use crate::policy::{self, Levels, Policy, Pressure, View};
 use crate::turn::{self, TERRITORIES_PER_TASK, troop_limit};
+use crate::{MAX_TEAMS, TROOP_LIMIT};
 
 /// Boards of fewer territories play their turns on one thread, whatever the thread count:
-/// two tasks' worth of the passes over rows ([`TERRITORIES_PER_TASK`]).
+/// two tasks' worth of the passes over rows ([`TERRITORIES_PER_TASK`]), the sweep in
+/// docs/conquest.md.
 pub const SEQUENTIAL_TERRITORIES: usize = 2 * TERRITORIES_PER_TASK;
-use crate::{MAX_TEAMS, TROOP_LIMIT};
 
 /// Fixed parameters of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -311,8 +312,7 @@ impl Game {
     }
 
     /// The threads worth using for this board's turns out of `threads`: one below
-    /// [`SEQUENTIAL_TERRITORIES`], where the passes over rows are a single task anyway and
-    /// only the teams' searches and the frontier's sort would cross threads.
+    /// [`SEQUENTIAL_TERRITORIES`].
     pub fn threads_for(&self, threads: usize) -> usize {
         if self.board.n() < SEQUENTIAL_TERRITORIES {
             1
