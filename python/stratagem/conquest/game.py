@@ -543,6 +543,23 @@ def _coins(name: str, mode: object) -> int:
     return _COINS[str(mode)]
 
 
+def _battle(
+    a: object,
+    d: object,
+    attacker_mode: object,
+    defender_mode: object,
+    high: int = _validate.LARGEST,
+) -> tuple[int, int, int, int]:
+    """One battle's checked arguments: each side's soldiers (at most ``high``) and coins per
+    soldier."""
+    return (
+        _validate.integer("a", a, 0, high),
+        _validate.integer("d", d, 0, high),
+        _coins("attacker_mode", attacker_mode),
+        _coins("defender_mode", defender_mode),
+    )
+
+
 def battle_odds(
     a: int, d: int, attacker_mode: Mode = "attack", defender_mode: Mode = "defend"
 ) -> BattleOdds:
@@ -553,15 +570,7 @@ def battle_odds(
     >>> round(odds.attacker * 7, 12), round(odds.defender * 7, 12), round(odds.both * 7, 12)
     (1.0, 3.0, 3.0)
     """
-    attacker = _validate.integer("a", a, 0)
-    defender = _validate.integer("d", d, 0)
-    result = _core.conquest.battle_odds(
-        attacker,
-        defender,
-        _coins("attacker_mode", attacker_mode),
-        _coins("defender_mode", defender_mode),
-    )
-    return BattleOdds(*result)
+    return BattleOdds(*_core.conquest.battle_odds(*_battle(a, d, attacker_mode, defender_mode)))
 
 
 def battle_odds_fractions(
@@ -573,14 +582,7 @@ def battle_odds_fractions(
     >>> tuple(str(p) for p in battle_odds_fractions(1, 1))
     ('1/7', '3/7', '3/7')
     """
-    attacker = _validate.integer("a", a, 0)
-    defender = _validate.integer("d", d, 0)
-    exact = _core.conquest.battle_odds_exact(
-        attacker,
-        defender,
-        _coins("attacker_mode", attacker_mode),
-        _coins("defender_mode", defender_mode),
-    )
+    exact = _core.conquest.battle_odds_exact(*_battle(a, d, attacker_mode, defender_mode))
     if exact is None:
         return None
     won, lost, both = (Fraction(numerator, denominator) for numerator, denominator in exact)
@@ -604,10 +606,7 @@ def simulate_battle(
     count = _validate.integer("n", n, 0)
     with Progress(count, "conquest battles", enabled=progress) as bar:
         counts = _core.conquest.simulate_battle(
-            _validate.integer("a", a, 0, TROOP_LIMIT),
-            _validate.integer("d", d, 0, TROOP_LIMIT),
-            _coins("attacker_mode", attacker_mode),
-            _coins("defender_mode", defender_mode),
+            *_battle(a, d, attacker_mode, defender_mode, TROOP_LIMIT),
             count,
             _validate.seed(seed),
             _validate.threads(threads),
