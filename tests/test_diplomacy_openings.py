@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import example, given, settings
@@ -73,6 +74,29 @@ def test_a_fleet_at_sea_is_refused() -> None:
         openings.unit_orders(Position.parse("ENG: F NTH / LON"))
 
 
+def position_of(units: list[Unit]) -> Position:
+    """The units on the standard map, each centre one stands on owned by its power."""
+    owners = {u.province: u.power for u in units if u.province in STANDARD.centres}
+    return Position.from_units(units, owners, STANDARD)
+
+
+def joint_orders(
+    orders: dict[Unit, tuple[openings.Order, ...]], units: list[Unit]
+) -> Iterator[dict[Unit, openings.Order]]:
+    """Every choice of one order for each of ``units``, as unit -> order."""
+    for chosen in itertools.product(*(orders[u] for u in units)):
+        yield dict(zip(units, chosen, strict=True))
+
+
+def supports(
+    by_unit: dict[Unit, openings.Order],
+) -> Iterator[tuple[openings.Order, openings.Order]]:
+    """Each support order of a joint choice, with the order of the unit it supports."""
+    for order in by_unit.values():
+        if order.supported is not None:
+            yield order, by_unit[order.supported]
+
+
 def brute_force(position: Position, definition: str) -> int:
     """Every order set of the position, checked one by one."""
     orders = openings.unit_orders(position)
@@ -97,17 +121,13 @@ def brute_force(position: Position, definition: str) -> int:
             total += 1
         return total
     total = 0
-    for chosen in itertools.product(*(orders[u] for u in units)):
-        by_unit = dict(zip(units, chosen, strict=True))
+    for by_unit in joint_orders(orders, units):
         fine = True
-        for order in chosen:
-            if order.supported is None:
-                continue
+        for order, other in supports(by_unit):
             foreign = order.supported.power != order.unit.power
             if definition == "moves" or (definition == "matched-own" and foreign):
                 fine = False
             elif definition in ("matched", "matched-own"):
-                other = by_unit[order.supported]
                 if order.kind == "SH":
                     fine = fine and other.kind != "-"
                 else:
@@ -122,9 +142,8 @@ def brute_force(position: Position, definition: str) -> int:
 
 @settings(max_examples=max(1, min(12, settings().max_examples)))
 @given(st.lists(st.sampled_from(START.units), min_size=1, max_size=4, unique=True))
-def test_joint_counts_equal_brute_force(units: list) -> None:
-    owners = {u.province: u.power for u in units if u.province in STANDARD.centres}
-    position = Position.from_units(units, owners, STANDARD)
+def test_joint_counts_equal_brute_force(units: list[Unit]) -> None:
+    position = position_of(units)
     for definition in openings.DEFINITIONS:
         expected = (
             math.prod(len(o) for o in openings.unit_orders(position).values())
@@ -172,17 +191,12 @@ def test_the_parts_of_the_definitions_against_brute_force(
     units: list[Unit], hold: str, flags: tuple[bool, bool, bool], rules: tuple[bool, bool, bool]
 ) -> None:
     move, own_only, holds = flags
-    owners = {u.province: u.power for u in units if u.province in STANDARD.centres}
-    position = Position.from_units(units, owners, STANDARD)
+    position = position_of(units)
     orders = openings.unit_orders(position)
     expected = 0
-    for chosen in itertools.product(*(orders[u] for u in units)):
-        by_unit = dict(zip(units, chosen, strict=True))
-        fine = holds or all(order.kind != "H" for order in chosen)
-        for order in chosen:
-            other = None if order.supported is None else by_unit[order.supported]
-            if other is None:
-                continue
+    for by_unit in joint_orders(orders, units):
+        fine = holds or all(order.kind != "H" for order in by_unit.values())
+        for order, other in supports(by_unit):
             if own_only and order.supported.power != order.unit.power:
                 fine = False
             elif order.kind == "SH":
@@ -220,17 +234,12 @@ def test_the_parts_of_the_definitions_against_brute_force(
 @given(st.lists(st.sampled_from(START.units), min_size=1, max_size=4, unique=True))
 @example([u for u in START.units if u.power == "AUS"])
 def test_contested_supports_against_brute_force(units: list[Unit]) -> None:
-    owners = {u.province: u.power for u in units if u.province in STANDARD.centres}
-    position = Position.from_units(units, owners, STANDARD)
+    position = position_of(units)
     orders = openings.unit_orders(position)
     expected = 0
-    for chosen in itertools.product(*(orders[u] for u in units)):
-        by_unit = dict(zip(units, chosen, strict=True))
+    for by_unit in joint_orders(orders, units):
         fine = True
-        for order in chosen:
-            if order.supported is None:
-                continue
-            other = by_unit[order.supported]
+        for order, other in supports(by_unit):
             target = order.target if order.kind == "SM" else order.supported.province
             third = [(u, o) for u, o in by_unit.items() if u not in (order.unit, order.supported)]
             if order.kind == "SH":
