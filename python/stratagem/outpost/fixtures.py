@@ -219,36 +219,70 @@ def _game_seed(seed: int, game: int) -> int:
     return int(rng.blocks(seed, PURPOSE, [game])[0, 0])
 
 
-def _make_fixtures(
+class _Draw(NamedTuple):
+    """The checked arguments of :func:`fixtures` and the games they make (the tournament's
+    plan keeps them all)."""
+
+    maps: tuple[Map | str | os.PathLike[str], ...]
+    map_labels: tuple[str, ...]
+    param_sets: tuple[Params, ...]
+    entrants: tuple[str | Player, ...]
+    labels: tuple[str, ...]
+    rotations: str
+    repeats: int
+    seed: int
+    flags: dict[str, bool]
+    games: tuple[Fixture, ...]
+
+
+def _draw(
+    maps: object,
+    params: object,
+    players: object,
     *,
-    map_labels: tuple[str, ...],
-    param_sets: tuple[Params, ...],
-    labels: tuple[str, ...],
-    rotations: str,
-    repeats: int,
-    seed: int,
-    flags: Mapping[str, bool],
-) -> list[Fixture]:
-    seatings = _seatings(len(labels), rotations)
-    result: list[Fixture] = []
+    rotations: object,
+    repeats: object,
+    seed: object,
+    flags: dict[str, bool],
+) -> _Draw:
+    """Checks the arguments of :func:`fixtures` and makes its games."""
+    entries, map_labels = _map_entries(maps)
+    param_sets = _param_sets(params)
+    entrants, labels = _entrants(players)
+    checked_rotations = _rotations(rotations)
+    checked_repeats = _validate.integer("repeats", repeats, 1)
+    checked_seed = _validate.seed(seed)
+    seatings = _seatings(len(labels), checked_rotations)
+    games: list[Fixture] = []
     for map_index, map_label in enumerate(map_labels):
-        for params in param_sets:
+        for params_set in param_sets:
             for seats in seatings:
-                for _ in range(repeats):
-                    game = len(result)
-                    result.append(
+                for _ in range(checked_repeats):
+                    game = len(games)
+                    games.append(
                         Fixture(
                             game=game,
                             map=map_label,
                             map_index=map_index,
-                            params=params,
+                            params=params_set,
                             seats=seats,
                             players=tuple(labels[s] for s in seats),
-                            seed=_game_seed(seed, game),
+                            seed=_game_seed(checked_seed, game),
                             **flags,
                         )
                     )
-    return result
+    return _Draw(
+        entries,
+        map_labels,
+        param_sets,
+        entrants,
+        labels,
+        checked_rotations,
+        checked_repeats,
+        checked_seed,
+        flags,
+        tuple(games),
+    )
 
 
 def fixtures(
@@ -280,15 +314,8 @@ def fixtures(
     >>> len(fixtures(["lakes"], [Params()], BUILTIN_PLAYERS + ("random",), rotations="all"))
     120
     """
-    _, map_labels = _map_entries(maps)
-    param_sets = _param_sets(params)
-    _, labels = _entrants(players)
-    return _make_fixtures(
-        map_labels=map_labels,
-        param_sets=param_sets,
-        labels=labels,
-        rotations=_rotations(rotations),
-        repeats=_validate.integer("repeats", repeats, 1),
-        seed=_validate.seed(seed),
-        flags=_flags(supply_fringe, sequential_moves, extra_turn),
+    flags = _flags(supply_fringe, sequential_moves, extra_turn)
+    draw = _draw(
+        maps, params, players, rotations=rotations, repeats=repeats, seed=seed, flags=flags
     )
+    return list(draw.games)

@@ -77,12 +77,8 @@ from stratagem.outpost.fixtures import (
     Fixture,
     Params,
     TournamentSetup,
-    _entrants,
+    _draw,
     _flags,
-    _make_fixtures,
-    _map_entries,
-    _param_sets,
-    _rotations,
     fixtures,
 )
 from stratagem.outpost.game import BUILTIN_PLAYERS, EMPIRES, Game, Player, check_budget
@@ -145,39 +141,27 @@ def _plan(
     checkpoint: str | os.PathLike[str] | None,
     time_budget: object = None,
 ) -> _Plan:
-    entries, map_labels = _map_entries(maps)
-    boards = tuple(entry if isinstance(entry, Map) else parse_map(entry) for entry in entries)
-    param_sets = _param_sets(params)
-    entrants, labels = _entrants(players)
-    checked_rotations = _rotations(rotations)
-    checked_repeats = _validate.integer("repeats", repeats, 1)
-    checked_seed = _validate.seed(seed)
+    draw = _draw(
+        maps, params, players, rotations=rotations, repeats=repeats, seed=seed, flags=flags
+    )
+    boards = tuple(entry if isinstance(entry, Map) else parse_map(entry) for entry in draw.maps)
     checked_threads = _validate.threads(threads)
     checked_batch = None if batch is None else _validate.integer("batch", batch, 1)
     checked_budget = check_budget(time_budget)
     if checkpoint is not None and not isinstance(checkpoint, str | os.PathLike):
         raise InvalidParameter(f"checkpoint must be a path or None, got {checkpoint!r}")
-    games = _make_fixtures(
-        map_labels=map_labels,
-        param_sets=param_sets,
-        labels=labels,
-        rotations=checked_rotations,
-        repeats=checked_repeats,
-        seed=checked_seed,
-        flags=flags,
-    )
     setup: dict[str, Any] = {
-        "maps": [[label, _map_digest(b)] for label, b in zip(map_labels, boards, strict=True)],
-        "params": [list(p) for p in param_sets],
+        "maps": [[label, _map_digest(b)] for label, b in zip(draw.map_labels, boards, strict=True)],
+        "params": [list(p) for p in draw.param_sets],
         "players": [
             [label, "builtin" if isinstance(p, str) else "python"]
-            for label, p in zip(labels, entrants, strict=True)
+            for label, p in zip(draw.labels, draw.entrants, strict=True)
         ],
-        "rotations": checked_rotations,
-        "repeats": checked_repeats,
-        "seed": checked_seed,
+        "rotations": draw.rotations,
+        "repeats": draw.repeats,
+        "seed": draw.seed,
         "flags": dict(flags),
-        "games": len(games),
+        "games": len(draw.games),
     }
     if checked_budget is not None:
         setup["time_budget"] = checked_budget
@@ -185,12 +169,12 @@ def _plan(
     if checkpoint is not None:
         saved = Checkpoint(Path(checkpoint), "outpost", setup, _COLUMNS, check=_check_game)
     return _Plan(
-        entrants=entrants,
-        labels=labels,
+        entrants=draw.entrants,
+        labels=draw.labels,
         maps=boards,
-        map_labels=map_labels,
-        fixtures=tuple(games),
-        builtin=tuple(all(isinstance(entrants[s], str) for s in f.seats) for f in games),
+        map_labels=draw.map_labels,
+        fixtures=draw.games,
+        builtin=tuple(all(isinstance(draw.entrants[s], str) for s in f.seats) for f in draw.games),
         setup=setup,
         threads=checked_threads,
         batch=checked_batch,
