@@ -17,27 +17,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mpi_launch import SCRIPTS, json_lines, mpirun, run
+from stratagem import mpi
 from stratagem.errors import InvalidParameter, StratagemError
-from stratagem.mpi import (
-    LAUNCHER_VARIABLES,
-    HaloPlan,
-    SerialCommunicator,
-    abort_on_error,
-    allgather_blocks,
-    allreduce,
-    bcast_array,
-    block_partition,
-    block_range,
-    csr_rows,
-    gather_blocks,
-    launch,
-    launcher_detected,
-    mpi_info,
-    mpi_requested,
-    owner_of,
-    run_queue,
-    world,
-)
 
 # --------------------------------------------------------------------------------------------
 # Block partitions
@@ -45,7 +26,7 @@ from stratagem.mpi import (
 
 @given(n=st.integers(0, 10_000), size=st.integers(1, 300))
 def test_block_partition_is_balanced_and_matches_block_range(n, size):
-    offsets = block_partition(n, size)
+    offsets = mpi.block_partition(n, size)
     counts = np.diff(offsets)
     assert offsets.dtype == np.int64
     assert len(offsets) == size + 1
@@ -54,7 +35,7 @@ def test_block_partition_is_balanced_and_matches_block_range(n, size):
     # the first n % size blocks get one extra item
     assert counts.tolist() == [n // size + 1] * (n % size) + [n // size] * (size - n % size)
     for rank in {0, size // 2, size - 1}:
-        assert block_range(n, rank, size) == (offsets[rank], offsets[rank + 1])
+        assert mpi.block_range(n, rank, size) == (offsets[rank], offsets[rank + 1])
 
 
 @given(
@@ -68,34 +49,34 @@ def test_owner_of_finds_the_block_of_every_index(counts, data):
     indices = np.array(data.draw(st.lists(st.integers(0, max(n - 1, 0)), max_size=30)))
     if n == 0:
         indices = indices[:0]
-    owners = owner_of(indices, offsets)
+    owners = mpi.owner_of(indices, offsets)
     assert owners.shape == indices.shape
     for index, owner in zip(indices, owners, strict=True):
         assert offsets[owner] <= index < offsets[owner + 1]
 
 
 def test_owner_of_keeps_the_shape_of_its_input():
-    offsets = block_partition(10, 3)
-    assert owner_of([[0, 3], [4, 9]], offsets).tolist() == [[0, 0], [1, 2]]
-    assert owner_of(np.array([], dtype=np.int64), offsets).shape == (0,)
+    offsets = mpi.block_partition(10, 3)
+    assert mpi.owner_of([[0, 3], [4, 9]], offsets).tolist() == [[0, 0], [1, 2]]
+    assert mpi.owner_of(np.array([], dtype=np.int64), offsets).shape == (0,)
 
 
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda: block_partition(-1, 2), "n must be at least 0, got -1"),
-        (lambda: block_partition(4, 0), "size must be at least 1, got 0"),
-        (lambda: block_partition(2.5, 1), "n must be an integer, got 2.5"),
-        (lambda: block_partition(True, 1), "n must be an integer, got True"),
-        (lambda: block_range(10, 3, 3), "rank must be at most 2, got 3"),
-        (lambda: owner_of([0, 10], [0, 5, 10]), r"index 10 is outside .*\[0, 10\)"),
-        (lambda: owner_of([-1], [0, 5, 10]), "index -1 is outside"),
-        (lambda: owner_of([0.5], [0, 5, 10]), "indices must hold integers, got dtype float64"),
-        (lambda: owner_of([1], [0, 6, 5]), r"offsets\[1\] = 6 > offsets\[2\] = 5"),
-        (lambda: owner_of([1], [1, 5]), r"offsets\[0\] must be 0, got 1"),
-        (lambda: owner_of([1], [0]), "at least 2 entries, got 1"),
-        (lambda: csr_rows([0, 1, 2], [1, 0], 1, 3), "stop must be at most 2, got 3"),
-        (lambda: csr_rows([0, 2, 1], [1, 0], 0, 1), "indptr must start at 0, not decrease"),
+        (lambda: mpi.block_partition(-1, 2), "n must be at least 0, got -1"),
+        (lambda: mpi.block_partition(4, 0), "size must be at least 1, got 0"),
+        (lambda: mpi.block_partition(2.5, 1), "n must be an integer, got 2.5"),
+        (lambda: mpi.block_partition(True, 1), "n must be an integer, got True"),
+        (lambda: mpi.block_range(10, 3, 3), "rank must be at most 2, got 3"),
+        (lambda: mpi.owner_of([0, 10], [0, 5, 10]), r"index 10 is outside .*\[0, 10\)"),
+        (lambda: mpi.owner_of([-1], [0, 5, 10]), "index -1 is outside"),
+        (lambda: mpi.owner_of([0.5], [0, 5, 10]), "indices must hold integers, got dtype float64"),
+        (lambda: mpi.owner_of([1], [0, 6, 5]), r"offsets\[1\] = 6 > offsets\[2\] = 5"),
+        (lambda: mpi.owner_of([1], [1, 5]), r"offsets\[0\] must be 0, got 1"),
+        (lambda: mpi.owner_of([1], [0]), "at least 2 entries, got 1"),
+        (lambda: mpi.csr_rows([0, 1, 2], [1, 0], 1, 3), "stop must be at most 2, got 3"),
+        (lambda: mpi.csr_rows([0, 2, 1], [1, 0], 0, 1), "indptr must start at 0, not decrease"),
     ],
 )
 def test_partition_errors_name_the_bad_value(call, message):
@@ -107,7 +88,7 @@ def test_partition_errors_name_the_bad_value(call, message):
 
 def test_csr_rows_takes_rows_with_global_columns():
     indptr, indices = [0, 2, 3, 5], [1, 2, 0, 0, 1]
-    local_indptr, local_indices = csr_rows(indptr, indices, 1, 3)
+    local_indptr, local_indices = mpi.csr_rows(indptr, indices, 1, 3)
     assert local_indptr.tolist() == [0, 1, 3]
     assert local_indices.tolist() == [0, 0, 1]
 
@@ -117,16 +98,16 @@ def test_csr_rows_takes_rows_with_global_columns():
 
 
 def test_world_without_a_launcher_is_serial_and_cached():
-    comm = world()
-    assert isinstance(comm, SerialCommunicator)
+    comm = mpi.world()
+    assert isinstance(comm, mpi.SerialCommunicator)
     assert (comm.rank, comm.size, comm.is_distributed) == (0, 1, False)
     assert comm.mpi_available == (importlib.util.find_spec("mpi4py") is not None)
-    assert world() is comm
+    assert mpi.world() is comm
     comm.barrier()
 
 
 def test_mpi_info_describes_the_serial_world():
-    info = mpi_info()
+    info = mpi.mpi_info()
     assert json.loads(json.dumps(info)) == info
     assert info["world_size"] == 1
     assert info["rank"] == 0
@@ -139,34 +120,34 @@ def test_mpi_info_describes_the_serial_world():
 @pytest.mark.parametrize("dtype", [np.int8, np.uint64, np.float32, np.float64])
 def test_allreduce_of_one_rank_is_the_input(op, dtype):
     values = np.arange(12, dtype=dtype).reshape(3, 4)
-    result = allreduce(values, op)
+    result = mpi.allreduce(values, op)
     assert result is not values
     assert result.dtype == values.dtype
     assert np.array_equal(result, values)
-    assert allreduce(values, op, inplace=True) is values
+    assert mpi.allreduce(values, op, inplace=True) is values
 
 
 def test_allreduce_accepts_lists_bools_and_complex():
-    assert allreduce([1, 2, 3]).tolist() == [1, 2, 3]
-    assert allreduce(np.array([True, False]), "max").tolist() == [True, False]
-    assert allreduce(np.array([1 + 2j]), "sum").tolist() == [1 + 2j]
+    assert mpi.allreduce([1, 2, 3]).tolist() == [1, 2, 3]
+    assert mpi.allreduce(np.array([True, False]), "max").tolist() == [True, False]
+    assert mpi.allreduce(np.array([1 + 2j]), "sum").tolist() == [1 + 2j]
 
 
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda: allreduce([1], "prod"), "op must be 'sum', 'max' or 'min', got 'prod'"),
-        (lambda: allreduce(np.array([True]), "sum"), "op='sum' of a bool array"),
-        (lambda: allreduce(np.array([1j]), "max"), "op='max' is undefined for complex"),
-        (lambda: allreduce(np.ones(2, np.float16)), "got dtype float16"),
-        (lambda: allreduce(np.array(["a"])), "got dtype <U1"),
-        (lambda: allreduce([1, 2], inplace=True), "inplace=True needs a numpy array, got list"),
-        (lambda: allreduce(np.ones((4, 4))[:, 0], inplace=True), "C-contiguous"),
-        (lambda: bcast_array(None), "the root rank 0 passed None"),
-        (lambda: bcast_array(np.ones(1), root=1), "root must be at most 0, got 1"),
-        (lambda: bcast_array(np.array([None])), r"fixed-size dtype .* got dtype object"),
-        (lambda: allgather_blocks(np.float64(1.0)), "at least one dimension"),
-        (lambda: gather_blocks([1], root=-1), "root must be at least 0, got -1"),
+        (lambda: mpi.allreduce([1], "prod"), "op must be 'sum', 'max' or 'min', got 'prod'"),
+        (lambda: mpi.allreduce(np.array([True]), "sum"), "op='sum' of a bool array"),
+        (lambda: mpi.allreduce(np.array([1j]), "max"), "op='max' is undefined for complex"),
+        (lambda: mpi.allreduce(np.ones(2, np.float16)), "got dtype float16"),
+        (lambda: mpi.allreduce(np.array(["a"])), "got dtype <U1"),
+        (lambda: mpi.allreduce([1, 2], inplace=True), "inplace=True needs a numpy array, got list"),
+        (lambda: mpi.allreduce(np.ones((4, 4))[:, 0], inplace=True), "C-contiguous"),
+        (lambda: mpi.bcast_array(None), "the root rank 0 passed None"),
+        (lambda: mpi.bcast_array(np.ones(1), root=1), "root must be at most 0, got 1"),
+        (lambda: mpi.bcast_array(np.array([None])), r"fixed-size dtype .* got dtype object"),
+        (lambda: mpi.allgather_blocks(np.float64(1.0)), "at least one dimension"),
+        (lambda: mpi.gather_blocks([1], root=-1), "root must be at least 0, got -1"),
     ],
 )
 def test_collective_errors_name_the_bad_value(call, message):
@@ -178,18 +159,18 @@ def test_bcast_and_gathers_of_one_rank_copy_the_input():
     record = np.dtype([("a", np.int8), ("b", np.float64)])
     table = np.zeros((3, 2), dtype=record)
     table["a"] = [[1, 2], [3, 4], [5, 6]]
-    for function in (bcast_array, allgather_blocks, gather_blocks):
+    for function in (mpi.bcast_array, mpi.allgather_blocks, mpi.gather_blocks):
         result = function(table)
         assert result is not None
         assert result is not table
         assert result.dtype == record
         assert result.tobytes() == table.tobytes()
     fortran = np.asfortranarray(np.arange(6.0).reshape(2, 3))
-    assert np.array_equal(allgather_blocks(fortran), fortran)
+    assert np.array_equal(mpi.allgather_blocks(fortran), fortran)
 
 
 def test_serial_communicator_has_no_peer_to_message():
-    comm = SerialCommunicator()
+    comm = mpi.SerialCommunicator()
     buffer = np.zeros(1)
     assert comm.iprobe(tag=1) is None
     with pytest.raises(InvalidParameter, match="rank 0 is not another rank"):
@@ -199,9 +180,9 @@ def test_serial_communicator_has_no_peer_to_message():
 
 
 def test_abort_on_error_in_one_process_lets_the_error_through():
-    with pytest.raises(KeyError, match="boom"), abort_on_error():
+    with pytest.raises(KeyError, match="boom"), mpi.abort_on_error():
         raise KeyError("boom")
-    with pytest.raises(SystemExit), abort_on_error():
+    with pytest.raises(SystemExit), mpi.abort_on_error():
         raise SystemExit(0)
 
 
@@ -216,15 +197,15 @@ def test_queue_maps_in_task_order():
         calls.append(task)
         return task * 10
 
-    assert run_queue(range(7), record) == [0, 10, 20, 30, 40, 50, 60]
+    assert mpi.run_queue(range(7), record) == [0, 10, 20, 30, 40, 50, 60]
     assert calls == list(range(7))
-    assert run_queue([], record) == []
-    assert run_queue("abc", str.upper) == ["A", "B", "C"]
+    assert mpi.run_queue([], record) == []
+    assert mpi.run_queue("abc", str.upper) == ["A", "B", "C"]
 
 
 def test_queue_returns_arrays_and_objects_intact():
     record = np.dtype([("a", np.int16), ("b", np.float64)])
-    results = run_queue(
+    results = mpi.run_queue(
         range(6),
         lambda t: [
             np.arange(t, dtype=np.int32).reshape(1, -1),
@@ -248,9 +229,9 @@ def test_queue_returns_arrays_and_objects_intact():
 
 def test_queue_validates_its_arguments():
     with pytest.raises(InvalidParameter, match="fn must be callable, got 3"):
-        run_queue(range(2), 3)
+        mpi.run_queue(range(2), 3)
     with pytest.raises(InvalidParameter, match=r"tasks must be a sequence .* got generator"):
-        run_queue((t for t in range(2)), abs)
+        mpi.run_queue((t for t in range(2)), abs)
 
 
 # --------------------------------------------------------------------------------------------
@@ -261,7 +242,7 @@ def test_halo_plan_of_one_rank_has_no_ghosts():
     # a 5-vertex path 0-1-2-3-4 with a self-reference on 4
     indptr = np.array([0, 1, 3, 5, 7, 9])
     indices = np.array([1, 0, 2, 1, 3, 2, 4, 3, 4])
-    plan = HaloPlan.build(indptr, indices, [0, 5])
+    plan = mpi.HaloPlan.build(indptr, indices, [0, 5])
     assert plan.n_ghosts == 0
     assert plan.ghost_ids.tolist() == []
     assert plan.neighbors == ()
@@ -287,11 +268,11 @@ def test_halo_plan_of_one_rank_has_no_ghosts():
 )
 def test_halo_plan_errors_name_the_bad_value(args, message):
     with pytest.raises(InvalidParameter, match=message):
-        HaloPlan.build(*args)
+        mpi.HaloPlan.build(*args)
 
 
 def test_halo_exchange_and_slots_validate_their_input():
-    plan = HaloPlan.build([0, 1, 2], [1, 0], [0, 2])
+    plan = mpi.HaloPlan.build([0, 1, 2], [1, 0], [0, 2])
     with pytest.raises(InvalidParameter, match=r"one row per owned vertex \(2\), got shape \(3,\)"):
         plan.exchange(np.zeros(3))
     with pytest.raises(InvalidParameter, match="got dtype object"):
@@ -304,30 +285,30 @@ def test_halo_exchange_and_slots_validate_their_input():
 # Detecting the launcher
 
 
-@pytest.mark.parametrize("name", LAUNCHER_VARIABLES)
+@pytest.mark.parametrize("name", mpi.LAUNCHER_VARIABLES)
 def test_any_launcher_variable_requests_mpi(name):
-    assert launcher_detected({name: "1"})
-    assert mpi_requested({name: "1"})
-    assert not mpi_requested({name: "1", "STRATAGEM_MPI": "0"})
+    assert mpi.launcher_detected({name: "1"})
+    assert mpi.mpi_requested({name: "1"})
+    assert not mpi.mpi_requested({name: "1", "STRATAGEM_MPI": "0"})
 
 
 def test_stratagem_mpi_overrides_detection():
-    assert not launcher_detected({})
-    assert not mpi_requested({})
-    assert mpi_requested({"STRATAGEM_MPI": "1"})
-    assert not mpi_requested({"STRATAGEM_MPI": "0", "PMI_RANK": "0"})
+    assert not mpi.launcher_detected({})
+    assert not mpi.mpi_requested({})
+    assert mpi.mpi_requested({"STRATAGEM_MPI": "1"})
+    assert not mpi.mpi_requested({"STRATAGEM_MPI": "0", "PMI_RANK": "0"})
     with pytest.raises(InvalidParameter, match="STRATAGEM_MPI must be 0 or 1, got 'yes'"):
-        mpi_requested({"STRATAGEM_MPI": "yes"})
+        mpi.mpi_requested({"STRATAGEM_MPI": "yes"})
 
 
 def test_without_mpi4py_a_launcher_warns_and_runs_serially(monkeypatch):
-    monkeypatch.setattr(launch, "_mpi4py_available", lambda: False)
+    monkeypatch.setattr(mpi.launch, "_mpi4py_available", lambda: False)
     with pytest.warns(RuntimeWarning, match="mpi4py is not installed"):
-        comm = launch._create_world({"PMI_SIZE": "2"})
-    assert isinstance(comm, SerialCommunicator)
+        comm = mpi.launch._create_world({"PMI_SIZE": "2"})
+    assert isinstance(comm, mpi.SerialCommunicator)
     assert not comm.mpi_available
     with pytest.raises(InvalidParameter, match="STRATAGEM_MPI=1 but mpi4py is not installed"):
-        launch._create_world({"STRATAGEM_MPI": "1"})
+        mpi.launch._create_world({"STRATAGEM_MPI": "1"})
 
 
 # --------------------------------------------------------------------------------------------
