@@ -77,6 +77,7 @@ from stratagem.outpost.fixtures import (
     Fixture,
     Params,
     TournamentSetup,
+    _Draw,
     _draw,
     _flags,
     fixtures,
@@ -128,22 +129,14 @@ def _map_digest(board: Map) -> str:
 
 
 def _plan(
+    draw: _Draw,
     *,
-    maps: object,
-    params: object,
-    players: object,
-    rotations: object,
-    repeats: object,
-    seed: object,
-    flags: dict[str, bool],
     threads: object,
     batch: object,
     checkpoint: str | os.PathLike[str] | None,
     time_budget: object = None,
 ) -> _Plan:
-    draw = _draw(
-        maps, params, players, rotations=rotations, repeats=repeats, seed=seed, flags=flags
-    )
+    """The tournament of ``draw`` (the checked fixtures) with its other arguments checked."""
     boards = tuple(entry if isinstance(entry, Map) else parse_map(entry) for entry in draw.maps)
     checked_threads = _validate.threads(threads)
     checked_batch = None if batch is None else _validate.integer("batch", batch, 1)
@@ -160,7 +153,7 @@ def _plan(
         "rotations": draw.rotations,
         "repeats": draw.repeats,
         "seed": draw.seed,
-        "flags": dict(flags),
+        "flags": dict(draw.flags),
         "games": len(draw.games),
     }
     if checked_budget is not None:
@@ -285,13 +278,9 @@ def tournament(
     plan = checked_together(
         comm,
         lambda: _plan(
-            maps=maps,
-            params=params,
-            players=players,
-            rotations=rotations,
-            repeats=repeats,
-            seed=seed,
-            flags=flags,
+            _draw(
+                maps, params, players, rotations=rotations, repeats=repeats, seed=seed, flags=flags
+            ),
             threads=threads,
             batch=batch,
             checkpoint=checkpoint,
