@@ -236,57 +236,6 @@ pub struct PyAgent {
     threads: Option<usize>,
 }
 
-#[allow(clippy::too_many_arguments)]
-fn spec_from(
-    kind: &str,
-    depth: u32,
-    heuristic: &str,
-    iterations: Option<u64>,
-    time: Option<f64>,
-    c: f64,
-    playouts: u32,
-    trees: u32,
-    reuse: bool,
-    margin: f64,
-    greedy: u32,
-    bias: f64,
-    plan: u32,
-) -> PyResult<AiSpec> {
-    let stateless = |kind| Ok(AiSpec::Stateless(kind));
-    match kind {
-        "random" => stateless(Stateless::Random),
-        "greedy" => stateless(Stateless::Greedy),
-        "fractal" => stateless(Stateless::Fractal),
-        "minimax" => {
-            if !(1..=12).contains(&depth) {
-                return Err(param(format!("depth must be from 1 to 12, got {depth}")));
-            }
-            let heuristic = Heuristic::parse(heuristic).map_err(to_py)?;
-            stateless(Stateless::Minimax { depth, heuristic })
-        }
-        "mcts" => {
-            let budget = match (iterations, time) {
-                (Some(iterations), None) => Budget::Iterations(iterations),
-                (None, Some(seconds)) => Budget::Time(convert::seconds("time", seconds)?),
-                _ => {
-                    return Err(param("mcts takes either iterations or time, not both"));
-                }
-            };
-            let config = MctsConfig::new(budget, c, playouts, trees, reuse)
-                .and_then(|config| config.with_margin_weight(margin))
-                .and_then(|config| config.with_greedy_bias(greedy))
-                .and_then(|config| config.with_gain_bias(bias))
-                .and_then(|config| config.with_plan_width(plan))
-                .map_err(to_py)?;
-            Ok(AiSpec::Mcts(config))
-        }
-        other => Err(param(format!(
-            "unknown AI {other:?}; choose one of {}",
-            AI_NAMES.join(", ")
-        ))),
-    }
-}
-
 #[pymethods]
 impl PyAgent {
     #[new]
@@ -311,10 +260,40 @@ impl PyAgent {
         plan: u32,
         threads: Option<usize>,
     ) -> PyResult<Self> {
-        let spec = spec_from(
-            kind, depth, heuristic, iterations, time, c, playouts, trees, reuse, margin, greedy,
-            bias, plan,
-        )?;
+        let spec = match kind {
+            "random" => AiSpec::Stateless(Stateless::Random),
+            "greedy" => AiSpec::Stateless(Stateless::Greedy),
+            "fractal" => AiSpec::Stateless(Stateless::Fractal),
+            "minimax" => {
+                if !(1..=12).contains(&depth) {
+                    return Err(param(format!("depth must be from 1 to 12, got {depth}")));
+                }
+                let heuristic = Heuristic::parse(heuristic).map_err(to_py)?;
+                AiSpec::Stateless(Stateless::Minimax { depth, heuristic })
+            }
+            "mcts" => {
+                let budget = match (iterations, time) {
+                    (Some(iterations), None) => Budget::Iterations(iterations),
+                    (None, Some(seconds)) => Budget::Time(convert::seconds("time", seconds)?),
+                    _ => {
+                        return Err(param("mcts takes either iterations or time, not both"));
+                    }
+                };
+                let config = MctsConfig::new(budget, c, playouts, trees, reuse)
+                    .and_then(|config| config.with_margin_weight(margin))
+                    .and_then(|config| config.with_greedy_bias(greedy))
+                    .and_then(|config| config.with_gain_bias(bias))
+                    .and_then(|config| config.with_plan_width(plan))
+                    .map_err(to_py)?;
+                AiSpec::Mcts(config)
+            }
+            other => {
+                return Err(param(format!(
+                    "unknown AI {other:?}; choose one of {}",
+                    AI_NAMES.join(", ")
+                )));
+            }
+        };
         thread_count(threads)?;
         Ok(Self {
             spec,
@@ -546,55 +525,36 @@ impl PyVector {
 
     /// Starts episode 0 of every env (env `i` seeded `seeds[i]`) and writes its outputs into
     /// `buffers` (observations, rewards, terminated, truncated, masks).
-    fn reset<'py>(
-        &mut self,
-        py: Python<'py>,
-        seeds: PyReadonlyArray1<'py, u64>,
-        mut buffers: Buffers<'py>,
-    ) -> PyResult<()> {
-        let seeds = contiguous(&seeds, "seeds")?;
-        self.run(py, &mut buffers, |env, board, out| {
-            env.reset(board, seeds, out)
-        })
+    fn reset(&mut self, seeds: PyReadonlyArray1<'_, u64>, buffers: Buffers<'_>) -> PyResult<()> {
+        self.run(&seeds, "seeds", buffers, VectorEnv::reset)
     }
 
     /// One step of every env with seat 0's `actions`, written into `buffers`.
-    fn step<'py>(
-        &mut self,
-        py: Python<'py>,
-        actions: PyReadonlyArray1<'py, i64>,
-        mut buffers: Buffers<'py>,
-    ) -> PyResult<()> {
-        let actions = contiguous(&actions, "actions")?;
-        self.run(py, &mut buffers, |env, board, out| {
-            env.step(board, actions, out)
-        })
+    fn step(&mut self, actions: PyReadonlyArray1<'_, i64>, buffers: Buffers<'_>) -> PyResult<()> {
+        self.run(&actions, "actions", buffers, VectorEnv::step)
     }
 }
 
 impl PyVector {
-    /// Runs `work` on the envs and the buffers in the pool with the GIL released. A step is
-    /// short (a few moves per env), so there is no Ctrl-C watch.
-    fn run(
+    /// Runs `work` on the envs, the values of `input` (which must be C-contiguous; `name`
+    /// names it in errors) and the buffers, in the pool with the GIL released. A step is short
+    /// (a few moves per env), so there is no Ctrl-C watch.
+    fn run<T: numpy::Element + Sync>(
         &mut self,
-        py: Python<'_>,
-        buffers: &mut Buffers<'_>,
-        work: impl FnOnce(&mut VectorEnv, &Board, Outputs<'_>) -> stratagem_core::Result<()> + Send,
+        input: &PyReadonlyArray1<'_, T>,
+        name: &str,
+        mut buffers: Buffers<'_>,
+        work: impl FnOnce(&mut VectorEnv, &Board, &[T], Outputs<'_>) -> stratagem_core::Result<()>
+        + Send,
     ) -> PyResult<()> {
+        let py = input.py();
+        let input = input
+            .as_slice()
+            .map_err(|_| param(format!("{name} must be C-contiguous")))?;
         let outputs = buffers.outputs()?;
         let (env, board) = (&mut self.inner, &self.board);
-        detached_in_pool(py, self.threads, || work(env, board, outputs))
+        detached_in_pool(py, self.threads, || work(env, board, input, outputs))
     }
-}
-
-/// The values of a 1-D array the caller must pass C-contiguous; `name` names it in errors.
-fn contiguous<'a, T: numpy::Element>(
-    array: &'a PyReadonlyArray1<'_, T>,
-    name: &str,
-) -> PyResult<&'a [T]> {
-    array
-        .as_slice()
-        .map_err(|_| param(format!("{name} must be C-contiguous")))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
