@@ -1,20 +1,23 @@
-"""Saving files whole, reading archives that may be damaged."""
+"""Saving files whole, reading archives that may be damaged, loading Python files as modules."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import zipfile
 import zlib
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from importlib.abc import Loader
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from stratagem.errors import StratagemError
+from stratagem.errors import InvalidParameter, StratagemError
 
 # An .npz archive is a zip file: a local file header first, or the end record when empty.
 _ZIP_MAGICS = (b"PK\x03\x04", b"PK\x05\x06")
@@ -77,3 +80,13 @@ def write_arrays(path: str | os.PathLike[str], arrays: Mapping[str, Any]) -> Non
     (:func:`written`)."""
     with written(path) as partial, open(partial, "wb") as handle:
         np.savez_compressed(handle, **arrays)
+
+
+def python_module(name: str, path: Path, failure: str) -> tuple[ModuleType, Loader]:
+    """A new module ``name`` for the Python file ``path``, and the loader that runs the file
+    in it (``loader.exec_module(module)``); :class:`~stratagem.errors.InvalidParameter` with
+    the message ``failure`` when Python cannot load the file."""
+    found = importlib.util.spec_from_file_location(name, path)
+    if found is None or found.loader is None:
+        raise InvalidParameter(failure)
+    return importlib.util.module_from_spec(found), found.loader

@@ -6,11 +6,11 @@ returns the placement (``docs/conquest.md``)."""
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import zlib
 from pathlib import Path
 from types import ModuleType
 
+from stratagem._files import python_module
 from stratagem.conquest.game import PolicyFn
 from stratagem.errors import InvalidParameter
 
@@ -29,11 +29,10 @@ def _module(where: str, spec: str) -> ModuleType:
             raise InvalidParameter(f"policy {spec!r}: no file {where}")
         # A name per file, so that two files with the same stem do not replace each other.
         name = f"_stratagem_policy_{zlib.crc32(str(path.resolve()).encode()):08x}"
-        found = importlib.util.spec_from_file_location(name, path)
-        if found is None or found.loader is None:
-            raise InvalidParameter(f"policy {spec!r}: cannot load {where} as Python")
-        module = importlib.util.module_from_spec(found)
-        found.loader.exec_module(module)
+        module, loader = python_module(
+            name, path, f"policy {spec!r}: cannot load {where} as Python"
+        )
+        loader.exec_module(module)
         return module
     try:
         return importlib.import_module(where)

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import importlib.util
 import json
 import math
 import os
@@ -34,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from stratagem import _validate
+from stratagem._files import python_module
 from stratagem.cli_common import (
     Commands,
     Common,
@@ -96,13 +96,12 @@ def _module_of_file(path: Path, spec: str) -> Any:
     if not resolved.is_file():
         raise InvalidParameter(f"player {spec!r}: no file {os.fspath(path)!r}")
     name = f"stratagem_outpost_player_{len(_LOADED)}_{resolved.stem}"
-    module_spec = importlib.util.spec_from_file_location(name, resolved)
-    if module_spec is None or module_spec.loader is None:
-        raise InvalidParameter(f"player {spec!r}: cannot load {os.fspath(path)!r} as Python")
-    module = importlib.util.module_from_spec(module_spec)
+    module, loader = python_module(
+        name, resolved, f"player {spec!r}: cannot load {os.fspath(path)!r} as Python"
+    )
     sys.modules[name] = module
     try:
-        module_spec.loader.exec_module(module)
+        loader.exec_module(module)
     except Exception as error:
         del sys.modules[name]
         raise InvalidParameter(
