@@ -13,23 +13,12 @@ from typing import Any
 
 import pytest
 
+from outpost_helpers import Looping, Still
 from stratagem.outpost import Game, State
 from stratagem.outpost.budget import PlayerTimeout, call_within
 from stratagem.outpost.tournament import Params, tournament
 
 GRACE = 0.1
-
-
-class Looping:
-    """``while True: pass`` in both answers."""
-
-    def move(self, state: State) -> Any:
-        while True:
-            pass
-
-    def disband(self, state: State) -> Any:
-        while True:
-            pass
 
 
 class Blocking:
@@ -56,16 +45,6 @@ class Stubborn:
             self.caught += 1
         while True:
             pass
-
-    def disband(self, state: State) -> int:
-        return int(state.mine()[-1, 0])
-
-
-class Still:
-    """The reference: every outpost stays, the newest goes."""
-
-    def move(self, state: State) -> list[int]:
-        return [0] * len(state.mine())
 
     def disband(self, state: State) -> int:
         return int(state.mine()[-1, 0])

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from interrupts import seconds_to_stop_after_ctrl_c
+from outpost_helpers import BAD_PARAMETERS, Still
 from stratagem import _core
 from stratagem.errors import InvalidBoard, InvalidParameter
 from stratagem.outpost import (
@@ -103,14 +104,6 @@ class Fixed:
         return int(state.mine()[0, 0])
 
 
-class Stay:
-    def move(self, state: State) -> list[int]:
-        return [0] * len(state.mine())
-
-    def disband(self, state: State) -> int:
-        return int(state.mine()[-1, 0])
-
-
 # -- defaults, turns, history, result ---------------------------------------------------------
 
 
@@ -128,7 +121,7 @@ def test_defaults():
     assert game.log == ()
     assert set(BUILTIN_PLAYERS) == set(BUILTINS)
     assert repr(game).startswith("Game(map='lakes', r=7, L=12, W=3, T=4444")
-    assert isinstance(Stay(), Player)
+    assert isinstance(Still(), Player)
 
 
 def test_steps_turns_and_the_end_of_a_game():
@@ -319,7 +312,7 @@ def test_a_broken_python_player_loses_its_moves_and_the_game_goes_on(answer, why
     # Empire 1's player breaks; the same game with a player that keeps still is the reference.
     options = {"r": 3, "T": 3, "seed": 8, "time_budget": 0.05}
     broken = Game(DRY, players=("spread", Broken(answer), "random", "frontier"), **options)
-    still = Game(DRY, players=("spread", Stay(), "random", "frontier"), **options)
+    still = Game(DRY, players=("spread", Still(), "random", "frontier"), **options)
     broken.step()
     still.step()
     entries = [entry for entry in broken.log if entry.kind == "player"]
@@ -529,14 +522,10 @@ class NoMethods:
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [
-        ({"r": -1}, "r must be at least 0"),
-        ({"r": 199}, "r must be at most 198"),
+        *BAD_PARAMETERS,
         ({"r": 2.5}, "r must be an integer"),
-        ({"L": 0}, "L must be at least 1"),
         ({"L": 10_001}, "L must be at most 10000"),
         ({"W": 0}, "W must be at least 1"),
-        ({"T": -1}, "T must be at least 0"),
-        ({"T": 1_000_001}, "T must be at most 1000000"),
         ({"seed": -1}, "seed must be at least 0"),
         ({"seed": 2**64}, "seed must be at most"),
         ({"players": ("spread", "random", "frontier")}, "players must name 4 players, got 3"),

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from outpost_helpers import BAD_PARAMETERS
 from stratagem.errors import InvalidParameter
 from stratagem.outpost import oracle
 from stratagem.outpost.oracle import (
@@ -49,6 +50,16 @@ def wet(*cells: tuple[int, int]) -> np.ndarray:
     for x, y in cells:
         water[y, x] = True
     return water
+
+
+def homes(*empires: int) -> list[Outpost]:
+    """An outpost on the home of each of ``empires``, its id the empire's number."""
+    return [Outpost(e, e, *oracle.HOMES[e]) for e in empires]
+
+
+def homes_and(*extra: Outpost) -> list[Outpost]:
+    """One outpost per home (ids 0..3) and ``extra``."""
+    return [*homes(0, 1, 2, 3), *extra]
 
 
 def blank_control() -> np.ndarray:
@@ -251,12 +262,7 @@ def test_afford_counts_land_and_water_cells_controlled_alone():
     assert afford(grid, water, 0, 12, 4) == 2  # 1 + min(2, 1)
     assert afford(grid, water, 0, 26, 1) == 1  # 1 + min(0, 7)
     assert afford(grid, water, 1, 1, 1) == 1  # nothing controlled
-    outposts = [
-        Outpost(0, 0, 0, 0),
-        Outpost(1, 1, 99, 0),
-        Outpost(5, 1, 98, 0),
-        Outpost(2, 2, 99, 99),
-    ]
+    outposts = [*homes(0, 1), Outpost(5, 1, 98, 0), *homes(2)]
     # Empire 0: 1 < 3 builds; 1: 2 > 1 disbands; 2: 1 == 1; 3: 0 < 1 builds.
     assert season_demand(grid, water, outposts, 12, 3) == [1, -1, 0, 1]
 
@@ -289,11 +295,7 @@ def test_season_builds_on_home_every_tenth_turn_only():
 def test_season_builds_take_ids_in_empire_order_and_an_empty_empire_rebuilds():
     # Water near homes 0 and 2, rotated: (3, 0), (0, 3) and (96, 99), (99, 96).
     water = wet((3, 0), (0, 3), (96, 99), (99, 96))
-    start = [
-        Outpost(0, 0, 0, 0),
-        Outpost(1, 1, 99, 0),
-        Outpost(2, 2, 99, 99),
-    ]  # empire 3 has nothing
+    start = homes(0, 1, 2)  # empire 3 has nothing
     game = OracleGame.from_position(water, start, r=3, L=6, W=2, T=10, players=EXTERNAL)
     assert game.next_id == 3
     for _ in range(10):
@@ -304,11 +306,6 @@ def test_season_builds_take_ids_in_empire_order_and_an_empty_empire_rebuilds():
         (3, "build", 5),
     ]
     assert game.log[2].message == "built outpost 5 at home (0, 99)"
-
-
-def homes_and(*extra: Outpost) -> list[Outpost]:
-    """One outpost per home (ids 0..3) and ``extra``."""
-    return [Outpost(e, e, *oracle.HOMES[e]) for e in range(4)] + list(extra)
 
 
 def test_season_disbands_by_external_answer_or_largest_id():
@@ -472,12 +469,7 @@ def test_sequential_moves_let_later_empires_see_earlier_moves():
 
 def test_supply_cuts_co_located_enemies_by_default_not_with_fringe():
     # r = 0: the shared cell (50, 50) is disputed; its four neighbours are neutral.
-    start = [
-        Outpost(0, 0, 0, 0),
-        Outpost(1, 1, 99, 0),
-        Outpost(4, 0, 50, 50),
-        Outpost(5, 1, 50, 50),
-    ]
+    start = [*homes(0, 1), Outpost(4, 0, 50, 50), Outpost(5, 1, 50, 50)]
     game = OracleGame.from_position(land(), start, r=0, T=3, players=EXTERNAL)
     game.step()
     assert game.log == [
@@ -546,12 +538,7 @@ def test_danger_within_two():
 def test_random_player_draws_one_option_per_outpost_from_one_cursor():
     # Outpost 4 sits on a one-cell island: stay is its only option, yet it draws below(1).
     water = wet((50, 49), (51, 50), (50, 51), (49, 50))
-    outposts = [
-        Outpost(0, 0, 0, 0),
-        Outpost(4, 0, 50, 50),
-        Outpost(8, 0, 20, 20),
-        Outpost(2, 2, 99, 99),
-    ]
+    outposts = [*homes(0), Outpost(4, 0, 50, 50), Outpost(8, 0, 20, 20), *homes(2)]
     view = make_view(outposts, water=water, turn=7)
     cursor = Stream(5, "outpost.random", 0, 7).cursor()
     expected = [[0, 2, 3][cursor.below(3)], [0][cursor.below(1)], [0, 1, 2, 3, 4][cursor.below(5)]]
@@ -636,12 +623,7 @@ def test_lookahead_counts_other_empires_against_the_plan():
     # (default rule), so empire 1 keeps 1 cell and empire 0 its home: 3 - 1 = 2; with the
     # fringe rule both survive and the disputed cell counts for nobody: 3 * 1 - 1 = 2 too,
     # against 3 * 2 - 2 = 4 for staying.
-    outposts = [
-        Outpost(0, 0, 0, 0),
-        Outpost(4, 0, 50, 49),
-        Outpost(1, 1, 99, 0),
-        Outpost(5, 1, 50, 48),
-    ]
+    outposts = [*homes(0), Outpost(4, 0, 50, 49), *homes(1), Outpost(5, 1, 50, 48)]
     view = make_view(outposts, r=0)
     assert lookahead_value(view, 0, [0, 1], fringe=False) == 2
     assert lookahead_value(view, 0, [0, 1], fringe=True) == 2
@@ -706,12 +688,7 @@ def test_game_length_extra_turn_and_run():
 
 
 def test_ranks_share_ties():
-    start = [
-        Outpost(0, 0, 0, 0),
-        Outpost(1, 1, 99, 0),
-        Outpost(4, 1, 50, 50),
-        Outpost(2, 2, 99, 99),
-    ]
+    start = [*homes(0, 1), Outpost(4, 1, 50, 50), *homes(2)]
     game = OracleGame.from_position(land(), start, r=1, players=EXTERNAL)
     # Empire 1: 3 + 5 cells; empires 0 and 2: 3; empire 3: none.
     assert game.scores() == [3, 8, 3, 0]
@@ -782,12 +759,8 @@ def test_thirty_turn_game_keeps_its_invariants():
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [
-        ({"r": -1}, "r must be at least 0"),
-        ({"r": 199}, "r must be at most 198"),
-        ({"L": 0}, "L must be at least 1"),
+        *BAD_PARAMETERS,
         ({"W": 10_001}, "W must be at most 10000"),
-        ({"T": -1}, "T must be at least 0"),
-        ({"T": 1_000_001}, "T must be at most 1000000"),
         ({"players": ("spread", "frontier", "random")}, "one player per empire"),
         ({"players": ("spread", "greedy", "random", None)}, "'greedy' for empire 1"),
         ({"seed": -1}, "seed"),

@@ -17,10 +17,11 @@ from typing import Any
 import numpy as np
 import pytest
 
+from outpost_helpers import Wanderer
 from stratagem import _core, rng
 from stratagem.errors import InvalidBoard, InvalidParameter
 from stratagem.mpi import SerialCommunicator
-from stratagem.outpost import BUILTIN_PLAYERS, Game, Map, State
+from stratagem.outpost import BUILTIN_PLAYERS, Game, Map
 from stratagem.outpost.tournament import (
     TOURNAMENT_2014,
     Fixture,
@@ -34,17 +35,6 @@ from stratagem.stats import Z95
 
 MAPS = ("lakes", "rivers", "mixed")
 SHORT = Params(7, 12, 3, 40)
-
-
-class Wanderer:
-    """A deterministic Python player: each outpost steps in direction (id + turn) % 5, and the
-    newest outpost goes when one must."""
-
-    def move(self, state: State) -> list[int]:
-        return [(int(i) + state.turn) % 5 for i in state.mine()[:, 0]]
-
-    def disband(self, state: State) -> int:
-        return int(state.mine()[-1, 0])
 
 
 def played_alone(result: TournamentResult, maps: dict[str, Map], players: dict[str, Any]) -> Any:

@@ -18,9 +18,10 @@ from typing import Any
 import pytest
 
 from collective_errors import raised
+from outpost_helpers import Looping, Still, Wanderer
 from stratagem.errors import InconsistentInput, InvalidParameter, StratagemError
 from stratagem.mpi import Communicator, SerialCommunicator, world
-from stratagem.outpost import BUILTIN_PLAYERS, State
+from stratagem.outpost import BUILTIN_PLAYERS
 from stratagem.outpost.tournament import Params, TournamentResult, tournament
 
 pytestmark = pytest.mark.any_world_size
@@ -28,21 +29,6 @@ pytestmark = pytest.mark.any_world_size
 SIZE = world().size
 MAPS = ("lakes", "rivers")
 SHORT = [Params(7, 12, 3, 30)]
-
-
-class Wanderer:
-    """A deterministic Python player: each outpost steps in direction (id + turn) % 5, and the
-    newest outpost goes when one must."""
-
-    def __init__(self) -> None:
-        self.games = 0  # games begun (moves asked on turn 1)
-
-    def move(self, state: State) -> list[int]:
-        self.games += state.turn == 1
-        return [(int(i) + state.turn) % 5 for i in state.mine()[:, 0]]
-
-    def disband(self, state: State) -> int:
-        return int(state.mine()[-1, 0])
 
 
 def agreed(comm: Communicator, result: TournamentResult) -> list[str]:
@@ -81,28 +67,6 @@ def test_python_player_tournament_equals_one_process(comm: Communicator) -> None
     assert spread.players == ("random", "spread", "Wanderer", "frontier", "lookahead")
     assert [row.games for row in spread.table()] == [32] * 5
     assert sum(shares) == alone.games == 32
-
-
-class Looping:
-    """A Python player that never answers (``while True: pass``)."""
-
-    def move(self, state: State) -> list[int]:
-        while True:
-            pass
-
-    def disband(self, state: State) -> int:
-        while True:
-            pass
-
-
-class Still:
-    """What a player cut off every time plays: every outpost stays, the newest goes."""
-
-    def move(self, state: State) -> list[int]:
-        return [0] * len(state.mine())
-
-    def disband(self, state: State) -> int:
-        return int(state.mine()[-1, 0])
 
 
 def test_a_hanging_player_is_held_to_its_budget_on_every_rank(comm: Communicator) -> None:
