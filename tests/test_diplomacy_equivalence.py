@@ -24,9 +24,12 @@ from stratagem.errors import InconsistentInput, InvalidParameter
 from test_diplomacy_engine import random_position
 
 CONVENTIONS = engine.CONVENTIONS
+seeds = st.integers(0, 10**6)
+conventions = st.sampled_from(CONVENTIONS)
+budgets = st.sampled_from([None, 1, 7, 60])  # None: no budget, to the end
 
 
-@given(st.integers(0, 10**6), st.sampled_from(CONVENTIONS))
+@given(seeds, conventions)
 def test_counts_and_listings(seed: int, convention: str) -> None:
     position = random_position(seed, units=18)
     for power in position.map.powers:
@@ -39,7 +42,7 @@ def test_counts_and_listings(seed: int, convention: str) -> None:
             assert engine_rows == list(oracle.options(position, power, convention))
 
 
-@given(st.integers(0, 10**6), st.integers(0, 10**9))
+@given(seeds, st.integers(0, 10**9))
 def test_values_of_random_profiles(seed: int, pick: int) -> None:
     position = random_position(seed, units=18)
     counts = adj.counts(position, "waives")
@@ -65,12 +68,7 @@ weights_strategy = st.builds(search.Weights, *(st.integers(-12, 12) for _ in ran
 
 
 @settings(max_examples=12)
-@given(
-    st.integers(0, 10**6),
-    st.sampled_from(CONVENTIONS),
-    weights_strategy,
-    st.sampled_from([None, 1, 7, 60]),
-)
+@given(seeds, conventions, weights_strategy, budgets)
 def test_searches(seed: int, convention: str, weights: search.Weights, budget: int | None) -> None:
     """Every search, run to its end or cut short by an evaluation budget: the same profile,
     values, ending, count of evaluations and cycle."""
@@ -100,7 +98,7 @@ def test_searches(seed: int, convention: str, weights: search.Weights, budget: i
 
 
 @settings(max_examples=12)
-@given(st.integers(0, 10**6), st.sampled_from(CONVENTIONS), st.integers(1, 40))
+@given(seeds, conventions, st.integers(1, 40))
 def test_the_combined_search_step_by_step(seed: int, convention: str, stride: int) -> None:
     """The engine's resumable combined search, advanced ``stride`` evaluations at a time,
     stands where the oracle's does after the same evaluations: profile, values, the power to
@@ -145,7 +143,7 @@ def test_open_problem_totals() -> None:
 
 
 @given(
-    st.sampled_from(CONVENTIONS),
+    conventions,
     st.lists(st.integers(0, 8), min_size=7, max_size=7),
 )
 def test_open_problem_with_fixed_units(convention: str, units: list[int]) -> None:
@@ -192,36 +190,23 @@ def _custom(position_weights: oracle.Weights) -> search.Evaluator:
 
 
 @settings(max_examples=max(1, min(15, settings().max_examples)))
-@given(st.integers(0, 10**6), st.sampled_from(CONVENTIONS), st.sampled_from([None, 3, 40]))
+@given(seeds, conventions, st.sampled_from([None, 3, 40]))
 def test_searches_with_a_user_evaluator(seed: int, convention: str, budget: int | None) -> None:
     """The engine calling a Python evaluator against the oracle calling the same one: the
     same profile, values, ending, count of evaluations and cycle, for any thread count."""
     position = small_game(seed, convention)
     evaluator = _custom(oracle.Weights())
     limit = budget or 20_000
+    options: dict[str, Any] = {"evaluator": evaluator, "max_evaluations": limit}
+    searched = {"seed": seed, "steps": 60, **options}
     expected = {
-        "preliminary": oracle.preliminary(
-            position, convention, evaluator=evaluator, max_evaluations=limit
-        ),
-        "anneal": oracle.anneal(
-            position, convention, seed=seed, steps=60, evaluator=evaluator, max_evaluations=limit
-        ),
-        "combined": oracle.combined(
-            position, convention, max_evaluations=limit, evaluator=evaluator
-        ),
+        "preliminary": oracle.preliminary(position, convention, **options),
+        "anneal": oracle.anneal(position, convention, **searched),
+        "combined": oracle.combined(position, convention, **options),
     }
     for method, want in expected.items():
         for threads in (1, 2):
-            got = search.solve(
-                position,
-                method,
-                convention=convention,
-                evaluator=evaluator,
-                seed=seed,
-                steps=60,
-                max_evaluations=limit,
-                threads=threads,
-            )
+            got = search.solve(position, method, convention=convention, threads=threads, **searched)
             assert got.profile == tuple(want.profile), method
             assert tuple(got.values) == tuple(want.values), method
             assert (got.finished, got.evaluations, got.cycle) == (
@@ -286,12 +271,7 @@ def _built_in(the_weights: search.Weights) -> search.Evaluator:
 
 
 @settings(max_examples=max(1, min(10, settings().max_examples)))
-@given(
-    st.integers(0, 10**6),
-    st.sampled_from(CONVENTIONS),
-    weights_strategy,
-    st.sampled_from([None, 1, 7, 60]),
-)
+@given(seeds, conventions, weights_strategy, budgets)
 def test_a_user_evaluator_equal_to_the_built_in_one_gives_the_built_in_result(
     seed: int, convention: str, weights: search.Weights, budget: int | None
 ) -> None:
@@ -386,7 +366,7 @@ def test_ctrl_c_during_a_slow_evaluator_stops_the_search() -> None:
 
 @settings(max_examples=max(1, min(20, settings().max_examples)))
 @given(
-    st.sampled_from(CONVENTIONS),
+    conventions,
     st.booleans(),
     st.lists(st.integers(0, 6), min_size=7, max_size=7),
 )

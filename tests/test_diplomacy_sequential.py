@@ -16,19 +16,13 @@ from stratagem.diplomacy import oracle, search
 from stratagem.diplomacy.compare import compare
 from stratagem.diplomacy.map import Map
 from stratagem.errors import InvalidParameter
-from test_diplomacy_equivalence import CONVENTIONS, small_game, weights_strategy
+from test_diplomacy_equivalence import budgets, conventions, seeds, small_game, weights_strategy
 
 POWERS = Map.standard().powers
 
 
 @settings(max_examples=max(1, min(12, settings().max_examples)))
-@given(
-    st.integers(0, 10**6),
-    st.sampled_from(CONVENTIONS),
-    weights_strategy,
-    st.sampled_from([None, 1, 7, 60]),
-    st.permutations(POWERS),
-)
+@given(seeds, conventions, weights_strategy, budgets, st.permutations(POWERS))
 def test_engine_and_oracle_agree(
     seed: int, convention: str, weights: search.Weights, budget: int | None, order: list[str]
 ) -> None:
@@ -51,7 +45,7 @@ def test_engine_and_oracle_agree(
 
 
 @settings(max_examples=max(1, min(12, settings().max_examples)))
-@given(st.integers(0, 10**6), st.sampled_from(CONVENTIONS), st.permutations(POWERS))
+@given(seeds, conventions, st.permutations(POWERS))
 def test_the_last_power_answers_everyone_and_the_first_sees_nobody(
     seed: int, convention: str, order: list[str]
 ) -> None:
