@@ -239,6 +239,59 @@ def test_traffic_is_what_the_message_pattern_says(
         assert 1.8 <= point_to_point[80] / point_to_point[40] <= 2.2
 
 
+# -- boards each rank builds from the spec: only its own part ----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("spec", "teams", "assign"),
+    [
+        ("grid:30x40", 4, "regions"),
+        ("grid:17x9:torus", 3, "regions"),
+        ("grid:30x40", 3, "random"),  # built whole on every rank
+    ],
+)
+def test_a_game_from_a_spec_equals_game_every_turn(
+    comm: Communicator, spec: str, teams: int, assign: str
+) -> None:
+    policies = ("opportunist", "aggressive", "balanced", "random")[:teams]
+    spread = DistributedGame.from_spec(
+        spec,
+        teams,
+        8,
+        policies,
+        assign=assign,
+        seed=13,
+        max_turns=40,
+        threads=1,
+        comm=comm,  # type: ignore[arg-type]
+    )
+    built_whole = comm.allgather_object(spread._board is not None)
+    board = Board.from_spec(spec)
+    start = assign_regions if assign == "regions" else assign_random
+    single = Game(board, start(board, teams, 13), 8, list(policies), seed=13, max_turns=40)
+
+    assert play_alongside_on_every_rank(spread, single) == []
+    assert built_whole == [assign != "regions"] * comm.size
+    assert tuple(spread.board_shape) == (board.kind, board.n, board.n_borders)
+
+
+def test_a_bad_spec_on_one_rank_raises_on_every_rank(comm: Communicator) -> None:
+    spec = "grid:2x2:torus" if comm.rank == ODD else "grid:6x6"
+    caught = raised(
+        lambda: DistributedGame.from_spec(spec, 2, 5, ["random", "balanced"], threads=1, comm=comm)
+    )
+    ranks = comm.allgather_object(comm.rank)
+    spread = DistributedGame.from_spec(
+        "grid:6x6", 2, 5, ["random", "balanced"], threads=1, comm=comm
+    )
+    spread.run(3)
+
+    assert isinstance(caught, InvalidParameter), repr(caught)
+    assert "a torus needs at least 3 rows" in str(caught)
+    assert ranks == list(range(comm.size))
+    assert spread.turn == 3
+
+
 # -- checkpoints --------------------------------------------------------------------------------
 
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import argparse
 import csv
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import cycle, islice
-from typing import Any
+from typing import Any, TypeVar
 
 from stratagem import _validate
 from stratagem.cli_common import (
@@ -47,10 +47,13 @@ from stratagem.conquest.game import (
     battle_odds_fractions,
     simulate_battle,
 )
+from stratagem.conquest.local_board import GridRows
 from stratagem.errors import InvalidParameter, StratagemError
 from stratagem.mpi import world
 
 __all__ = ["register"]
+
+T = TypeVar("T")
 
 _DEFAULT_POLICIES = "aggressive,balanced,opportunist,random"
 # Options of a new game that a loaded game already fixes.
@@ -91,8 +94,13 @@ def _team_policies(text: str, teams: int) -> list[str]:
 
 def _board(spec: str) -> Board:
     """The board of ``--board``; an error names the spec when the message does not."""
+    return _naming_spec(spec, Board.from_spec)
+
+
+def _naming_spec(spec: str, read: Callable[[str], T]) -> T:
+    """``read(spec)``; an error names the spec when the message does not."""
     try:
-        return Board.from_spec(spec)
+        return read(spec)
     except StratagemError as error:
         if spec in str(error):
             raise
@@ -120,11 +128,8 @@ def _new_game(args: argparse.Namespace) -> AnyGame:
             if is_custom_spec(spec)
         }
         policies = [loaded.get(name, name) for name in _team_policies(options["policy"], teams)]
-    board = _board(options["board"])
-    assign = assign_regions if options["assign"] == "regions" else assign_random
     seed = 0 if args.seed is None else args.seed
-    team = assign(board, teams, seed)
-    troops = troops_uniform(board, _validate.integer("--troops", options["troops"], 0, TROOP_LIMIT))
+    troop_count = _validate.integer("--troops", options["troops"], 0, TROOP_LIMIT)
     # No turn limit in the engine: --turns counts the turns of this invocation, so that a
     # saved game can always be continued with --load.
     settings: dict[str, Any] = {
@@ -134,6 +139,23 @@ def _new_game(args: argparse.Namespace) -> AnyGame:
         "max_turns": None,
         "threads": args.threads,
     }
+    spec = options["board"]
+    if world().is_distributed and _naming_spec(spec, GridRows.of_spec) is not None:
+        # Each rank builds its own part of a grid (or the whole board, for an order or start
+        # that needs it).
+        return DistributedGame.from_spec(
+            spec,
+            teams,
+            troop_count,
+            policies,
+            assign=options["assign"],
+            order=args.order,
+            **settings,
+        )
+    board = _board(spec)
+    assign = assign_regions if options["assign"] == "regions" else assign_random
+    team = assign(board, teams, seed)
+    troops = troops_uniform(board, troop_count)
     if world().is_distributed:
         return DistributedGame(board, team, troops, policies, order=args.order, **settings)
     return Game(board, team, troops, policies, **settings)
@@ -190,6 +212,7 @@ def _run(args: argparse.Namespace) -> dict[str, Any]:
             files["png"] = str(
                 draw_board(game.board, team, troops, args.png, title=title, labels=labels)
             )
+    shape = game.board_shape if isinstance(game, DistributedGame) else game.board
     winners: list[int] = []
     if result.winner is not None:
         outcome, winners = "won", [result.winner]
@@ -205,10 +228,10 @@ def _run(args: argparse.Namespace) -> dict[str, Any]:
         winners=winners,
         turns_played=played,
         seconds=seconds,
-        board=game.board.kind,
+        board=shape.kind,
         loaded=None if args.load is None else str(args.load),
-        territories=game.board.n,
-        borders=game.board.n_borders,
+        territories=shape.n,
+        borders=shape.n_borders,
         players=game.policy_names,
         seed=game.seed,
         rate=game.rate,

@@ -33,13 +33,14 @@ import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from stratagem import _core, _validate
 from stratagem.conquest.game import (
+    MAX_TEAMS,
     GameResult,
     PolicyFn,
     _int_array,
@@ -49,6 +50,7 @@ from stratagem.conquest.game import (
     _Recorded,
     custom_placement,
 )
+from stratagem.conquest.local_board import GridRows, local_regions, local_share
 from stratagem.conquest.saves import read_game, write_game
 from stratagem.errors import InconsistentInput, InvalidParameter
 from stratagem.mpi import (
@@ -68,6 +70,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ORDERS",
+    "BoardShape",
     "DistributedGame",
     "PartitionSummary",
     "Traffic",
@@ -159,6 +162,15 @@ class PartitionSummary:
             ghosts=ghosts,
             neighbours=neighbours,
         )
+
+
+class BoardShape(NamedTuple):
+    """What a distributed game tells of its board without holding it: the board's ``kind``,
+    its territories and its borders."""
+
+    kind: str
+    n: int
+    n_borders: int
 
 
 @dataclass
@@ -268,31 +280,23 @@ class DistributedGame(_Recorded):
         order: Order = "natural",
         comm: Communicator | None = None,
     ) -> None:
-        self.comm = world() if comm is None else comm
-        self.board = board
-        self.order = order
-        self.traffic = Traffic()
+        self._begin(comm, order)
+        self._board: Board | None = board
+        self.board_shape = BoardShape(board.kind, board.n, board.n_borders)
 
         def check() -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-            names, custom = _policy_names(policies)
-            self.policy_names = names
-            self._custom = custom
-            self.seed = _validate.seed(seed)
-            self.rate_ppm = _rate_ppm(rate)
-            self.cap = (
-                _core.conquest.TROOP_LIMIT
-                if cap is None
-                else _validate.integer("cap", cap, 1, _core.conquest.TROOP_LIMIT)
+            self._check(
+                policies,
+                seed=seed,
+                rate=rate,
+                cap=cap,
+                max_turns=max_turns,
+                threads=threads,
+                order=order,
             )
-            self.max_turns = (
-                None if max_turns is None else _validate.integer("max_turns", max_turns, 1)
-            )
-            self._threads = _validate.threads(threads)
-            if order not in ORDERS:
-                raise InvalidParameter(f"order must be one of {ORDERS}, got {order!r}")
             team_array = _int_array("team", team, board.n)
             troops_array = _int_array("troops", troops, board.n)
-            k, limit = len(names), _core.conquest.TROOP_LIMIT
+            k, limit = len(self.policy_names), _core.conquest.TROOP_LIMIT
             for x in np.flatnonzero((team_array < 0) | (team_array >= k))[:1]:
                 raise InvalidParameter(
                     f"territory {x} has team {team_array[x]}, but {k} policies were given: "
@@ -305,22 +309,181 @@ class DistributedGame(_Recorded):
             return team_array, troops_array
 
         team_array, troops_array = checked_together(self.comm, check)
-        # A collective every rank makes (whatever its arguments), after the checks agreed.
+        self._share_cores(threads)
+        self._agree(
+            (_fingerprint(board.indptr, board.indices), _fingerprint(team_array, troops_array))
+        )
+        owner = partition(board, self.comm.size, order)
+
+        def make_part() -> _core.conquest.Part:
+            arrays = _part_arrays(board, owner, self.comm.rank)
+            k = len(self.policy_names)
+            territories = np.bincount(team_array, minlength=k).astype(np.int64)
+            troop_counts = np.zeros(k, dtype=np.int64)
+            np.add.at(troop_counts, team_array, troops_array)
+            local = (team_array[arrays.local_ids], troops_array[arrays.local_ids])
+            return self._make_part(arrays, local, territories, troop_counts)
+
+        self._part = checked_together(self.comm, make_part)
+
+    @classmethod
+    def from_spec(
+        cls,
+        spec: str,
+        teams: int,
+        troops: int,
+        policies: Sequence[str | PolicyFn],
+        *,
+        assign: Literal["regions", "random"] = "regions",
+        seed: int = 0,
+        rate: float = 0.2,
+        cap: int | None = None,
+        max_turns: int | None = 1000,
+        threads: int | None = None,
+        order: Order = "natural",
+        comm: Communicator | None = None,
+    ) -> DistributedGame:
+        """Collective: the game on the board ``spec`` (``Board.from_spec``), ``teams`` teams
+        started by ``assign`` (:func:`~stratagem.conquest.board.assign_regions` or
+        :func:`~stratagem.conquest.board.assign_random` with ``seed``) and ``troops`` troops
+        on every territory: the game of ``DistributedGame(board, team, troops, ...)``.
+
+        On a grid (``grid:RxC``, ``:torus``) in the natural order with the ``regions`` start,
+        each rank builds only its own territories and their ghosts and their start
+        (:mod:`stratagem.conquest.local_board`), and no rank holds the whole board; any other
+        board, order or start is built whole on every rank first.
+        """
+        from stratagem.conquest.board import Board, assign_random, assign_regions, troops_uniform
+
+        comm = world() if comm is None else comm
+
+        def local_grid() -> GridRows | None:
+            grid = GridRows.of_spec(spec)
+            if order != "natural" or assign != "regions" or grid is None:
+                return None
+            _validate.integer("teams", teams, 2, MAX_TEAMS)
+            if teams > grid.n:
+                raise InvalidParameter(f"n_teams = {teams} exceeds the {grid.n} territories")
+            _validate.integer("troops", troops, 0, _core.conquest.TROOP_LIMIT)
+            return grid
+
+        grid = checked_together(comm, local_grid)
+        # Every rank must take the same way, or their collectives would not pair up.
+        ways = comm.allgather_object(grid is None)
+        for rank, whole_board in enumerate(ways):
+            if whole_board != ways[0]:
+                raise InconsistentInput(
+                    f"rank {rank} was given another board, order or start than rank 0; every "
+                    f"rank must make the distributed game with the same arguments"
+                )
+        if grid is None:
+
+            def whole() -> tuple[Board, NDArray[np.int64], NDArray[np.int64]]:
+                board = Board.from_spec(spec)
+                if assign not in ("regions", "random"):
+                    raise InvalidParameter(f"assign must be 'regions' or 'random', got {assign!r}")
+                start = assign_regions if assign == "regions" else assign_random
+                return board, start(board, teams, seed), troops_uniform(board, troops)
+
+            board, team, troop_array = checked_together(comm, whole)
+            return cls(
+                board,
+                team,
+                troop_array,
+                policies,
+                seed=seed,
+                rate=rate,
+                cap=cap,
+                max_turns=max_turns,
+                threads=threads,
+                order=order,
+                comm=comm,
+            )
+        game = cls.__new__(cls)
+        game._begin(comm, order)
+        game._board = None
+        game.board_shape = BoardShape(grid.kind, grid.n, grid.n_borders)
+
+        def check() -> None:
+            game._check(
+                policies,
+                seed=seed,
+                rate=rate,
+                cap=cap,
+                max_turns=max_turns,
+                threads=threads,
+                order=order,
+            )
+            if teams > len(game.policy_names):
+                raise InvalidParameter(
+                    f"{teams} teams, but {len(game.policy_names)} policies were given (one "
+                    f"policy per team)"
+                )
+
+        checked_together(comm, check)
+        game._share_cores(threads)
+        game._agree((grid.kind, teams, troops, assign))
+        game._part = game._local_grid_part(grid, teams, troops)
+        return game
+
+    def _local_grid_part(self, grid: GridRows, teams: int, troops: int) -> _core.conquest.Part:
+        """Collective: this rank's part of a grid game, built from its own block only."""
+        share = checked_together(
+            self.comm, lambda: local_share(grid, self.comm.size, self.comm.rank)
+        )
+        arrays = _PartArrays(**{name: _read_only(array) for name, array in share.items()})
+        team, territories = local_regions(
+            grid, teams, seed=self.seed, ids=arrays.local_ids, owned=arrays.owned, comm=self.comm
+        )
+        local = (team, np.full(team.shape[0], troops, dtype=np.int64))
+        return checked_together(
+            self.comm, lambda: self._make_part(arrays, local, territories, territories * troops)
+        )
+
+    def _begin(self, comm: Communicator | None, order: Order) -> None:
+        self.comm = world() if comm is None else comm
+        self.order = order
+        self.traffic = Traffic()
+        self._history_cache = None
+
+    def _check(
+        self,
+        policies: Sequence[str | PolicyFn],
+        *,
+        seed: int,
+        rate: float,
+        cap: int | None,
+        max_turns: int | None,
+        threads: int | None,
+        order: Order,
+    ) -> None:
+        """Checks and keeps the parameters (every rank alike)."""
+        names, custom = _policy_names(policies)
+        self.policy_names = names
+        self._custom = custom
+        self.seed = _validate.seed(seed)
+        self.rate_ppm = _rate_ppm(rate)
+        self.cap = (
+            _core.conquest.TROOP_LIMIT
+            if cap is None
+            else _validate.integer("cap", cap, 1, _core.conquest.TROOP_LIMIT)
+        )
+        self.max_turns = None if max_turns is None else _validate.integer("max_turns", max_turns, 1)
+        self._threads = _validate.threads(threads)
+        if order not in ORDERS:
+            raise InvalidParameter(f"order must be one of {ORDERS}, got {order!r}")
+
+    def _share_cores(self, threads: int | None) -> None:
+        """A collective every rank makes (whatever its arguments), after the checks agreed."""
         shared_cores = _cores_per_rank(self.comm)
         if threads is None and os.environ.get("STRATAGEM_NUM_THREADS") is None:
             self._threads = shared_cores
-        self._agree(board, team_array, troops_array)
-        owner = partition(board, self.comm.size, order)
-        self._part = checked_together(
-            self.comm, lambda: self._make_part(owner, team_array, troops_array)
-        )
-        self._history_cache = None
 
-    def _agree(self, board: Board, team: NDArray[np.int64], troops: NDArray[np.int64]) -> None:
+    def _agree(self, board_and_start: tuple[Any, ...]) -> None:
         """Every rank must hold the same board, state and parameters."""
         mine = (
-            _fingerprint(board.indptr, board.indices),
-            _fingerprint(team, troops),
+            board_and_start[0],
+            board_and_start[1:],
             (
                 tuple(self.policy_names),
                 self.seed,
@@ -341,20 +504,21 @@ class DistributedGame(_Recorded):
                     )
 
     def _make_part(
-        self, owner: NDArray[np.int64], team: NDArray[np.int64], troops: NDArray[np.int64]
+        self,
+        arrays: _PartArrays,
+        local: tuple[NDArray[np.int64], NDArray[np.int64]],
+        territories: NDArray[np.int64],
+        troop_counts: NDArray[np.int64],
     ) -> _core.conquest.Part:
-        arrays = _part_arrays(self.board, owner, self.comm.rank)
-        k = len(self.policy_names)
-        territories = np.bincount(team, minlength=k).astype(np.int64)
-        troop_counts = np.zeros(k, dtype=np.int64)
-        np.add.at(troop_counts, team, troops)
+        """The engine's part of ``arrays`` with ``local`` (team, troops) of its territories
+        and the whole board's territories and troops per team."""
         part = _core.conquest.Part(
             arrays,
-            np.ascontiguousarray(team[arrays.local_ids]),
-            np.ascontiguousarray(troops[arrays.local_ids]),
+            np.ascontiguousarray(local[0]),
+            np.ascontiguousarray(local[1]),
             self.policy_names,
             (self.seed, self.rate_ppm, self.cap, self.max_turns),
-            self.board.n,
+            self.board_shape.n,
             territories,
             troop_counts,
             self._threads,
@@ -366,6 +530,21 @@ class DistributedGame(_Recorded):
             arrays = dataclasses.replace(arrays, indptr=empty, indices=empty, edge_ids=empty)
         self._local = arrays
         return part
+
+    @property
+    def board(self) -> Board:
+        """The whole board: the one given, or, for a game whose ranks each built their part
+        only (:meth:`from_spec`), the board of its spec built whole on first use (saving and
+        drawing need it; playing does not)."""
+        if self._board is None:
+            from stratagem.conquest.board import Board
+
+            self._board = Board.from_spec(self.board_shape.kind)
+        return self._board
+
+    @board.setter
+    def board(self, board: Board) -> None:
+        raise AttributeError("the board of a game is fixed when the game is made")
 
     # -- state ---------------------------------------------------------------------------
 
@@ -405,8 +584,8 @@ class DistributedGame(_Recorded):
         """Collective: the whole board's ``(team, troops)`` on every rank."""
         team, troops = self._part.owned_state()
         ids = allgather_blocks(self._part.owned_ids(), comm=self.comm)
-        full_team = np.empty(self.board.n, dtype=np.int64)
-        full_troops = np.empty(self.board.n, dtype=np.int64)
+        full_team = np.empty(self.board_shape.n, dtype=np.int64)
+        full_troops = np.empty(self.board_shape.n, dtype=np.int64)
         full_team[ids] = allgather_blocks(team, comm=self.comm)
         full_troops[ids] = allgather_blocks(troops, comm=self.comm)
         return _read_only(full_team), _read_only(full_troops)

@@ -44,6 +44,8 @@ __all__ = [
     "from_networkx",
     "from_spec",
     "grid",
+    "grid_of_spec",
+    "grid_shape",
     "random_geometric",
     "random_order",
     "ring",
@@ -194,18 +196,10 @@ def ring(n: int) -> Layout:
 def grid(rows: int, cols: int, torus: bool = False) -> Layout:
     """A ``rows x cols`` grid, a torus with ``torus``
     (:meth:`Board.grid <stratagem.conquest.board.Board.grid>`)."""
-    rows = _validate.integer("rows", rows, 1)
-    cols = _validate.integer("cols", cols, 1)
-    if not isinstance(torus, bool):
-        raise InvalidParameter(f"torus must be True or False, got {torus!r}")
-    n = _territory_count("rows * cols", rows * cols)
+    rows, cols = grid_shape(rows, cols, torus)
+    n = rows * cols
     r, c = np.divmod(np.arange(n, dtype=np.int64), cols)
     if torus:
-        if rows < 3 or cols < 3:
-            raise InvalidParameter(
-                f"a torus needs at least 3 rows and 3 columns (fewer would repeat "
-                f"borders), got {rows}x{cols}"
-            )
         candidates = np.stack(
             (
                 (r - 1) % rows * cols + c,
@@ -229,6 +223,31 @@ def grid(rows: int, cols: int, torus: bool = False) -> Layout:
     positions = np.stack((c, rows - 1 - r), axis=1).astype(np.float64)
     kind = f"grid:{rows}x{cols}" + (":torus" if torus else "")
     return Layout(indptr, indices, positions=positions, kind=kind)
+
+
+def grid_shape(rows: int, cols: int, torus: bool) -> tuple[int, int]:
+    """``(rows, cols)`` checked as :func:`grid` checks them."""
+    rows = _validate.integer("rows", rows, 1)
+    cols = _validate.integer("cols", cols, 1)
+    if not isinstance(torus, bool):
+        raise InvalidParameter(f"torus must be True or False, got {torus!r}")
+    _territory_count("rows * cols", rows * cols)
+    if torus and (rows < 3 or cols < 3):
+        raise InvalidParameter(
+            f"a torus needs at least 3 rows and 3 columns (fewer would repeat "
+            f"borders), got {rows}x{cols}"
+        )
+    return rows, cols
+
+
+def grid_of_spec(text: str) -> tuple[int, int, bool] | None:
+    """``(rows, cols, torus)`` of a ``grid:RxC[:torus]`` spec, checked as :func:`from_spec`
+    checks it (errors alike); None for a spec of another board."""
+    name, spec = _parse_spec(text)
+    if name != "grid":
+        return None
+    rows, cols, torus = _grid_fields(spec)
+    return (*grid_shape(rows, cols, torus), torus)
 
 
 def random_geometric(
@@ -353,31 +372,15 @@ def risk_world() -> Layout:
 def from_spec(text: str) -> Layout:
     """The layout of a command-line board spec
     (:meth:`Board.from_spec <stratagem.conquest.board.Board.from_spec>`)."""
-    if not isinstance(text, str):
-        raise InvalidParameter(f"a board spec must be a string, got {text!r}")
-    fields = [field.strip() for field in text.strip().split(":")]
-    name = fields[0].lower()
-    positional = [field for field in fields[1:] if "=" not in field]
-    options: dict[str, str] = {}
-    for field in fields[1:]:
-        if "=" in field:
-            key, _, value = field.partition("=")
-            key = key.strip().lower()
-            if key in options:
-                raise InvalidParameter(f"board spec {text!r}: option {key!r} is repeated")
-            options[key] = value.strip()
-    spec = _Spec(text, positional, options)
+    name, spec = _parse_spec(text)
+    options = spec.options
     if name in ("complete", "star", "ring"):
         spec.expect(1, ())
         size = spec.integer(0, "n")
         maker = {"complete": complete, "star": star, "ring": ring}[name]
         return maker(size)
     if name == "grid":
-        spec.expect(1, (), optional="torus")
-        rows_text, _, cols_text = spec.positional[0].lower().partition("x")
-        rows = spec.parse_int(rows_text, "rows (grid:RxC)")
-        cols = spec.parse_int(cols_text, "cols (grid:RxC)")
-        return grid(rows, cols, torus=len(spec.positional) == 2)
+        return grid(*_grid_fields(spec))
     if name == "rgg":
         spec.expect(1, ("radius", "degree", "seed"))
         if "radius" in options and "degree" in options:
@@ -410,9 +413,35 @@ def from_spec(text: str) -> Layout:
         spec.expect(0, ())
         return risk_world()
     raise InvalidParameter(
-        f"board spec {text!r}: unknown board {fields[0]!r}; expected complete, star, ring, "
-        f"grid, rgg, er, ba or risk"
+        f"board spec {text!r}: unknown board {text.strip().split(':')[0].strip()!r}; expected "
+        f"complete, star, ring, grid, rgg, er, ba or risk"
     )
+
+
+def _parse_spec(text: str) -> tuple[str, _Spec]:
+    """The board's name (lower case) and the fields of a spec."""
+    if not isinstance(text, str):
+        raise InvalidParameter(f"a board spec must be a string, got {text!r}")
+    fields = [field.strip() for field in text.strip().split(":")]
+    positional = [field for field in fields[1:] if "=" not in field]
+    options: dict[str, str] = {}
+    for field in fields[1:]:
+        if "=" in field:
+            key, _, value = field.partition("=")
+            key = key.strip().lower()
+            if key in options:
+                raise InvalidParameter(f"board spec {text!r}: option {key!r} is repeated")
+            options[key] = value.strip()
+    return fields[0].lower(), _Spec(text, positional, options)
+
+
+def _grid_fields(spec: _Spec) -> tuple[int, int, bool]:
+    """``rows``, ``cols`` and ``torus`` of a grid spec (values not checked yet)."""
+    spec.expect(1, (), optional="torus")
+    rows_text, _, cols_text = spec.positional[0].lower().partition("x")
+    rows = spec.parse_int(rows_text, "rows (grid:RxC)")
+    cols = spec.parse_int(cols_text, "cols (grid:RxC)")
+    return rows, cols, len(spec.positional) == 2
 
 
 # -- helpers ---------------------------------------------------------------------------------

@@ -1,0 +1,203 @@
+"""Rank-local boards: a rank of a distributed game builds only its territories, their rows
+and their ghosts, straight from the board's spec, and the start of its own territories.
+
+A grid's rows and CSR offsets have closed forms, so the share of a rank (the arrays of
+``stratagem.conquest.distributed._PartArrays``) is built from the ids of its block of the
+natural order alone: the same arrays, with the same whole-board ids, as the engine cuts from
+the whole board (``_core.conquest.part_share``). The share is cut by the engine from a
+*compact* board, the part's territories numbered in increasing id order with their rows (the
+owned rows whole, the ghosts' rows holding their borders with owned territories): numbering
+in increasing order keeps every order the engine sorts by (ids, border ids), so mapping the
+compact ids and edge positions back to the whole board's gives the whole-board share.
+
+The ``regions`` start (:func:`~stratagem.conquest.board.assign_regions`) grows every team's
+region level by level from its start, a territory reached by several teams in one level going
+to the lowest team: territory ``x`` goes to the lowest team among those whose start is
+nearest to ``x`` (by induction on the level: the teams that reach ``x`` first are those that
+reach one of its neighbours one level closer to every start first). On a grid the distance
+is the Manhattan distance (the shorter way round on a torus), so each rank computes the teams
+of its own territories alone once it knows the starts, the first ``teams`` territories of the
+random order: each rank offers its own first ones, and one small ``allgather`` picks them.
+
+>>> grid = GridRows(3, 4, torus=False)
+>>> counts, neighbours = grid.rows(np.array([0, 5]))
+>>> counts.tolist(), neighbours.tolist(), grid.offsets(np.array([0, 5, 12])).tolist()
+([2, 4], [1, 4, 1, 4, 6, 9], [0, 13, 34])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from stratagem import _core
+from stratagem.conquest.layouts import _raw_words, grid_of_spec
+from stratagem.mpi import Communicator, allreduce, block_partition
+
+__all__ = ["GridRows", "local_regions", "local_share", "region_starts", "regions"]
+
+IntArray = NDArray[np.int64]
+_REGIONS = "conquest.assign.regions"
+
+
+@dataclass(frozen=True)
+class GridRows:
+    """The rows of the board ``grid:RxC`` (``:torus``) computed from the spec alone."""
+
+    n_rows: int
+    n_cols: int
+    torus: bool
+
+    @classmethod
+    def of_spec(cls, text: str) -> GridRows | None:
+        """The grid of a spec (checked as ``Board.from_spec`` checks it, errors alike), or
+        None for a spec of another board."""
+        shape = grid_of_spec(text)
+        return None if shape is None else cls(*shape)
+
+    @property
+    def kind(self) -> str:
+        return f"grid:{self.n_rows}x{self.n_cols}" + (":torus" if self.torus else "")
+
+    @property
+    def n(self) -> int:
+        return self.n_rows * self.n_cols
+
+    @property
+    def n_borders(self) -> int:
+        rows, cols = self.n_rows, self.n_cols
+        return 2 * rows * cols if self.torus else rows * (cols - 1) + cols * (rows - 1)
+
+    def rows(self, ids: IntArray) -> tuple[IntArray, IntArray]:
+        """The degree of each territory of ``ids`` and their rows, concatenated (each row
+        ascending, as in the board's CSR)."""
+        rows, cols = self.n_rows, self.n_cols
+        r, c = np.divmod(ids, cols)
+        if self.torus:
+            candidates = np.stack(
+                (
+                    (r - 1) % rows * cols + c,
+                    r * cols + (c - 1) % cols,
+                    r * cols + (c + 1) % cols,
+                    (r + 1) % rows * cols + c,
+                ),
+                axis=1,
+            )
+            candidates.sort(axis=1)
+            return np.full(ids.shape[0], 4, dtype=np.int64), candidates.ravel()
+        # Up, left, right, down is ascending order.
+        candidates = np.stack((ids - cols, ids - 1, ids + 1, ids + cols), axis=1)
+        present = np.stack((r > 0, c > 0, c < cols - 1, r < rows - 1), axis=1)
+        return present.sum(axis=1).astype(np.int64), candidates[present]
+
+    def offsets(self, ids: IntArray) -> IntArray:
+        """Where the rows of ``ids`` start in the board's ``indices`` (``indptr[ids]``): the
+        degrees of the territories before, summed in closed form."""
+        if self.torus:
+            return 4 * ids
+        rows, cols = self.n_rows, self.n_cols
+        r, c = np.divmod(ids, cols)
+        # Up and down borders of the rows above r, then of the cells before c in row r.
+        above = np.maximum(r - 1, 0) + np.minimum(r, rows - 1)
+        vertical = (r > 0).astype(np.int64) + (r < rows - 1)
+        left_right = np.maximum(c - 1, 0) + np.minimum(c, cols - 1)
+        offsets: IntArray = cols * above + r * 2 * (cols - 1) + c * vertical + left_right
+        return offsets
+
+    def distances(self, source: int, ids: IntArray) -> IntArray:
+        """Borders crossed on a shortest path from ``source`` to each of ``ids``."""
+        rows, cols = self.n_rows, self.n_cols
+        r, c = np.divmod(ids, cols)
+        dr, dc = np.abs(r - source // cols), np.abs(c - source % cols)
+        if self.torus:
+            dr, dc = np.minimum(dr, rows - dr), np.minimum(dc, cols - dc)
+        distance: IntArray = dr + dc
+        return distance
+
+
+def local_share(grid: GridRows, ranks: int, rank: int) -> dict[str, NDArray[Any]]:
+    """The share of rank ``rank`` when the natural order is cut into ``ranks`` blocks: the
+    arrays ``_core.conquest.part_share`` gives for the whole board, from the rows of the
+    block and its ghosts only."""
+    offsets = block_partition(grid.n, ranks)
+
+    def owner(ids: IntArray) -> IntArray:
+        found: IntArray = np.searchsorted(offsets, ids, side="right") - 1
+        return found
+
+    owned = np.arange(offsets[rank], offsets[rank + 1], dtype=np.int64)
+    _, neighbours = grid.rows(owned)
+    ghosts = np.unique(neighbours[(neighbours < offsets[rank]) | (neighbours >= offsets[rank + 1])])
+    # The compact board: the part's territories in increasing id order (ghosts before and
+    # after the block), owned rows whole, ghost rows with their owned neighbours only.
+    ids = np.concatenate((ghosts[ghosts < offsets[rank]], owned, ghosts[ghosts >= offsets[rank]]))
+    counts, neighbours = grid.rows(ids)
+    starts = np.zeros(ids.shape[0] + 1, dtype=np.int64)
+    np.cumsum(counts, out=starts[1:])
+    row = np.repeat(np.arange(ids.shape[0], dtype=np.int64), counts)
+    is_owned = owner(ids) == rank
+    keep = is_owned[row] | (owner(neighbours) == rank)
+    edge_ids = (np.repeat(grid.offsets(ids) - starts[:-1], counts) + np.arange(row.shape[0]))[keep]
+    compact_indptr = np.zeros(ids.shape[0] + 1, dtype=np.int64)
+    np.cumsum(np.bincount(row[keep], minlength=ids.shape[0]), out=compact_indptr[1:])
+    compact_indices = np.searchsorted(ids, neighbours[keep]).astype(np.int64)
+    compact_owner = np.where(is_owned, rank, owner(ids)).astype(np.int64)
+    arrays: dict[str, NDArray[Any]] = _core.conquest.part_share(
+        compact_indptr, compact_indices, compact_owner, rank
+    )
+    arrays["local_ids"] = ids[arrays["local_ids"]]
+    arrays["edge_ids"] = edge_ids[arrays["edge_ids"]]
+    return arrays
+
+
+def region_starts(
+    seed: int, n: int, teams: int, block: tuple[int, int], comm: Communicator
+) -> list[int]:
+    """Collective: the first ``teams`` territories of the random order of
+    :func:`~stratagem.conquest.board.assign_regions` (by their words of the stream, ties by
+    id), each rank drawing the words of its ``block`` (``lo, hi``) of ids only."""
+    lo, hi = block
+    first = lo - lo % 4
+    words = _raw_words(seed, _REGIONS, first, hi - first)[lo - first :]
+    if words.shape[0] > teams:
+        # Every word up to the teams-th smallest (more than teams only on ties).
+        kth = np.partition(words, teams - 1)[teams - 1]
+        chosen = np.flatnonzero(words <= kth)
+    else:
+        chosen = np.arange(words.shape[0])
+    mine = sorted(zip(words[chosen].tolist(), (chosen + lo).tolist(), strict=True))[:teams]
+    everyone = sorted(pair for pairs in comm.allgather_object(mine) for pair in pairs)
+    return [territory for _, territory in everyone[:teams]]
+
+
+def regions(grid: GridRows, starts: list[int], ids: IntArray) -> IntArray:
+    """The team :func:`~stratagem.conquest.board.assign_regions` gives each of ``ids``:
+    the lowest team among those whose start is nearest."""
+    teams = len(starts)
+    best = np.full(ids.shape[0], np.iinfo(np.int64).max, dtype=np.int64)
+    for team, start in enumerate(starts):
+        np.minimum(best, grid.distances(start, ids) * teams + team, out=best)
+    team_of: IntArray = best % teams
+    return team_of
+
+
+def local_regions(
+    grid: GridRows,
+    teams: int,
+    *,
+    seed: int,
+    ids: IntArray,
+    owned: NDArray[np.bool_],
+    comm: Communicator,
+) -> tuple[IntArray, IntArray]:
+    """Collective: the ``regions`` team of each of ``ids`` (a rank's territories, those it
+    owns marked in ``owned``, the natural order cut into ``comm.size`` blocks) and the whole
+    board's territories per team."""
+    offsets = block_partition(grid.n, comm.size)
+    block = (int(offsets[comm.rank]), int(offsets[comm.rank + 1]))
+    team = regions(grid, region_starts(seed, grid.n, teams, block, comm), ids)
+    territories = allreduce(np.bincount(team[owned], minlength=teams).astype(np.int64), comm=comm)
+    return team, territories

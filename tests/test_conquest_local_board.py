@@ -1,0 +1,273 @@
+"""Rank-local grid boards (stratagem.conquest.local_board) against the whole board: the rows
+and offsets of a grid from its spec, each rank's share built from its own block against the
+engine's cut of the whole board, the regions start from the distances to the starts against
+the breadth-first growth of assign_regions, and DistributedGame.from_spec against Game, on
+the serial communicator and on ranks emulated by threads.
+
+The same games under mpiexec are in tests/mpi/test_conquest_mpi.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conquest_spread import play_alongside
+from stratagem import _core
+from stratagem.conquest import Board, Game, assign_random, assign_regions, troops_uniform
+from stratagem.conquest.distributed import DistributedGame, partition
+from stratagem.conquest.layouts import random_order
+from stratagem.conquest.local_board import GridRows, local_share, region_starts, regions
+from stratagem.errors import InconsistentInput, InvalidParameter
+from stratagem.mpi import Communicator, block_partition
+from test_conquest_distributed import ThreadWorld, outcomes_or_raise
+
+SHAPES = [
+    (1, 1, False),
+    (1, 6, False),
+    (6, 1, False),
+    (2, 2, False),
+    (5, 8, False),
+    (9, 4, False),
+    (3, 3, True),
+    (4, 7, True),
+    (8, 5, True),
+]
+
+
+def shape_id(shape: tuple[int, int, bool]) -> str:
+    rows, cols, torus = shape
+    return f"{rows}x{cols}" + (":torus" if torus else "")
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=shape_id)
+def test_the_rows_and_offsets_of_a_grid_are_the_boards(shape: tuple[int, int, bool]) -> None:
+    board = Board.grid(*shape)
+    grid = GridRows.of_spec(board.kind)
+    assert grid == GridRows(*shape)
+    assert (grid.kind, grid.n, grid.n_borders) == (board.kind, board.n, board.n_borders)
+    counts, neighbours = grid.rows(np.arange(board.n))
+    assert counts.tolist() == board.degree().tolist()
+    assert neighbours.tolist() == board.indices.tolist()
+    assert grid.offsets(np.arange(board.n + 1)).tolist() == board.indptr.tolist()
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=shape_id)
+@pytest.mark.parametrize("ranks", [1, 2, 3, 4, 7])
+def test_a_share_from_its_block_is_the_engines_cut_of_the_whole_board(
+    shape: tuple[int, int, bool], ranks: int
+) -> None:
+    board = Board.grid(*shape)
+    owner = partition(board, ranks)
+    for rank in range(ranks):
+        whole = _core.conquest.part_share(board.indptr, board.indices, owner, rank)
+        local = local_share(GridRows(*shape), ranks, rank)
+        assert sorted(local) == sorted(whole)
+        for name, array in whole.items():
+            assert local[name].dtype == array.dtype, name
+            assert local[name].tolist() == array.tolist(), (name, rank)
+
+
+def test_the_distances_of_a_grid_are_breadth_first_search_hops() -> None:
+    board = Board.grid(6, 9, torus=True)
+    grid = GridRows(6, 9, torus=True)
+    # Hops from territory 10 by breadth-first search on the board.
+    hops = np.full(board.n, -1)
+    hops[10], level, d = 0, [10], 0
+    while level:
+        d += 1
+        level = [y for x in level for y in board.neighbours(x).tolist() if hops[y] < 0]
+        level = sorted(set(level))
+        hops[level] = d
+    assert grid.distances(10, np.arange(board.n)).tolist() == hops.tolist()
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    rows=st.integers(1, 12),
+    cols=st.integers(1, 12),
+    torus=st.booleans(),
+    teams=st.integers(2, 8),
+    seed=st.integers(0, 2**64 - 1),
+)
+def test_regions_from_the_nearest_start_are_assign_regions(
+    rows: int, cols: int, torus: bool, teams: int, seed: int
+) -> None:
+    torus = torus and rows >= 3 and cols >= 3
+    board = Board.grid(rows, cols, torus)
+    if teams > board.n:
+        return
+    starts = random_order(seed, "conquest.assign.regions", board.n)[:teams].tolist()
+    team = regions(GridRows(rows, cols, torus), starts, np.arange(board.n))
+    assert team.tolist() == assign_regions(board, teams, seed).tolist()
+
+
+class Offers:
+    """A communicator stand-in for region_starts: every rank's offer, this one's last."""
+
+    def __init__(self, others: list[Any]) -> None:
+        self.others = others
+
+    def allgather_object(self, mine: Any) -> list[Any]:
+        return [*self.others, mine]
+
+
+class Recorder:
+    """Records a rank's offer instead of sharing it."""
+
+    offer: Any = None
+
+    def allgather_object(self, mine: Any) -> list[Any]:
+        self.offer = mine
+        return [mine]
+
+
+@pytest.mark.parametrize("n", [1, 4, 9, 1000])
+@pytest.mark.parametrize("ranks", [1, 2, 3, 4])
+@pytest.mark.parametrize("teams", [1, 3, 8])
+def test_region_starts_from_every_ranks_block_are_the_random_orders_first(
+    n: int, ranks: int, teams: int
+) -> None:
+    if teams > n:
+        return
+    offsets = block_partition(n, ranks)
+    for seed in (0, 5, 2**64 - 1):
+        offers = []
+        for rank in range(ranks - 1):
+            recorder = Recorder()
+            region_starts(seed, n, teams, (offsets[rank], offsets[rank + 1]), recorder)  # type: ignore[arg-type]
+            offers.append(recorder.offer)
+        last = (int(offsets[-2]), int(offsets[-1]))
+        starts = region_starts(seed, n, teams, last, Offers(offers))  # type: ignore[arg-type]
+        assert starts == random_order(seed, "conquest.assign.regions", n)[:teams].tolist()
+
+
+POLICIES = ("aggressive", "balanced", "opportunist", "random")
+
+
+def whole_game(spec: str, teams: int, troops: int, seed: int, assign: str = "regions") -> Game:
+    board = Board.from_spec(spec)
+    start = assign_regions if assign == "regions" else assign_random
+    team = start(board, teams, seed)
+    policies = list(POLICIES[:teams])
+    return Game(board, team, troops_uniform(board, troops), policies, seed=seed, max_turns=40)
+
+
+@pytest.mark.parametrize(
+    ("spec", "teams", "assign"),
+    [
+        ("grid:20x30", 4, "regions"),
+        ("grid:11x13:torus", 3, "regions"),
+        ("grid:20x30", 2, "random"),  # built whole on every rank
+        ("ring:40", 3, "regions"),  # likewise
+    ],
+)
+@pytest.mark.parametrize("ranks", [1, 2, 3, 4])
+def test_from_spec_on_ranks_of_threads_equals_game(
+    spec: str, teams: int, assign: str, ranks: int
+) -> None:
+    def play(comm: Communicator) -> tuple[list[str], bool, tuple[str, int, int]]:
+        spread = DistributedGame.from_spec(
+            spec,
+            teams,
+            7,
+            POLICIES[:teams],
+            assign=assign,  # type: ignore[arg-type]
+            seed=9,
+            max_turns=40,
+            threads=1,
+            comm=comm,
+        )
+        built_whole = spread._board is not None
+        return (
+            play_alongside(spread, whole_game(spec, teams, 7, 9, assign)),
+            built_whole,
+            (spread.board_shape),
+        )
+
+    outcomes = outcomes_or_raise(ThreadWorld(ranks).run(play))
+    board = Board.from_spec(spec)
+    local = spec.startswith("grid") and assign == "regions"
+    for differences, built_whole, shape in outcomes:
+        assert differences == []
+        assert built_whole is not local
+        assert tuple(shape) == (board.kind, board.n, board.n_borders)
+
+
+def test_a_game_from_a_grid_spec_builds_its_board_only_when_asked(tmp_path: Any) -> None:
+    spread = DistributedGame.from_spec("grid:8x9", 3, 5, ["balanced"] * 3, seed=2, max_turns=6)
+    assert spread._board is None
+    spread.run()
+    spread.save(tmp_path / "game.npz")  # saving needs the whole board: built now
+    assert spread.board == Board.grid(8, 9)
+    loaded = Game.load(tmp_path / "game.npz")
+    assert loaded.turn == spread.turn == 6
+    assert np.array_equal(loaded.team, spread.gather_state()[0])
+    with pytest.raises(AttributeError, match="fixed"):
+        spread.board = Board.grid(8, 9)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"spec": "grid:0x5"}, "rows must be at least 1"),
+        ({"spec": "grid:2x2:torus"}, "a torus needs at least 3 rows"),
+        ({"spec": "grid:4"}, "cols (grid:RxC) must be an integer"),
+        ({"teams": 1}, "teams must be at least 2"),
+        ({"teams": 50}, "n_teams = 50 exceeds the 20 territories"),
+        ({"teams": 3}, "3 teams, but 2 policies were given"),
+        ({"troops": -1}, "troops must be at least 0"),
+        ({"seed": -1}, "seed must be at least 0"),
+    ],
+)
+def test_bad_input_to_from_spec_raises(arguments: dict[str, Any], message: str) -> None:
+    given = {"spec": "grid:4x5", "teams": 2, "troops": 3, "seed": 1} | arguments
+    with pytest.raises(InvalidParameter) as caught:
+        DistributedGame.from_spec(
+            given["spec"],
+            given["teams"],
+            given["troops"],
+            ["random", "balanced"],
+            seed=given["seed"],
+            threads=1,
+        )
+    assert message in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"spec": "grid:5x4"}, "rank 2 was given another board than rank 0"),
+        ({"spec": "ring:20"}, "rank 2 was given another board, order or start"),
+        ({"order": "rcm"}, "rank 2 was given another board, order or start"),
+        ({"troops": 4}, "rank 2 was given another team or troops"),
+        ({"seed": 3}, "rank 2 was given another policies or parameters"),
+        ({"spec": "grid:0x4"}, "rank 2: "),
+    ],
+)
+def test_bad_input_to_from_spec_on_one_rank_raises_on_every_rank(
+    changes: dict[str, Any], message: str
+) -> None:
+    def make(comm: Communicator) -> None:
+        given: dict[str, Any] = {"spec": "grid:4x5", "troops": 3, "seed": 1, "order": "natural"}
+        if comm.rank == 2:
+            given |= changes
+        DistributedGame.from_spec(
+            given["spec"],
+            2,
+            given["troops"],
+            ["random", "balanced"],
+            seed=given["seed"],
+            order=given["order"],
+            threads=1,
+            comm=comm,
+        )
+
+    outcomes = ThreadWorld(3).run(make)
+    for outcome in outcomes:
+        assert isinstance(outcome, (InvalidParameter, InconsistentInput)), repr(outcome)
+        assert message in str(outcome)
