@@ -25,8 +25,21 @@ pub struct Budget {
 
 impl Budget {
     fn spent(&self, used: u64) -> bool {
-        used >= self.evaluations || self.deadline.is_some_and(|d| Instant::now() >= d)
+        used >= self.evaluations || self.past_deadline()
     }
+
+    fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// What a search runs under: its budget, the Ctrl-C flag it polls and the counter it adds each
+/// evaluation to (for a progress bar).
+#[derive(Clone, Copy)]
+pub struct Limits<'a> {
+    pub budget: &'a Budget,
+    pub cancel: &'a Cancel,
+    pub done: &'a AtomicU64,
 }
 
 /// What a search returns: one option per power (its index), the values of that profile, whether
@@ -40,31 +53,32 @@ pub struct Outcome {
     pub cycle: Option<Vec<Vec<u128>>>,
 }
 
-/// What the searches maximise: every power's value of the position after the adjustments
-/// (`units`; the centres keep their owners). The built-in evaluator is the weighted count of
-/// [`crate::evaluate`]; the binding plugs in a Python callable.
+/// A position after the adjustments, as an evaluator sees it: the centres keep their owners
+/// (`owner`), the units are `units`.
+#[derive(Clone, Copy)]
+pub struct After<'a> {
+    pub board: &'a Board,
+    pub owner: &'a [i8],
+    pub units: &'a [Unit],
+}
+
+/// What the searches maximise: every power's value of the position after the adjustments.
+/// The built-in evaluator is the weighted count of [`crate::evaluate`]; the binding plugs in a
+/// Python callable.
 pub trait Evaluator: Sync {
-    fn evaluate(
-        &self,
-        board: &Board,
-        owner: &[i8],
-        units: &[Unit],
-        scratch: &mut Scratch,
-        values: &mut Vec<i64>,
-    ) -> Result<()>;
+    fn evaluate(&self, after: After<'_>, scratch: &mut Scratch) -> Result<Vec<i64>>;
 }
 
 impl Evaluator for Weights {
-    fn evaluate(
-        &self,
-        board: &Board,
-        owner: &[i8],
-        units: &[Unit],
-        scratch: &mut Scratch,
-        out: &mut Vec<i64>,
-    ) -> Result<()> {
-        values(board, owner, units, self, scratch, out);
-        Ok(())
+    fn evaluate(&self, after: After<'_>, scratch: &mut Scratch) -> Result<Vec<i64>> {
+        let After {
+            board,
+            owner,
+            units,
+        } = after;
+        let mut out = Vec::with_capacity(board.powers);
+        values(board, owner, units, self, scratch, &mut out);
+        Ok(out)
     }
 }
 
@@ -81,7 +95,6 @@ pub struct Problem<'a> {
 pub struct Work {
     scratch: Scratch,
     units: Vec<Unit>,
-    values: Vec<i64>,
 }
 
 impl<'a> Problem<'a> {
@@ -109,14 +122,12 @@ impl<'a> Problem<'a> {
         work: &mut Work,
     ) -> Result<Vec<i64>> {
         self.units_after(profile, &mut work.units);
-        self.evaluator.evaluate(
-            self.board,
-            &self.position.owner,
-            &work.units,
-            &mut work.scratch,
-            &mut work.values,
-        )?;
-        Ok(work.values.clone())
+        let after = After {
+            board: self.board,
+            owner: &self.position.owner,
+            units: &work.units,
+        };
+        self.evaluator.evaluate(after, &mut work.scratch)
     }
 
     /// The units after a profile given in slot form (`None`: the power does nothing).
@@ -183,9 +194,7 @@ fn best_alone(
     power: usize,
     count: u64,
     decided: &[Option<Vec<u8>>],
-    budget: &Budget,
-    cancel: &Cancel,
-    done: &AtomicU64,
+    limits: Limits<'_>,
 ) -> Result<(i64, u64)> {
     // Blocks of options, each evaluated in order by one thread; the best of each block
     // reduced in block order, so the answer does not depend on the threads.
@@ -199,7 +208,7 @@ fn best_alone(
             let mut best: Option<(i64, std::cmp::Reverse<u64>)> = None;
             let first = block as u64 * BLOCK;
             for index in first..(first + BLOCK).min(count) {
-                if cancel.is_cancelled() || budget.deadline.is_some_and(|d| Instant::now() >= d) {
+                if limits.cancel.is_cancelled() || limits.budget.past_deadline() {
                     break;
                 }
                 // The block's first option unranked, each next one stepped from the last.
@@ -220,13 +229,13 @@ fn best_alone(
                     }
                 });
                 let value = problem.evaluate(profile, &mut work)?[power];
-                done.fetch_add(1, Ordering::Relaxed);
+                limits.done.fetch_add(1, Ordering::Relaxed);
                 best = best.max(Some((value, std::cmp::Reverse(index))));
             }
             Ok(best)
         })
         .try_reduce(|| None, |a, b| Ok(a.max(b)))?;
-    cancel.check()?;
+    limits.cancel.check()?;
     let Some((value, std::cmp::Reverse(index))) = best else {
         return Err(Error::InvalidParameter(
             "the time budget ran out before the first evaluation".into(),
@@ -236,26 +245,15 @@ fn best_alone(
 }
 
 /// Each power's best option while the others do nothing (ties to the smallest index).
-pub fn preliminary(
-    problem: &Problem<'_>,
-    budget: &Budget,
-    cancel: &Cancel,
-    done: &AtomicU64,
-) -> Result<Outcome> {
+pub fn preliminary(problem: &Problem<'_>, limits: Limits<'_>) -> Result<Outcome> {
     let order: Vec<usize> = (0..problem.choices.len()).collect();
-    decide(problem, &order, false, budget, cancel, done)
+    decide(problem, &order, false, limits)
 }
 
 /// The sequential preliminary search: the powers decide in `order` (a permutation of the
 /// powers), each taking its best option while the powers before it play theirs and the powers
 /// after it do nothing (ties to the smallest index).
-pub fn sequential(
-    problem: &Problem<'_>,
-    order: &[usize],
-    budget: &Budget,
-    cancel: &Cancel,
-    done: &AtomicU64,
-) -> Result<Outcome> {
+pub fn sequential(problem: &Problem<'_>, order: &[usize], limits: Limits<'_>) -> Result<Outcome> {
     let mut sorted = order.to_vec();
     sorted.sort_unstable();
     if !sorted.into_iter().eq(0..problem.choices.len()) {
@@ -264,7 +262,7 @@ pub fn sequential(
             problem.choices.len()
         )));
     }
-    decide(problem, order, true, budget, cancel, done)
+    decide(problem, order, true, limits)
 }
 
 /// The powers decide in `order`; with `remember`, a power plays its decision for the powers
@@ -273,9 +271,7 @@ fn decide(
     problem: &Problem<'_>,
     order: &[usize],
     remember: bool,
-    budget: &Budget,
-    cancel: &Cancel,
-    done: &AtomicU64,
+    limits: Limits<'_>,
 ) -> Result<Outcome> {
     let mut profile = vec![0u128; problem.choices.len()];
     let mut decided: Vec<Option<Vec<u8>>> = vec![None; problem.choices.len()];
@@ -290,7 +286,7 @@ fn decide(
             }
             continue;
         }
-        let left = budget.evaluations.saturating_sub(used);
+        let left = limits.budget.evaluations.saturating_sub(used);
         let allowed = u64::try_from(count).unwrap_or(u64::MAX).min(left);
         if allowed < u64::try_from(count).unwrap_or(u64::MAX) || allowed == 0 {
             finished = false;
@@ -298,13 +294,13 @@ fn decide(
         if allowed == 0 {
             break;
         }
-        let (_, index) = best_alone(problem, power, allowed, &decided, budget, cancel, done)?;
+        let (_, index) = best_alone(problem, power, allowed, &decided, limits)?;
         used += allowed;
         profile[power] = u128::from(index);
         if remember {
             decided[power] = Some(unranked(choices, profile[power])?);
         }
-        if budget.deadline.is_some_and(|d| Instant::now() >= d) {
+        if limits.budget.past_deadline() {
             finished = false;
             break;
         }
@@ -347,9 +343,7 @@ pub fn anneal(
     start: Outcome,
     seed: u64,
     steps: u64,
-    budget: &Budget,
-    cancel: &Cancel,
-    done: &AtomicU64,
+    limits: Limits<'_>,
 ) -> Result<Outcome> {
     let mut slots = problem.slots_of(&start.profile)?;
     let mut work = Work::default();
@@ -366,9 +360,9 @@ pub fn anneal(
             break;
         }
         if t % 256 == 0 {
-            cancel.check()?;
+            limits.cancel.check()?;
         }
-        if budget.spent(used) {
+        if limits.budget.spent(used) {
             finished = false;
             break;
         }
@@ -410,7 +404,7 @@ pub fn anneal(
         }
         let values = problem.evaluate_deviation(&slots, power, &proposal, &mut work)?;
         used += 1;
-        done.fetch_add(1, Ordering::Relaxed);
+        limits.done.fetch_add(1, Ordering::Relaxed);
         if values[power] > current[power] {
             slots[power].clone_from(&proposal);
             current = values;
@@ -626,21 +620,15 @@ impl Combined {
 
     /// Steps until the search ends or the budget (counting every evaluation since the search
     /// began) is spent.
-    pub fn run(
-        &mut self,
-        problem: &Problem<'_>,
-        budget: &Budget,
-        cancel: &Cancel,
-        done: &AtomicU64,
-    ) -> Result<()> {
+    pub fn run(&mut self, problem: &Problem<'_>, limits: Limits<'_>) -> Result<()> {
         let mut work = Work::default();
         let mut candidate = Vec::new();
-        while self.state.ending == Ending::Running && !budget.spent(self.state.evaluations) {
+        while self.state.ending == Ending::Running && !limits.budget.spent(self.state.evaluations) {
             if self.state.evaluations % 1024 == 0 {
-                cancel.check()?;
+                limits.cancel.check()?;
             }
             self.step(problem, &mut work, &mut candidate)?;
-            done.fetch_add(1, Ordering::Relaxed);
+            limits.done.fetch_add(1, Ordering::Relaxed);
         }
         Ok(())
     }
@@ -661,14 +649,9 @@ impl Combined {
 }
 
 /// Loeb's combined search run to its end or its budget.
-pub fn combined(
-    problem: &Problem<'_>,
-    budget: &Budget,
-    cancel: &Cancel,
-    done: &AtomicU64,
-) -> Result<Outcome> {
+pub fn combined(problem: &Problem<'_>, limits: Limits<'_>) -> Result<Outcome> {
     let mut search = Combined::new(problem)?;
-    search.run(problem, budget, cancel, done)?;
+    search.run(problem, limits)?;
     Ok(search.outcome())
 }
 
@@ -715,16 +698,8 @@ mod tests {
     struct Twin(Weights);
 
     impl Evaluator for Twin {
-        fn evaluate(
-            &self,
-            board: &Board,
-            owner: &[i8],
-            units: &[Unit],
-            scratch: &mut Scratch,
-            out: &mut Vec<i64>,
-        ) -> Result<()> {
-            values(board, owner, units, &self.0, scratch, out);
-            Ok(())
+        fn evaluate(&self, after: After<'_>, scratch: &mut Scratch) -> Result<Vec<i64>> {
+            self.0.evaluate(after, scratch)
         }
     }
 
@@ -735,20 +710,14 @@ mod tests {
     }
 
     impl Evaluator for Failing {
-        fn evaluate(
-            &self,
-            _board: &Board,
-            _owner: &[i8],
-            units: &[Unit],
-            _scratch: &mut Scratch,
-            out: &mut Vec<i64>,
-        ) -> Result<()> {
+        fn evaluate(&self, after: After<'_>, _scratch: &mut Scratch) -> Result<Vec<i64>> {
             if self.calls.fetch_add(1, Ordering::Relaxed) + 1 >= self.after {
                 return Err(Error::InvalidParameter("the evaluator failed".into()));
             }
-            out.clear();
-            out.extend((0..3).map(|p| units.iter().filter(|u| u.power == p).count() as i64));
-            Ok(())
+            let units = after.units;
+            Ok((0..3)
+                .map(|p| units.iter().filter(|u| u.power == p).count() as i64)
+                .collect())
         }
     }
 
@@ -758,13 +727,18 @@ mod tests {
             deadline: None,
         };
         let (cancel, done) = (Cancel::new(), AtomicU64::new(0));
+        let limits = Limits {
+            budget: &budget,
+            cancel: &cancel,
+            done: &done,
+        };
         match method {
-            "preliminary" => preliminary(problem, &budget, &cancel, &done),
+            "preliminary" => preliminary(problem, limits),
             "anneal" => {
-                let start = preliminary(problem, &budget, &cancel, &done)?;
-                anneal(problem, start, 7, 50, &budget, &cancel, &done)
+                let start = preliminary(problem, limits)?;
+                anneal(problem, start, 7, 50, limits)
             }
-            _ => combined(problem, &budget, &cancel, &done),
+            _ => combined(problem, limits),
         }
     }
 

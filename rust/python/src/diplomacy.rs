@@ -13,7 +13,7 @@ use stratagem_core::parallel;
 use stratagem_diplomacy::board::Board;
 use stratagem_diplomacy::evaluate::{Scratch, Weights};
 use stratagem_diplomacy::search::{
-    self, Budget, Combined, CombinedState, Ending, Evaluator, Outcome, Problem,
+    self, After, Budget, Combined, CombinedState, Ending, Evaluator, Limits, Outcome, Problem,
 };
 use stratagem_diplomacy::{Choices, Convention, Position, Unit, open_problem, retreat};
 
@@ -383,18 +383,23 @@ impl DiplomacyPosition {
             py,
             |cancel| {
                 let problem = Problem::new(board, position, convention, chosen);
+                let limits = Limits {
+                    budget: &budget,
+                    cancel,
+                    done: &done,
+                };
                 let pool = parallel::pool(threads)?;
                 pool.install(|| match method {
-                    "preliminary" => search::preliminary(&problem, &budget, cancel, &done),
-                    "sequential" => search::sequential(&problem, &order, &budget, cancel, &done),
+                    "preliminary" => search::preliminary(&problem, limits),
+                    "sequential" => search::sequential(&problem, &order, limits),
                     "anneal" => {
                         let start = match &start {
                             Some(profile) => search::start_at(&problem, profile.clone())?,
-                            None => search::preliminary(&problem, &budget, cancel, &done)?,
+                            None => search::preliminary(&problem, limits)?,
                         };
-                        search::anneal(&problem, start, seed, steps, &budget, cancel, &done)
+                        search::anneal(&problem, start, seed, steps, limits)
                     }
-                    _ => search::combined(&problem, &budget, cancel, &done),
+                    _ => search::combined(&problem, limits),
                 })
             },
             report,
@@ -471,15 +476,9 @@ impl PyEvaluator {
 }
 
 impl Evaluator for PyEvaluator {
-    fn evaluate(
-        &self,
-        _board: &Board,
-        _owner: &[i8],
-        units: &[Unit],
-        _scratch: &mut Scratch,
-        values: &mut Vec<i64>,
-    ) -> stratagem_core::Result<()> {
-        let triples: Vec<(u8, bool, u16)> = units
+    fn evaluate(&self, after: After<'_>, _: &mut Scratch) -> stratagem_core::Result<Vec<i64>> {
+        let triples: Vec<(u8, bool, u16)> = after
+            .units
             .iter()
             .map(|u| (u.power, u.fleet, u.location))
             .collect();
@@ -489,11 +488,7 @@ impl Evaluator for PyEvaluator {
                 .and_then(|result| result.extract::<Vec<f64>>(py))
         });
         match answer {
-            Ok(floats) => {
-                values.clear();
-                values.extend(floats.into_iter().map(order_key));
-                Ok(())
-            }
+            Ok(floats) => Ok(floats.into_iter().map(order_key).collect()),
             Err(error) => {
                 if let Ok(mut failure) = self.failure.lock() {
                     failure.get_or_insert(error);
@@ -652,7 +647,14 @@ impl DiplomacyCombined {
         let search = &mut self.search;
         interruptible_reporting(
             py,
-            |cancel| search.run(&problem, &budget, cancel, &done),
+            |cancel| {
+                let limits = Limits {
+                    budget: &budget,
+                    cancel,
+                    done: &done,
+                };
+                search.run(&problem, limits)
+            },
             report,
         )?;
         outcome_dict(py, self.search.outcome())
