@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import shutil
 import subprocess
 import sys
@@ -83,25 +84,23 @@ def test_bad_input_exits_2_with_the_error_named(capsys):
     assert "at most 3 ids" in captured.err
 
 
-@pytest.mark.parametrize(
-    "argv", [["info", "--threads", "0"], ["info", "--seed", "-1"], ["info", "--seed", "x"]]
-)
+@pytest.mark.parametrize("argv", ["info --threads 0", "info --seed -1", "info --seed x"])
 def test_bad_shared_options_are_refused_by_the_parser(argv, capsys):
-    assert "must be an integer" in cli.parser_failure(capsys, *argv)
+    assert "must be an integer" in cli.parser_failure(capsys, *shlex.split(argv))
 
 
 @pytest.mark.parametrize(
     ("argv", "named"),
     [
-        (["conquest", "play", "--turns", "abc"], "expected an integer, got 'abc'"),
-        (["nosuch"], "invalid choice: 'nosuch'"),
-        (["annexation", "play", "--bogus"], "unrecognized arguments: --bogus"),
-        (["info", "--seed", "x"], "seed must be an integer"),
+        ("conquest play --turns abc", "expected an integer, got 'abc'"),
+        ("nosuch", "invalid choice: 'nosuch'"),
+        ("annexation play --bogus", "unrecognized arguments: --bogus"),
+        ("info --seed x", "seed must be an integer"),
     ],
 )
 def test_usage_errors_print_one_json_error_under_json(argv, named, capsys):
     with pytest.raises(SystemExit) as caught:
-        main([*argv, "--json"])
+        main([*shlex.split(argv), "--json"])
     assert caught.value.code == 2
     captured = capsys.readouterr()
     assert captured.out.count("\n") == 1
@@ -237,17 +236,17 @@ def test_an_integer_beyond_64_bits_on_the_command_line_is_one_json_error(capsys)
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["conquest", "play", "--board", "complete:60000"], "complete:60000 would have about"),
-        (["conquest", "play", "--board", "er:8000000:0.9"], "borders; a generated board has"),
-        (["conquest", "play", "--board", "rgg:200000:radius=1"], "at most 67,108,864 (2^26)"),
-        (["annexation", "play", "--board", "voronoi:5000000"], "at most 262,144 cells"),
+        ("conquest play --board complete:60000", "complete:60000 would have about"),
+        ("conquest play --board er:8000000:0.9", "borders; a generated board has"),
+        ("conquest play --board rgg:200000:radius=1", "at most 67,108,864 (2^26)"),
+        ("annexation play --board voronoi:5000000", "at most 262,144 cells"),
     ],
 )
 def test_a_board_too_big_for_the_machine_is_refused_before_it_is_built(argv, message, capsys):
     import time
 
     started = time.monotonic()
-    assert main([*argv, "--json"]) == 2
+    assert main([*shlex.split(argv), "--json"]) == 2
     assert time.monotonic() - started < 5
     (line,) = [json.loads(text) for text in capsys.readouterr().out.splitlines() if text]
     assert message in line["error"]["message"]

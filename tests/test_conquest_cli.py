@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import shlex
 
 import numpy as np
 import pytest
@@ -140,21 +141,9 @@ def test_odds_modes_and_impossible_outcomes(capsys):
 
 def test_tournament_table_csv_and_plot(capsys, tmp_path):
     table, bars = tmp_path / "table.csv", tmp_path / "bars.png"
+    options = "--board grid:6x6 --players random,balanced,opportunist --games 6 --turns 60"
     report = run_json(
-        capsys,
-        "tournament",
-        "--board",
-        "grid:6x6",
-        "--players",
-        "random,balanced,opportunist",
-        "--games",
-        "6",
-        "--turns",
-        "60",
-        "--csv",
-        str(table),
-        "--png",
-        str(bars),
+        capsys, "tournament", *options.split(), "--csv", str(table), "--png", str(bars)
     )
     rows = report["rows"]
     assert len(rows) == 3 * 2 + 3
@@ -187,22 +176,22 @@ def test_round_robin_is_consistent_and_independent_of_threads():
 @pytest.mark.parametrize(
     ("argv", "named"),
     [
-        (["play", "--players", "aggressive,bogus"], "'bogus'"),
-        (["play", "--board", "hexagon:5"], "hexagon"),
-        (["play", "--board", "grid:0x5"], "grid:0x5"),
-        (["play", "--teams", "1"], "--teams"),
-        (["play", "--teams", "2", "--players", "random,balanced,aggressive"], "3 policies"),
-        (["play", "--load", "/nonexistent/game.npz"], "no such file"),
-        (["tournament", "--players", "random,bogus", "--games", "2"], "'bogus'"),
-        (["play", "--players", "conquest_spread:nowhere"], "conquest_spread has no nowhere"),
-        (["play", "--players", "no_such_module_here:f"], "cannot import no_such_module_here"),
-        (["play", "--players", "/nonexistent/policy.py:f"], "no file /nonexistent/policy.py"),
-        (["tournament", "--games", "1"], "games"),
-        (["odds", "1", "1", "--simulate", "0"], "--simulate"),
+        ("play --players aggressive,bogus", "'bogus'"),
+        ("play --board hexagon:5", "hexagon"),
+        ("play --board grid:0x5", "grid:0x5"),
+        ("play --teams 1", "--teams"),
+        ("play --teams 2 --players random,balanced,aggressive", "3 policies"),
+        ("play --load /nonexistent/game.npz", "no such file"),
+        ("tournament --players random,bogus --games 2", "'bogus'"),
+        ("play --players conquest_spread:nowhere", "conquest_spread has no nowhere"),
+        ("play --players no_such_module_here:f", "cannot import no_such_module_here"),
+        ("play --players /nonexistent/policy.py:f", "no file /nonexistent/policy.py"),
+        ("tournament --games 1", "games"),
+        ("odds 1 1 --simulate 0", "--simulate"),
     ],
 )
 def test_bad_input_exits_2_with_the_error_named(capsys, argv, named):
-    error, err = failure(capsys, *argv)
+    error, err = failure(capsys, *shlex.split(argv))
     assert named in error["message"]
     assert named in err
 

@@ -6,6 +6,7 @@ and the demo's diplomacy part."""
 from __future__ import annotations
 
 import json
+import shlex
 import time
 from pathlib import Path
 
@@ -298,27 +299,27 @@ def test_show_draws_a_png(tmp_path, capsys):
     ("argv", "kind", "message"),
     [
         (
-            ["count", "RUS: F STP / STP"],
+            "count 'RUS: F STP / STP'",
             "InconsistentInput",
             "a fleet on a bicoastal province names its coast: F STP (RUS)",
         ),
-        (["count", "AUS: A XYZ / VIE"], "InvalidParameter", "unknown province 'XYZ'"),
-        (["play", "AUS A VIE"], "InvalidParameter", 'expected "POWER: units / centres"'),
-        (["show", "ENG: A NTH / LON"], "InconsistentInput", "armies stand on land"),
-        (["count", "@no/such/file.txt"], "InvalidParameter", "position file 'no/such/file.txt'"),
-        (["count", "opening", "--list", "-1"], "InvalidParameter", "--list must be at least 0"),
-        (["count", "opening", "--map", "no/such.map"], "InvalidParameter", "--map 'no/such.map'"),
-        (["play", "opening", "--steps", "0"], "InvalidParameter", "--steps must be at least 1"),
+        ("count 'AUS: A XYZ / VIE'", "InvalidParameter", "unknown province 'XYZ'"),
+        ("play 'AUS A VIE'", "InvalidParameter", 'expected "POWER: units / centres"'),
+        ("show 'ENG: A NTH / LON'", "InconsistentInput", "armies stand on land"),
+        ("count @no/such/file.txt", "InvalidParameter", "position file 'no/such/file.txt'"),
+        ("count opening --list -1", "InvalidParameter", "--list must be at least 0"),
+        ("count opening --map no/such.map", "InvalidParameter", "--map 'no/such.map'"),
+        ("play opening --steps 0", "InvalidParameter", "--steps must be at least 1"),
         (
-            ["show", "opening", "--png", "no/such/folder/x.png"],
+            "show opening --png no/such/folder/x.png",
             "InvalidParameter",
             "--png no/such/folder/x.png: the folder no/such/folder does not exist",
         ),
-        (["show", "opening", "--png", "picture.jpg"], "InvalidParameter", "name a .png file"),
+        ("show opening --png picture.jpg", "InvalidParameter", "name a .png file"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(capsys, argv, kind, message):
-    error, err = failure(capsys, *argv)
+    error, err = failure(capsys, *shlex.split(argv))
     assert error["type"] == kind
     assert message in error["message"]
     assert err == f"stratagem: error: {error['message']}\n"
@@ -369,14 +370,14 @@ def test_a_bad_map_file_is_named(tmp_path, capsys):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["play", "opening", "--method", "greedy"], "invalid choice: 'greedy'"),
-        (["count", "opening", "--convention", "loose"], "invalid choice: 'loose'"),
-        (["play", "opening", "--time-limit", "0"], "expected a positive number of seconds"),
-        (["count", "opening", "--list", "many"], "expected an integer, got 'many'"),
+        ("play opening --method greedy", "invalid choice: 'greedy'"),
+        ("count opening --convention loose", "invalid choice: 'loose'"),
+        ("play opening --time-limit 0", "expected a positive number of seconds"),
+        ("count opening --list many", "expected an integer, got 'many'"),
     ],
 )
 def test_bad_options_are_refused_by_the_parser(capsys, argv, message):
-    assert message in parser_failure(capsys, *argv)
+    assert message in parser_failure(capsys, *shlex.split(argv))
 
 
 # -- the demo --------------------------------------------------------------------------------

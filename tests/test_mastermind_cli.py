@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import shlex
 
 import pytest
 
@@ -344,17 +345,8 @@ def test_count_estimate(capsys):
     )
     assert small["count"] == 208
     assert abs(small["estimate"]["mean"] - 208) < 5 * small["estimate"]["standard_error"]
-    out = run_text(
-        capsys,
-        "count",
-        "--colours",
-        "36",
-        "--guess",
-        "0123456789abcdef:3,2",
-        "--estimate",
-        "--probes",
-        "500",
-    )
+    line = "count --colours 36 --guess 0123456789abcdef:3,2 --estimate --probes 500"
+    out = run_text(capsys, *line.split())
     assert "16 spots x 36 colours (36^16 codes)" in out
     assert "Knuth's estimate: " in out
     assert "500 probes" in out
@@ -363,43 +355,44 @@ def test_count_estimate(capsys):
 # -- bad input -----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("argv", "named"),
-    [
-        (["play", "--players", "clever"], "'clever'"),
-        (["play", "--players", "first,knuth"], "one codebreaker"),
-        (["play", "--colours", "1"], "--colours"),
-        (["play", "--colours", "37"], "--colours"),
-        (["play", "--spots", "17"], "--spots"),
-        (["play", "--spots", "0"], "--spots"),
-        (["play", "--secret", "12#4"], "'#'"),
-        (["play", "--secret", "12x4"], "colour 33"),
-        (["play", "--secret", "1274"], "colour 7"),
-        (["play", "--secret", "1234", "--spots", "5"], "expected 5"),
-        (["play", "--secret", "", "--colours", "10"], "empty"),
-        (["play", "--secret", "7735427368", "--colours", "10", "--players", "knuth"], "knuth"),
-        (["play", "--secret", "77354273", "--colours", "10", "--players", "optimal"], "4096"),
-        (["evaluate", "--strategy", "knuth,bogus"], "'bogus'"),
-        (["evaluate", "--strategy", "knuth,knuth"], "twice"),
-        (["evaluate", "--strategy", ","], "no strategy"),
-        (["evaluate", "--spots", "10", "--colours", "10"], "knuth"),
-        (["evaluate", "--sample", "0"], "--sample"),
-        (["evaluate", "--plot", "histogram.svg"], ".png"),
-        (["evaluate", "--plot", "/no/such/folder/h.png"], "/no/such/folder"),
-        (["break", "--strategy", "psychic"], "'psychic'"),
-        (["break", "--spots", "9", "--colours", "10", "--strategy", "irving"], "irving"),
-        (["count", "--guess", "0011"], "'0011'"),
-        (["count", "--guess", "0011:5,0"], "more than the 4 spots"),
-        (["count", "--guess", "0011:1"], "'0011:1'"),
-        (["count", "--guess", "001:1,1", "--spots", "4"], "expected 4"),
-        (["count", "--guess", "0019:1,1"], "colour 9"),
-        (["count", "--guess", "0011:1,1", "01:0,0"], "'01:0,0'"),
-        (["count", "--guess", "0011:1,1", "--probes", "1", "--estimate"], "--probes"),
-    ],
-)
+# command line: what its error names
+BAD_INPUT = [
+    ("play --players clever", "'clever'"),
+    ("play --players first,knuth", "one codebreaker"),
+    ("play --colours 1", "--colours"),
+    ("play --colours 37", "--colours"),
+    ("play --spots 17", "--spots"),
+    ("play --spots 0", "--spots"),
+    ("play --secret '12#4'", "'#'"),
+    ("play --secret 12x4", "colour 33"),
+    ("play --secret 1274", "colour 7"),
+    ("play --secret 1234 --spots 5", "expected 5"),
+    ("play --secret '' --colours 10", "empty"),
+    ("play --secret 7735427368 --colours 10 --players knuth", "knuth"),
+    ("play --secret 77354273 --colours 10 --players optimal", "4096"),
+    ("evaluate --strategy knuth,bogus", "'bogus'"),
+    ("evaluate --strategy knuth,knuth", "twice"),
+    ("evaluate --strategy ,", "no strategy"),
+    ("evaluate --spots 10 --colours 10", "knuth"),
+    ("evaluate --sample 0", "--sample"),
+    ("evaluate --plot histogram.svg", ".png"),
+    ("evaluate --plot /no/such/folder/h.png", "/no/such/folder"),
+    ("break --strategy psychic", "'psychic'"),
+    ("break --spots 9 --colours 10 --strategy irving", "irving"),
+    ("count --guess 0011", "'0011'"),
+    ("count --guess 0011:5,0", "more than the 4 spots"),
+    ("count --guess 0011:1", "'0011:1'"),
+    ("count --guess 001:1,1 --spots 4", "expected 4"),
+    ("count --guess 0019:1,1", "colour 9"),
+    ("count --guess 0011:1,1 01:0,0", "'01:0,0'"),
+    ("count --guess 0011:1,1 --probes 1 --estimate", "--probes"),
+]
+
+
+@pytest.mark.parametrize(("argv", "named"), BAD_INPUT)
 def test_bad_input_exits_2_with_the_error_named(capsys, monkeypatch, argv, named):
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
-    error, err = failure(capsys, *argv)
+    error, err = failure(capsys, *shlex.split(argv))
     assert named in error["message"]
     assert named in err
     assert err.startswith("stratagem: error:")
@@ -408,16 +401,16 @@ def test_bad_input_exits_2_with_the_error_named(capsys, monkeypatch, argv, named
 @pytest.mark.parametrize(
     "argv",
     [
-        ["play", "--order", "sideways"],
-        ["play", "--spots", "four"],
-        ["evaluate", "--sample", "many"],
-        ["count", "--guess"],
-        ["sideways"],
-        [],
+        "play --order sideways",
+        "play --spots four",
+        "evaluate --sample many",
+        "count --guess",
+        "sideways",
+        "",
     ],
 )
 def test_bad_options_exit_2_from_the_parser(capsys, argv):
-    assert "error:" in cli.parser_failure(capsys, *argv)
+    assert "error:" in cli.parser_failure(capsys, *shlex.split(argv))
 
 
 def test_the_old_solve_and_strategy_still_work_with_a_note(capsys):

@@ -188,31 +188,14 @@ def test_play_a_python_player_from_a_module(capsys, player_file, monkeypatch):
 
 
 def test_play_time_budget_logs_the_slow_player(capsys, player_file):
-    report = run_json(
-        capsys,
-        "play",
-        "--turns",
-        "3",
-        "--players",
-        f"spread,spread,spread,{player_file}:Slow",
-        "--time-budget",
-        "0.001",
-    )
+    slow = ["--players", f"spread,spread,spread,{player_file}:Slow", "--time-budget", "0.001"]
+    report = run_json(capsys, "play", "--turns", "3", *slow)
     assert report["time_budget"] == 0.001
     assert report["log"]["player"] == 3
     # Sleeping 20 ms against a 1 ms budget: the player is cut off at its budget every turn.
     assert report["player_problems"]
     assert all("at the budget of 0.001 s" in message for message in report["player_problems"])
-    out = run_text(
-        capsys,
-        "play",
-        "--turns",
-        "7",
-        "--players",
-        f"spread,spread,spread,{player_file}:Slow",
-        "--time-budget",
-        "0.001",
-    )
+    out = run_text(capsys, "play", "--turns", "7", *slow)
     assert "7 player problems" in out
     assert "... and 2 more (see --json)" in out
 
@@ -600,20 +583,9 @@ def test_map_check_valid_lenient_and_missing(capsys, tmp_path):
 
 def test_map_generate(capsys, tmp_path):
     out_file, png = tmp_path / "gen.txt", tmp_path / "gen.png"
+    options = "--seed 5 --lakes 2 --rivers 1"
     report = run_json(
-        capsys,
-        "map",
-        "generate",
-        "--seed",
-        "5",
-        "--lakes",
-        "2",
-        "--rivers",
-        "1",
-        "--out",
-        str(out_file),
-        "--png",
-        str(png),
+        capsys, "map", "generate", *options.split(), "--out", str(out_file), "--png", str(png)
     )
     expected = Map.generate(5, lakes=2, rivers=1)
     assert Map.load(out_file) == expected
