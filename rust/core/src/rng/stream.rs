@@ -12,6 +12,29 @@ use crate::cancel::Cancel;
 use crate::error::{Result, param};
 use crate::parallel;
 
+/// A uniform `$word` in `[0, n)` from draws of `$draw` by multiply-shift with exact rejection
+/// (Lemire, "Fast random integer generation in an interval", 2019): the high half of
+/// `draw * n` widened to `$wide`, redrawn while the low half is below `2^bits mod n`. One
+/// multiplication per draw, a division only in the rare case the low half is below `n`.
+/// `n = 0` gives 0 and draws nothing.
+macro_rules! below_by_multiply_shift {
+    ($draw:expr, $n:expr, $word:ty, $wide:ty) => {{
+        let n: $word = $n;
+        if n == 0 {
+            0
+        } else {
+            let mut product = <$wide>::from($draw) * <$wide>::from(n);
+            if (product as $word) < n {
+                let rejected_below = n.wrapping_neg() % n;
+                while (product as $word) < rejected_below {
+                    product = <$wide>::from($draw) * <$wide>::from(n);
+                }
+            }
+            (product >> <$word>::BITS) as $word
+        }
+    }};
+}
+
 /// How many integer ids a stream name may carry beyond seed and purpose.
 pub const MAX_IDS: usize = 3;
 
@@ -139,24 +162,12 @@ impl Cursor {
         }
     }
 
-    /// A uniform integer in `[0, n)` by multiply-shift with exact rejection (Lemire, "Fast
-    /// random integer generation in an interval", 2019): the high word of `word * n`, redrawn
-    /// while the low word is below `2^64 mod n`. One multiplication per draw, a division only
-    /// in the rare case the low word is below `n`; the hot loops of the games use it.
-    /// `n = 0` returns 0 and draws nothing.
+    /// A uniform integer in `[0, n)` by multiply-shift with exact rejection on whole words
+    /// (`below_by_multiply_shift!` in this file); the hot loops of the games use it. `n = 0`
+    /// returns 0 and draws nothing.
     #[inline]
     pub fn below(&mut self, n: u64) -> u64 {
-        if n == 0 {
-            return 0;
-        }
-        let mut product = u128::from(self.next_u64()) * u128::from(n);
-        if (product as u64) < n {
-            let rejected_below = n.wrapping_neg() % n;
-            while (product as u64) < rejected_below {
-                product = u128::from(self.next_u64()) * u128::from(n);
-            }
-        }
-        (product >> 64) as u64
+        below_by_multiply_shift!(self.next_u64(), n, u64, u128)
     }
 
     /// Heads among `k` fair coins: the popcount of `k` bits (whole words, then the low bits
@@ -200,22 +211,11 @@ impl Halves {
         }
     }
 
-    /// A uniform integer in `[0, n)`: multiply-shift on 32-bit halves with exact rejection
-    /// (the high half of `half * n`, redrawn while the low half is below `2^32 mod n`).
-    /// `n = 0` returns 0 and draws nothing.
+    /// A uniform integer in `[0, n)`: multiply-shift with exact rejection on 32-bit halves
+    /// (`below_by_multiply_shift!` in this file). `n = 0` returns 0 and draws nothing.
     #[inline]
     pub fn below(&mut self, n: u32) -> u32 {
-        if n == 0 {
-            return 0;
-        }
-        let mut product = u64::from(self.next_u32()) * u64::from(n);
-        if (product as u32) < n {
-            let rejected_below = n.wrapping_neg() % n;
-            while (product as u32) < rejected_below {
-                product = u64::from(self.next_u32()) * u64::from(n);
-            }
-        }
-        (product >> 32) as u32
+        below_by_multiply_shift!(self.next_u32(), n, u32, u64)
     }
 }
 
