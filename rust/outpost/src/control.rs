@@ -471,9 +471,7 @@ mod tests {
             for count in [1usize, 40, 200, 900] {
                 let outposts: Vec<(Cell, u8)> = (0..count)
                     .map(|_| {
-                        state = state
-                            .wrapping_mul(6364136223846793005)
-                            .wrapping_add(1442695040888963407);
+                        crate::lcg(&mut state);
                         let (x, y) = ((state >> 33) % 100, (state >> 45) % 100);
                         ((y * 100 + x) as Cell, ((state >> 20) % 4) as u8)
                     })
@@ -494,9 +492,7 @@ mod tests {
             let r = [0, 1, 2, 3, 7, 14, 15, 60, 198][case % 9];
             let outposts: Vec<(Cell, u8)> = (0..count)
                 .map(|_| {
-                    state = state
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
+                    crate::lcg(&mut state);
                     // Cluster outposts so that ties and shared cells are common.
                     let x = (state >> 33) % 12 + 40;
                     let y = (state >> 45) % 12 + 40;

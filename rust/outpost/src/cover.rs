@@ -471,12 +471,7 @@ mod tests {
     #[test]
     fn steps_gain_and_lose_what_a_recount_says() {
         let mut state = 99u64;
-        let mut next = move || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            state >> 33
-        };
+        let mut next = move || crate::lcg(&mut state) >> 33;
         for r in [0u32, 1, 3, 7, 8, 12, 60] {
             let mut cover = Cover::new(r);
             for case in 0..40 {

@@ -19,3 +19,13 @@ pub use game::{Demand, Event, EventKind, Game};
 pub use params::{Flags, Outpost, Params};
 pub use players::Builtin;
 pub use terrain::Terrain;
+
+/// The tests' random cases: one step of a 64-bit linear congruential generator (Knuth's MMIX
+/// constants); returns the new state, whose high bits are the random ones.
+#[cfg(test)]
+fn lcg(state: &mut u64) -> u64 {
+    *state = state
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    *state
+}

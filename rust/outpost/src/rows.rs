@@ -200,17 +200,10 @@ mod tests {
     use super::*;
     use crate::grid::{CELLS, DIRECTIONS, step};
 
-    fn lcg(state: &mut u64) -> u64 {
-        *state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        *state >> 33
-    }
-
     fn random_rows(state: &mut u64, percent: u64) -> Rows {
         let mut rows = EMPTY;
         for cell in 0..CELLS {
-            if lcg(state) % 100 < percent {
+            if (crate::lcg(state) >> 33) % 100 < percent {
                 insert(&mut rows, cell as Cell);
             }
         }
@@ -289,7 +282,7 @@ mod tests {
     fn matching_finds_every_byte() {
         let mut state = 3;
         let cells: Vec<i8> = (0..CELLS)
-            .map(|_| (lcg(&mut state) % 6) as i8 - 2)
+            .map(|_| ((crate::lcg(&mut state) >> 33) % 6) as i8 - 2)
             .collect();
         let rows = matching(&cells, -1, 2);
         for (cell, &c) in cells.iter().enumerate() {

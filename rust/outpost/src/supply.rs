@@ -186,12 +186,7 @@ mod tests {
     #[test]
     fn passable_cells_without_the_control_map() {
         let mut state = 4242u64;
-        let mut next = move || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            state >> 33
-        };
+        let mut next = move || crate::lcg(&mut state) >> 33;
         let land: Rows = std::array::from_fn(|_| rows::FULL & !(0b1011 << 40));
         let mut work = ControlWork::default();
         let mut control = vec![0i8; CELLS];
