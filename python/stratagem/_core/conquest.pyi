@@ -23,6 +23,7 @@ __all__ = [
     "Standing",
     "battle_odds",
     "battle_odds_exact",
+    "grid_share",
     "part_share",
     "simulate_battle",
     "simulate_many",
@@ -159,4 +160,7 @@ def simulate_many(
 ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]: ...
 def part_share(
     indptr: NDArray[np.int64], indices: NDArray[np.int64], owner: NDArray[np.int64], rank: int
+) -> dict[str, NDArray[np.int64] | NDArray[np.bool_]]: ...
+def grid_share(
+    rows: int, cols: int, torus: bool, offsets: NDArray[np.int64], rank: int
 ) -> dict[str, NDArray[np.int64] | NDArray[np.bool_]]: ...

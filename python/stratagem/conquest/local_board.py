@@ -2,13 +2,14 @@
 and their ghosts, straight from the board's spec, and the start of its own territories.
 
 A grid's rows and CSR offsets have closed forms, so the share of a rank (the arrays of
-``stratagem.conquest.distributed._PartArrays``) is built from the ids of its block of the
-natural order alone: the same arrays, with the same whole-board ids, as the engine cuts from
-the whole board (``_core.conquest.part_share``). The share is cut by the engine from a
-*compact* board, the part's territories numbered in increasing id order with their rows (the
-owned rows whole, the ghosts' rows holding their borders with owned territories): numbering
-in increasing order keeps every order the engine sorts by (ids, border ids), so mapping the
-compact ids and edge positions back to the whole board's gives the whole-board share.
+``stratagem.conquest.distributed._PartArrays``) is built by the engine from the ids of its
+block of the natural order alone (``_core.conquest.grid_share``): the same arrays, with the
+same whole-board ids, as the engine cuts from the whole board (``_core.conquest.part_share``).
+It is cut from a *compact* board, the part's territories numbered in increasing id order with
+their rows (the owned rows whole, the ghosts' rows holding their borders with owned
+territories): numbering in increasing order keeps every order the cut sorts by (ids, border
+ids), so mapping the compact ids and edge positions back to the whole board's gives the
+whole-board share.
 
 The ``regions`` start (:func:`~stratagem.conquest.board.assign_regions`) grows every team's
 region level by level from its start, a territory reached by several teams in one level going
@@ -19,10 +20,11 @@ is the Manhattan distance (the shorter way round on a torus), so each rank compu
 of its own territories alone once it knows the starts, the first ``teams`` territories of the
 random order: each rank offers its own first ones, and one small ``allgather`` picks them.
 
->>> grid = GridRows(3, 4, torus=False)
->>> counts, neighbours = grid.rows(np.array([0, 5]))
->>> counts.tolist(), neighbours.tolist(), grid.offsets(np.array([0, 5, 12])).tolist()
-([2, 4], [1, 4, 1, 4, 6, 9], [0, 13, 34])
+>>> grid = GridRows.of_spec("grid:3x4")
+>>> grid.kind, grid.n, grid.n_borders, grid.distances(0, np.array([5, 11])).tolist()
+('grid:3x4', 12, 17, [2, 5])
+>>> local_share(grid, 2, 1)["local_ids"].tolist()  # rank 1's block 6..11 and ghosts 2..5
+[2, 3, 4, 5, 6, 7, 8, 9, 10, 11]
 """
 
 from __future__ import annotations
@@ -71,42 +73,6 @@ class GridRows:
         rows, cols = self.n_rows, self.n_cols
         return 2 * rows * cols if self.torus else rows * (cols - 1) + cols * (rows - 1)
 
-    def rows(self, ids: IntArray) -> tuple[IntArray, IntArray]:
-        """The degree of each territory of ``ids`` and their rows, concatenated (each row
-        ascending, as in the board's CSR)."""
-        rows, cols = self.n_rows, self.n_cols
-        r, c = np.divmod(ids, cols)
-        if self.torus:
-            candidates = np.stack(
-                (
-                    (r - 1) % rows * cols + c,
-                    r * cols + (c - 1) % cols,
-                    r * cols + (c + 1) % cols,
-                    (r + 1) % rows * cols + c,
-                ),
-                axis=1,
-            )
-            candidates.sort(axis=1)
-            return np.full(ids.shape[0], 4, dtype=np.int64), candidates.ravel()
-        # Up, left, right, down is ascending order.
-        candidates = np.stack((ids - cols, ids - 1, ids + 1, ids + cols), axis=1)
-        present = np.stack((r > 0, c > 0, c < cols - 1, r < rows - 1), axis=1)
-        return present.sum(axis=1).astype(np.int64), candidates[present]
-
-    def offsets(self, ids: IntArray) -> IntArray:
-        """Where the rows of ``ids`` start in the board's ``indices`` (``indptr[ids]``): the
-        degrees of the territories before, summed in closed form."""
-        if self.torus:
-            return 4 * ids
-        rows, cols = self.n_rows, self.n_cols
-        r, c = np.divmod(ids, cols)
-        # Up and down borders of the rows above r, then of the cells before c in row r.
-        above = np.maximum(r - 1, 0) + np.minimum(r, rows - 1)
-        vertical = (r > 0).astype(np.int64) + (r < rows - 1)
-        left_right = np.maximum(c - 1, 0) + np.minimum(c, cols - 1)
-        offsets: IntArray = cols * above + r * 2 * (cols - 1) + c * vertical + left_right
-        return offsets
-
     def distances(self, source: int, ids: IntArray) -> IntArray:
         """Borders crossed on a shortest path from ``source`` to each of ``ids``."""
         rows, cols = self.n_rows, self.n_cols
@@ -120,37 +86,10 @@ class GridRows:
 
 def local_share(grid: GridRows, ranks: int, rank: int) -> dict[str, NDArray[Any]]:
     """The share of rank ``rank`` when the natural order is cut into ``ranks`` blocks: the
-    arrays ``_core.conquest.part_share`` gives for the whole board, from the rows of the
-    block and its ghosts only."""
+    arrays ``_core.conquest.part_share`` gives for the whole board, built by the engine from
+    the rows of the block and its ghosts only (``_core.conquest.grid_share``)."""
     offsets = block_partition(grid.n, ranks)
-
-    def owner(ids: IntArray) -> IntArray:
-        found: IntArray = np.searchsorted(offsets, ids, side="right") - 1
-        return found
-
-    owned = np.arange(offsets[rank], offsets[rank + 1], dtype=np.int64)
-    _, neighbours = grid.rows(owned)
-    ghosts = np.unique(neighbours[(neighbours < offsets[rank]) | (neighbours >= offsets[rank + 1])])
-    # The compact board: the part's territories in increasing id order (ghosts before and
-    # after the block), owned rows whole, ghost rows with their owned neighbours only.
-    ids = np.concatenate((ghosts[ghosts < offsets[rank]], owned, ghosts[ghosts >= offsets[rank]]))
-    counts, neighbours = grid.rows(ids)
-    starts = np.zeros(ids.shape[0] + 1, dtype=np.int64)
-    np.cumsum(counts, out=starts[1:])
-    row = np.repeat(np.arange(ids.shape[0], dtype=np.int64), counts)
-    is_owned = owner(ids) == rank
-    keep = is_owned[row] | (owner(neighbours) == rank)
-    edge_ids = (np.repeat(grid.offsets(ids) - starts[:-1], counts) + np.arange(row.shape[0]))[keep]
-    compact_indptr = np.zeros(ids.shape[0] + 1, dtype=np.int64)
-    np.cumsum(np.bincount(row[keep], minlength=ids.shape[0]), out=compact_indptr[1:])
-    compact_indices = np.searchsorted(ids, neighbours[keep]).astype(np.int64)
-    compact_owner = np.where(is_owned, rank, owner(ids)).astype(np.int64)
-    arrays: dict[str, NDArray[Any]] = _core.conquest.part_share(
-        compact_indptr, compact_indices, compact_owner, rank
-    )
-    arrays["local_ids"] = ids[arrays["local_ids"]]
-    arrays["edge_ids"] = edge_ids[arrays["edge_ids"]]
-    return arrays
+    return _core.conquest.grid_share(grid.n_rows, grid.n_cols, grid.torus, offsets, rank)
 
 
 def region_starts(

@@ -84,6 +84,11 @@ pub struct Part {
     /// Per directed edge: its place in the plan's cut list if it is a cut edge (`owned ->
     /// ghost`), else [`NO_SLOT`].
     cut_slot: Vec<u32>,
+    /// The owned frontier territories (ascending), kept from turn to turn once known.
+    frontier: Vec<u32>,
+    frontier_known: bool,
+    /// A buffer of [`Self::update_frontier`].
+    candidates: Vec<u32>,
     /// The owned frontier territories, then every ghost: the rows battles start from.
     fronts: Vec<u32>,
     dist: Vec<u32>,
@@ -175,6 +180,9 @@ impl Part {
             troops: troops.iter().map(|&t| t as u64).collect(),
             resolves_cut: vec![false; plan.cut.len()],
             cut_slot,
+            frontier: Vec::new(),
+            frontier_known: false,
+            candidates: Vec::new(),
             fronts: Vec::new(),
             dist: Vec::new(),
             seeds: Vec::new(),
@@ -291,8 +299,13 @@ impl Part {
         }
         self.flip_coins();
         self.pressure.clear();
-        let owned = &self.owned;
-        policy::frontier(&self.board, &self.team, |x| owned[x], &mut self.fronts);
+        if !self.frontier_known {
+            let owned = &self.owned;
+            policy::frontier(&self.board, &self.team, |x| owned[x], &mut self.frontier);
+            self.frontier_known = true;
+        }
+        self.fronts.clear();
+        self.fronts.extend_from_slice(&self.frontier);
         if policy::needs_distance(&self.policies) {
             self.local_distance();
         }
@@ -677,11 +690,36 @@ impl Part {
         let k = self.policies.len();
         check_len("territory counts", territories.len(), k)?;
         check_len("troop counts", troops.len(), k)?;
+        self.update_frontier();
         std::mem::swap(&mut self.team, &mut self.next_team);
         std::mem::swap(&mut self.troops, &mut self.next_troops);
         self.record.push(territories, troops);
         self.phase = Phase::Idle;
         Ok(())
+    }
+
+    /// The owned frontier after the turn (`next_team`), from the one before it, as
+    /// [`policy::update_frontier`] does on the whole board: only frontier territories change
+    /// team (owned ones, and ghosts, which are on their owner's frontier), so only owned
+    /// territories that were on the frontier or border one that changed can be on it now.
+    fn update_frontier(&mut self) {
+        let (board, owned, before, after) = (&self.board, &self.owned, &self.team, &self.next_team);
+        let candidates = &mut self.candidates;
+        candidates.clear();
+        candidates.extend_from_slice(&self.frontier);
+        let changed = self.frontier.iter().chain(&self.plan.halo_recv);
+        for &x in changed.filter(|&&x| before[x as usize] != after[x as usize]) {
+            let neighbours = board.row(x as usize).map(|e| board.target(e));
+            candidates.extend(neighbours.filter(|&y| owned[y]).map(|y| y as u32));
+        }
+        candidates.sort_unstable();
+        candidates.dedup();
+        self.frontier.clear();
+        self.frontier
+            .extend(candidates.iter().copied().filter(|&x| {
+                let x = x as usize;
+                board.row(x).any(|e| after[board.target(e)] != after[x])
+            }));
     }
 }
 

@@ -1,7 +1,8 @@
 //! One rank's share of a board for a distributed game ([`crate::part::Part`]): its territories
 //! and their rows, the ghosts with their borders to it, and the exchange plan, cut from the
 //! whole board's CSR in time and memory proportional to the share (plus one pass over the
-//! owners). `tests/conquest_spread.py` computes the same arrays with numpy.
+//! owners), or, for a grid, built from the rows of the share alone ([`grid_share`]).
+//! `tests/conquest_spread.py` computes the same arrays with numpy.
 
 use stratagem_core::{Error, Result};
 
@@ -86,7 +87,13 @@ pub fn share(indptr: &[i64], indices: &[i64], owner: &[i64], rank: i64) -> Resul
     ghost_ids.dedup();
     let mut local_ids: Vec<usize> = owned_ids.iter().chain(&ghost_ids).copied().collect();
     local_ids.sort_unstable();
-    let local = |id: usize| local_ids.binary_search(&id).unwrap_or(usize::MAX) as i64;
+    // The local index of every territory of the share (a table: a search per entry cost
+    // more than the rest of the cut).
+    let mut local_of = vec![u32::MAX; n];
+    for (i, &x) in local_ids.iter().enumerate() {
+        local_of[x] = i as u32;
+    }
+    let local = |id: usize| i64::from(local_of[id]);
     // The part's CSR, row by row in local order.
     let mut out = Share {
         indptr: Vec::with_capacity(local_ids.len() + 1),
@@ -132,9 +139,186 @@ pub fn share(indptr: &[i64], indices: &[i64], owner: &[i64], rank: i64) -> Resul
     Ok(out)
 }
 
+/// A grid board (`grid:RxC`, `:torus` joining the first and last row and column) known by
+/// its shape alone: territory `r * cols + c`, its row and its CSR offset in closed form, the
+/// same as the generator's (`stratagem.conquest.layouts.grid`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Grid {
+    pub rows: i64,
+    pub cols: i64,
+    pub torus: bool,
+}
+
+impl Grid {
+    pub fn n(&self) -> i64 {
+        self.rows * self.cols
+    }
+
+    /// Appends the neighbours of `x`, ascending, to `out`.
+    fn row(&self, x: i64, out: &mut Vec<i64>) {
+        let (rows, cols) = (self.rows, self.cols);
+        let (r, c) = (x / cols, x % cols);
+        let first = out.len();
+        if self.torus {
+            out.extend([
+                (r + rows - 1) % rows * cols + c,
+                r * cols + (c + cols - 1) % cols,
+                r * cols + (c + 1) % cols,
+                (r + 1) % rows * cols + c,
+            ]);
+            out[first..].sort_unstable();
+            return;
+        }
+        // Up, left, right, down is ascending order.
+        let candidates = [
+            (r > 0, x - cols),
+            (c > 0, x - 1),
+            (c < cols - 1, x + 1),
+            (r < rows - 1, x + cols),
+        ];
+        out.extend(
+            candidates
+                .iter()
+                .filter(|(present, _)| *present)
+                .map(|&(_, y)| y),
+        );
+    }
+
+    /// Where the row of `x` starts in the board's CSR: the degrees of the territories
+    /// before it, summed in closed form.
+    fn offset(&self, x: i64) -> i64 {
+        if self.torus {
+            return 4 * x;
+        }
+        let (rows, cols) = (self.rows, self.cols);
+        let (r, c) = (x / cols, x % cols);
+        // Up and down borders of the rows above r, left and right ones of their cells, then
+        // the borders of the cells before c in row r.
+        let above = (r - 1).max(0) + r.min(rows - 1);
+        let vertical = i64::from(r > 0) + i64::from(r < rows - 1);
+        cols * above + r * 2 * (cols - 1) + c * vertical + (c - 1).max(0) + c.min(cols - 1)
+    }
+}
+
+/// The share of rank `rank` of `grid` when block `q` of the natural order,
+/// `offsets[q]..offsets[q + 1]`, belongs to rank `q`: the same arrays as [`share`] of the
+/// whole board, from the rows of the block and of its ghosts only.
+///
+/// The share is cut from a compact board (the part's territories in increasing id order,
+/// owned rows whole, ghost rows holding their owned neighbours): numbering in increasing order
+/// keeps every order the cut sorts by (ids, border ids), so the compact ids and edge
+/// positions, mapped back to the whole board's, give the whole board's share.
+pub fn grid_share(grid: Grid, offsets: &[i64], rank: usize) -> Result<Share> {
+    let blocks_ok = offsets.first() == Some(&0)
+        && offsets.last() == Some(&grid.n())
+        && offsets.windows(2).all(|w| w[0] <= w[1])
+        && rank + 1 < offsets.len();
+    if grid.rows < 1 || grid.cols < 1 || !blocks_ok {
+        return Err(invalid(format!(
+            "a {}x{} grid cannot be cut at {offsets:?} for rank {rank}",
+            grid.rows, grid.cols
+        )));
+    }
+    let (lo, hi) = (offsets[rank], offsets[rank + 1]);
+    let mine = |y: i64| (lo..hi).contains(&y);
+    let mut row = Vec::with_capacity(4);
+    let mut ghosts = Vec::new();
+    for x in lo..hi {
+        row.clear();
+        grid.row(x, &mut row);
+        ghosts.extend(row.iter().copied().filter(|&y| !mine(y)));
+    }
+    ghosts.sort_unstable();
+    ghosts.dedup();
+    let below = ghosts.partition_point(|&g| g < lo);
+    let ids: Vec<i64> = ghosts[..below]
+        .iter()
+        .copied()
+        .chain(lo..hi)
+        .chain(ghosts[below..].iter().copied())
+        .collect();
+    let compact = |y: i64| -> i64 {
+        if mine(y) {
+            below as i64 + (y - lo)
+        } else {
+            ids.binary_search(&y).map_or(-1, |i| i as i64)
+        }
+    };
+    let mut indptr = Vec::with_capacity(ids.len() + 1);
+    let mut indices = Vec::with_capacity(4 * ids.len());
+    let mut edge_of = Vec::with_capacity(4 * ids.len());
+    indptr.push(0);
+    for &x in &ids {
+        row.clear();
+        grid.row(x, &mut row);
+        let start = grid.offset(x);
+        for (k, &y) in row.iter().enumerate() {
+            if mine(x) || mine(y) {
+                indices.push(compact(y));
+                edge_of.push(start + k as i64);
+            }
+        }
+        indptr.push(indices.len() as i64);
+    }
+    let owner: Vec<i64> = ids
+        .iter()
+        .map(|&x| offsets.partition_point(|&o| o <= x) as i64 - 1)
+        .collect();
+    let mut out = share(&indptr, &indices, &owner, rank as i64)?;
+    for x in &mut out.local_ids {
+        *x = ids[*x as usize];
+    }
+    for e in &mut out.edge_ids {
+        *e = edge_of[*e as usize];
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The CSR of a grid, row by row.
+    fn grid_csr(grid: Grid) -> (Vec<i64>, Vec<i64>) {
+        let (mut indptr, mut indices) = (vec![0], Vec::new());
+        for x in 0..grid.n() {
+            grid.row(x, &mut indices);
+            indptr.push(indices.len() as i64);
+        }
+        (indptr, indices)
+    }
+
+    #[test]
+    fn a_grid_share_is_the_share_of_the_whole_grid() -> Result<()> {
+        for (rows, cols, torus) in [(1, 1, false), (1, 7, false), (5, 4, false), (3, 3, true)] {
+            let grid = Grid { rows, cols, torus };
+            let (indptr, indices) = grid_csr(grid);
+            let offsets: Vec<i64> = (0..grid.n()).map(|x| grid.offset(x)).collect();
+            assert_eq!(offsets, indptr[..indptr.len() - 1]);
+            for ranks in 1..=4_i64 {
+                let cuts: Vec<i64> = (0..=ranks).map(|q| q * grid.n() / ranks).collect();
+                let owner: Vec<i64> = (0..grid.n())
+                    .map(|x| cuts.partition_point(|&o| o <= x) as i64 - 1)
+                    .collect();
+                for rank in 0..ranks {
+                    let whole = share(&indptr, &indices, &owner, rank)?;
+                    assert_eq!(grid_share(grid, &cuts, rank as usize)?, whole);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn refuses_blocks_that_do_not_cover_the_grid() {
+        let grid = Grid {
+            rows: 2,
+            cols: 3,
+            torus: false,
+        };
+        assert!(grid_share(grid, &[0, 5], 0).is_err());
+        assert!(grid_share(grid, &[0, 6], 1).is_err());
+    }
 
     #[test]
     fn a_path_cut_in_two() -> Result<()> {

@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use stratagem_conquest::Board;
 use stratagem_conquest::part::{Part, Plan, Setup};
-use stratagem_conquest::share::share;
+use stratagem_conquest::share::{self, Grid, share};
 
 use crate::conquest::{ParamsArg, PyStanding, SavedRecord, Tables, policies_from, tables};
 use crate::errors::{param, to_py};
@@ -345,6 +345,32 @@ fn part_share<'py>(
     let cut = py
         .detach(|| share(indptr, indices, owner, rank))
         .map_err(to_py)?;
+    share_dict(py, cut)
+}
+
+/// `grid_share(rows, cols, torus, offsets, rank)`: rank `rank`'s share of the grid
+/// `grid:{rows}x{cols}` (`:torus`) when block `q` of the natural order, `offsets[q]` to
+/// `offsets[q + 1]`, belongs to rank `q`, built from the block's rows alone: the dict of
+/// [`part_share`] for the whole grid.
+#[pyfunction]
+fn grid_share<'py>(
+    py: Python<'py>,
+    rows: i64,
+    cols: i64,
+    torus: bool,
+    offsets: PyReadonlyArray1<'py, i64>,
+    rank: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    let offsets = offsets.as_slice()?;
+    let grid = Grid { rows, cols, torus };
+    let cut = py
+        .detach(|| share::grid_share(grid, offsets, rank))
+        .map_err(to_py)?;
+    share_dict(py, cut)
+}
+
+/// A share as the dict of arrays `_PartArrays` is made from.
+fn share_dict(py: Python<'_>, cut: share::Share) -> PyResult<Bound<'_, PyDict>> {
     let arrays = PyDict::new(py);
     let lists = [
         ("local_ids", cut.local_ids),
@@ -368,5 +394,6 @@ fn part_share<'py>(
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyPart>()?;
-    m.add_function(wrap_pyfunction!(part_share, m)?)
+    m.add_function(wrap_pyfunction!(part_share, m)?)?;
+    m.add_function(wrap_pyfunction!(grid_share, m)?)
 }
