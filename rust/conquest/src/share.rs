@@ -1,7 +1,8 @@
 //! One rank's share of a board for a distributed game ([`crate::part::Part`]): its territories
 //! and their rows, the ghosts with their borders to it, and the exchange plan, cut from the
 //! whole board's CSR in time and memory proportional to the share (plus one pass over the
-//! owners), or, for a grid, built from the rows of the share alone ([`grid_share`]).
+//! owners), or, for a grid, built from the rows of the share alone ([`grid_share`]), in time
+//! and memory proportional to the share.
 //! `tests/conquest_spread.py` computes the same arrays with numpy.
 
 use stratagem_core::{Error, Result};
@@ -63,8 +64,7 @@ pub fn share(indptr: &[i64], indices: &[i64], owner: &[i64], rank: i64) -> Resul
     let row = |x: usize| indptr[x] as usize..indptr[x + 1] as usize;
     let owns = |x: usize| owner[x] == rank;
     let owned_ids: Vec<usize> = (0..n).filter(|&x| owns(x)).collect();
-    // Cut edges (owned x -> ghost y) as (owner of y, border id, x, y, position of x -> y).
-    let mut cut_edges: Vec<(i64, i64, usize, usize, usize)> = Vec::new();
+    let mut cut_edges: Vec<Cut> = Vec::new();
     for &x in &owned_ids {
         for e in row(x) {
             let y = indices[e] as usize;
@@ -79,12 +79,10 @@ pub fn share(indptr: &[i64], indices: &[i64], owner: &[i64], rank: i64) -> Resul
                     .map_err(|_| invalid(format!("border {x} -> {y} has no reverse")))?;
                 indptr[y] as usize + back
             };
-            cut_edges.push((owner[y], border as i64, x, y, e));
+            cut_edges.push((owner[y], border as i64, x, y, e - indptr[x] as usize));
         }
     }
-    let mut ghost_ids: Vec<usize> = cut_edges.iter().map(|c| c.3).collect();
-    ghost_ids.sort_unstable();
-    ghost_ids.dedup();
+    let ghost_ids = ghosts_of(&cut_edges);
     let mut local_ids: Vec<usize> = owned_ids.iter().chain(&ghost_ids).copied().collect();
     local_ids.sort_unstable();
     // The local index of every territory of the share (a table: a search per entry cost
@@ -111,13 +109,39 @@ pub fn share(indptr: &[i64], indices: &[i64], owner: &[i64], rank: i64) -> Resul
         }
         out.indptr.push(out.indices.len() as i64);
     }
+    out.local_ids = local_ids.iter().map(|&x| x as i64).collect();
+    let ghosts = ghost_ids.iter().map(|&g| (owner[g], g)).collect();
+    add_plan(&mut out, cut_edges, ghosts, local);
+    Ok(out)
+}
+
+/// A cut edge, owned `x` -> ghost `y`: (owner of `y`, border id, `x`, `y`, position of `y`
+/// in the row of `x`). Border ids are those of the whole board: the position of the edge
+/// from the lower id of the two in the board's CSR.
+type Cut = (i64, i64, usize, usize, usize);
+
+/// The ghosts of a share: the targets of its cut edges, ascending.
+fn ghosts_of(cut_edges: &[Cut]) -> Vec<usize> {
+    let mut ghosts: Vec<usize> = cut_edges.iter().map(|c| c.3).collect();
+    ghosts.sort_unstable();
+    ghosts.dedup();
+    ghosts
+}
+
+/// Completes a share whose CSR is built (owned rows whole) with its exchange plan, from its
+/// cut edges, its ghosts with their owners (`(owner, id)`) and the local index of every
+/// territory of the share.
+fn add_plan(
+    out: &mut Share,
+    mut cut_edges: Vec<Cut>,
+    mut ghosts: Vec<(i64, usize)>,
+    local: impl Fn(usize) -> i64,
+) {
     // Owned rows are whole: entry k of x's row is entry k of its local row.
-    let local_position =
-        |x: usize, e: usize| out.indptr[local(x) as usize] + (e as i64 - indptr[x]);
     cut_edges.sort_unstable();
     out.cut = cut_edges
         .iter()
-        .map(|&(_, _, x, _, e)| local_position(x, e))
+        .map(|&(_, _, x, _, k)| out.indptr[local(x) as usize] + k as i64)
         .collect();
     let cut_owner: Vec<i64> = cut_edges.iter().map(|c| c.0).collect();
     let mut neighbours = cut_owner.clone();
@@ -129,14 +153,11 @@ pub fn share(indptr: &[i64], indices: &[i64], owner: &[i64], rank: i64) -> Resul
     out.halo_send = send.iter().map(|&(_, x)| local(x)).collect();
     let send_owner: Vec<i64> = send.iter().map(|s| s.0).collect();
     out.halo_send_offsets = offsets_by(&send_owner, &neighbours);
-    let mut receive: Vec<(i64, usize)> = ghost_ids.iter().map(|&g| (owner[g], g)).collect();
-    receive.sort_unstable();
-    out.halo_recv = receive.iter().map(|&(_, g)| local(g)).collect();
-    let receive_owner: Vec<i64> = receive.iter().map(|r| r.0).collect();
+    ghosts.sort_unstable();
+    out.halo_recv = ghosts.iter().map(|&(_, g)| local(g)).collect();
+    let receive_owner: Vec<i64> = ghosts.iter().map(|r| r.0).collect();
     out.halo_recv_offsets = offsets_by(&receive_owner, &neighbours);
     out.neighbours = neighbours;
-    out.local_ids = local_ids.iter().map(|&x| x as i64).collect();
-    Ok(out)
 }
 
 /// A grid board (`grid:RxC`, `:torus` joining the first and last row and column) known by
@@ -202,12 +223,8 @@ impl Grid {
 
 /// The share of rank `rank` of `grid` when block `q` of the natural order,
 /// `offsets[q]..offsets[q + 1]`, belongs to rank `q`: the same arrays as [`share`] of the
-/// whole board, from the rows of the block and of its ghosts only.
-///
-/// The share is cut from a compact board (the part's territories in increasing id order,
-/// owned rows whole, ghost rows holding their owned neighbours): numbering in increasing order
-/// keeps every order the cut sorts by (ids, border ids), so the compact ids and edge
-/// positions, mapped back to the whole board's, give the whole board's share.
+/// whole board, built from the rows of the block and of its ghosts only, in memory
+/// proportional to the share (the arrays it returns and the cut edges).
 pub fn grid_share(grid: Grid, offsets: &[i64], rank: usize) -> Result<Share> {
     let blocks_ok = offsets.first() == Some(&0)
         && offsets.last() == Some(&grid.n())
@@ -221,56 +238,67 @@ pub fn grid_share(grid: Grid, offsets: &[i64], rank: usize) -> Result<Share> {
     }
     let (lo, hi) = (offsets[rank], offsets[rank + 1]);
     let mine = |y: i64| (lo..hi).contains(&y);
-    let mut row = Vec::with_capacity(4);
-    let mut ghosts = Vec::new();
+    let owner = |y: i64| offsets.partition_point(|&o| o <= y) as i64 - 1;
+    let (mut row, mut back) = (Vec::with_capacity(4), Vec::with_capacity(4));
+    let mut cut_edges: Vec<Cut> = Vec::new();
     for x in lo..hi {
         row.clear();
         grid.row(x, &mut row);
-        ghosts.extend(row.iter().copied().filter(|&y| !mine(y)));
+        for (k, &y) in row.iter().enumerate().filter(|&(_, &y)| !mine(y)) {
+            let border = if x < y {
+                grid.offset(x) + k as i64
+            } else {
+                back.clear();
+                grid.row(y, &mut back);
+                grid.offset(y) + back.iter().position(|&z| z == x).unwrap_or(0) as i64
+            };
+            cut_edges.push((owner(y), border, x as usize, y as usize, k));
+        }
     }
-    ghosts.sort_unstable();
-    ghosts.dedup();
-    let below = ghosts.partition_point(|&g| g < lo);
-    let ids: Vec<i64> = ghosts[..below]
-        .iter()
-        .copied()
-        .chain(lo..hi)
-        .chain(ghosts[below..].iter().copied())
-        .collect();
-    let compact = |y: i64| -> i64 {
-        if mine(y) {
-            below as i64 + (y - lo)
+    let ghosts = ghosts_of(&cut_edges);
+    let below = ghosts.partition_point(|&g| (g as i64) < lo);
+    let owned = (hi - lo) as usize;
+    let local = |y: usize| -> i64 {
+        let y64 = y as i64;
+        if mine(y64) {
+            (below as i64) + (y64 - lo)
+        } else if y64 < lo {
+            ghosts[..below].binary_search(&y).map_or(-1, |i| i as i64)
         } else {
-            ids.binary_search(&y).map_or(-1, |i| i as i64)
+            ghosts[below..]
+                .binary_search(&y)
+                .map_or(-1, |i| (below + owned + i) as i64)
         }
     };
-    let mut indptr = Vec::with_capacity(ids.len() + 1);
-    let mut indices = Vec::with_capacity(4 * ids.len());
-    let mut edge_of = Vec::with_capacity(4 * ids.len());
-    indptr.push(0);
+    let ids: Vec<i64> = ghosts[..below]
+        .iter()
+        .map(|&g| g as i64)
+        .chain(lo..hi)
+        .chain(ghosts[below..].iter().map(|&g| g as i64))
+        .collect();
+    let mut out = Share {
+        indptr: Vec::with_capacity(ids.len() + 1),
+        indices: Vec::with_capacity(4 * owned + ghosts.len()),
+        edge_ids: Vec::with_capacity(4 * owned + ghosts.len()),
+        owned: ids.iter().map(|&x| mine(x)).collect(),
+        ..Share::default()
+    };
+    out.indptr.push(0);
     for &x in &ids {
         row.clear();
         grid.row(x, &mut row);
         let start = grid.offset(x);
         for (k, &y) in row.iter().enumerate() {
             if mine(x) || mine(y) {
-                indices.push(compact(y));
-                edge_of.push(start + k as i64);
+                out.indices.push(local(y as usize));
+                out.edge_ids.push(start + k as i64);
             }
         }
-        indptr.push(indices.len() as i64);
+        out.indptr.push(out.indices.len() as i64);
     }
-    let owner: Vec<i64> = ids
-        .iter()
-        .map(|&x| offsets.partition_point(|&o| o <= x) as i64 - 1)
-        .collect();
-    let mut out = share(&indptr, &indices, &owner, rank as i64)?;
-    for x in &mut out.local_ids {
-        *x = ids[*x as usize];
-    }
-    for e in &mut out.edge_ids {
-        *e = edge_of[*e as usize];
-    }
+    out.local_ids = ids;
+    let ghost_owners = ghosts.iter().map(|&g| (owner(g as i64), g)).collect();
+    add_plan(&mut out, cut_edges, ghost_owners, local);
     Ok(out)
 }
 

@@ -66,17 +66,13 @@ impl Share<'_> {
         })
     }
 
-    /// The part's board, checked and labelled (with the GIL released: a share may be large).
+    /// The part's board, checked and labelled (with the GIL released: a share may be large),
+    /// read from the arrays in place (as `part_share` reads the board's): no copy of the share
+    /// adds to the peak memory of a rank.
     fn board(&self, py: Python<'_>) -> PyResult<Board> {
-        let csr = (
-            self.indptr.as_array().to_vec(),
-            self.indices.as_array().to_vec(),
-        );
-        let ids = (
-            self.territory_ids.as_array().to_vec(),
-            self.edge_ids.as_array().to_vec(),
-        );
-        py.detach(|| Board::part_from_csr(&csr.0, &csr.1)?.labelled(&ids.0, &ids.1))
+        let (indptr, indices) = (self.indptr.as_slice()?, self.indices.as_slice()?);
+        let (ids, edge_ids) = (self.territory_ids.as_slice()?, self.edge_ids.as_slice()?);
+        py.detach(|| Board::part_from_csr(indptr, indices)?.labelled(ids, edge_ids))
             .map_err(to_py)
     }
 }
