@@ -3,13 +3,10 @@ and their ghosts, straight from the board's spec, and the start of its own terri
 
 A grid's rows and CSR offsets have closed forms, so the share of a rank (the arrays of
 ``stratagem.conquest.distributed._PartArrays``) is built by the engine from the ids of its
-block of the natural order alone (``_core.conquest.grid_share``): the same arrays, with the
-same whole-board ids, as the engine cuts from the whole board (``_core.conquest.part_share``).
-It is cut from a *compact* board, the part's territories numbered in increasing id order with
-their rows (the owned rows whole, the ghosts' rows holding their borders with owned
-territories): numbering in increasing order keeps every order the cut sorts by (ids, border
-ids), so mapping the compact ids and edge positions back to the whole board's gives the
-whole-board share.
+block of the natural order alone (``_core.conquest.grid_share``): the block's rows, its cut
+edges (with the whole board's border ids) and its ghosts' rows, in memory proportional to the
+share. The arrays are the ones the engine cuts from the whole board
+(``_core.conquest.part_share``), whose exchange plan it builds the same way.
 
 The ``regions`` start (:func:`~stratagem.conquest.board.assign_regions`) grows every team's
 region level by level from its start, a territory reached by several teams in one level going

@@ -384,9 +384,9 @@ impl Part {
                 continue;
             }
             for &x in &level {
-                for e in board.row(x as usize) {
-                    let y = board.target(e);
-                    if owned[y] && dist[y] > d + 1 {
+                for &y in board.neighbours(x as usize) {
+                    let y = y as usize;
+                    if dist[y] > d + 1 && owned[y] {
                         dist[y] = d + 1;
                         next.push(y as u32);
                     }
