@@ -13,7 +13,9 @@ Every run plays the same game as ``benches/bench_conquest.py``: seed 1, four tea
 policies aggressive, balanced, opportunist and random, 10 troops per territory; grids and
 random geometric graphs start from four regions, complete graphs and stars from a random
 deal. A worker builds the board and start (timed on its own), makes the game, plays 2
-warm-up turns, then times T turns between two barriers, on rank 0. The engine is the
+warm-up turns, then times T turns between two barriers, on rank 0. On a grid in the natural
+order the distributed engine is made by ``DistributedGame.from_spec``: each rank builds only
+its part and its start (timed with the game). The engine is the
 :class:`~stratagem.conquest.distributed.DistributedGame` on R ranks, or, as the reference
 figure, the single-process :class:`~stratagem.conquest.Game` with one thread. Bytes per turn
 (the traffic summary, all ranks together) count the timed turns only.
@@ -149,21 +151,35 @@ def _crc(*arrays: NDArray[Any]) -> int:
 # -- worker (under mpiexec) -------------------------------------------------------------------
 
 
+def _rank_local(case: Case) -> bool:
+    """Whether each rank builds only its part of the board (a grid in the natural order,
+    started from regions: ``DistributedGame.from_spec``)."""
+    grid = case.board.startswith("grid:") and not case.shuffled
+    return case.engine == "distributed" and case.order == "natural" and grid
+
+
 def worker(case: Case) -> None:
     comm = world()
-    began = started = time.perf_counter()
-    start = _start(case.board, case.shuffled)
-    build_seconds = time.perf_counter() - started
-    args = (start.board, start.team, start.troops, POLICIES)
     options: dict[str, Any] = {"seed": SEED, "max_turns": None, "threads": 1}
-    started = time.perf_counter()
     game: Game | DistributedGame
-    if case.engine == "single":
-        if comm.size != 1:
-            raise SystemExit("the single-process engine runs on 1 rank")
-        game = Game(*args, **options)
+    began = started = time.perf_counter()
+    if _rank_local(case):
+        # The board and start are built by parts, with the game (timed as its setup).
+        build_seconds = 0.0
+        game = DistributedGame.from_spec(
+            case.board, len(POLICIES), TROOPS, POLICIES, **options, order=case.order
+        )
     else:
-        game = DistributedGame(*args, **options, order=case.order)
+        start = _start(case.board, case.shuffled)
+        build_seconds = time.perf_counter() - started
+        args = (start.board, start.team, start.troops, POLICIES)
+        started = time.perf_counter()
+        if case.engine == "single":
+            if comm.size != 1:
+                raise SystemExit("the single-process engine runs on 1 rank")
+            game = Game(*args, **options)
+        else:
+            game = DistributedGame(*args, **options, order=case.order)
     setup_seconds = time.perf_counter() - started
     game.run(_WARMUP, progress=False)
     if isinstance(game, DistributedGame):
@@ -185,8 +201,12 @@ def worker(case: Case) -> None:
         "whole_seconds": whole_seconds,
         "final_turn": game.turn,
         "status": game.status,
-        "n": start.board.n,
-        "borders": start.board.n_borders,
+        "n": game.board_shape.n if isinstance(game, DistributedGame) else game.board.n,
+        "borders": (
+            game.board_shape.n_borders
+            if isinstance(game, DistributedGame)
+            else game.board.n_borders
+        ),
     }
     if isinstance(game, DistributedGame):
         team, troops = game.gather_state()
@@ -498,8 +518,9 @@ def _whole_and_weak(runs: list[dict[str, Any]], sizes: Sizes) -> list[str]:
         f"### Strong scaling: the whole command and play alone ({_CORES_NOTE})",
         "",
         "Whole: the job's wall time as the shell sees it (Python start-up, every rank building "
-        "the board and start, the game, 2 warm-up and the timed turns, fingerprints); build + "
-        "setup: rank 0's board, start and game; play: seconds per timed turn.",
+        "its part of the grid and its start, the game, 2 warm-up and the timed turns, "
+        "fingerprints); build + setup: rank 0's board, start and game; play: seconds per timed "
+        "turn.",
         "",
     ]
     rows = []
