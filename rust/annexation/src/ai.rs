@@ -1,7 +1,6 @@
 //! The game-playing agents (docs/annexation-rules.md, "AIs"): random, greedy, fractal,
 //! minimax with alpha-beta, and UCT search ([`crate::mcts`]).
 
-use stratagem_core::error::named;
 use stratagem_core::rng::{Halves, Stream, purpose_tag};
 use stratagem_core::{Cancel, Result};
 
@@ -14,20 +13,13 @@ use crate::state::{Outcome, State, nth_colour};
 pub const WIN: i64 = 1_000_000_000;
 const INF: i64 = 1 << 62;
 
-/// What minimax scores at its depth limit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Heuristic {
-    /// The root player's margin in cells.
-    Cells,
-    /// The margin in cells plus reach (cells each player could take next move).
-    Reach,
-}
-
-impl Heuristic {
-    pub const NAMES: [&'static str; 2] = ["cells", "reach"];
-
-    pub fn parse(name: &str) -> Result<Self> {
-        named("heuristic", name, &Self::NAMES, [Self::Cells, Self::Reach])
+stratagem_core::named_enum! {
+    /// What minimax scores at its depth limit.
+    pub enum Heuristic: must_be("heuristic") {
+        /// The root player's margin in cells.
+        Cells = "cells",
+        /// The margin in cells plus reach (cells each player could take next move).
+        Reach = "reach",
     }
 }
 

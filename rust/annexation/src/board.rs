@@ -6,33 +6,19 @@
 //! `frontier & unowned & colour` over words of 64 units, plus the neighbour masks of what it
 //! took.
 
-use stratagem_core::error::{named, param};
+use stratagem_core::error::param;
 use stratagem_core::graph::{self, Shape};
 use stratagem_core::{Error, Result};
 
 use crate::{MAX_COLOURS, MAX_PLAYERS, MIN_COLOURS, MIN_PLAYERS};
 
-/// How a chosen colour spreads (docs/annexation-rules.md, "Annexing a colour").
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
-    /// Every unowned cell of the colour connected to the territory through such cells.
-    Flood,
-    /// Only the unowned cells of the colour next to the territory.
-    Adjacent,
-}
-
-impl Mode {
-    pub const NAMES: [&'static str; 2] = ["flood", "adjacent"];
-
-    pub fn parse(name: &str) -> Result<Self> {
-        named("mode", name, &Self::NAMES, [Self::Flood, Self::Adjacent])
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Flood => "flood",
-            Self::Adjacent => "adjacent",
-        }
+stratagem_core::named_enum! {
+    /// How a chosen colour spreads (docs/annexation-rules.md, "Annexing a colour").
+    pub enum Mode: must_be("mode") {
+        /// Every unowned cell of the colour connected to the territory through such cells.
+        Flood = "flood",
+        /// Only the unowned cells of the colour next to the territory.
+        Adjacent = "adjacent",
     }
 }
 

@@ -6,28 +6,15 @@ use stratagem_core::{Error, Result};
 use crate::board::{Board, Placement};
 use crate::position::{Position, Unit};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Convention {
-    /// Build the maximum.
-    Exact,
-    /// Any number of builds up to the maximum, none included.
-    Waives,
-    /// At least one build, as Loeb counts "with waives".
-    Article,
-}
-
-impl Convention {
-    pub const NAMES: [&'static str; 3] = ["exact", "waives", "article"];
-
-    pub fn parse(name: &str) -> Result<Self> {
-        match name {
-            "exact" => Ok(Self::Exact),
-            "waives" => Ok(Self::Waives),
-            "article" => Ok(Self::Article),
-            _ => Err(Error::InvalidParameter(format!(
-                "unknown convention {name:?}; the conventions are exact, waives and article"
-            ))),
-        }
+stratagem_core::named_enum! {
+    /// How many builds a power with open homes may order.
+    pub enum Convention: unknown("convention") {
+        /// Build the maximum.
+        Exact = "exact",
+        /// Any number of builds up to the maximum, none included.
+        Waives = "waives",
+        /// At least one build, as Loeb counts "with waives".
+        Article = "article",
     }
 }
 

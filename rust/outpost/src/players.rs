@@ -6,7 +6,6 @@
 //! the turn, so a saved game continues exactly.
 
 use stratagem_core::rng::{Stream, purpose_tag};
-use stratagem_core::{Error, Result};
 
 use crate::control::{ControlWork, tally};
 use crate::cover::Cover;
@@ -18,44 +17,14 @@ use crate::rows::{self, EMPTY, Row, Rows};
 use crate::supply::{self, Reach, cut_off};
 use crate::terrain::Terrain;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Builtin {
-    Random,
-    Spread,
-    Frontier,
-    Lookahead,
-}
-
-impl Builtin {
-    pub const ALL: [Builtin; 4] = [
-        Builtin::Random,
-        Builtin::Spread,
-        Builtin::Frontier,
-        Builtin::Lookahead,
-    ];
-
-    /// The names of the built-in players, in the order of [`Self::ALL`].
-    pub const NAMES: [&'static str; 4] = ["random", "spread", "frontier", "lookahead"];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Builtin::Random => "random",
-            Builtin::Spread => "spread",
-            Builtin::Frontier => "frontier",
-            Builtin::Lookahead => "lookahead",
-        }
-    }
-
-    pub fn parse(name: &str) -> Result<Self> {
-        Self::ALL
-            .into_iter()
-            .find(|kind| kind.name() == name)
-            .ok_or_else(|| {
-                Error::InvalidParameter(format!(
-                    "unknown built-in player {name:?}; the built-in players are random, \
-                     spread, frontier and lookahead"
-                ))
-            })
+stratagem_core::named_enum! {
+    /// The built-in players.
+    #[derive(Hash)]
+    pub enum Builtin: unknown("built-in player") {
+        Random = "random",
+        Spread = "spread",
+        Frontier = "frontier",
+        Lookahead = "lookahead",
     }
 }
 
