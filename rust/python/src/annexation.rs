@@ -561,12 +561,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("AIS", AI_NAMES)?;
     m.add("MODES", Mode::NAMES)?;
     m.add("HEURISTICS", Heuristic::NAMES)?;
-    m.add_class::<PyVector>()?;
-    m.add_class::<PyBoard>()?;
-    m.add_class::<PyGame>()?;
-    m.add_class::<PyAgent>()?;
-    m.add_function(wrap_pyfunction!(annexation_playouts, m)?)?;
-    m.add_function(wrap_pyfunction!(annexation_play_fixtures, m)?)?;
-    m.add_function(wrap_pyfunction!(annexation_batch_step, m)?)?;
+    add!(m; classes PyVector, PyBoard, PyGame, PyAgent; functions annexation_playouts,
+        annexation_play_fixtures, annexation_batch_step);
     Ok(())
 }

@@ -4,9 +4,9 @@ use std::sync::Arc;
 
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
-use stratagem_conquest::game::{Game, History, Params, Record, Status};
+use stratagem_conquest::game::{Game, History, Params, Record, SEQUENTIAL_TERRITORIES, Status};
 use stratagem_conquest::many::simulate_many;
-use stratagem_conquest::{Board, Policy, exact, odds};
+use stratagem_conquest::{Board, MAX_TEAMS, MAX_TERRITORIES, Policy, TROOP_LIMIT, exact, odds};
 
 use crate::convert::rows_array;
 use crate::errors::{param, to_py};
@@ -421,20 +421,12 @@ fn conquest_simulate_many<'py>(
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("POLICIES", Policy::BUILT_IN)?;
-    m.add_class::<PyBoard>()?;
-    m.add_class::<PyGame>()?;
-    m.add_class::<PyStanding>()?;
-    m.add_function(wrap_pyfunction!(conquest_battle_odds, m)?)?;
-    m.add_function(wrap_pyfunction!(conquest_battle_odds_exact, m)?)?;
-    m.add_function(wrap_pyfunction!(conquest_simulate_battle, m)?)?;
-    m.add_function(wrap_pyfunction!(conquest_simulate_many, m)?)?;
-    m.add("TROOP_LIMIT", stratagem_conquest::TROOP_LIMIT)?;
-    m.add("MAX_TEAMS", stratagem_conquest::MAX_TEAMS)?;
-    m.add("MAX_TERRITORIES", stratagem_conquest::MAX_TERRITORIES)?;
-    m.add(
-        "SEQUENTIAL_TERRITORIES",
-        stratagem_conquest::game::SEQUENTIAL_TERRITORIES,
-    )?;
+    add!(m; classes PyBoard, PyGame, PyStanding; functions conquest_battle_odds,
+        conquest_battle_odds_exact, conquest_simulate_battle, conquest_simulate_many);
+    m.add("TROOP_LIMIT", TROOP_LIMIT)?;
+    m.add("MAX_TEAMS", MAX_TEAMS)?;
+    m.add("MAX_TERRITORIES", MAX_TERRITORIES)?;
+    m.add("SEQUENTIAL_TERRITORIES", SEQUENTIAL_TERRITORIES)?;
     m.add("MAX_ODDS_SIDE", odds::MAX_ODDS_SIDE)?;
     m.add("MAX_ODDS_PRODUCT", odds::MAX_ODDS_PRODUCT)?;
     Ok(())

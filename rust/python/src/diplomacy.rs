@@ -721,8 +721,6 @@ impl DiplomacyCombined {
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CONVENTIONS", Convention::NAMES)?;
-    m.add_class::<DiplomacyBoard>()?;
-    m.add_class::<DiplomacyPosition>()?;
-    m.add_class::<DiplomacyCombined>()?;
+    add!(m; classes DiplomacyBoard, DiplomacyPosition, DiplomacyCombined);
     Ok(())
 }

@@ -6,6 +6,15 @@
 
 use pyo3::prelude::*;
 
+/// Adds `#[pyclass]` types and `#[pyfunction]`s to the module `m`:
+/// `add!(m; classes A, B; functions f, g)` (either part may be left out).
+macro_rules! add {
+    ($m:ident $(; classes $($class:ty),+)? $(; functions $($function:ident),+)? $(;)?) => {
+        $($($m.add_class::<$class>()?;)+)?
+        $($($m.add_function(wrap_pyfunction!($function, $m)?)?;)+)?
+    };
+}
+
 mod annexation;
 mod conquest;
 mod conquest_part;

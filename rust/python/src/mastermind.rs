@@ -8,7 +8,7 @@ use numpy::ndarray::{Array1, Array2};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 use stratagem_core::Cancel;
-use stratagem_mastermind::code::Code;
+use stratagem_mastermind::code::{Code, ENUMERABLE_LIMIT};
 use stratagem_mastermind::score;
 use stratagem_mastermind::search::{self, Order, Problem};
 use stratagem_mastermind::strategy::{Strategy, counted, next_guess};
@@ -518,24 +518,11 @@ fn mastermind_optimal_cost(
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("STRATEGIES", Strategy::NAMES)?;
-    m.add_class::<PyHistory>()?;
-    m.add_function(wrap_pyfunction!(mastermind_score, m)?)?;
-    m.add_function(wrap_pyfunction!(mastermind_first, m)?)?;
-    m.add_function(wrap_pyfunction!(mastermind_children, m)?)?;
-    m.add_function(wrap_pyfunction!(mastermind_count, m)?)?;
-    m.add_function(wrap_pyfunction!(mastermind_estimate, m)?)?;
-    m.add_function(wrap_pyfunction!(mastermind_consistent, m)?)?;
-    m.add_function(wrap_pyfunction!(mastermind_shuffled_order, m)?)?;
-    m.add_function(wrap_pyfunction!(mastermind_next_guess, m)?)?;
-    m.add_function(wrap_pyfunction!(mastermind_solve, m)?)?;
-    m.add_function(wrap_pyfunction!(mastermind_contradiction, m)?)?;
-    m.add_function(wrap_pyfunction!(mastermind_sample_secrets, m)?)?;
-    m.add_function(wrap_pyfunction!(mastermind_evaluate, m)?)?;
-    m.add_function(wrap_pyfunction!(mastermind_optimal_cost, m)?)?;
-    m.add(
-        "ENUMERABLE_LIMIT",
-        stratagem_mastermind::code::ENUMERABLE_LIMIT,
-    )?;
+    add!(m; classes PyHistory; functions mastermind_score, mastermind_first, mastermind_children,
+        mastermind_count, mastermind_estimate, mastermind_consistent, mastermind_shuffled_order,
+        mastermind_next_guess, mastermind_solve, mastermind_contradiction,
+        mastermind_sample_secrets, mastermind_evaluate, mastermind_optimal_cost);
+    m.add("ENUMERABLE_LIMIT", ENUMERABLE_LIMIT)?;
     m.add("OPTIMAL_LIMIT", optimal::OPTIMAL_LIMIT)?;
     m.add("COUNT_PROGRESS", search::COUNT_PROGRESS)?;
     Ok(())

@@ -512,9 +512,6 @@ fn outpost_tournament<'py>(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("PLAYERS", Builtin::NAMES)?;
     m.add("SEQUENTIAL_TURNS", SEQUENTIAL_TURNS)?;
-    m.add_class::<PyGame>()?;
-    m.add_function(wrap_pyfunction!(outpost_control, m)?)?;
-    m.add_function(wrap_pyfunction!(outpost_cut_off, m)?)?;
-    m.add_function(wrap_pyfunction!(outpost_tournament, m)?)?;
+    add!(m; classes PyGame; functions outpost_control, outpost_cut_off, outpost_tournament);
     Ok(())
 }

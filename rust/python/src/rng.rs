@@ -259,12 +259,8 @@ fn coin_flip_heads(
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(philox4x64_10, m)?)?;
-    m.add_function(wrap_pyfunction!(purpose_tag, m)?)?;
-    m.add_function(wrap_pyfunction!(stream_blocks, m)?)?;
-    m.add_function(wrap_pyfunction!(stream_draws, m)?)?;
-    m.add_function(wrap_pyfunction!(binomial_half_streams, m)?)?;
-    m.add_function(wrap_pyfunction!(coin_flip_heads, m)?)?;
+    add!(m; functions philox4x64_10, purpose_tag, stream_blocks, stream_draws,
+        binomial_half_streams, coin_flip_heads);
     m.add("MAX_IDS", rng::MAX_IDS)?;
     m.add("BINOMIAL_POPCOUNT_LIMIT", rng::BINOMIAL_POPCOUNT_LIMIT)?;
     m.add("BTRS_CHUNK", rng::BTRS_CHUNK)?;

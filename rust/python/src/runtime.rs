@@ -160,8 +160,7 @@ fn default_threads() -> usize {
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(resolve_threads, m)?)?;
-    m.add_function(wrap_pyfunction!(default_threads, m)?)?;
+    add!(m; functions resolve_threads, default_threads);
     m.add("MAX_THREADS", parallel::MAX_THREADS)?;
     Ok(())
 }
