@@ -18,10 +18,23 @@ from hypothesis import strategies as st
 
 from conquest_spread import play_alongside
 from stratagem import _core
-from stratagem.conquest import Board, Game, assign_random, assign_regions, troops_uniform
+from stratagem.conquest import (
+    Board,
+    Game,
+    assign_random,
+    assign_regions,
+    local_board,
+    troops_uniform,
+)
 from stratagem.conquest.distributed import DistributedGame, partition
 from stratagem.conquest.layouts import random_order
-from stratagem.conquest.local_board import GridRows, local_share, region_starts, regions
+from stratagem.conquest.local_board import (
+    GridRows,
+    local_share,
+    random_positions,
+    region_starts,
+    regions,
+)
 from stratagem.errors import InconsistentInput, InvalidParameter
 from stratagem.mpi import Communicator, block_partition
 from test_conquest_distributed import ThreadWorld, outcomes_or_raise
@@ -143,6 +156,36 @@ def test_region_starts_from_every_ranks_block_are_the_random_orders_first(
         assert starts == random_order(seed, "conquest.assign.regions", n)[:teams].tolist()
 
 
+@pytest.mark.parametrize("n", [1, 7, 1000])
+@pytest.mark.parametrize("ranks", [1, 2, 3, 4])
+@pytest.mark.parametrize("tied", [False, True])
+def test_random_positions_going_round_the_ranks_are_the_random_order(
+    monkeypatch: pytest.MonkeyPatch, n: int, ranks: int, tied: bool
+) -> None:
+    if tied:
+        # Words with many ties, to check that ties are ordered by id as argsort does.
+        drawn = local_board._words_of
+        monkeypatch.setattr(local_board, "_words_of", lambda *args: drawn(*args) % np.uint64(5))
+    offsets = block_partition(n, ranks)
+    words = local_board._words_of(11, "conquest.assign.random", np.arange(n))
+    place = np.empty(n, dtype=np.int64)
+    place[np.argsort(words, kind="stable")] = np.arange(n)
+    if not tied and n >= 3:
+        # The order assign_random deals the teams in.
+        assert (place % 3).tolist() == assign_random(Board.ring(n), 3, 11).tolist()
+
+    def positions(comm: Communicator) -> list[int]:
+        # Each rank asks for its block and, like ghosts, the ends of its neighbours' blocks.
+        lo, hi = int(offsets[comm.rank]), int(offsets[comm.rank + 1])
+        ids = np.arange(max(lo - 2, 0), min(hi + 2, n), dtype=np.int64)
+        found = random_positions(11, ids, offsets, comm)
+        return [int(found[k]) - int(place[x]) for k, x in enumerate(ids.tolist())]
+
+    assert outcomes_or_raise(ThreadWorld(ranks).run(positions)) == [
+        [0] * (min(int(offsets[r + 1]) + 2, n) - max(int(offsets[r]) - 2, 0)) for r in range(ranks)
+    ]
+
+
 POLICIES = ("aggressive", "balanced", "opportunist", "random")
 
 
@@ -159,8 +202,8 @@ def whole_game(spec: str, teams: int, troops: int, seed: int, assign: str = "reg
     [
         ("grid:20x30", 4, "regions"),
         ("grid:11x13:torus", 3, "regions"),
-        ("grid:20x30", 2, "random"),  # built whole on every rank
-        ("ring:40", 3, "regions"),  # likewise
+        ("grid:20x30", 2, "random"),
+        ("ring:40", 3, "regions"),  # built whole on every rank
     ],
 )
 @pytest.mark.parametrize("ranks", [1, 2, 3, 4])
@@ -188,7 +231,7 @@ def test_from_spec_on_ranks_of_threads_equals_game(
 
     outcomes = outcomes_or_raise(ThreadWorld(ranks).run(play))
     board = Board.from_spec(spec)
-    local = spec.startswith("grid") and assign == "regions"
+    local = spec.startswith("grid")
     for differences, built_whole, shape in outcomes:
         assert differences == []
         assert built_whole is not local

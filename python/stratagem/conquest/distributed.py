@@ -50,7 +50,7 @@ from stratagem.conquest.game import (
     _Recorded,
     custom_placement,
 )
-from stratagem.conquest.local_board import GridRows, local_regions, local_share
+from stratagem.conquest.local_board import GridRows, local_share, local_start
 from stratagem.conquest.saves import read_game, write_game
 from stratagem.errors import InconsistentInput, InvalidParameter
 from stratagem.mpi import (
@@ -348,10 +348,10 @@ class DistributedGame(_Recorded):
         :func:`~stratagem.conquest.board.assign_random` with ``seed``) and ``troops`` troops
         on every territory: the game of ``DistributedGame(board, team, troops, ...)``.
 
-        On a grid (``grid:RxC``, ``:torus``) in the natural order with the ``regions`` start,
-        each rank builds only its own territories and their ghosts and their start
-        (:mod:`stratagem.conquest.local_board`), and no rank holds the whole board; any other
-        board, order or start is built whole on every rank first.
+        On a grid (``grid:RxC``, ``:torus``) in the natural order, each rank builds only its
+        own territories and their ghosts and their start (:mod:`stratagem.conquest.local_board`),
+        and no rank holds the whole board; any other board or order is built whole on every
+        rank first.
         """
         from stratagem.conquest.board import Board, assign_random, assign_regions, troops_uniform
 
@@ -359,7 +359,7 @@ class DistributedGame(_Recorded):
 
         def local_grid() -> GridRows | None:
             grid = GridRows.of_spec(spec)
-            if order != "natural" or assign != "regions" or grid is None:
+            if order != "natural" or assign not in ("regions", "random") or grid is None:
                 return None
             _validate.integer("teams", teams, 2, MAX_TEAMS)
             if teams > grid.n:
@@ -423,17 +423,25 @@ class DistributedGame(_Recorded):
         checked_together(comm, check)
         game._share_cores(threads)
         game._agree((grid.kind, teams, troops, assign))
-        game._part = game._local_grid_part(grid, teams, troops)
+        game._part = game._local_grid_part(grid, teams, troops, assign)
         return game
 
-    def _local_grid_part(self, grid: GridRows, teams: int, troops: int) -> _core.conquest.Part:
+    def _local_grid_part(
+        self, grid: GridRows, teams: int, troops: int, assign: str
+    ) -> _core.conquest.Part:
         """Collective: this rank's part of a grid game, built from its own block only."""
         share = checked_together(
             self.comm, lambda: local_share(grid, self.comm.size, self.comm.rank)
         )
         arrays = _PartArrays(**{name: _read_only(array) for name, array in share.items()})
-        team, territories = local_regions(
-            grid, teams, seed=self.seed, ids=arrays.local_ids, owned=arrays.owned, comm=self.comm
+        team, territories = local_start(
+            grid,
+            teams,
+            assign=assign,
+            seed=self.seed,
+            ids=arrays.local_ids,
+            owned=arrays.owned,
+            comm=self.comm,
         )
         local = (team, np.full(team.shape[0], troops, dtype=np.int64))
         return checked_together(

@@ -36,10 +36,20 @@ from stratagem import _core
 from stratagem.conquest.layouts import _raw_words, grid_of_spec
 from stratagem.mpi import Communicator, allreduce, block_partition
 
-__all__ = ["GridRows", "local_regions", "local_share", "region_starts", "regions"]
+__all__ = [
+    "GridRows",
+    "local_share",
+    "local_start",
+    "random_positions",
+    "region_starts",
+    "regions",
+]
 
 IntArray = NDArray[np.int64]
 _REGIONS = "conquest.assign.regions"
+_RANDOM = "conquest.assign.random"
+# Tags of the messages of random_positions' ring.
+_TAG_RING = 0x5320
 
 
 @dataclass(frozen=True)
@@ -120,20 +130,81 @@ def regions(grid: GridRows, starts: list[int], ids: IntArray) -> IntArray:
     return team_of
 
 
-def local_regions(
+def _words_of(seed: int, purpose: str, ids: IntArray) -> NDArray[np.uint64]:
+    """Word ``x`` of the stream for each territory ``x`` of ``ids`` (drawn for the range they
+    span: a rank's block and its ghosts)."""
+    if ids.shape[0] == 0:
+        return np.zeros(0, dtype=np.uint64)
+    first = int(ids.min()) - int(ids.min()) % 4
+    words = _raw_words(seed, purpose, first, int(ids.max()) + 1 - first)
+    chosen: NDArray[np.uint64] = words[ids - first]
+    return chosen
+
+
+def random_positions(seed: int, ids: IntArray, offsets: IntArray, comm: Communicator) -> IntArray:
+    """Collective: the place of each of ``ids`` in the random order of
+    :func:`~stratagem.conquest.board.assign_random` (the territories sorted by their words of
+    the stream, ties by id), block ``q`` of ``offsets`` being rank ``q``'s. Each rank sorts
+    the words of its block; the sorted blocks go round the ranks one step at a time, and each
+    rank counts the words before its own in each: memory for two blocks, and ``size - 1``
+    messages of a block per rank."""
+    rank, size = comm.rank, comm.size
+    lo, hi = int(offsets[rank]), int(offsets[rank + 1])
+    block_words = _words_of(seed, _RANDOM, np.arange(lo, hi, dtype=np.int64))
+    # Equal words are counted as a run, in any order: no need of a stable sort.
+    order = np.argsort(block_words)
+    words, territories = block_words[order], order.astype(np.int64) + lo
+    # Queries in word order: searching sorted keys is several times faster.
+    queries = _words_of(seed, _RANDOM, ids)
+    asked = np.argsort(queries)
+    queries, asking = queries[asked], ids[asked]
+    counted = np.zeros(ids.shape[0], dtype=np.int64)
+    for step in range(size):
+        left = np.searchsorted(words, queries, side="left")
+        right = np.searchsorted(words, queries, side="right")
+        counted += left
+        # Equal words are ordered by id: one is mostly the query's own (before nothing);
+        # more than one, a tie of two territories' words, is all but impossible.
+        single = np.flatnonzero(right - left == 1)
+        counted[single] += territories[left[single]] < asking[single]
+        for q in np.flatnonzero(right - left > 1):
+            same = territories[left[q] : right[q]]
+            counted[q] += int(np.count_nonzero(same < asking[q]))
+        if step + 1 < size:
+            source = (rank - step - 1) % size
+            count = int(offsets[source + 1] - offsets[source])
+            incoming = (np.empty(count, dtype=np.uint64), np.empty(count, dtype=np.int64))
+            requests = [
+                comm.irecv(incoming[0], (rank - 1) % size, _TAG_RING),
+                comm.irecv(incoming[1], (rank - 1) % size, _TAG_RING + 1),
+                comm.isend(words, (rank + 1) % size, _TAG_RING),
+                comm.isend(territories, (rank + 1) % size, _TAG_RING + 1),
+            ]
+            comm.waitall(requests)
+            words, territories = incoming
+    before = np.empty(ids.shape[0], dtype=np.int64)
+    before[asked] = counted
+    return before
+
+
+def local_start(
     grid: GridRows,
     teams: int,
     *,
+    assign: str,
     seed: int,
     ids: IntArray,
     owned: NDArray[np.bool_],
     comm: Communicator,
 ) -> tuple[IntArray, IntArray]:
-    """Collective: the ``regions`` team of each of ``ids`` (a rank's territories, those it
-    owns marked in ``owned``, the natural order cut into ``comm.size`` blocks) and the whole
-    board's territories per team."""
+    """Collective: the team of each of ``ids`` (a rank's territories, those it owns marked in
+    ``owned``, the natural order cut into ``comm.size`` blocks) in the ``regions`` or
+    ``random`` start, and the whole board's territories per team."""
     offsets = block_partition(grid.n, comm.size)
-    block = (int(offsets[comm.rank]), int(offsets[comm.rank + 1]))
-    team = regions(grid, region_starts(seed, grid.n, teams, block, comm), ids)
+    if assign == "random":
+        team = random_positions(seed, ids, offsets, comm) % teams
+    else:
+        block = (int(offsets[comm.rank]), int(offsets[comm.rank + 1]))
+        team = regions(grid, region_starts(seed, grid.n, teams, block, comm), ids)
     territories = allreduce(np.bincount(team[owned], minlength=teams).astype(np.int64), comm=comm)
     return team, territories
