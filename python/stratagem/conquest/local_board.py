@@ -82,13 +82,16 @@ class GridRows:
 
     def distances(self, source: int, ids: IntArray) -> IntArray:
         """Borders crossed on a shortest path from ``source`` to each of ``ids``."""
-        rows, cols = self.n_rows, self.n_cols
-        r, c = np.divmod(ids, cols)
-        dr, dc = np.abs(r - source // cols), np.abs(c - source % cols)
+        return self._hops(source, *np.divmod(ids, self.n_cols))
+
+    def _hops(self, source: int, r: IntArray, c: IntArray) -> IntArray:
+        """:meth:`distances` to the territories in rows ``r`` and columns ``c``."""
+        dr, dc = np.abs(r - source // self.n_cols), np.abs(c - source % self.n_cols)
         if self.torus:
-            dr, dc = np.minimum(dr, rows - dr), np.minimum(dc, cols - dc)
-        distance: IntArray = dr + dc
-        return distance
+            np.minimum(dr, self.n_rows - dr, out=dr)
+            np.minimum(dc, self.n_cols - dc, out=dc)
+        dr += dc
+        return dr
 
 
 def local_share(grid: GridRows, ranks: int, rank: int) -> dict[str, NDArray[Any]]:
@@ -123,11 +126,15 @@ def regions(grid: GridRows, starts: list[int], ids: IntArray) -> IntArray:
     """The team :func:`~stratagem.conquest.board.assign_regions` gives each of ``ids``:
     the lowest team among those whose start is nearest."""
     teams = len(starts)
+    r, c = np.divmod(ids, grid.n_cols)
     best = np.full(ids.shape[0], np.iinfo(np.int64).max, dtype=np.int64)
     for team, start in enumerate(starts):
-        np.minimum(best, grid.distances(start, ids) * teams + team, out=best)
-    team_of: IntArray = best % teams
-    return team_of
+        key = grid._hops(start, r, c)
+        key *= teams
+        key += team
+        np.minimum(best, key, out=best)
+    best %= teams
+    return best
 
 
 def _words_of(seed: int, purpose: str, ids: IntArray) -> NDArray[np.uint64]:
