@@ -356,6 +356,14 @@ class DistributedGame(_Recorded):
         from stratagem.conquest.board import Board, assign_random, assign_regions, troops_uniform
 
         comm = world() if comm is None else comm
+        settings: dict[str, Any] = {
+            "seed": seed,
+            "rate": rate,
+            "cap": cap,
+            "max_turns": max_turns,
+            "threads": threads,
+            "order": order,
+        }
 
         def local_grid() -> GridRows | None:
             grid = GridRows.of_spec(spec)
@@ -386,34 +394,14 @@ class DistributedGame(_Recorded):
                 return board, start(board, teams, seed), troops_uniform(board, troops)
 
             board, team, troop_array = checked_together(comm, whole)
-            return cls(
-                board,
-                team,
-                troop_array,
-                policies,
-                seed=seed,
-                rate=rate,
-                cap=cap,
-                max_turns=max_turns,
-                threads=threads,
-                order=order,
-                comm=comm,
-            )
+            return cls(board, team, troop_array, policies, **settings, comm=comm)
         game = cls.__new__(cls)
         game._begin(comm, order)
         game._board = None
         game.board_shape = BoardShape(grid.kind, grid.n, grid.n_borders)
 
         def check() -> None:
-            game._check(
-                policies,
-                seed=seed,
-                rate=rate,
-                cap=cap,
-                max_turns=max_turns,
-                threads=threads,
-                order=order,
-            )
+            game._check(policies, **settings)
             if teams > len(game.policy_names):
                 raise InvalidParameter(
                     f"{teams} teams, but {len(game.policy_names)} policies were given (one "
