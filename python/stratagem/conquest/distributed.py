@@ -26,7 +26,6 @@ True
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import socket
 import zlib
@@ -418,10 +417,15 @@ class DistributedGame(_Recorded):
         self, grid: GridRows, teams: int, troops: int, assign: str
     ) -> _core.conquest.Part:
         """Collective: this rank's part of a grid game, built from its own block only."""
-        share = checked_together(
-            self.comm, lambda: local_share(grid, self.comm.size, self.comm.rank)
+        arrays = checked_together(
+            self.comm,
+            lambda: _PartArrays(
+                **{
+                    name: _read_only(array)
+                    for name, array in local_share(grid, self.comm.size, self.comm.rank).items()
+                }
+            ),
         )
-        arrays = _PartArrays(**{name: _read_only(array) for name, array in share.items()})
         team, territories = local_start(
             grid,
             teams,
@@ -518,12 +522,11 @@ class DistributedGame(_Recorded):
             territories,
             troop_counts,
             self._threads,
+            # The engine holds the part's board; without a custom policy to show it to, it
+            # takes the CSR arrays from Python (emptied before its buffers are made, some 70
+            # bytes a territory less at the peak) and Python keeps the exchange plan.
+            keep_csr=bool(self._custom),
         )
-        if not self._custom:
-            # The engine holds the part's board; without a custom policy to show it to,
-            # Python keeps only the exchange plan (some 80 bytes a territory less).
-            empty = _read_only(np.zeros(0, dtype=np.int64))
-            arrays = dataclasses.replace(arrays, indptr=empty, indices=empty, edge_ids=empty)
         self._local = arrays
         return part
 
