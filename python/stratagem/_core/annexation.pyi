@@ -94,7 +94,7 @@ class Agent:
         margin: float = 0.5,
         greedy: int = 6,
         bias: float = 3.0,
-        plan: int = 0,
+        plan: int = 100,
         threads: int | None = None,
     ) -> Agent: ...
     def choose(self, game: Game) -> int: ...

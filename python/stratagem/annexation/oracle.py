@@ -815,7 +815,7 @@ class Mcts:
         margin: float = 0.5,
         greedy: int = 6,
         bias: float = 3.0,
-        plan: int = 0,
+        plan: int = 100,
         seed: int = 0,
     ) -> None:
         self.iterations = _validate.integer("iterations", iterations, 1)

@@ -32,10 +32,12 @@ pub const DEFAULT_MARGIN_WEIGHT: f64 = 0.5;
 pub const DEFAULT_GREEDY_BIAS: u32 = 6;
 /// The default weight of a child's gain in its selection score (progressive bias).
 pub const DEFAULT_GAIN_BIAS: f64 = 3.0;
-/// The default beam width of the plan against greedy replies ([`winning_line`]): none. The
-/// plan is an opponent model (it assumes an opponent that has played greedy colours will go
-/// on doing so), so a search asked for by name does not carry it unless asked.
-pub const DEFAULT_PLAN_WIDTH: u32 = 0;
+/// The default beam width of the plan against greedy replies ([`winning_line`]). The plan is
+/// an opponent model: it assumes that an opponent that has played only greedy colours will go
+/// on doing so, and is dropped for the game once it does not. It is on by default because
+/// against greedy no search wins from every seat (docs/annexation.md, "How MCTS plays to
+/// win"); `plan=0` is the search alone.
+pub const DEFAULT_PLAN_WIDTH: u32 = 100;
 /// The largest beam width a plan may use.
 pub const MAX_PLAN_WIDTH: u32 = 65_535;
 /// The most own moves a plan looks ahead.

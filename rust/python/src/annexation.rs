@@ -241,7 +241,7 @@ impl PyAgent {
     #[new]
     // margin, greedy, bias and plan default to mcts::DEFAULT_{MARGIN_WEIGHT, GREEDY_BIAS,
     // GAIN_BIAS, PLAN_WIDTH} (a signature shows literals only).
-    #[pyo3(signature = (kind, seed=0, depth=3, heuristic="reach", iterations=None, time=None, c=0.5, playouts=1, trees=1, reuse=true, margin=0.5, greedy=6, bias=3.0, plan=0, threads=None))]
+    #[pyo3(signature = (kind, seed=0, depth=3, heuristic="reach", iterations=None, time=None, c=0.5, playouts=1, trees=1, reuse=true, margin=0.5, greedy=6, bias=3.0, plan=100, threads=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         kind: &str,
