@@ -156,6 +156,15 @@ def test_region_starts_from_every_ranks_block_are_the_random_orders_first(
         assert starts == random_order(seed, "conquest.assign.regions", n)[:teams].tolist()
 
 
+def test_words_of_scattered_ids_are_drawn_run_by_run_as_the_stream_gives_them() -> None:
+    # A torus block's ghosts reach the far end of the board: two runs, not the whole range.
+    ids = np.array([5, 99_999, 3, 100_000, 7, 2, 50_000, 1, 0, 123_456, 6], dtype=np.int64)
+    whole = local_board._raw_words(3, "conquest.assign.random", 0, 123_457)
+    drawn = local_board._words_of(3, "conquest.assign.random", ids)
+    assert drawn.tolist() == whole[ids].tolist()
+    assert local_board._words_of(3, "conquest.assign.random", ids[:0]).shape == (0,)
+
+
 @pytest.mark.parametrize("n", [1, 7, 1000])
 @pytest.mark.parametrize("ranks", [1, 2, 3, 4])
 @pytest.mark.parametrize("tied", [False, True])

@@ -50,6 +50,8 @@ _REGIONS = "conquest.assign.regions"
 _RANDOM = "conquest.assign.random"
 # Tags of the messages of random_positions' ring.
 _TAG_RING = 0x5320
+# Ids further apart than this are drawn as separate runs of words.
+_RUN_GAP = 1 << 12
 
 
 @dataclass(frozen=True)
@@ -138,13 +140,20 @@ def regions(grid: GridRows, starts: list[int], ids: IntArray) -> IntArray:
 
 
 def _words_of(seed: int, purpose: str, ids: IntArray) -> NDArray[np.uint64]:
-    """Word ``x`` of the stream for each territory ``x`` of ``ids`` (drawn for the range they
-    span: a rank's block and its ghosts)."""
-    if ids.shape[0] == 0:
-        return np.zeros(0, dtype=np.uint64)
-    first = int(ids.min()) - int(ids.min()) % 4
-    words = _raw_words(seed, purpose, first, int(ids.max()) + 1 - first)
-    chosen: NDArray[np.uint64] = words[ids - first]
+    """Word ``x`` of the stream for each territory ``x`` of ``ids``, drawn run by run of
+    nearby ids (a rank's block and its ghosts, which on a torus include the far end of the
+    board: never the words of the whole board)."""
+    order = np.argsort(ids, kind="stable")
+    ordered = ids[order]
+    chosen = np.empty(ids.shape[0], dtype=np.uint64)
+    breaks = np.flatnonzero(np.diff(ordered) > _RUN_GAP) + 1
+    for run in np.split(np.arange(ids.shape[0]), breaks):
+        if run.shape[0] == 0:
+            continue
+        low, high = int(ordered[run[0]]), int(ordered[run[-1]])
+        first = low - low % 4
+        words = _raw_words(seed, purpose, first, high + 1 - first)
+        chosen[order[run]] = words[ordered[run] - first]
     return chosen
 
 
