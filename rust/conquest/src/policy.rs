@@ -116,12 +116,9 @@ pub fn update_frontier(
 /// search reads those neighbours' distances anyway, and the placement then need not read the
 /// row again. Other entries are left as they were ([`NOWHERE`] when new).
 ///
-/// An interior territory borders only its own team, so one search from the frontier
-/// territories of every team that moves to the front gives each team the distances its own
-/// search would. The search goes level by level, each level shared out in chunks over the
-/// threads (the teams' own searches, one a thread, left a thread idle when three teams
-/// searched on two). Distances are unique and `toward` reads only the level before, which is
-/// complete when a level starts, so the result does not depend on the thread count.
+/// An interior territory borders only its own team, so each team's distances come from its
+/// own BFS: the teams' searches run in parallel, each sequential (distances are unique, so the
+/// result does not depend on the thread count).
 pub fn frontier_distance(
     board: &Board,
     team: &[u8],
@@ -138,93 +135,64 @@ pub fn frontier_distance(
     dist.par_chunks_mut(TERRITORIES_PER_TASK * 16)
         .for_each(|chunk| chunk.fill(NO_DISTANCE));
     toward.resize(board.n(), NOWHERE);
-    let Levels { level, next } = levels;
-    level.clear();
+    let levels = &mut levels.0;
+    levels.resize_with(policies.len(), Default::default);
+    for (level, next) in levels.iter_mut() {
+        level.clear();
+        next.clear();
+    }
     for &x in frontier {
         dist[x as usize] = 0;
-        let moves = policies
-            .get(usize::from(team[x as usize]))
-            .is_some_and(|p| p.moves_to_front());
-        if moves {
+        if let Some((level, _)) = levels.get_mut(usize::from(team[x as usize])) {
             level.push(x);
+        }
+    }
+    for ((level, _), policy) in levels.iter_mut().zip(policies) {
+        if !policy.moves_to_front() {
+            level.clear();
         }
     }
     let marks: &[AtomicU32] = atomic_view(dist);
     let towards: &[AtomicU32] = atomic_view(toward);
-    let mut d = 0;
-    while !level.is_empty() {
-        next.clear();
-        if level.len() <= LEVEL_CHUNK {
-            expand_level(board, marks, towards, d, level, next);
-        } else {
-            let found: Vec<Vec<u32>> = level
-                .par_chunks(LEVEL_CHUNK)
-                .map(|chunk| {
-                    let mut found = Vec::with_capacity(chunk.len() * 2);
-                    expand_level(board, marks, towards, d, chunk, &mut found);
-                    found
-                })
-                .collect();
-            for part in &found {
-                next.extend_from_slice(part);
+    levels.par_iter_mut().for_each(|(level, next)| {
+        // The level holds the territories at `d`; the search marks theirs at `d + 1`.
+        let mut d = 0;
+        while !level.is_empty() {
+            for &x in level.iter() {
+                let mut first_closer = NOWHERE;
+                // Every unmarked neighbour is interior, hence of x's team: no team check.
+                for (k, &y) in board.neighbours(x as usize).iter().enumerate() {
+                    let mark = &marks[y as usize];
+                    let their = mark.load(Ordering::Relaxed);
+                    if their == NO_DISTANCE {
+                        mark.store(d + 1, Ordering::Relaxed);
+                        next.push(y);
+                    } else if d > 0 && their == d - 1 && first_closer == NOWHERE {
+                        // Every territory at d - 1 was marked before this level began.
+                        first_closer = k as u32;
+                    }
+                }
+                if d > 0 {
+                    towards[x as usize].store(first_closer, Ordering::Relaxed);
+                }
             }
+            d += 1;
+            std::mem::swap(level, next);
+            next.clear();
         }
-        d += 1;
-        std::mem::swap(level, next);
-    }
+    });
 }
 
-/// Territories of a level that a worker expands at a time: a level of the 1M-territory grid
-/// holds a few thousand, so two threads each get several chunks.
-const LEVEL_CHUNK: usize = 1024;
-
-/// Marks the unmarked neighbours of the territories of `level` (at distance `d`) at `d + 1`,
-/// appending them to `found`, and sets `toward` for the level's territories.
-///
-/// Two workers may both find the same neighbour unmarked (it borders both their chunks): both
-/// mark it `d + 1` and both list it, and it is expanded twice with the same outcome, since
-/// what a territory's expansion writes depends only on the levels before it. Rare on the
-/// boards this is for, that costs less than claiming every territory with a compare-exchange.
-fn expand_level(
-    board: &Board,
-    marks: &[AtomicU32],
-    towards: &[AtomicU32],
-    d: u32,
-    level: &[u32],
-    found: &mut Vec<u32>,
-) {
-    for &x in level {
-        let mut first_closer = NOWHERE;
-        // Every unmarked neighbour is interior, hence of x's team: no team check.
-        for (k, &y) in board.neighbours(x as usize).iter().enumerate() {
-            let mark = &marks[y as usize];
-            let their = mark.load(Ordering::Relaxed);
-            if their == NO_DISTANCE {
-                mark.store(d + 1, Ordering::Relaxed);
-                found.push(y);
-            } else if d > 0 && their == d - 1 && first_closer == NOWHERE {
-                // Every territory at d - 1 was marked before this level began.
-                first_closer = k as u32;
-            }
-        }
-        if d > 0 {
-            towards[x as usize].store(first_closer, Ordering::Relaxed);
-        }
-    }
-}
-
-/// The buffers of [`frontier_distance`], kept from turn to turn: the current and the next
+/// The buffers of [`frontier_distance`], kept from turn to turn: each team's current and next
 /// level of the search.
 #[derive(Clone, Debug, Default)]
-pub struct Levels {
-    level: Vec<u32>,
-    next: Vec<u32>,
-}
+pub struct Levels(Vec<(Vec<u32>, Vec<u32>)>);
 
 /// The same memory seen as atomics, so parallel BFS workers can claim territories.
 fn atomic_view(values: &mut [u32]) -> &[AtomicU32] {
     // SAFETY: AtomicU32 has the size and alignment of u32, and the exclusive borrow guarantees
-    // no other access to `values` while the atomic view lives.
+    // no other access to `values` while the atomic view lives. Each team's search writes only
+    // its own territories, so the views never race.
     unsafe { &*(std::ptr::from_mut::<[u32]>(values) as *const [AtomicU32]) }
 }
 
