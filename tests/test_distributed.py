@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import sys
 import time
 
@@ -340,6 +341,37 @@ def test_mpiexec_gives_every_rank_the_world(ranks):
     infos = [line["info"] for line in json_lines(result.stdout)]
     assert sorted(info["rank"] for info in infos) == list(range(ranks))
     assert all(info["world_size"] == ranks and info["distributed"] for info in infos)
+
+
+_SHOW_YIELD = (
+    "import json, os; from stratagem.mpi import world; w = world(); "
+    "print(json.dumps([w.rank, os.environ.get('MPIR_CVAR_ENABLE_HEAVY_YIELD')]))"
+)
+
+
+@pytest.mark.parametrize(
+    ("ranks_here", "cores", "expected"),
+    [(None, 2, False), ("2", 2, False), ("3", 2, True), ("16", 8, True), ("two", 1, False)],
+)
+def test_oversubscribed_counts_the_launchers_ranks_on_this_host_against_the_cores(
+    monkeypatch, ranks_here, cores, expected
+):
+    monkeypatch.setattr(mpi.launch.os, "sched_getaffinity", lambda pid: set(range(cores)))
+    environ = {} if ranks_here is None else {"MPI_LOCALNRANKS": ranks_here}
+    assert mpi.launch._oversubscribed(environ) is expected
+
+
+def test_mpich_yields_while_polling_only_when_ranks_outnumber_cores(monkeypatch):
+    monkeypatch.delenv("MPIR_CVAR_ENABLE_HEAVY_YIELD", raising=False)
+    cores = len(os.sched_getaffinity(0))
+    over = mpirun(cores + 1, ["-c", _SHOW_YIELD])
+    assert over.returncode == 0, over.stderr
+    assert sorted(json_lines(over.stdout)) == [[rank, "1"] for rank in range(cores + 1)]
+    kept = mpirun(cores + 1, ["-c", _SHOW_YIELD], MPIR_CVAR_ENABLE_HEAVY_YIELD="0")
+    assert sorted(json_lines(kept.stdout)) == [[rank, "0"] for rank in range(cores + 1)]
+    if cores >= 2:
+        within = mpirun(2, ["-c", _SHOW_YIELD])
+        assert sorted(json_lines(within.stdout)) == [[0, None], [1, None]]
 
 
 def test_stratagem_mpi_0_under_mpiexec_runs_each_rank_alone():
