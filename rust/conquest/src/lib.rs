@@ -4,7 +4,7 @@
 //! borders; [`Game`] holds the state and plays turns: placement ([`policy`]), battles,
 //! occupation and recruitment ([`turn`]). [`odds`] computes exact battle odds; [`many`] plays
 //! independent games in parallel; [`part`] is one rank's share of a game spread over MPI
-//! ranks, [`share`] cuts its board. `python/stratagem/conquest/oracle.py` is the same rules in
+//! ranks, [`share`] cuts its board and [`plan`] lists what it exchanges. `python/stratagem/conquest/oracle.py` is the same rules in
 //! plain Python.
 
 pub mod board;
@@ -13,6 +13,7 @@ pub mod game;
 pub mod many;
 pub mod odds;
 pub mod part;
+pub mod plan;
 pub mod policy;
 pub mod share;
 pub mod turn;

@@ -5,7 +5,8 @@ use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use stratagem_conquest::Board;
-use stratagem_conquest::part::{Part, Plan, Setup};
+use stratagem_conquest::part::{Part, Setup};
+use stratagem_conquest::plan::Plan;
 use stratagem_conquest::share::{self, Grid, share};
 
 use crate::conquest::{ParamsArg, PyStanding, SavedRecord, Tables, policies_from, tables};
