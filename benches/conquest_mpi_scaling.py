@@ -50,6 +50,7 @@ import time
 import zlib
 from dataclasses import asdict, dataclass
 from functools import cache
+from itertools import cycle
 from pathlib import Path
 from typing import Any, Literal
 
@@ -603,13 +604,11 @@ def _plot(runs: list[dict[str, Any]], sizes: Sizes, path: str) -> None:
     from matplotlib.lines import Line2D
 
     figure, (left, right) = plt.subplots(1, 2, figsize=(13, 5.2))
-    colours = dict(
-        zip(
-            (sizes.grid, sizes.rgg, sizes.complete, sizes.star, f"{sizes.rgg} shuffled"),
-            plt.rcParams["axes.prop_cycle"].by_key()["color"],
-            strict=False,
-        )
-    )
+    # One colour a board, for every board of the study (the 10M grid and the weak-scaling
+    # boards included: their runs are points on the traffic panel too).
+    labels = dict.fromkeys(_label(run) for run in runs)
+    palette = cycle(plt.rcParams["axes.prop_cycle"].by_key()["color"])
+    colours = dict(zip(labels, palette, strict=False))
 
     for label in (sizes.grid, sizes.rgg):
         colour = colours[label]
