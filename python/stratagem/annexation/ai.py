@@ -55,8 +55,9 @@ class AI:
     0.5), ``greedy`` (the playouts' lean towards the greedy colour, default 6), ``bias``
     (progressive bias towards colours that take more, default 3) and ``plan`` (the beam width
     of the search for a line that wins against an opponent that has only played greedy
-    colours: an opponent model, default 100; 0 turns it off and leaves the search alone). ``seed`` feeds ``random``
-    and ``mcts``; ``threads`` spreads the MCTS trees (the choice does not depend on it).
+    colours: an opponent model, default 100; 0 leaves the search alone). ``seed`` feeds
+    ``random`` and ``mcts``; ``threads`` spreads the MCTS trees (the choice does not depend
+    on it).
 
     MCTS keeps its trees between calls of :meth:`choose` on the same game; use one agent
     per game, or :meth:`spawn` a fresh one.
