@@ -670,41 +670,42 @@ mod tests {
         crate::board::tests::path_board(&[0, 1, 1, 1, 2, 3, 4], 5, Mode::Flood)
     }
 
-    #[test]
-    fn finds_the_winning_move_the_same_way_on_any_thread_count() -> Result<()> {
-        let board = path_board()?;
-        let state = State::initial(&board)?;
-        let config = MctsConfig::new(Budget::Iterations(200), 1.0, 2, 3, true)?;
+    /// A fresh search's choice, root visits and iterations from the start of `board`, on 1 and
+    /// on 2 threads.
+    fn on_one_and_two_threads(
+        board: &Board,
+        config: MctsConfig,
+    ) -> Result<Vec<(usize, [u64; MAX_COLOURS], u64)>> {
+        let state = State::initial(board)?;
         let cancel = Cancel::new();
-        let mut choices = Vec::new();
+        let mut runs = Vec::new();
         for threads in [1, 2] {
             let mut mcts = Mcts::new(config, 5);
             let colour =
-                parallel::pool(threads)?.install(|| mcts.choose(&board, &state, &[], &cancel))?;
-            choices.push((colour, mcts.root_visits()));
-            assert_eq!(mcts.last_iterations(), 0, "a decisive move needs no search");
+                parallel::pool(threads)?.install(|| mcts.choose(board, &state, &[], &cancel))?;
+            runs.push((colour, mcts.root_visits(), mcts.last_iterations()));
         }
-        assert_eq!(choices[0].0, 1);
-        assert_eq!(choices[0], choices[1]);
+        Ok(runs)
+    }
+
+    #[test]
+    fn finds_the_winning_move_the_same_way_on_any_thread_count() -> Result<()> {
+        let config = MctsConfig::new(Budget::Iterations(200), 1.0, 2, 3, true)?;
+        let runs = on_one_and_two_threads(&path_board()?, config)?;
+        assert_eq!(runs[0].0, 1);
+        assert_eq!(runs[0].2, 0, "a decisive move needs no search");
+        assert_eq!(runs[0], runs[1]);
         Ok(())
     }
 
     #[test]
     fn searches_the_same_way_on_any_thread_count() -> Result<()> {
         let board = slow_path_board()?;
-        let state = State::initial(&board)?;
-        assert_eq!(decisive_move(&board, &state), None);
+        assert_eq!(decisive_move(&board, &State::initial(&board)?), None);
         let config = MctsConfig::new(Budget::Iterations(200), 0.5, 2, 3, true)?;
-        let cancel = Cancel::new();
-        let mut choices = Vec::new();
-        for threads in [1, 2] {
-            let mut mcts = Mcts::new(config, 5);
-            let colour =
-                parallel::pool(threads)?.install(|| mcts.choose(&board, &state, &[], &cancel))?;
-            choices.push((colour, mcts.root_visits()));
-            assert_eq!(mcts.last_iterations(), 600);
-        }
-        assert_eq!(choices[0], choices[1]);
+        let runs = on_one_and_two_threads(&board, config)?;
+        assert_eq!(runs[0].2, 600);
+        assert_eq!(runs[0], runs[1]);
         Ok(())
     }
 
