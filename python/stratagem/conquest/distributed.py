@@ -386,9 +386,9 @@ class DistributedGame(_Recorded):
         if grid is None:
 
             def whole() -> tuple[Board, NDArray[np.int64], NDArray[np.int64]]:
-                board = Board.from_spec(spec)
                 if assign not in ("regions", "random"):
                     raise InvalidParameter(f"assign must be 'regions' or 'random', got {assign!r}")
+                board = Board.from_spec(spec)
                 start = assign_regions if assign == "regions" else assign_random
                 return board, start(board, teams, seed), troops_uniform(board, troops)
 
