@@ -11,42 +11,35 @@ use crate::board::Board;
 use crate::turn::TERRITORIES_PER_TASK;
 use crate::{MAX_TEAMS, purpose};
 
-/// Who places a team's troops.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Policy {
-    Random,
-    Aggressive,
-    Balanced,
-    Opportunist,
-    /// A Python callable: its placement arrives with the turn.
-    Custom,
+stratagem_core::named_enum! {
+    /// Who places a team's troops.
+    pub enum Policy {
+        Random = "random",
+        Aggressive = "aggressive",
+        Balanced = "balanced",
+        Opportunist = "opportunist",
+        /// A Python callable: its placement arrives with the turn.
+        Custom = "custom",
+    }
 }
 
 impl Policy {
-    pub const BUILT_IN: [&'static str; 4] = ["random", "aggressive", "balanced", "opportunist"];
+    /// The names of the policies the engine plays itself (all but `custom`).
+    pub const BUILT_IN: [&'static str; 4] = {
+        let [random, aggressive, balanced, opportunist, _custom] = Self::NAMES;
+        [random, aggressive, balanced, opportunist]
+    };
 
     pub fn parse(name: &str) -> Result<Self> {
-        match name {
-            "random" => Ok(Self::Random),
-            "aggressive" => Ok(Self::Aggressive),
-            "balanced" => Ok(Self::Balanced),
-            "opportunist" => Ok(Self::Opportunist),
-            "custom" => Ok(Self::Custom),
-            other => Err(Error::InvalidParameter(format!(
-                "unknown policy {other:?}; built-in policies are {:?} (or 'custom')",
-                Self::BUILT_IN
-            ))),
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Random => "random",
-            Self::Aggressive => "aggressive",
-            Self::Balanced => "balanced",
-            Self::Opportunist => "opportunist",
-            Self::Custom => "custom",
-        }
+        Self::ALL
+            .into_iter()
+            .find(|policy| policy.name() == name)
+            .ok_or_else(|| {
+                Error::InvalidParameter(format!(
+                    "unknown policy {name:?}; built-in policies are {:?} (or 'custom')",
+                    Self::BUILT_IN
+                ))
+            })
     }
 
     /// Whether the policy moves interior troops to the front (needs frontier distances).
