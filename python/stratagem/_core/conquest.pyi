@@ -23,8 +23,10 @@ __all__ = [
     "Standing",
     "battle_odds",
     "battle_odds_exact",
+    "csr_share",
     "grid_share",
     "part_share",
+    "rows_share",
     "simulate_battle",
     "simulate_many",
 ]
@@ -164,4 +166,16 @@ def part_share(
 ) -> dict[str, NDArray[np.int64] | NDArray[np.bool_]]: ...
 def grid_share(
     rows: int, cols: int, torus: bool, offsets: NDArray[np.int64], rank: int
+) -> dict[str, NDArray[np.int64] | NDArray[np.bool_]]: ...
+def csr_share(
+    indptr: NDArray[np.int64], indices: NDArray[np.int64], offsets: NDArray[np.int64], rank: int
+) -> dict[str, NDArray[np.int64] | NDArray[np.bool_]]: ...
+def rows_share(
+    n: int,
+    ids: NDArray[np.int64],
+    starts: NDArray[np.int64],
+    indptr: NDArray[np.int64],
+    indices: NDArray[np.int64],
+    offsets: NDArray[np.int64],
+    rank: int,
 ) -> dict[str, NDArray[np.int64] | NDArray[np.bool_]]: ...

@@ -1,8 +1,9 @@
 //! One rank's share of a board for a distributed game ([`crate::part::Part`]): its territories
 //! and their rows, the ghosts with their borders to it, and the exchange plan, cut from the
 //! whole board's CSR in time and memory proportional to the share (plus one pass over the
-//! owners), or, for a grid, built from the rows of the share alone ([`grid_share`]), in time
-//! and memory proportional to the share.
+//! owners), or built from the rows of the share alone ([`block_share`] of a grid's closed
+//! forms, of a CSR mapped from a file, or of rows generated in parts), in time and memory
+//! proportional to the share.
 //! `tests/conquest_spread.py` computes the same arrays with numpy.
 
 use stratagem_core::{Error, Result};
@@ -160,6 +161,22 @@ fn add_plan(
     out.neighbours = neighbours;
 }
 
+/// The rows of a board, each told apart: what a share is built from when the whole board is
+/// not held ([`block_share`]).
+pub trait Rows {
+    /// The board's territories.
+    fn n(&self) -> i64;
+    /// Appends the neighbours of `x`, ascending, to `out`.
+    fn row(&self, x: i64, out: &mut Vec<i64>) -> Result<()>;
+    /// Where the row of `x` starts in the board's CSR.
+    fn offset(&self, x: i64) -> Result<i64>;
+    /// Whether the rows may be malformed (read from a file) and must be checked: every row
+    /// [`Rows::row`] gives ascending, without `x`, and every border present from both ends.
+    fn unchecked(&self) -> bool {
+        false
+    }
+}
+
 /// A grid board (`grid:RxC`, `:torus` joining the first and last row and column) known by
 /// its shape alone: territory `r * cols + c`, its row and its CSR offset in closed form, the
 /// same as the generator's (`stratagem.conquest.layouts.grid`).
@@ -170,13 +187,12 @@ pub struct Grid {
     pub torus: bool,
 }
 
-impl Grid {
-    pub fn n(&self) -> i64 {
+impl Rows for Grid {
+    fn n(&self) -> i64 {
         self.rows * self.cols
     }
 
-    /// Appends the neighbours of `x`, ascending, to `out`.
-    fn row(&self, x: i64, out: &mut Vec<i64>) {
+    fn row(&self, x: i64, out: &mut Vec<i64>) -> Result<()> {
         let (rows, cols) = (self.rows, self.cols);
         let (r, c) = (x / cols, x % cols);
         let first = out.len();
@@ -188,7 +204,7 @@ impl Grid {
                 (r + 1) % rows * cols + c,
             ]);
             out[first..].sort_unstable();
-            return;
+            return Ok(());
         }
         // Up, left, right, down is ascending order.
         let candidates = [
@@ -203,13 +219,13 @@ impl Grid {
                 .filter(|(present, _)| *present)
                 .map(|&(_, y)| y),
         );
+        Ok(())
     }
 
-    /// Where the row of `x` starts in the board's CSR: the degrees of the territories
-    /// before it, summed in closed form.
-    fn offset(&self, x: i64) -> i64 {
+    /// The degrees of the territories before `x`, summed in closed form.
+    fn offset(&self, x: i64) -> Result<i64> {
         if self.torus {
-            return 4 * x;
+            return Ok(4 * x);
         }
         let (rows, cols) = (self.rows, self.cols);
         let (r, c) = (x / cols, x % cols);
@@ -217,40 +233,162 @@ impl Grid {
         // the borders of the cells before c in row r.
         let above = (r - 1).max(0) + r.min(rows - 1);
         let vertical = i64::from(r > 0) + i64::from(r < rows - 1);
-        cols * above + r * 2 * (cols - 1) + c * vertical + (c - 1).max(0) + c.min(cols - 1)
+        Ok(cols * above + r * 2 * (cols - 1) + c * vertical + (c - 1).max(0) + c.min(cols - 1))
     }
 }
 
-/// The share of rank `rank` of `grid` when block `q` of the natural order,
-/// `offsets[q]..offsets[q + 1]`, belongs to rank `q`: the same arrays as [`share`] of the
-/// whole board, built from the rows of the block and of its ghosts only, in memory
-/// proportional to the share (the arrays it returns and the cut edges).
-pub fn grid_share(grid: Grid, offsets: &[i64], rank: usize) -> Result<Share> {
+/// A board's CSR that may be read in place from a file (a memory map): only the rows a share
+/// asks for are touched, and each is checked as it is read.
+#[derive(Clone, Copy, Debug)]
+pub struct Csr<'a> {
+    pub indptr: &'a [i64],
+    pub indices: &'a [i64],
+}
+
+impl Rows for Csr<'_> {
+    fn n(&self) -> i64 {
+        self.indptr.len().saturating_sub(1) as i64
+    }
+
+    fn row(&self, x: i64, out: &mut Vec<i64>) -> Result<()> {
+        let (start, end) = (self.offset(x)?, self.offset(x + 1)?);
+        let row = usize::try_from(start)
+            .ok()
+            .zip(usize::try_from(end).ok())
+            .and_then(|(start, end)| self.indices.get(start..end))
+            .ok_or_else(|| {
+                invalid(format!(
+                    "the row of territory {x} runs from {start} to {end}, outside the {} \
+                     borders' ends (indptr must rise from 0 to len(indices))",
+                    self.indices.len()
+                ))
+            })?;
+        let n = self.n();
+        if let Some(y) = row.iter().find(|&&y| !(0..n).contains(&y)) {
+            return Err(invalid(format!("a neighbour id {y} is outside 0..{n}")));
+        }
+        if row.contains(&x) {
+            return Err(invalid(format!("territory {x} borders itself")));
+        }
+        if row.windows(2).any(|w| w[1] <= w[0]) {
+            return Err(invalid(format!(
+                "the row of territory {x} is not strictly ascending (a border twice, or \
+                 unsorted)"
+            )));
+        }
+        out.extend_from_slice(row);
+        Ok(())
+    }
+
+    fn offset(&self, x: i64) -> Result<i64> {
+        let at = usize::try_from(x).ok().and_then(|x| self.indptr.get(x));
+        let offset = at.ok_or_else(|| invalid(format!("territory {x} has no row")))?;
+        let end = x == self.n() && *offset != self.indices.len() as i64;
+        if (x == 0 && *offset != 0) || end {
+            return Err(invalid("indptr must rise from 0 to len(indices)".into()));
+        }
+        Ok(*offset)
+    }
+
+    fn unchecked(&self) -> bool {
+        true
+    }
+}
+
+/// The rows of some territories of a board (`ids`, ascending), with where each starts in
+/// the whole board's CSR (`starts`) and their neighbours in a CSR of their own
+/// (`indptr`, `indices`: whole-board ids): what a rank builds of a board generated in parts.
+#[derive(Clone, Copy, Debug)]
+pub struct Table<'a> {
+    pub n: i64,
+    pub ids: &'a [i64],
+    pub starts: &'a [i64],
+    pub indptr: &'a [i64],
+    pub indices: &'a [i64],
+}
+
+impl Table<'_> {
+    fn position(&self, x: i64) -> Result<usize> {
+        self.ids
+            .binary_search(&x)
+            .map_err(|_| invalid(format!("the row of territory {x} is not among those held")))
+    }
+}
+
+impl Rows for Table<'_> {
+    fn n(&self) -> i64 {
+        self.n
+    }
+
+    fn row(&self, x: i64, out: &mut Vec<i64>) -> Result<()> {
+        let i = self.position(x)?;
+        let span = self.indptr.get(i).zip(self.indptr.get(i + 1));
+        let row = span
+            .and_then(|(&a, &b)| {
+                self.indices
+                    .get(usize::try_from(a).ok()?..usize::try_from(b).ok()?)
+            })
+            .ok_or_else(|| invalid(format!("the held row of territory {x} is out of bounds")))?;
+        out.extend_from_slice(row);
+        Ok(())
+    }
+
+    fn offset(&self, x: i64) -> Result<i64> {
+        let i = self.position(x)?;
+        self.starts
+            .get(i)
+            .copied()
+            .ok_or_else(|| invalid(format!("territory {x} has no row start")))
+    }
+}
+
+/// The share of rank `rank` when block `q` of the natural order, `offsets[q]..offsets[q +
+/// 1]`, belongs to rank `q`: the same arrays as [`share`] of the whole board, built from the
+/// rows of the block and of its ghosts only, in memory proportional to the share (the arrays
+/// it returns and the cut edges). Rows that may be malformed ([`Rows::unchecked`]) are checked:
+/// the ranks' shares together check every row and every border of the board.
+pub fn block_share<R: Rows>(rows: &R, offsets: &[i64], rank: usize) -> Result<Share> {
+    let n = rows.n();
     let blocks_ok = offsets.first() == Some(&0)
-        && offsets.last() == Some(&grid.n())
+        && offsets.last() == Some(&n)
         && offsets.windows(2).all(|w| w[0] <= w[1])
         && rank + 1 < offsets.len();
-    if grid.rows < 1 || grid.cols < 1 || !blocks_ok {
+    if !blocks_ok {
         return Err(invalid(format!(
-            "a {}x{} grid cannot be cut at {offsets:?} for rank {rank}",
-            grid.rows, grid.cols
+            "a board of {n} territories cannot be cut at {offsets:?} for rank {rank}"
         )));
     }
     let (lo, hi) = (offsets[rank], offsets[rank + 1]);
     let mine = |y: i64| (lo..hi).contains(&y);
     let owner = |y: i64| offsets.partition_point(|&o| o <= y) as i64 - 1;
-    let (mut row, mut back) = (Vec::with_capacity(4), Vec::with_capacity(4));
+    let (mut row, mut back) = (Vec::new(), Vec::new());
+    // Where `x` sits in the row of `y`, which must hold it.
+    let mut place_in = |y: i64, x: i64| -> Result<i64> {
+        back.clear();
+        rows.row(y, &mut back)?;
+        let k = back
+            .binary_search(&x)
+            .map_err(|_| invalid(format!("border {x} -> {y} has no reverse")))?;
+        Ok(rows.offset(y)? + k as i64)
+    };
     let mut cut_edges: Vec<Cut> = Vec::new();
     for x in lo..hi {
         row.clear();
-        grid.row(x, &mut row);
-        for (k, &y) in row.iter().enumerate().filter(|&(_, &y)| !mine(y)) {
+        rows.row(x, &mut row)?;
+        for (k, &y) in row.iter().enumerate() {
+            if mine(y) {
+                if rows.unchecked() {
+                    place_in(y, x)?;
+                }
+                continue;
+            }
             let border = if x < y {
-                grid.offset(x) + k as i64
+                if rows.unchecked() {
+                    place_in(y, x)?;
+                }
+                rows.offset(x)? + k as i64
             } else {
-                back.clear();
-                grid.row(y, &mut back);
-                grid.offset(y) + back.iter().position(|&z| z == x).unwrap_or(0) as i64
+                place_in(y, x)?
             };
             cut_edges.push((owner(y), border, x as usize, y as usize, k));
         }
@@ -278,16 +416,14 @@ pub fn grid_share(grid: Grid, offsets: &[i64], rank: usize) -> Result<Share> {
         .collect();
     let mut out = Share {
         indptr: Vec::with_capacity(ids.len() + 1),
-        indices: Vec::with_capacity(4 * owned + ghosts.len()),
-        edge_ids: Vec::with_capacity(4 * owned + ghosts.len()),
         owned: ids.iter().map(|&x| mine(x)).collect(),
         ..Share::default()
     };
     out.indptr.push(0);
     for &x in &ids {
         row.clear();
-        grid.row(x, &mut row);
-        let start = grid.offset(x);
+        rows.row(x, &mut row)?;
+        let start = rows.offset(x)?;
         for (k, &y) in row.iter().enumerate() {
             if mine(x) || mine(y) {
                 out.indices.push(local(y as usize));
@@ -307,21 +443,134 @@ mod tests {
     use super::*;
 
     /// The CSR of a grid, row by row.
-    fn grid_csr(grid: Grid) -> (Vec<i64>, Vec<i64>) {
+    fn grid_csr(grid: Grid) -> Result<(Vec<i64>, Vec<i64>)> {
         let (mut indptr, mut indices) = (vec![0], Vec::new());
         for x in 0..grid.n() {
-            grid.row(x, &mut indices);
+            grid.row(x, &mut indices)?;
+            indptr.push(indices.len() as i64);
+        }
+        Ok((indptr, indices))
+    }
+
+    /// The CSR of the undirected graph of `edges` on `n` territories.
+    fn csr_of(n: usize, edges: &[(i64, i64)]) -> (Vec<i64>, Vec<i64>) {
+        let mut rows = vec![Vec::new(); n];
+        for &(a, b) in edges {
+            rows[a as usize].push(b);
+            rows[b as usize].push(a);
+        }
+        let mut indptr = vec![0];
+        let mut indices = Vec::new();
+        for mut row in rows {
+            row.sort_unstable();
+            row.dedup();
+            indices.extend(row);
             indptr.push(indices.len() as i64);
         }
         (indptr, indices)
+    }
+
+    /// A ring of 13 with chords, some territories alone.
+    fn chorded() -> (Vec<i64>, Vec<i64>) {
+        let mut edges: Vec<(i64, i64)> = (0..13).map(|x| (x, (x + 1) % 13)).collect();
+        edges.extend([(0, 6), (2, 11), (3, 9), (5, 12), (7, 1)]);
+        csr_of(16, &edges)
+    }
+
+    /// The block cuts of `n` territories over `ranks` ranks, and the owner of each.
+    fn blocks(n: i64, ranks: i64) -> (Vec<i64>, Vec<i64>) {
+        let cuts: Vec<i64> = (0..=ranks).map(|q| q * n / ranks).collect();
+        let owner = (0..n)
+            .map(|x| cuts.partition_point(|&o| o <= x) as i64 - 1)
+            .collect();
+        (cuts, owner)
+    }
+
+    #[test]
+    fn a_mapped_csr_or_a_table_of_rows_gives_the_share_of_the_whole_board() -> Result<()> {
+        let (indptr, indices) = chorded();
+        let csr = Csr {
+            indptr: &indptr,
+            indices: &indices,
+        };
+        let ids: Vec<i64> = (0..16).collect();
+        let table = Table {
+            n: 16,
+            ids: &ids,
+            starts: &indptr[..16],
+            indptr: &indptr,
+            indices: &indices,
+        };
+        for ranks in 1..=5 {
+            let (cuts, owner) = blocks(16, ranks);
+            for rank in 0..ranks {
+                let whole = share(&indptr, &indices, &owner, rank)?;
+                assert_eq!(block_share(&csr, &cuts, rank as usize)?, whole);
+                assert_eq!(block_share(&table, &cuts, rank as usize)?, whole);
+            }
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn a_mapped_csr_is_checked_row_by_row() {
+        let (indptr, indices) = chorded();
+        let (cuts, _) = blocks(16, 2);
+        let fails = |indptr: &[i64], indices: &[i64]| -> Vec<String> {
+            let csr = Csr { indptr, indices };
+            (0..2)
+                .filter_map(|rank| block_share(&csr, &cuts, rank).err())
+                .map(|error| error.to_string())
+                .collect()
+        };
+        assert!(fails(&indptr, &indices).is_empty());
+        // Territory 0's first neighbour, 1, replaced: 0 -> 2 has no reverse, 1 -> 0 neither.
+        let mut one_way = indices.clone();
+        one_way[0] = 2;
+        assert!(fails(&indptr, &one_way)[0].contains("has no reverse"));
+        let mut itself = indices.clone();
+        itself[0] = 0;
+        assert!(fails(&indptr, &itself)[0].contains("borders itself"));
+        let mut unsorted = indices.clone();
+        unsorted.swap(0, 1);
+        assert!(fails(&indptr, &unsorted)[0].contains("not strictly ascending"));
+        let mut outside = indices.clone();
+        outside[0] = 99;
+        assert!(fails(&indptr, &outside)[0].contains("outside 0..16"));
+        let mut short = indptr.clone();
+        short[16] -= 1;
+        assert!(fails(&short, &indices)[0].contains("indptr must rise"));
+        let mut falling = indptr.clone();
+        falling[3] = falling[5] + 1;
+        assert!(!fails(&falling, &indices).is_empty());
+    }
+
+    #[test]
+    fn a_table_without_a_ghost_row_is_refused() {
+        let (indptr, indices) = chorded();
+        // Rank 0 of two owns 0..8 and sees 9, 11 and 12: only 0..8 held.
+        let ids: Vec<i64> = (0..8).collect();
+        let table = Table {
+            n: 16,
+            ids: &ids,
+            starts: &indptr[..8],
+            indptr: &indptr[..9],
+            indices: &indices,
+        };
+        let error = block_share(&table, &[0, 8, 16], 0)
+            .err()
+            .map(|e| e.to_string());
+        assert!(error.is_some_and(|e| e.contains("not among those held")));
     }
 
     #[test]
     fn a_grid_share_is_the_share_of_the_whole_grid() -> Result<()> {
         for (rows, cols, torus) in [(1, 1, false), (1, 7, false), (5, 4, false), (3, 3, true)] {
             let grid = Grid { rows, cols, torus };
-            let (indptr, indices) = grid_csr(grid);
-            let offsets: Vec<i64> = (0..grid.n()).map(|x| grid.offset(x)).collect();
+            let (indptr, indices) = grid_csr(grid)?;
+            let offsets = (0..grid.n())
+                .map(|x| grid.offset(x))
+                .collect::<Result<Vec<_>>>()?;
             assert_eq!(offsets, indptr[..indptr.len() - 1]);
             for ranks in 1..=4_i64 {
                 let cuts: Vec<i64> = (0..=ranks).map(|q| q * grid.n() / ranks).collect();
@@ -330,7 +579,7 @@ mod tests {
                     .collect();
                 for rank in 0..ranks {
                     let whole = share(&indptr, &indices, &owner, rank)?;
-                    assert_eq!(grid_share(grid, &cuts, rank as usize)?, whole);
+                    assert_eq!(block_share(&grid, &cuts, rank as usize)?, whole);
                 }
             }
         }
@@ -344,8 +593,8 @@ mod tests {
             cols: 3,
             torus: false,
         };
-        assert!(grid_share(grid, &[0, 5], 0).is_err());
-        assert!(grid_share(grid, &[0, 6], 1).is_err());
+        assert!(block_share(&grid, &[0, 5], 0).is_err());
+        assert!(block_share(&grid, &[0, 6], 1).is_err());
     }
 
     #[test]

@@ -7,7 +7,7 @@ use pyo3::types::PyDict;
 use stratagem_conquest::Board;
 use stratagem_conquest::part::{Part, Setup};
 use stratagem_conquest::plan::Plan;
-use stratagem_conquest::share::{self, Grid, share};
+use stratagem_conquest::share::{self, Csr, Grid, Table, block_share, share};
 
 use crate::conquest::{ParamsArg, PyStanding, SavedRecord, Tables, policies_from, tables};
 use crate::errors::{param, to_py};
@@ -374,10 +374,67 @@ fn grid_share<'py>(
     offsets: PyReadonlyArray1<'py, i64>,
     rank: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
+    if rows < 1 || cols < 1 {
+        return Err(param(format!(
+            "a grid needs rows and columns, got {rows}x{cols}"
+        )));
+    }
     let offsets = offsets.as_slice()?;
     let grid = Grid { rows, cols, torus };
     let cut = py
-        .detach(|| share::grid_share(grid, offsets, rank))
+        .detach(|| block_share(&grid, offsets, rank))
+        .map_err(to_py)?;
+    share_dict(py, cut)
+}
+
+/// `csr_share(indptr, indices, offsets, rank)`: the share of [`grid_share`] for the board
+/// of the CSR `indptr`, `indices` (memory-mapped from a board file: only the rows of the
+/// block and of its ghosts are read, and each is checked).
+#[pyfunction]
+fn csr_share<'py>(
+    py: Python<'py>,
+    indptr: PyReadonlyArray1<'py, i64>,
+    indices: PyReadonlyArray1<'py, i64>,
+    offsets: PyReadonlyArray1<'py, i64>,
+    rank: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (indptr, indices) = (indptr.as_slice()?, indices.as_slice()?);
+    let offsets = offsets.as_slice()?;
+    let cut = py
+        .detach(|| block_share(&Csr { indptr, indices }, offsets, rank))
+        .map_err(to_py)?;
+    share_dict(py, cut)
+}
+
+/// `rows_share(n, ids, starts, indptr, indices, offsets, rank)`: the share of
+/// [`grid_share`] for a board of `n` territories of which the rows of `ids` (ascending: the
+/// block and its ghosts) are held, each starting at `starts[i]` in the whole board's CSR and
+/// holding `indices[indptr[i]:indptr[i + 1]]` (whole-board ids, ascending).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn rows_share<'py>(
+    py: Python<'py>,
+    n: i64,
+    ids: PyReadonlyArray1<'py, i64>,
+    starts: PyReadonlyArray1<'py, i64>,
+    indptr: PyReadonlyArray1<'py, i64>,
+    indices: PyReadonlyArray1<'py, i64>,
+    offsets: PyReadonlyArray1<'py, i64>,
+    rank: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    let table = Table {
+        n,
+        ids: ids.as_slice()?,
+        starts: starts.as_slice()?,
+        indptr: indptr.as_slice()?,
+        indices: indices.as_slice()?,
+    };
+    if table.ids.windows(2).any(|w| w[1] <= w[0]) {
+        return Err(param("rows_share: ids must be strictly ascending"));
+    }
+    let offsets = offsets.as_slice()?;
+    let cut = py
+        .detach(|| block_share(&table, offsets, rank))
         .map_err(to_py)?;
     share_dict(py, cut)
 }
@@ -408,5 +465,7 @@ fn share_dict(py: Python<'_>, cut: share::Share) -> PyResult<Bound<'_, PyDict>> 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyPart>()?;
     m.add_function(wrap_pyfunction!(part_share, m)?)?;
-    m.add_function(wrap_pyfunction!(grid_share, m)?)
+    m.add_function(wrap_pyfunction!(grid_share, m)?)?;
+    m.add_function(wrap_pyfunction!(csr_share, m)?)?;
+    m.add_function(wrap_pyfunction!(rows_share, m)?)
 }
