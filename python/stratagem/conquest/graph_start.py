@@ -1,0 +1,240 @@
+"""The start of a rank's share of any board, without the whole board: the team
+:func:`~stratagem.conquest.board.assign_regions` or
+:func:`~stratagem.conquest.board.assign_random` gives each territory of the share (the arrays
+of ``stratagem.conquest.distributed._PartArrays``, as ``_core.conquest.part_share`` cuts them).
+
+``assign_regions`` gives territory ``x`` the lowest team among those whose start is nearest
+to ``x`` (the proof is in :mod:`stratagem.conquest.local_board`), that is the team of the
+smallest key ``distance * teams + team`` over the starts. On a grid the distance has a closed
+form; on any other graph the keys are relaxed: a start's key is its team, and a territory's
+key is the smallest of its neighbours' keys plus ``teams``. Each rank relaxes its own
+territories from its territories and ghosts with a breadth-first search one level at a time
+(every territory of a level at once), sends the keys of its territories on cut borders to the
+ranks holding them as ghosts (the game's halo plan), and starts again from the ghosts whose
+key fell, until no rank's ghost key falls. On a board cut into blocks of nearby territories a
+shortest path crosses the cuts a few times only, and so the rounds are few.
+
+On a ring of 8 the territories halfway between the starts 0 (team 0) and 4 (team 1), 2 and
+6, go to the lower team:
+
+>>> from stratagem import _core
+>>> from stratagem.conquest import Board, assign_regions
+>>> from stratagem.conquest.distributed import partition
+>>> from stratagem.mpi import world
+>>> board = Board.ring(8)
+>>> share = _core.conquest.part_share(board.indptr, board.indices, partition(board, 1), 0)
+>>> graph_regions(share, [0, 4], 2, world()).tolist()
+[0, 0, 0, 1, 1, 1, 0, 0]
+>>> team, territories = graph_start(share, board.n, 3, assign="regions", seed=5, comm=world())
+>>> team.tolist() == assign_regions(board, 3, 5).tolist(), territories.tolist()
+(True, [4, 2, 2])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from stratagem import _validate
+from stratagem.conquest.game import MAX_TEAMS
+from stratagem.conquest.local_board import random_positions, region_starts
+from stratagem.errors import InvalidParameter
+from stratagem.graph import concatenated_ranges
+from stratagem.mpi import (
+    Communicator,
+    allreduce,
+    block_partition,
+    checked_together,
+    exchange_with_neighbors,
+    world,
+)
+
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    from stratagem.conquest.distributed import _PartArrays
+
+    Share: TypeAlias = Mapping[str, NDArray[Any]] | _PartArrays
+
+__all__ = ["ASSIGNS", "graph_regions", "graph_start"]
+
+IntArray = NDArray[np.int64]
+ASSIGNS: tuple[str, ...] = ("regions", "random")
+# The key of a territory no start has reached (yet).
+_UNREACHED = np.iinfo(np.int64).max
+# Tag of the messages of the keys' exchange.
+_TAG_KEYS = 0x5330
+
+
+def _field(share: Share, name: str) -> NDArray[Any]:
+    """Array ``name`` of a share: a mapping (as ``part_share`` gives it) or ``_PartArrays``."""
+    return share[name] if isinstance(share, Mapping) else getattr(share, name)
+
+
+def _relax(
+    key: IntArray,
+    seeds: IntArray,
+    *,
+    indptr: IntArray,
+    indices: IntArray,
+    owned: NDArray[np.bool_],
+    teams: int,
+) -> None:
+    """Lower the keys of the owned territories to the smallest neighbour's key plus
+    ``teams``, from the territories ``seeds`` whose keys are new: one breadth-first level at a
+    time, every territory of the level at once (a territory pushes at most once a call)."""
+    levels = key[seeds] // teams
+    order = np.argsort(levels, kind="stable")
+    seeds, levels = seeds[order], levels[order]
+    current = np.empty(0, dtype=np.int64)  # the territories of the level lowered last
+    level, taken = 0, 0
+    while current.shape[0] or taken < seeds.shape[0]:
+        if not current.shape[0]:
+            level = int(levels[taken])
+        upto = int(np.searchsorted(levels, level, side="right"))
+        current = np.concatenate([current, seeds[taken:upto]])
+        taken = upto
+        first = indptr[current]
+        counts = indptr[current + 1] - first
+        targets = indices[concatenated_ranges(first, counts)]
+        claims = np.repeat(key[current] + teams, counts)
+        better = owned[targets]
+        better[better] = claims[better] < key[targets[better]]
+        targets, claims = targets[better], claims[better]
+        np.minimum.at(key, targets, claims)
+        current = np.unique(targets)
+        level += 1
+
+
+def _region_keys(
+    share: Share, starts: Sequence[int] | IntArray, teams: int, comm: Communicator
+) -> tuple[IntArray, int]:
+    """Collective: the key ``distance * teams + team`` of every local id of the share (or
+    ``_UNREACHED``), and the rounds of exchanges it took."""
+    ids = _field(share, "local_ids")
+    indptr, indices = _field(share, "indptr"), _field(share, "indices")
+    owned = _field(share, "owned")
+    halo_send, halo_recv = _field(share, "halo_send"), _field(share, "halo_recv")
+    neighbours = _field(share, "neighbours")
+    send_counts = np.zeros(comm.size, dtype=np.int64)
+    recv_counts = np.zeros(comm.size, dtype=np.int64)
+    send_counts[neighbours] = np.diff(_field(share, "halo_send_offsets"))
+    recv_counts[neighbours] = np.diff(_field(share, "halo_recv_offsets"))
+    key = np.full(ids.shape[0], _UNREACHED, dtype=np.int64)
+    start_ids = np.asarray(starts, dtype=np.int64)
+    place = np.minimum(np.searchsorted(ids, start_ids), max(ids.shape[0] - 1, 0))
+    here = np.flatnonzero(ids[place] == start_ids) if ids.shape[0] else place[:0]
+    np.minimum.at(key, place[here], here)  # a start given twice keeps its lowest team
+    seeds = np.unique(place[here])
+    rounds = 0
+    while True:
+        _relax(key, seeds, indptr=indptr, indices=indices, owned=owned, teams=teams)
+        ghosts = exchange_with_neighbors(
+            comm, neighbours.tolist(), key[halo_send], send_counts, recv_counts, tag=_TAG_KEYS
+        )
+        rounds += 1
+        fell = ghosts < key[halo_recv]
+        seeds = halo_recv[fell]
+        key[seeds] = ghosts[fell]
+        if not allreduce(np.array([seeds.shape[0]], dtype=np.int64), comm=comm)[0]:
+            return key, rounds
+
+
+def _teams_of(keys: IntArray, teams: int) -> IntArray:
+    """The team of each key, -1 for ``_UNREACHED``."""
+    team = keys % teams
+    team[keys == _UNREACHED] = -1
+    return team
+
+
+def graph_regions(
+    share: Share, starts: Sequence[int] | IntArray, n_teams: int, comm: Communicator
+) -> IntArray:
+    """Collective: the team :func:`~stratagem.conquest.board.assign_regions` gives every
+    local id of ``share`` (owned territories and ghosts) when team ``t`` starts from the
+    territory ``starts[t]`` (whole-board ids): the lowest team among those whose start is
+    nearest; -1 for territories no start reaches. Every rank passes the same starts."""
+    teams = _validate.integer("n_teams", n_teams, 1, MAX_TEAMS)
+    if len(starts) != teams:
+        raise InvalidParameter(f"{len(starts)} starts were given for {teams} teams (one a team)")
+    return _teams_of(_region_keys(share, starts, teams, comm)[0], teams)
+
+
+def _checked(
+    share: Share,
+    n: int,
+    n_teams: int,
+    *,
+    assign: str,
+    seed: int,
+    offsets: ArrayLike | None,
+    size: int,
+) -> tuple[int, int, IntArray]:
+    """The teams, the seed and the blocks of ``offsets``, checked."""
+    n = _validate.integer("n", n, 1)
+    teams = _validate.integer("n_teams", n_teams, 2, MAX_TEAMS)
+    if teams > n:
+        raise InvalidParameter(f"n_teams = {teams} exceeds the {n} territories")
+    if assign not in ASSIGNS:
+        raise InvalidParameter(f"assign must be one of {ASSIGNS}, got {assign!r}")
+    seed = _validate.seed(seed)
+    blocks = block_partition(n, size) if offsets is None else np.asarray(offsets, dtype=np.int64)
+    if (
+        blocks.shape != (size + 1,)
+        or blocks[0] != 0
+        or blocks[-1] != n
+        or (np.diff(blocks) < 0).any()
+    ):
+        raise InvalidParameter(
+            f"offsets must cut the {n} territories into {size} blocks (0 = offsets[0] <= ... "
+            f"<= offsets[{size}] = {n}), got {blocks.tolist()}"
+        )
+    ids = _field(share, "local_ids")
+    if ids.shape[0] and not 0 <= int(ids[0]) <= int(ids[-1]) < n:
+        raise InvalidParameter(
+            f"the share holds territories {int(ids[0])}..{int(ids[-1])}, outside the board's "
+            f"0..{n - 1}"
+        )
+    return teams, seed, blocks
+
+
+def graph_start(
+    share: Share,
+    n: int,
+    n_teams: int,
+    *,
+    assign: str,
+    seed: int,
+    offsets: ArrayLike | None = None,
+    comm: Communicator | None = None,
+) -> tuple[IntArray, IntArray]:
+    """Collective: the team of each local id of ``share`` (a rank's part of a board of ``n``
+    territories) in the ``regions`` or ``random`` start of ``n_teams`` teams with ``seed``
+    (:func:`~stratagem.conquest.board.assign_regions`,
+    :func:`~stratagem.conquest.board.assign_random`), and the whole board's territories per
+    team. Rank ``q`` draws the random words of block ``q`` of ``offsets`` (by default the
+    territories cut into ``comm.size`` blocks), whatever territories its share holds. Bad
+    input on any rank raises :class:`~stratagem.errors.InvalidParameter` on every rank."""
+    comm = world() if comm is None else comm
+    teams, seed, blocks = checked_together(
+        comm,
+        lambda: _checked(
+            share, n, n_teams, assign=assign, seed=seed, offsets=offsets, size=comm.size
+        ),
+    )
+    ids, owned = _field(share, "local_ids"), _field(share, "owned")
+    if assign == "random":
+        team = random_positions(seed, ids, blocks, comm) % teams
+    else:
+        block = (int(blocks[comm.rank]), int(blocks[comm.rank + 1]))
+        starts = region_starts(seed, n, teams, block, comm)
+        team = graph_regions(share, starts, teams, comm)
+        unreached = np.flatnonzero(team < 0)
+        # Collective: every rank goes round the ring if a territory of any rank needs it.
+        if allreduce(np.array([unreached.shape[0]], dtype=np.int64), comm=comm)[0]:
+            team[unreached] = random_positions(seed, ids[unreached], blocks, comm) % teams
+    territories = allreduce(np.bincount(team[owned], minlength=teams).astype(np.int64), comm=comm)
+    return team, territories
