@@ -34,6 +34,7 @@ from stratagem.graph import FloatArray, IntArray
 __all__ = [
     "MAX_BORDERS",
     "MAX_TERRITORIES",
+    "Geometric",
     "Layout",
     "barabasi_albert",
     "check_count",
@@ -65,6 +66,10 @@ _UNIT = 2.0**-53
 _LN2 = 0.6931471805599453
 _SQRT2 = 1.4142135623730951
 _ATANH_TERMS = 12
+# The k-d tree proposes the pairs within (1 + _PAIR_SLACK) radius, far above its rounding, so
+# that it proposes every pair Geometric.pairs keeps; they are checked _PAIR_SLICE at a time.
+_PAIR_SLACK = 2.0**-30
+_PAIR_SLICE = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -259,31 +264,110 @@ def random_geometric(
 ) -> Layout:
     """``n`` random points joined within ``radius``
     (:meth:`Board.random_geometric <stratagem.conquest.board.Board.random_geometric>`)."""
-    from scipy.spatial import cKDTree
-
-    n = _territory_count("n", n)
-    seed = _validate.seed(seed)
-    if radius is None:
-        degree = _positive_float("mean_degree", mean_degree)
-        radius = math.sqrt(degree / (math.pi * max(n - 1, 1)))
-        kind = f"rgg:{n}:degree={degree!r}:seed={seed}"
-    else:
-        radius = _positive_float("radius", radius)
-        kind = f"rgg:{n}:radius={radius!r}:seed={seed}"
-    # Pairs closer than the radius, in the unit square (edge effects only lower it).
-    _check_borders(kind, n * (n - 1) / 2 * min(1.0, math.pi * radius * radius))
-    points = _uniforms(seed, "conquest.board.rgg", 2 * n).reshape(n, 2)
+    rgg = Geometric.of(n, radius, mean_degree=mean_degree, seed=seed)
+    points = rgg.points(0, rgg.n)
+    row, column = rgg.cells_of(points)
     # Number the territories along a boustrophedon of cells about one radius wide, so
     # neighbours sit close together in memory (a turn runs ~2.5x faster than with the
     # points in drawing order).
-    cells = max(1, min(int(1.0 / radius), 1 << 20))
-    column = np.minimum((points[:, 0] * cells).astype(np.int64), cells - 1)
-    row = np.minimum((points[:, 1] * cells).astype(np.int64), cells - 1)
-    column = np.where(row % 2 == 0, column, cells - 1 - column)
-    points = points[np.lexsort((column, row))]
-    pairs = cKDTree(points).query_pairs(radius, output_type="ndarray").astype(np.int64)
-    indptr, indices = graph.csr(pairs[:, 0], pairs[:, 1], n)
-    return Layout(indptr, indices, positions=points, kind=kind)
+    order = np.lexsort((column, row))
+    points, row = points[order], row[order]
+    first, second = rgg.pairs(points, row)
+    indptr, indices = graph.csr(first, second, rgg.n)
+    return Layout(indptr, indices, positions=points, kind=rgg.kind)
+
+
+@dataclass(frozen=True)
+class Geometric:
+    """The random geometric board ``rgg:N`` known by its parameters, and the steps that
+    build it, written once for :func:`random_geometric` (the whole board) and for
+    :mod:`stratagem.conquest.local_rgg` (one rank's rows).
+
+    Point ``i`` (its *drawing index*) is words ``2i`` and ``2i + 1`` of stream
+    ``(seed, "conquest.board.rgg")`` as uniforms (x, y). The unit square is cut into
+    ``cells x cells`` cells at least one radius wide; the territories are the points sorted by
+    cell row, then column along a boustrophedon (every other row reversed), then drawing
+    index. Two territories border when :meth:`pairs` says so: within the radius and in the
+    same or adjacent cell rows.
+
+    >>> rgg = Geometric.of(5, 0.5, seed=1)
+    >>> rgg.kind, rgg.cells, bool((rgg.points(1, 4) == rgg.points(0, 5)[1:4]).all())
+    ('rgg:5:radius=0.5:seed=1', 2, True)
+    """
+
+    n: int
+    radius: float
+    seed: int
+    kind: str
+
+    @classmethod
+    def of(
+        cls, n: int, radius: float | None = None, *, mean_degree: float = 8.0, seed: int = 0
+    ) -> Geometric:
+        """The parameters checked as :func:`random_geometric` checks them (errors alike)."""
+        n = _territory_count("n", n)
+        seed = _validate.seed(seed)
+        if radius is None:
+            degree = _positive_float("mean_degree", mean_degree)
+            radius = math.sqrt(degree / (math.pi * max(n - 1, 1)))
+            kind = f"rgg:{n}:degree={degree!r}:seed={seed}"
+        else:
+            radius = _positive_float("radius", radius)
+            kind = f"rgg:{n}:radius={radius!r}:seed={seed}"
+        # Pairs closer than the radius, in the unit square (edge effects only lower it).
+        _check_borders(kind, n * (n - 1) / 2 * min(1.0, math.pi * radius * radius))
+        return cls(n, radius, seed, kind)
+
+    @classmethod
+    def of_spec(cls, text: str) -> Geometric | None:
+        """The board of an ``rgg:N[:radius=R|:degree=D][:seed=S]`` spec, checked as
+        :func:`from_spec` checks it (errors alike); None for a spec of another board."""
+        name, spec = _parse_spec(text)
+        if name != "rgg":
+            return None
+        n, radius, degree, seed = _rgg_fields(spec)
+        return cls.of(n, radius, mean_degree=degree, seed=seed)
+
+    @property
+    def cells(self) -> int:
+        """Cells per side of the square: at least one radius wide."""
+        return max(1, min(int(1.0 / self.radius), 1 << 20))
+
+    def points(self, start: int, stop: int) -> FloatArray:
+        """The points of drawing indices ``start .. stop - 1``, shape ``(stop - start, 2)``."""
+        return _uniforms(self.seed, "conquest.board.rgg", 2 * (stop - start), 2 * start).reshape(
+            -1, 2
+        )
+
+    def cells_of(self, points: FloatArray) -> tuple[IntArray, IntArray]:
+        """The cell row of each point and its column along the boustrophedon."""
+        cells = self.cells
+        column = np.minimum((points[:, 0] * cells).astype(np.int64), cells - 1)
+        row = np.minimum((points[:, 1] * cells).astype(np.int64), cells - 1)
+        return row, np.where(row % 2 == 0, column, cells - 1 - column)
+
+    def pairs(self, points: FloatArray, row: IntArray) -> tuple[IntArray, IntArray]:
+        """The bordering pairs ``(first[k], second[k])``, ``first < second``, of ``points``
+        in cell rows ``row``: ``dx * dx + dy * dy <= radius * radius`` in float64 and cell
+        rows at most one apart (always so in exact arithmetic: it settles rounding at a
+        cell's edge, so that a rank holding some rows of cells decides every pair as the
+        whole board does). A k-d tree proposes the pairs within a slightly larger radius."""
+        from scipy.spatial import cKDTree
+
+        limit = self.radius * self.radius
+        candidates = cKDTree(points).query_pairs(
+            self.radius * (1.0 + _PAIR_SLACK), output_type="ndarray"
+        )
+        kept = []
+        # In slices, so the temporaries stay small beside the pairs themselves.
+        for part in np.array_split(candidates, -(-candidates.shape[0] // _PAIR_SLICE) or 1):
+            first, second = part[:, 0], part[:, 1]
+            dx = points[first, 0] - points[second, 0]
+            dy = points[first, 1] - points[second, 1]
+            close = (dx * dx + dy * dy <= limit) & (np.abs(row[first] - row[second]) <= 1)
+            kept.append(part[close])
+        chosen = np.concatenate(kept).astype(np.int64)
+        return chosen[:, 0], chosen[:, 1]
 
 
 def erdos_renyi(
@@ -382,17 +466,8 @@ def from_spec(text: str) -> Layout:
     if name == "grid":
         return grid(*_grid_fields(spec))
     if name == "rgg":
-        spec.expect(1, ("radius", "degree", "seed"))
-        if "radius" in options and "degree" in options:
-            raise InvalidParameter(f"board spec {text!r}: give radius or degree, not both")
-        radius = spec.float_option("radius")
-        degree = spec.float_option("degree")
-        return random_geometric(
-            spec.integer(0, "n"),
-            radius,
-            mean_degree=8.0 if degree is None else degree,
-            seed=spec.seed(),
-        )
+        n, radius, degree, seed = _rgg_fields(spec)
+        return random_geometric(n, radius, mean_degree=degree, seed=seed)
     if name == "er":
         spec.expect(1, ("degree", "seed"), optional="p")
         if (len(spec.positional) == 2) == ("degree" in options):
@@ -433,6 +508,16 @@ def _parse_spec(text: str) -> tuple[str, _Spec]:
                 raise InvalidParameter(f"board spec {text!r}: option {key!r} is repeated")
             options[key] = value.strip()
     return fields[0].lower(), _Spec(text, positional, options)
+
+
+def _rgg_fields(spec: _Spec) -> tuple[int, float | None, float, int]:
+    """``n``, ``radius``, ``mean_degree`` and ``seed`` of an rgg spec (values not checked yet)."""
+    spec.expect(1, ("radius", "degree", "seed"))
+    if "radius" in spec.options and "degree" in spec.options:
+        raise spec.error("give radius or degree, not both")
+    radius = spec.float_option("radius")
+    degree = spec.float_option("degree")
+    return spec.integer(0, "n"), radius, 8.0 if degree is None else degree, spec.seed()
 
 
 def _grid_fields(spec: _Spec) -> tuple[int, int, bool]:
@@ -637,8 +722,11 @@ def _raw_words(seed: int, purpose: str, start_word: int, count: int) -> NDArray[
     return blocks.ravel()[:count]
 
 
-def _uniforms(seed: int, purpose: str, count: int) -> FloatArray:
-    return (_raw_words(seed, purpose, 0, count) >> np.uint64(11)).astype(np.float64) * _UNIT
+def _uniforms(seed: int, purpose: str, count: int, start: int = 0) -> FloatArray:
+    """Words ``start .. start + count - 1`` of a stream as uniforms in [0, 1)."""
+    first = start - start % 4
+    words = _raw_words(seed, purpose, first, start + count - first)[start - first :]
+    return (words >> np.uint64(11)).astype(np.float64) * _UNIT
 
 
 def _words(seed: int, purpose: str, chunk: int = 1 << 16) -> Iterator[int]:
