@@ -264,13 +264,16 @@ class Board:
         return board_files.from_arrays(cls, arrays)
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the board to ``path`` (an ``.npz`` archive, written to exactly that path)."""
+        """Write the board to ``path`` (an ``.npz`` archive, written to exactly that path),
+        uncompressed, so that its CSR can be read by slices
+        (:func:`~stratagem.conquest.board_files.map_csr`), and without copying the board."""
         board_files.save(self, path)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Board:
-        """Read a board written by :meth:`save`. The graph is checked again; a file that is
-        not a valid board raises ``InvalidBoard`` naming the file."""
+        """Read a board written by :meth:`save` (by this version or an earlier one). The
+        graph is checked again; a file that is not a valid board raises ``InvalidBoard``
+        naming the file."""
         return board_files.load(cls, path)
 
     @property
@@ -423,7 +426,13 @@ class Board:
         ``complete:N``, ``star:N``, ``ring:N``, ``grid:RxC``, ``grid:RxC:torus``,
         ``rgg:N`` (with ``:radius=R`` or ``:degree=D``, default degree 8), ``er:N:P`` or
         ``er:N:degree=D``, ``ba:N:M``, ``risk``; the random ones take ``:seed=S`` (default 0).
+        A spec ending in ``.npz`` is the path of a board file (:meth:`save`), read by
+        :meth:`load`; the board's kind is then the path (so that ``from_spec(board.kind)``
+        reads it again). A file that is missing, unreadable or not a board raises
+        ``InvalidBoard`` naming it.
         """
+        if isinstance(text, str) and text.endswith(".npz"):
+            return board_files.load(cls, text, kind=text)
         return cls._trusted(layouts.from_spec(text))
 
 

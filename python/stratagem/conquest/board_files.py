@@ -3,27 +3,59 @@
 pickled objects). Reading checks everything again; anything missing or malformed raises
 :class:`~stratagem.errors.InvalidBoard`.
 
+A board file is a zip of ``.npy`` members: ``meta`` (a JSON string), ``indptr``, ``indices``
+and, if any, ``positions``. :func:`save` writes every member stored (uncompressed), its data
+on a multiple of 64 bytes of the file, so that :func:`map_csr` can memory-map the CSR and
+:func:`file_share` can read one rank's rows of a board too big for one process (files saved
+before, compressed, are still read whole by :func:`load`).
+
 The board class is passed in (``from_arrays(Board, arrays)``), so this module does not
 import the board module.
+
+>>> import tempfile
+>>> from pathlib import Path
+>>> from stratagem.conquest.board import Board
+>>> from stratagem.mpi import block_partition
+>>> path = Path(tempfile.mkdtemp()) / "ring.npz"
+>>> Board.ring(6).save(path)
+>>> mapped = map_csr(path)
+>>> mapped.kind, mapped.n, mapped.n_borders, mapped.indices[:4].tolist()
+('ring:6', 6, 6, [1, 5, 0, 2])
+>>> share, _ = file_share(path, block_partition(6, 2), 1)
+>>> share["local_ids"].tolist()  # rank 1 owns 3, 4, 5 and sees 0 and 2
+[0, 2, 3, 4, 5]
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from stratagem._files import read_arrays, write_arrays
+from stratagem import _core
+from stratagem._files import map_arrays, read_arrays, write_arrays
 from stratagem.errors import InvalidBoard, StratagemError
 
 if TYPE_CHECKING:
     from stratagem.conquest.board import Board
 
-__all__ = ["FILE_FORMAT", "FILE_VERSION", "from_arrays", "load", "save", "to_arrays"]
+__all__ = [
+    "FILE_FORMAT",
+    "FILE_VERSION",
+    "MappedBoard",
+    "file_share",
+    "from_arrays",
+    "load",
+    "map_csr",
+    "save",
+    "to_arrays",
+]
+
+_T = TypeVar("_T")
 
 FILE_FORMAT = "stratagem.conquest.board"
 FILE_VERSION = 1
@@ -50,22 +82,21 @@ def to_arrays(board: Board) -> dict[str, NDArray[Any]]:
     return arrays
 
 
-def from_arrays(board_class: type[Board], arrays: Mapping[str, ArrayLike]) -> Board:
-    """The board :meth:`to_arrays` described; everything is checked again, and anything
-    missing or malformed raises ``InvalidBoard``."""
+def from_arrays(
+    board_class: type[Board], arrays: Mapping[str, ArrayLike], *, kind: str | None = None
+) -> Board:
+    """The board :meth:`to_arrays` described (its kind ``kind`` if given, else the stored
+    one); everything is checked again, and anything missing or malformed raises
+    ``InvalidBoard``."""
     try:
-        meta = json.loads(str(np.asarray(arrays["meta"])[()]))
-        if not isinstance(meta, dict) or meta.get("format") != FILE_FORMAT:
-            raise InvalidBoard("these are not the arrays of a stratagem board")
-        if meta.get("version") != FILE_VERSION:
-            raise InvalidBoard(f"unknown board format version {meta.get('version')!r}")
+        meta = _meta(arrays)
         return board_class(
             arrays["indptr"],
             arrays["indices"],
             names=meta["names"],
             continents=meta["continents"],
             positions=arrays.get("positions"),
-            kind=meta["kind"],
+            kind=meta["kind"] if kind is None else kind,
         )
     except InvalidBoard:
         raise
@@ -75,16 +106,128 @@ def from_arrays(board_class: type[Board], arrays: Mapping[str, ArrayLike]) -> Bo
         raise InvalidBoard(f"malformed board arrays: {error}") from None
 
 
+def _meta(arrays: Mapping[str, ArrayLike]) -> dict[str, Any]:
+    """The board's ``meta``, of this format and version (``KeyError`` if there is none,
+    ``ValueError`` if it is no JSON object)."""
+    meta = json.loads(str(np.asarray(arrays["meta"])[()]))
+    if not isinstance(meta, dict) or meta.get("format") != FILE_FORMAT:
+        raise InvalidBoard("these are not the arrays of a stratagem board")
+    if meta.get("version") != FILE_VERSION:
+        raise InvalidBoard(f"unknown board format version {meta.get('version')!r}")
+    return meta
+
+
 def save(board: Board, path: str | os.PathLike[str]) -> None:
-    """Write the board to ``path`` (an ``.npz`` archive, written to exactly that path)."""
-    write_arrays(path, to_arrays(board))
+    """Write the board to ``path`` (an ``.npz`` archive, written to exactly that path), every
+    member stored uncompressed and aligned (:func:`map_csr` maps its CSR), each written in
+    chunks: no copy of the board is made."""
+    write_arrays(path, to_arrays(board), stored=True)
 
 
-def load(board_class: type[Board], path: str | os.PathLike[str]) -> Board:
-    """Read a board written by :meth:`save`. The graph is checked again; a file that is
-    not a valid board raises ``InvalidBoard`` naming the file."""
+def load(
+    board_class: type[Board], path: str | os.PathLike[str], *, kind: str | None = None
+) -> Board:
+    """Read a board written by :meth:`save` (now or by an earlier version, compressed), with
+    the kind ``kind`` if given. The graph is checked again; a file that is not a valid board
+    raises ``InvalidBoard`` naming the file."""
     arrays = read_arrays(path, "a valid board file", InvalidBoard)
+    return _naming(path, lambda: from_arrays(board_class, arrays, kind=kind))
+
+
+def _naming(path: str | os.PathLike[str], read: Callable[[], _T]) -> _T:
+    """``read()``; an error names the file ``path``."""
     try:
-        return from_arrays(board_class, arrays)
+        return read()
     except StratagemError as error:
         raise InvalidBoard(f"{os.fspath(path)}: not a valid board file: {error}") from None
+
+
+class MappedBoard(NamedTuple):
+    """A board file opened by :func:`map_csr`: its CSR memory-mapped (read-only int64 arrays,
+    read from the file only where used, and not checked yet), its kind and names as stored,
+    its numbers of territories and borders."""
+
+    path: str
+    indptr: NDArray[np.int64]
+    indices: NDArray[np.int64]
+    kind: str
+    names: tuple[str, ...] | None
+    n: int
+    n_borders: int
+
+
+def map_csr(path: str | os.PathLike[str]) -> MappedBoard:
+    """The board file at ``path`` (written by :func:`save`) opened without reading it: its
+    ``meta`` is read and checked (as :func:`load` checks it), ``indptr`` and ``indices`` are
+    memory-mapped. A file that is not a board file, a member missing, compressed (a file saved
+    before boards were stored: read it whole with ``Board.load``, or save it again with
+    ``Board.save``), misaligned, truncated, in Fortran order, or not 1-D little-endian int64,
+    raises ``InvalidBoard`` naming the file and the member. The rows themselves are checked
+    by whoever reads them (:func:`file_share`)."""
+    name = os.fspath(path)
+    arrays = map_arrays(
+        path,
+        ["meta"],
+        ["indptr", "indices"],
+        what="a valid board file",
+        error=InvalidBoard,
+        remedy="read the board whole with Board.load, or save it again with Board.save",
+    )
+
+    def checked() -> MappedBoard:
+        meta = _meta(arrays)
+        csr = {key: arrays[key] for key in ("indptr", "indices")}
+        for key, array in csr.items():
+            if array.dtype != np.dtype("<i8") or array.ndim != 1:
+                raise InvalidBoard(
+                    f"the array {key!r} is {array.dtype.str} of shape {array.shape}, not a "
+                    f"1-D little-endian int64 array"
+                )
+        n = len(csr["indptr"]) - 1
+        if not 1 <= n <= _core.conquest.MAX_TERRITORIES:
+            raise InvalidBoard(
+                f"indptr has {n + 1} entries: a board has 1 to "
+                f"{_core.conquest.MAX_TERRITORIES} territories"
+            )
+        if len(csr["indices"]) % 2:
+            raise InvalidBoard(
+                f"indices has {len(csr['indices'])} entries: every border is listed twice"
+            )
+        names = meta["names"]
+        return MappedBoard(
+            name,
+            csr["indptr"],
+            csr["indices"],
+            str(meta["kind"]),
+            None if names is None else tuple(names),
+            n,
+            len(csr["indices"]) // 2,
+        )
+
+    try:
+        return checked()
+    except KeyError as error:
+        reason = f"the board array {error.args[0]!r} is missing"
+    except StratagemError as error:
+        reason = str(error)
+    except (TypeError, ValueError) as error:
+        reason = f"malformed board arrays: {error}"
+    raise InvalidBoard(f"{name}: not a valid board file: {reason}")
+
+
+def file_share(
+    path: str | os.PathLike[str], offsets: ArrayLike, rank: int
+) -> tuple[dict[str, NDArray[Any]], MappedBoard]:
+    """Rank ``rank``'s share of a distributed game on the board file at ``path`` when block
+    ``q`` of the territories, ``offsets[q]`` to ``offsets[q + 1]``, belongs to rank ``q``
+    (``offsets = stratagem.mpi.block_partition(n, size)``): the arrays
+    ``_core.conquest.part_share`` gives for the whole board, and the opened file
+    (:func:`map_csr`: kind, names, sizes). Only the rows of the rank's block and of its
+    ghosts are read, and each is checked as it is read (the ranks together check the whole
+    board); a bad row raises ``InvalidBoard`` naming the file, on the rank that read it."""
+    mapped = map_csr(path)
+    cuts = np.ascontiguousarray(offsets, dtype=np.int64)
+    share = _naming(
+        path, lambda: _core.conquest.csr_share(mapped.indptr, mapped.indices, cuts, rank)
+    )
+    return share, mapped
