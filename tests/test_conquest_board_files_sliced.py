@@ -20,7 +20,7 @@ from stratagem import _core
 from stratagem._files import write_arrays
 from stratagem.conquest import board_files
 from stratagem.conquest.board import Board
-from stratagem.errors import InvalidBoard
+from stratagem.errors import InvalidBoard, InvalidParameter
 from stratagem.mpi import block_partition
 
 cli = Command("conquest")
@@ -270,3 +270,14 @@ def test_save_writes_in_chunks_without_copying_the_board(tmp_path):
         tracemalloc.stop()
     # numpy writes 16 MiB at a time.
     assert peak < size / 4, (peak, size)
+
+
+def test_a_partition_that_does_not_fit_the_board_is_a_bad_parameter(tmp_path):
+    path = tmp_path / "ring.npz"
+    Board.ring(10).save(path)
+    for offsets in ([0, 5, 9], [1, 10], [0, 7, 5, 10], [0.0, 10.0], [[0, 10]], [10]):
+        with pytest.raises(InvalidParameter, match=re.escape(f"of {path} into blocks")):
+            board_files.file_share(path, offsets, 0)
+    for rank in (-1, 2):
+        with pytest.raises(InvalidParameter, match="rank must be"):
+            board_files.file_share(path, [0, 5, 10], rank)

@@ -36,9 +36,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from stratagem import _core
+from stratagem import _core, _validate
 from stratagem._files import map_arrays, read_arrays, write_arrays
-from stratagem.errors import InvalidBoard, StratagemError
+from stratagem.errors import InvalidBoard, InvalidParameter, StratagemError
 
 if TYPE_CHECKING:
     from stratagem.conquest.board import Board
@@ -224,9 +224,25 @@ def file_share(
     ``_core.conquest.part_share`` gives for the whole board, and the opened file
     (:func:`map_csr`: kind, names, sizes). Only the rows of the rank's block and of its
     ghosts are read, and each is checked as it is read (the ranks together check the whole
-    board); a bad row raises ``InvalidBoard`` naming the file, on the rank that read it."""
+    board); a bad row raises ``InvalidBoard`` naming the file, on the rank that read it. Offsets
+    that are no such partition, or a rank without a block, raise ``InvalidParameter``."""
     mapped = map_csr(path)
-    cuts = np.ascontiguousarray(offsets, dtype=np.int64)
+    cuts = np.asarray(offsets)
+    blocks = (
+        cuts.ndim == 1
+        and cuts.dtype.kind in "iu"
+        and len(cuts) >= 2
+        and cuts[0] == 0
+        and cuts[-1] == mapped.n
+        and bool((np.diff(cuts) >= 0).all())
+    )
+    if not blocks:
+        raise InvalidParameter(
+            f"offsets {cuts.tolist()} do not cut the {mapped.n} territories of {mapped.path} "
+            f"into blocks (from 0 up to {mapped.n}, never down)"
+        )
+    rank = _validate.integer("rank", rank, 0, len(cuts) - 2)
+    cuts = np.ascontiguousarray(cuts, dtype=np.int64)
     share = _naming(
         path, lambda: _core.conquest.csr_share(mapped.indptr, mapped.indices, cuts, rank)
     )
