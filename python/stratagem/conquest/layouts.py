@@ -358,15 +358,17 @@ class Geometric:
         candidates = cKDTree(points).query_pairs(
             self.radius * (1.0 + _PAIR_SLACK), output_type="ndarray"
         )
-        kept = []
+        close = np.empty(candidates.shape[0], dtype=bool)
         # In slices, so the temporaries stay small beside the pairs themselves.
-        for part in np.array_split(candidates, -(-candidates.shape[0] // _PAIR_SLICE) or 1):
+        for start in range(0, candidates.shape[0], _PAIR_SLICE):
+            part = candidates[start : start + _PAIR_SLICE]
             first, second = part[:, 0], part[:, 1]
             dx = points[first, 0] - points[second, 0]
             dy = points[first, 1] - points[second, 1]
-            close = (dx * dx + dy * dy <= limit) & (np.abs(row[first] - row[second]) <= 1)
-            kept.append(part[close])
-        chosen = np.concatenate(kept).astype(np.int64)
+            within = dx * dx + dy * dy <= limit
+            within &= np.abs(row[first] - row[second]) <= 1
+            close[start : start + _PAIR_SLICE] = within
+        chosen = candidates[close].astype(np.int64, copy=False)
         return chosen[:, 0], chosen[:, 1]
 
 

@@ -78,30 +78,7 @@ def rgg_share(spec: str, comm: Communicator) -> LocalRgg:
         raise InvalidParameter(f"board spec {spec!r}: not a random geometric board (rgg:N)")
     n, cells = rgg.n, rgg.cells
     offsets = block_partition(n, comm.size)
-    # 1. The points of this rank's slice of drawing indices, by cell row.
-    start, stop = block_range(n, comm.rank, comm.size)
-    drawn = rgg.points(start, stop)
-    row, _ = rgg.cells_of(drawn)
-    by_row = np.argsort(row, kind="stable")
-    mine = np.empty(stop - start, dtype=_POINT)
-    mine["x"], mine["y"] = drawn[by_row, 0], drawn[by_row, 1]
-    mine["index"] = by_row + start
-    row = row[by_row]
-    del drawn, by_row
-    # 2. The first territory id of every cell row, and the cell rows each rank holds.
-    row_starts = np.zeros(cells + 1, dtype=np.int64)
-    np.cumsum(allreduce(np.bincount(row, minlength=cells), comm=comm), out=row_starts[1:])
-    held = _held_rows(row_starts, offsets, cells)
-    # 3. Every point to the ranks holding its row.
-    low = np.searchsorted(row, held[:, 0])
-    high = np.searchsorted(row, held[:, 1])
-    send = np.concatenate([mine[i:j] for i, j in zip(low, high, strict=True)])
-    send_counts = high - low
-    recv_counts = comm.alltoall_counts(send_counts)
-    points = np.empty(int(recv_counts.sum()), dtype=_POINT)
-    size = _POINT.itemsize
-    comm.alltoallv_bytes(_as_bytes(send), send_counts * size, _as_bytes(points), recv_counts * size)
-    del mine, row, send
+    points, row_starts, held = _points_about_blocks(rgg, offsets, comm)
     # 4. The held territories in the whole board's order, and their borders.
     xy = np.stack((points["x"], points["y"]), axis=1)
     row, column = rgg.cells_of(xy)
@@ -127,16 +104,49 @@ def rgg_share(spec: str, comm: Communicator) -> LocalRgg:
     starts = np.zeros(b - a + 1, dtype=np.int64)
     np.cumsum(degrees[a:b], out=starts[1:])
     starts += int(sums[: comm.rank].sum()) - int(starts[lo - a])
+    held_indices += first_id  # in place: the engine reads the rows held as they are
     share = _core.conquest.rows_share(
         n,
         np.arange(a, b, dtype=np.int64) + first_id,
         starts[:-1],
         held_indptr[a : b + 1] - held_indptr[a],
-        held_indices[held_indptr[a] : held_indptr[b]] + first_id,
+        held_indices[held_indptr[a] : held_indptr[b]],
         offsets,
         comm.rank,
     )
     return LocalRgg(rgg.kind, n, int(sums.sum()) // 2, share)
+
+
+def _points_about_blocks(
+    rgg: Geometric, offsets: IntArray, comm: Communicator
+) -> tuple[NDArray[np.void], IntArray, IntArray]:
+    """Collective: the points of the cell rows this rank holds (:func:`_held_rows`), in no
+    order, with the first territory id of every cell row and the rows every rank holds."""
+    # 1. The points of this rank's slice of drawing indices, by cell row.
+    start, stop = block_range(rgg.n, comm.rank, comm.size)
+    drawn = rgg.points(start, stop)
+    row, _ = rgg.cells_of(drawn)
+    by_row = np.argsort(row, kind="stable")
+    mine = np.empty(stop - start, dtype=_POINT)
+    mine["x"], mine["y"] = drawn[by_row, 0], drawn[by_row, 1]
+    mine["index"] = by_row + start
+    row = row[by_row]
+    del drawn, by_row
+    # 2. The first territory id of every cell row, and the cell rows each rank holds.
+    row_starts = np.zeros(rgg.cells + 1, dtype=np.int64)
+    np.cumsum(allreduce(np.bincount(row, minlength=rgg.cells), comm=comm), out=row_starts[1:])
+    held = _held_rows(row_starts, offsets, rgg.cells)
+    # 3. Every point to the ranks holding its row.
+    low = np.searchsorted(row, held[:, 0])
+    high = np.searchsorted(row, held[:, 1])
+    send = np.concatenate([mine[i:j] for i, j in zip(low, high, strict=True)])
+    del mine, row
+    send_counts = high - low
+    recv_counts = comm.alltoall_counts(send_counts)
+    points = np.empty(int(recv_counts.sum()), dtype=_POINT)
+    size = _POINT.itemsize
+    comm.alltoallv_bytes(_as_bytes(send), send_counts * size, _as_bytes(points), recv_counts * size)
+    return points, row_starts, held
 
 
 def _held_rows(row_starts: IntArray, offsets: IntArray, cells: int) -> IntArray:
