@@ -212,13 +212,24 @@ def whole_game(spec: str, teams: int, troops: int, seed: int, assign: str = "reg
         ("grid:20x30", 4, "regions"),
         ("grid:11x13:torus", 3, "regions"),
         ("grid:20x30", 2, "random"),
+        ("rgg:400:seed=3", 4, "regions"),
+        ("rgg:300:degree=5:seed=1", 3, "random"),
+        # Board files: a grid, and a graph with territories no start reaches.
+        ("file:grid:9x12:torus", 3, "regions"),
+        ("file:er:200:degree=1.5:seed=4", 4, "regions"),
+        ("file:er:200:degree=1.5:seed=4", 2, "random"),
         ("ring:40", 3, "regions"),  # built whole on every rank
     ],
 )
 @pytest.mark.parametrize("ranks", [1, 2, 3, 4])
 def test_from_spec_on_ranks_of_threads_equals_game(
-    spec: str, teams: int, assign: str, ranks: int
+    spec: str, teams: int, assign: str, ranks: int, tmp_path: Any
 ) -> None:
+    if spec.startswith("file:"):
+        path = str(tmp_path / "board.npz")
+        Board.from_spec(spec.removeprefix("file:")).save(path)
+        spec = path
+
     def play(comm: Communicator) -> tuple[list[str], bool, tuple[str, int, int]]:
         spread = DistributedGame.from_spec(
             spec,
@@ -240,7 +251,7 @@ def test_from_spec_on_ranks_of_threads_equals_game(
 
     outcomes = outcomes_or_raise(ThreadWorld(ranks).run(play))
     board = Board.from_spec(spec)
-    local = spec.startswith("grid")
+    local = not spec.startswith("ring")
     for differences, built_whole, shape in outcomes:
         assert differences == []
         assert built_whole is not local

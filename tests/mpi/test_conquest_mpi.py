@@ -248,11 +248,21 @@ def test_traffic_is_what_the_message_pattern_says(
         ("grid:30x40", 4, "regions"),
         ("grid:17x9:torus", 3, "regions"),
         ("grid:30x40", 3, "random"),
+        ("rgg:900:seed=5", 4, "regions"),
+        ("rgg:700:degree=6:seed=2", 3, "random"),
+        ("file:er:300:degree=1.5:seed=4", 4, "regions"),  # some territories unreached
+        ("file:risk", 3, "random"),
     ],
 )
 def test_a_game_from_a_spec_equals_game_every_turn(
-    comm: Communicator, spec: str, teams: int, assign: str
+    comm: Communicator, spec: str, teams: int, assign: str, shared_dir: Path
 ) -> None:
+    if spec.startswith("file:"):
+        path = str(shared_dir / "board.npz")
+        if comm.rank == 0:
+            Board.from_spec(spec.removeprefix("file:")).save(path)
+        comm.barrier()
+        spec = path
     policies = ("opportunist", "aggressive", "balanced", "random")[:teams]
     spread = DistributedGame.from_spec(
         spec,

@@ -47,7 +47,7 @@ from stratagem.conquest.game import (
     battle_odds_fractions,
     simulate_battle,
 )
-from stratagem.conquest.local_board import GridRows
+from stratagem.conquest.rank_boards import RankBoard
 from stratagem.errors import InvalidParameter, StratagemError
 from stratagem.mpi import world
 
@@ -140,9 +140,9 @@ def _new_game(args: argparse.Namespace) -> AnyGame:
         "threads": args.threads,
     }
     spec = options["board"]
-    if world().is_distributed and _naming_spec(spec, GridRows.of_spec) is not None:
-        # Each rank builds its own part of a grid (or the whole board, for an order or start
-        # that needs it).
+    if world().is_distributed and _naming_spec(spec, RankBoard.of_spec) is not None:
+        # Each rank builds its own part of a grid, rgg or board file (or the whole board, for
+        # an order that needs it).
         return DistributedGame.from_spec(
             spec,
             teams,

@@ -32,7 +32,7 @@ import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -49,7 +49,7 @@ from stratagem.conquest.game import (
     _Recorded,
     custom_placement,
 )
-from stratagem.conquest.local_board import GridRows, local_share, local_start
+from stratagem.conquest.rank_boards import BoardShape, RankBoard
 from stratagem.conquest.saves import read_game, write_game
 from stratagem.errors import InconsistentInput, InvalidParameter
 from stratagem.mpi import (
@@ -161,15 +161,6 @@ class PartitionSummary:
             ghosts=ghosts,
             neighbours=neighbours,
         )
-
-
-class BoardShape(NamedTuple):
-    """What a distributed game tells of its board without holding it: the board's ``kind``,
-    its territories and its borders."""
-
-    kind: str
-    n: int
-    n_borders: int
 
 
 @dataclass
@@ -347,8 +338,9 @@ class DistributedGame(_Recorded):
         :func:`~stratagem.conquest.board.assign_random` with ``seed``) and ``troops`` troops
         on every territory: the game of ``DistributedGame(board, team, troops, ...)``.
 
-        On a grid (``grid:RxC``, ``:torus``) in the natural order, each rank builds only its
-        own territories and their ghosts and their start (:mod:`stratagem.conquest.local_board`),
+        On a grid (``grid:RxC``, ``:torus``), a random geometric graph (``rgg:N...``) or a
+        board file (``PATH.npz``) in the natural order, each rank builds only its own
+        territories, their ghosts and their start (:mod:`stratagem.conquest.rank_boards`),
         and no rank holds the whole board; any other board or order is built whole on every
         rank first.
         """
@@ -364,26 +356,28 @@ class DistributedGame(_Recorded):
             "order": order,
         }
 
-        def local_grid() -> GridRows | None:
-            grid = GridRows.of_spec(spec)
-            if order != "natural" or assign not in ("regions", "random") or grid is None:
+        def rank_local() -> RankBoard | None:
+            if order != "natural" or assign not in ("regions", "random"):
+                return None
+            board = RankBoard.of_spec(spec)
+            if board is None:
                 return None
             _validate.integer("teams", teams, 2, MAX_TEAMS)
-            if teams > grid.n:
-                raise InvalidParameter(f"n_teams = {teams} exceeds the {grid.n} territories")
+            if teams > board.n:
+                raise InvalidParameter(f"n_teams = {teams} exceeds the {board.n} territories")
             _validate.integer("troops", troops, 0, _core.conquest.TROOP_LIMIT)
-            return grid
+            return board
 
-        grid = checked_together(comm, local_grid)
+        local = checked_together(comm, rank_local)
         # Every rank must take the same way, or their collectives would not pair up.
-        ways = comm.allgather_object(grid is None)
+        ways = comm.allgather_object(local is None)
         for rank, whole_board in enumerate(ways):
             if whole_board != ways[0]:
                 raise InconsistentInput(
                     f"rank {rank} was given another board, order or start than rank 0; every "
                     f"rank must make the distributed game with the same arguments"
                 )
-        if grid is None:
+        if local is None:
 
             def whole() -> tuple[Board, NDArray[np.int64], NDArray[np.int64]]:
                 if assign not in ("regions", "random"):
@@ -397,7 +391,6 @@ class DistributedGame(_Recorded):
         game = cls.__new__(cls)
         game._begin(comm, order)
         game._board = None
-        game.board_shape = BoardShape(grid.kind, grid.n, grid.n_borders)
 
         def check() -> None:
             game._check(policies, **settings)
@@ -409,35 +402,23 @@ class DistributedGame(_Recorded):
 
         checked_together(comm, check)
         game._share_cores(threads)
-        game._agree((grid.kind, teams, troops, assign))
-        game._part = game._local_grid_part(grid, teams, troops, assign)
+        game._agree((spec, teams, troops, assign))
+        game._part = game._rank_local_part(local, teams, troops, assign)
         return game
 
-    def _local_grid_part(
-        self, grid: GridRows, teams: int, troops: int, assign: str
+    def _rank_local_part(
+        self, local: RankBoard, teams: int, troops: int, assign: str
     ) -> _core.conquest.Part:
-        """Collective: this rank's part of a grid game, built from its own block only."""
-        arrays = checked_together(
-            self.comm,
-            lambda: _PartArrays(
-                **{
-                    name: _read_only(array)
-                    for name, array in local_share(grid, self.comm.size, self.comm.rank).items()
-                }
-            ),
+        """Collective: this rank's part of a game on a rank-local board, built from its own
+        block only."""
+        share, self.board_shape = local.build(self.comm)
+        arrays = _PartArrays(**{name: _read_only(array) for name, array in share.items()})
+        team, territories = local.start(
+            arrays, teams, assign=assign, seed=self.seed, comm=self.comm
         )
-        team, territories = local_start(
-            grid,
-            teams,
-            assign=assign,
-            seed=self.seed,
-            ids=arrays.local_ids,
-            owned=arrays.owned,
-            comm=self.comm,
-        )
-        local = (team, np.full(team.shape[0], troops, dtype=np.int64))
+        state = (team, np.full(team.shape[0], troops, dtype=np.int64))
         return checked_together(
-            self.comm, lambda: self._make_part(arrays, local, territories, territories * troops)
+            self.comm, lambda: self._make_part(arrays, state, territories, territories * troops)
         )
 
     def _begin(self, comm: Communicator | None, order: Order) -> None:
