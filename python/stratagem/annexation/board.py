@@ -185,7 +185,7 @@ class Board:
     ) -> None:
         offsets_array = graph.id_vector("offsets", offsets, node="cell", objects=True)
         neighbours_array = graph.id_vector("neighbours", neighbours, node="cell", objects=True)
-        graph.check_csr(offsets_array, neighbours_array, **_GRAPH_CHECK)
+        graph.check_graph(offsets_array, neighbours_array, **_GRAPH_CHECK)
         vertices, polygon_offsets = layouts.check_polygons(polygons, offsets_array.shape[0] - 1)
         layout = Layout(
             offsets_array,

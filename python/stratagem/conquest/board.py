@@ -124,7 +124,7 @@ class Board:
     ) -> None:
         indptr_array = graph.id_vector("indptr", indptr, node="territory", objects=False)
         indices_array = graph.id_vector("indices", indices, node="territory", objects=False)
-        graph.check_csr(indptr_array, indices_array, **_GRAPH_CHECK)
+        graph.check_graph(indptr_array, indices_array, **_GRAPH_CHECK)
         self._assign(
             Layout(
                 indptr_array,

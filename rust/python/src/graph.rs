@@ -1,5 +1,7 @@
-//! The CSR graph check of `stratagem-core`, bound so that the tests can drive it and its
-//! Python mirror (`stratagem.graph.check_csr`) with the same graphs.
+//! The CSR graph check of `stratagem-core`: the boards' check (`stratagem.graph.check_graph`),
+//! which the tests drive with the same graphs as its Python mirror (`graph.check_csr`).
+
+use std::borrow::Cow;
 
 use numpy::PyReadonlyArray1;
 use pyo3::prelude::*;
@@ -8,11 +10,13 @@ use stratagem_core::graph::{Shape, check};
 use crate::errors::to_py;
 
 /// `check_graph(offsets, neighbours, node, offsets_name, neighbours_name, min_nodes,
-/// max_nodes, isolated_ok, connected)`: raises `InvalidBoard` naming the first defect.
+/// max_nodes, isolated_ok, connected)`: raises `InvalidBoard` naming the first defect. Reads
+/// the arrays in place (contiguous or not) with the GIL released.
 #[pyfunction]
 #[pyo3(name = "check")]
 #[allow(clippy::too_many_arguments)]
 fn check_graph(
+    py: Python<'_>,
     offsets: PyReadonlyArray1<'_, i64>,
     neighbours: PyReadonlyArray1<'_, i64>,
     node: &str,
@@ -32,10 +36,17 @@ fn check_graph(
         isolated_ok,
         connected,
     };
-    let (offsets, neighbours) = (offsets.as_array(), neighbours.as_array());
-    let offsets: Vec<i64> = offsets.iter().copied().collect();
-    let neighbours: Vec<i64> = neighbours.iter().copied().collect();
-    check(&offsets, &neighbours, &shape).map_err(to_py)
+    let (offsets, neighbours) = (in_place(&offsets), in_place(&neighbours));
+    py.detach(|| check(&offsets, &neighbours, &shape))
+        .map_err(to_py)
+}
+
+/// The array's values, borrowed when it is contiguous, else copied.
+fn in_place<'a>(array: &'a PyReadonlyArray1<'_, i64>) -> Cow<'a, [i64]> {
+    array.as_slice().map_or_else(
+        |_| Cow::Owned(array.as_array().iter().copied().collect()),
+        Cow::Borrowed,
+    )
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
