@@ -153,10 +153,10 @@ def _crc(*arrays: NDArray[Any]) -> int:
 
 
 def _rank_local(case: Case) -> bool:
-    """Whether each rank builds only its part of the board (a grid in the natural order,
-    started from regions: ``DistributedGame.from_spec``)."""
-    grid = case.board.startswith("grid:") and not case.shuffled
-    return case.engine == "distributed" and case.order == "natural" and grid
+    """Whether each rank builds only its part of the board (a grid or an rgg in the natural
+    order, started from regions: ``DistributedGame.from_spec``)."""
+    by_parts = case.board.startswith(("grid:", "rgg:")) and not case.shuffled
+    return case.engine == "distributed" and case.order == "natural" and by_parts
 
 
 def worker(case: Case) -> None:
