@@ -217,7 +217,11 @@ def _missing_extra(error: ModuleNotFoundError) -> str | None:
     return f"this command needs {package}, which is not installed: pip install 'stratagem[{extra}]'"
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(words: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The command line's parser. Given a command's ``words``, only the game they name (if
+    any) has its command group built, for each group imports its game's room; the other
+    games stand in the list of commands by their summaries. Without words, every group is
+    built."""
     parser: argparse.ArgumentParser = _Parser(
         prog="stratagem",
         description="Fast, reproducible simulation and search for five turn-based territory games.",
@@ -259,9 +263,14 @@ def build_parser() -> argparse.ArgumentParser:
     binomial.set_defaults(run=_rng_binomial, show=_print_rng_binomial)
 
     # Each registered game adds its own command group from its own module.
+    named = next((word for word in words or () if not word.startswith("-")), None)
     for spec in games.available():
-        if spec.cli is not None:
+        if spec.cli is None:
+            continue
+        if words is None or spec.name == named:
             spec.register_cli(commands, common_options)
+        else:
+            commands.add_parser(spec.name, help=spec.summary)
     return parser
 
 
@@ -282,7 +291,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in words
     try:
-        parser = build_parser()
+        # The completion hook passes the words typed so far in the environment, not argv.
+        completing = "_ARGCOMPLETE" in os.environ
+        parser = build_parser(None if completing else words)
         # Only when the shell's completion hook runs the command: it prints the completions
         # of the words typed so far and exits.
         argcomplete.autocomplete(parser)

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from stratagem import _core, _validate, rng
+from stratagem import _core, _validate, games, rng
 from stratagem.annexation.ai import AI
 from stratagem.annexation.board import Board, parse_board
 from stratagem.annexation.game import MODES, POLICIES, Game, playouts
@@ -645,9 +645,7 @@ def _rule_options(parser: argparse.ArgumentParser, *, defaults: bool = True) -> 
 
 def register(commands: Commands, common: Common) -> None:
     """Adds the commands ``annexation play | match | tournament | playouts | render``."""
-    sub = command_group(
-        commands, "annexation", "the Filler-style colour game: play, matches, playouts, pictures"
-    )
+    sub = command_group(commands, "annexation", games.spec("annexation").summary)
 
     (play,) = add_command(sub, "play", common, _play, _print_play)
     _board_options(play, players=True, default=None)

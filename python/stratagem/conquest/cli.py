@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from itertools import cycle, islice
 from typing import Any, TypeVar
 
-from stratagem import _validate
+from stratagem import _validate, games
 from stratagem.cli_common import (
     Commands,
     Common,
@@ -507,9 +507,7 @@ def _print_tournament(report: dict[str, Any]) -> None:
 def register(commands: Commands, common: Common) -> None:
     """Adds the commands ``conquest play | odds | tournament`` (``run``: the old name of
     ``play``)."""
-    sub = command_group(
-        commands, "conquest", "the RISK-like war on a graph: play, odds, tournaments"
-    )
+    sub = command_group(commands, "conquest", games.spec("conquest").summary)
 
     for run in add_command(
         sub, "play", common, _run, _print_run, old_names=("run",), prefix="conquest "

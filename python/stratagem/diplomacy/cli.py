@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from stratagem import _validate
+from stratagem import _validate, games
 from stratagem.cli_common import (
     Commands,
     Common,
@@ -647,9 +647,7 @@ def _convention_option(parser: argparse.ArgumentParser, *, every: bool = False) 
 def register(commands: Commands, common: Common) -> None:
     """Adds the commands ``diplomacy count | tables | solve | open-problem | openings |
     compare | retreat | show``."""
-    sub = command_group(
-        commands, "diplomacy", "Diplomacy winter adjustments: count, search, the open problem"
-    )
+    sub = command_group(commands, "diplomacy", games.spec("diplomacy").summary)
 
     (count,) = add_command(sub, "count", common, _count_options, _print_count)
     _position_options(count)

@@ -23,7 +23,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from stratagem import _validate
+from stratagem import _validate, games
 from stratagem.cli_common import (
     Commands,
     Common,
@@ -633,11 +633,7 @@ def _order_option(parser: argparse.ArgumentParser) -> None:
 def register(commands: Commands, common: Common) -> None:
     """Adds the commands ``mastermind play | evaluate | break | count`` (``solve``: the old
     name of ``play``)."""
-    sub = command_group(
-        commands,
-        "mastermind",
-        "the Mastermind codebreaker: solve, evaluate strategies, play, count",
-    )
+    sub = command_group(commands, "mastermind", games.spec("mastermind").summary)
     strategies = ", ".join(STRATEGIES)
     default_spots = f"spots of a code, {MIN_SPOTS} to {MAX_SPOTS} (default {_DEFAULT_SPOTS})"
 

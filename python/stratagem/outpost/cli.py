@@ -32,7 +32,7 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from stratagem import _validate
+from stratagem import _validate, games
 from stratagem._files import python_module
 from stratagem.cli_common import (
     Commands,
@@ -555,11 +555,7 @@ def _flag_options(parser: argparse.ArgumentParser, *, default: bool | None) -> N
 def register(commands: Commands, common: Common) -> None:
     """Adds the commands ``outpost play | tournament`` and ``outpost map check | generate |
     show | list``."""
-    sub = command_group(
-        commands,
-        "outpost",
-        "four empires on a 100x100 land and water grid: games, tournaments, maps",
-    )
+    sub = command_group(commands, "outpost", games.spec("outpost").summary)
     _register_play(sub, common)
     _register_tournament(sub, common)
     register_map_commands(sub, common)
