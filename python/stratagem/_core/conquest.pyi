@@ -1,4 +1,5 @@
-"""``stratagem._core.conquest`` (rust/python/src/conquest.rs, conquest_part.rs)."""
+"""``stratagem._core.conquest`` (rust/python/src/conquest.rs, conquest_part.rs,
+conquest_start.rs)."""
 
 from collections.abc import Callable
 from typing import final
@@ -24,8 +25,10 @@ __all__ = [
     "battle_odds",
     "battle_odds_exact",
     "csr_share",
+    "grid_csr",
     "grid_share",
     "part_share",
+    "regions_of",
     "rows_share",
     "simulate_battle",
     "simulate_many",
@@ -179,3 +182,7 @@ def rows_share(
     offsets: NDArray[np.int64],
     rank: int,
 ) -> dict[str, NDArray[np.int64] | NDArray[np.bool_]]: ...
+def grid_csr(rows: int, cols: int, torus: bool) -> tuple[NDArray[np.int64], NDArray[np.int64]]: ...
+def regions_of(
+    indptr: NDArray[np.int64], indices: NDArray[np.int64], starts: NDArray[np.int64]
+) -> NDArray[np.int64]: ...

@@ -460,23 +460,12 @@ def assign_regions(board: Board, n_teams: int, seed: int) -> IntArray:
     board = _board(board)
     teams = _team_count(board, n_teams)
     seed = _validate.seed(seed)
-    indptr, indices = board.indptr, board.indices
-    team = np.full(board.n, -1, dtype=np.int64)
-    frontier = layouts.random_order(seed, "conquest.assign.regions", board.n)[:teams]
-    team[frontier] = np.arange(teams, dtype=np.int64)
-    while frontier.size:
-        starts = indptr[frontier]
-        counts = indptr[frontier + 1] - starts
-        reached = indices[graph.concatenated_ranges(starts, counts)]
-        owners = np.repeat(team[frontier], counts)
-        free = team[reached] < 0
-        # Sorted keys put each territory's lowest claiming team first.
-        keys = np.unique(reached[free] * teams + owners[free])
-        territories, owners = np.divmod(keys, teams)
-        first = np.ones(territories.shape[0], dtype=bool)
-        first[1:] = territories[1:] != territories[:-1]
-        frontier = territories[first]
-        team[frontier] = owners[first]
+    # The first teams of layouts.random_order, without sorting all the territories: every
+    # word up to the teams-th smallest (more only on ties), then by word and id.
+    words = layouts._raw_words(seed, "conquest.assign.regions", 0, board.n)
+    chosen = np.flatnonzero(words <= np.partition(words, teams - 1)[teams - 1])
+    starts = chosen[np.lexsort((chosen, words[chosen]))[:teams]]
+    team = _core.conquest.regions_of(board.indptr, board.indices, starts)
     unreached = team < 0
     if unreached.any():
         team[unreached] = assign_random(board, teams, seed)[unreached]

@@ -202,30 +202,12 @@ def grid(rows: int, cols: int, torus: bool = False) -> Layout:
     """A ``rows x cols`` grid, a torus with ``torus``
     (:meth:`Board.grid <stratagem.conquest.board.Board.grid>`)."""
     rows, cols = grid_shape(rows, cols, torus)
-    n = rows * cols
-    r, c = np.divmod(np.arange(n, dtype=np.int64), cols)
-    if torus:
-        candidates = np.stack(
-            (
-                (r - 1) % rows * cols + c,
-                r * cols + (c - 1) % cols,
-                r * cols + (c + 1) % cols,
-                (r + 1) % rows * cols + c,
-            ),
-            axis=1,
-        )
-        candidates.sort(axis=1)
-        indices = candidates.ravel()
-        indptr = np.arange(n + 1, dtype=np.int64) * 4
-    else:
-        ids = r * cols + c
-        # Up, left, right, down is already ascending order.
-        candidates = np.stack((ids - cols, ids - 1, ids + 1, ids + cols), axis=1)
-        present = np.stack((r > 0, c > 0, c < cols - 1, r < rows - 1), axis=1)
-        indices = candidates[present]
-        indptr = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum(present.sum(axis=1), out=indptr[1:])
-    positions = np.stack((c, rows - 1 - r), axis=1).astype(np.float64)
+    indptr, indices = _core.conquest.grid_csr(rows, cols, torus)
+    # Territory r * cols + c sits at (c, rows - 1 - r), written column by column in place.
+    positions = np.empty((rows * cols, 2), dtype=np.float64)
+    cells = positions.reshape(rows, cols, 2)
+    cells[:, :, 0] = np.arange(cols, dtype=np.float64)
+    cells[:, :, 1] = np.arange(rows - 1, -1, -1, dtype=np.float64)[:, np.newaxis]
     kind = f"grid:{rows}x{cols}" + (":torus" if torus else "")
     return Layout(indptr, indices, positions=positions, kind=kind)
 

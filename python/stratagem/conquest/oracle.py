@@ -37,6 +37,7 @@ __all__ = [
     "frontier_distance",
     "play_turn",
     "policy_placement",
+    "regions_of",
     "reverse_edges",
     "simulate_battle_counts",
     "troop_limit",
@@ -246,6 +247,34 @@ def frontier_distance(
     """Frontier distance of every territory (``None`` where no frontier can be reached)."""
     board = _Board.of(indptr, indices)
     return _frontier_distance(board, _teams_of(board, team))
+
+
+def regions_of(indptr: Iterable[int], indices: Iterable[int], starts: Iterable[int]) -> list[int]:
+    """The regions of ``assign_regions`` (``docs/conquest.md``): "team ``t`` starts from
+    ``starts[t]``, and all regions grow together by breadth-first search, one level at a time;
+    a territory reached by several teams in the same level goes to the lowest team id". -1 for
+    a territory no start reaches (``assign_regions`` then deals it as ``assign_random``)."""
+    board = _Board.of(indptr, indices)
+    team = [-1] * board.n
+    level = _int_list("starts", starts, 0, board.n - 1)
+    if len(level) > MAX_TEAMS:
+        raise InvalidParameter(f"at most {MAX_TEAMS} teams start, got {len(level)} starts")
+    for t, x in enumerate(level):
+        if team[x] >= 0:
+            raise InvalidParameter(f"territory {x} is the start of teams {team[x]} and {t}")
+        team[x] = t
+    while level:
+        # The free territories next to this level, each with the lowest team reaching it.
+        claims: dict[int, int] = {}
+        for x in level:
+            for e in board.edges(x):
+                y = board.indices[e]
+                if team[y] < 0:
+                    claims[y] = min(claims.get(y, team[x]), team[x])
+        for y, t in claims.items():
+            team[y] = t
+        level = list(claims)
+    return team
 
 
 def _weakest(troops: list[int], candidates: list[tuple[int, int]]) -> tuple[int, int]:

@@ -16,6 +16,7 @@ pub mod part;
 pub mod plan;
 pub mod policy;
 pub mod share;
+pub mod start;
 pub mod turn;
 
 pub use board::Board;

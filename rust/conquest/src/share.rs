@@ -6,6 +6,7 @@
 //! proportional to the share.
 //! `tests/conquest_spread.py` computes the same arrays with numpy.
 
+use rayon::prelude::*;
 use stratagem_core::{Error, Result};
 
 /// The arrays of a share, each as `i64` (ids and positions of the whole board where named).
@@ -234,6 +235,63 @@ impl Rows for Grid {
         let above = (r - 1).max(0) + r.min(rows - 1);
         let vertical = i64::from(r > 0) + i64::from(r < rows - 1);
         Ok(cols * above + r * 2 * (cols - 1) + c * vertical + (c - 1).max(0) + c.min(cols - 1))
+    }
+}
+
+impl Grid {
+    /// The whole CSR of the grid (`indptr`, `indices`), the arrays of
+    /// `stratagem.conquest.layouts.grid`: offsets in closed form, rows written block by block
+    /// in parallel (the same arrays for any number of threads). Refuses a shape
+    /// `layouts.grid_shape` refuses.
+    pub fn csr(&self) -> Result<(Vec<i64>, Vec<i64>)> {
+        /// Territories a task writes the rows of.
+        const BLOCK: i64 = 1 << 14;
+        let (rows, cols) = (self.rows, self.cols);
+        let n = rows.checked_mul(cols).filter(|_| rows >= 1 && cols >= 1);
+        let n = n
+            .filter(|&n| n <= crate::MAX_TERRITORIES as i64)
+            .ok_or_else(|| {
+                Error::InvalidParameter(format!(
+                    "a grid needs 1 to {} territories, got {rows}x{cols}",
+                    crate::MAX_TERRITORIES
+                ))
+            })?;
+        if self.torus && (rows < 3 || cols < 3) {
+            return Err(Error::InvalidParameter(format!(
+                "a torus needs at least 3 rows and 3 columns, got {rows}x{cols}"
+            )));
+        }
+        let indptr = (0..=n)
+            .into_par_iter()
+            .map(|x| self.offset(x))
+            .collect::<Result<Vec<i64>>>()?;
+        let mut indices = vec![0_i64; self.offset(n)? as usize];
+        // Cut `indices` at the first row of every block.
+        let mut blocks = Vec::new();
+        let mut rest = indices.as_mut_slice();
+        for first in (0..n).step_by(BLOCK as usize) {
+            let last = (first + BLOCK).min(n);
+            let length = (self.offset(last)? - self.offset(first)?) as usize;
+            let (block, tail) = rest
+                .split_at_mut_checked(length)
+                .ok_or_else(|| invalid(format!("the rows {first}..{last} overrun the grid")))?;
+            blocks.push((first..last, block));
+            rest = tail;
+        }
+        blocks
+            .into_par_iter()
+            .try_for_each(|(territories, block)| {
+                let mut written = Vec::with_capacity(block.len());
+                for x in territories {
+                    self.row(x, &mut written)?;
+                }
+                if written.len() != block.len() {
+                    return Err(invalid("a grid's rows disagree with its offsets".into()));
+                }
+                block.copy_from_slice(&written);
+                Ok(())
+            })?;
+        Ok((indptr, indices))
     }
 }
 
@@ -582,6 +640,31 @@ mod tests {
                     assert_eq!(block_share(&grid, &cuts, rank as usize)?, whole);
                 }
             }
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn the_whole_csr_of_a_grid_is_its_rows() -> Result<()> {
+        let shapes = [
+            (1, 1, false),
+            (1, 7, false),
+            (9, 1, false),
+            (5, 4, false),
+            (3, 3, true),
+        ];
+        let large = [(130, 300, false), (129, 131, true)];
+        for (rows, cols, torus) in shapes.into_iter().chain(large) {
+            let grid = Grid { rows, cols, torus };
+            assert_eq!(grid.csr()?, grid_csr(grid)?);
+        }
+        for (rows, cols, torus) in [
+            (0, 3, false),
+            (3, -1, false),
+            (2, 5, true),
+            (1 << 32, 1 << 32, false),
+        ] {
+            assert!(Grid { rows, cols, torus }.csr().is_err());
         }
         Ok(())
     }

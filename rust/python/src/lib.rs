@@ -18,6 +18,7 @@ macro_rules! add {
 mod annexation;
 mod conquest;
 mod conquest_part;
+mod conquest_start;
 mod convert;
 mod diplomacy;
 mod errors;
@@ -45,7 +46,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     submodule(
         m,
         "conquest",
-        &[conquest::register, conquest_part::register],
+        &[
+            conquest::register,
+            conquest_part::register,
+            conquest_start::register,
+        ],
     )?;
     submodule(m, "diplomacy", &[diplomacy::register])?;
     submodule(m, "mastermind", &[mastermind::register])?;

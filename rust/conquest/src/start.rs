@@ -1,0 +1,142 @@
+//! The contiguous regions a game may start from (`stratagem.conquest.board.assign_regions`):
+//! every team grows from its start by breadth-first search, all teams one level at a time; a
+//! territory reached by several teams in the same level goes to the lowest team id.
+//! `regions_of` in `python/stratagem/conquest/oracle.py` is the same rule in plain Python.
+
+use rayon::prelude::*;
+use stratagem_core::{Error, Result};
+
+use crate::MAX_TEAMS;
+
+fn invalid(message: String) -> Error {
+    Error::InvalidBoard(message)
+}
+
+/// Marks a territory no team has reached yet.
+const FREE: u8 = u8::MAX;
+
+/// The team of every territory when team `t` starts from `starts[t]` on the board of
+/// `indptr`, `indices` (CSR), `-1` for a territory no start reaches. Checks what it reads:
+/// `indptr` rising from 0 to `len(indices)`, every neighbour reached and every start a
+/// territory, the starts distinct and at most [`MAX_TEAMS`].
+pub fn regions(indptr: &[i64], indices: &[i64], starts: &[i64]) -> Result<Vec<i64>> {
+    let n = indptr.len().saturating_sub(1);
+    let ends_ok = indptr.first() == Some(&0) && indptr.last() == Some(&(indices.len() as i64));
+    if !ends_ok || indptr.windows(2).any(|w| w[1] < w[0]) {
+        return Err(invalid("indptr must rise from 0 to len(indices)".into()));
+    }
+    if starts.len() > MAX_TEAMS {
+        return Err(Error::InvalidParameter(format!(
+            "at most {MAX_TEAMS} teams start, got {} starts",
+            starts.len()
+        )));
+    }
+    // One byte a territory while growing (a tenth of the memory the search walks through).
+    let mut team = vec![FREE; n];
+    // One frontier per team: each level is grown team by team in increasing id, so the
+    // first team to reach a territory is the lowest of those reaching it in that level.
+    let mut frontiers: Vec<Vec<usize>> = Vec::with_capacity(starts.len());
+    for (t, &start) in starts.iter().enumerate() {
+        let x = usize::try_from(start)
+            .ok()
+            .filter(|&x| x < n)
+            .ok_or_else(|| {
+                Error::InvalidParameter(format!("the start {start} of team {t} is outside 0..{n}"))
+            })?;
+        if team[x] != FREE {
+            return Err(Error::InvalidParameter(format!(
+                "territory {x} is the start of teams {} and {t}",
+                team[x]
+            )));
+        }
+        team[x] = t as u8;
+        frontiers.push(vec![x]);
+    }
+    let mut next: Vec<usize> = Vec::new();
+    while frontiers.iter().any(|f| !f.is_empty()) {
+        for (t, frontier) in frontiers.iter_mut().enumerate() {
+            for &x in frontier.iter() {
+                // x < n, and indptr rises from 0 to len(indices): its row is in bounds.
+                let row = &indices[indptr[x] as usize..indptr[x + 1] as usize];
+                for &y in row {
+                    let owner = usize::try_from(y)
+                        .ok()
+                        .and_then(|y| team.get_mut(y))
+                        .ok_or_else(|| invalid(format!("a neighbour id {y} is outside 0..{n}")))?;
+                    if *owner == FREE {
+                        *owner = t as u8;
+                        next.push(y as usize);
+                    }
+                }
+            }
+            std::mem::swap(frontier, &mut next);
+            next.clear();
+        }
+    }
+    Ok(team
+        .par_iter()
+        .map(|&t| if t == FREE { -1 } else { i64::from(t) })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The CSR of the undirected graph of `edges` on `n` territories.
+    fn csr_of(n: usize, edges: &[(usize, usize)]) -> (Vec<i64>, Vec<i64>) {
+        let mut rows = vec![Vec::new(); n];
+        for &(a, b) in edges {
+            rows[a].push(b as i64);
+            rows[b].push(a as i64);
+        }
+        let mut indptr = vec![0];
+        let mut indices = Vec::new();
+        for mut row in rows {
+            row.sort_unstable();
+            indices.extend(row);
+            indptr.push(indices.len() as i64);
+        }
+        (indptr, indices)
+    }
+
+    #[test]
+    fn a_tie_goes_to_the_lowest_team_and_other_components_stay_unreached() -> Result<()> {
+        // The path 0-1-2-3-4 and the border 5-6; territory 7 alone.
+        let (indptr, indices) = csr_of(8, &[(0, 1), (1, 2), (2, 3), (3, 4), (5, 6)]);
+        // Both teams reach 2 in the second level: it goes to team 0, whichever end it starts.
+        assert_eq!(
+            regions(&indptr, &indices, &[4, 0])?,
+            [1, 1, 0, 0, 0, -1, -1, -1]
+        );
+        assert_eq!(
+            regions(&indptr, &indices, &[0, 4])?,
+            [0, 0, 0, 1, 1, -1, -1, -1]
+        );
+        assert_eq!(
+            regions(&indptr, &indices, &[6, 7])?,
+            [-1, -1, -1, -1, -1, 0, 0, 1]
+        );
+        assert_eq!(regions(&indptr, &indices, &[])?, [-1; 8]);
+        Ok(())
+    }
+
+    #[test]
+    fn refuses_bad_starts_and_bad_rows() {
+        let (indptr, indices) = csr_of(3, &[(0, 1), (1, 2)]);
+        let error = |indptr: &[i64], indices: &[i64], starts: &[i64]| {
+            regions(indptr, indices, starts)
+                .err()
+                .map(|e| e.to_string())
+        };
+        assert!(error(&indptr, &indices, &[3]).is_some_and(|e| e.contains("outside 0..3")));
+        assert!(error(&indptr, &indices, &[-1]).is_some_and(|e| e.contains("outside 0..3")));
+        assert!(error(&indptr, &indices, &[1, 1]).is_some_and(|e| e.contains("teams 0 and 1")));
+        assert!(error(&[0, 1, 2], &indices, &[0]).is_some_and(|e| e.contains("indptr")));
+        assert!(error(&[0, 2, 1, 4], &indices, &[0]).is_some_and(|e| e.contains("indptr")));
+        assert!(error(&indptr, &[1, 0, 7, 1], &[0]).is_some_and(|e| e.contains("7")));
+        let many: Vec<i64> = (0..65).collect();
+        let (indptr, indices) = csr_of(65, &[]);
+        assert!(error(&indptr, &indices, &many).is_some_and(|e| e.contains("got 65 starts")));
+    }
+}

@@ -1,0 +1,43 @@
+//! Bindings of what starts a conquest game on a large board: a grid's CSR and the regions of
+//! `stratagem.conquest.board.assign_regions`, with the GIL released.
+
+use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
+use pyo3::prelude::*;
+use stratagem_conquest::share::Grid;
+use stratagem_conquest::start::regions;
+
+use crate::errors::to_py;
+
+/// A board's `(indptr, indices)`.
+type CsrArrays<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>);
+
+/// `grid_csr(rows, cols, torus)`: `(indptr, indices)` of the grid `grid:{rows}x{cols}`
+/// (`:torus`), the arrays of `stratagem.conquest.layouts.grid`.
+#[pyfunction]
+fn grid_csr(py: Python<'_>, rows: i64, cols: i64, torus: bool) -> PyResult<CsrArrays<'_>> {
+    let grid = Grid { rows, cols, torus };
+    let (indptr, indices) = py.detach(|| grid.csr()).map_err(to_py)?;
+    Ok((indptr.into_pyarray(py), indices.into_pyarray(py)))
+}
+
+/// `regions_of(indptr, indices, starts)`: the team of every territory when team `t` grows from
+/// `starts[t]` (`stratagem.conquest.board.assign_regions`), -1 where no start reaches; the
+/// board's arrays are read in place.
+#[pyfunction]
+fn regions_of<'py>(
+    py: Python<'py>,
+    indptr: PyReadonlyArray1<'py, i64>,
+    indices: PyReadonlyArray1<'py, i64>,
+    starts: PyReadonlyArray1<'py, i64>,
+) -> PyResult<Bound<'py, PyArray1<i64>>> {
+    let (indptr, indices, starts) = (indptr.as_slice()?, indices.as_slice()?, starts.as_slice()?);
+    let team = py
+        .detach(|| regions(indptr, indices, starts))
+        .map_err(to_py)?;
+    Ok(team.into_pyarray(py))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    add!(m; functions grid_csr, regions_of);
+    Ok(())
+}
