@@ -315,22 +315,30 @@ def _rss_mib() -> tuple[float, float]:
     return now / 1024, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def memory(spec: str, turns: int = 3) -> None:
-    """RSS after each step of making and playing the benchmark game on ``spec`` (seed 0)."""
+def memory(spec: str, turns: int = 3, from_spec: bool = False) -> None:
+    """RSS after each step of making and playing the benchmark game on ``spec`` (seed 0): with
+    the board built in Python first, or by :meth:`Game.from_spec` (``from_spec``; on a grid
+    the engine builds its board from the grid's closed forms)."""
     print(f"| step ({spec}) | RSS | peak so far |\n|---|---:|---:|")
 
     def step(name: str) -> None:
         now, peak = _rss_mib()
         print(f"| {name} | {now:,.0f} MiB | {peak:,.0f} MiB |")
 
-    board = Board.from_spec(spec)
-    step("Board.from_spec")
-    team, troops = assign_regions(board, len(POLICIES), 0), troops_uniform(board, TROOPS)
-    step("assign_regions, troops_uniform")
-    board.engine  # noqa: B018 (builds the engine's board)
-    step("the engine's board")
-    game = Game(board, team, troops, POLICIES, seed=0, max_turns=None, threads=2)
-    step("Game")
+    if from_spec:
+        game = Game.from_spec(
+            spec, len(POLICIES), TROOPS, POLICIES, seed=0, max_turns=None, threads=2
+        )
+        step("Game.from_spec")
+    else:
+        board = Board.from_spec(spec)
+        step("Board.from_spec")
+        team, troops = assign_regions(board, len(POLICIES), 0), troops_uniform(board, TROOPS)
+        step("assign_regions, troops_uniform")
+        board.engine  # noqa: B018 (builds the engine's board)
+        step("the engine's board")
+        game = Game(board, team, troops, POLICIES, seed=0, max_turns=None, threads=2)
+        step("Game")
     game.run(turns, progress=False)
     step(f"{turns} turns")
 
@@ -379,10 +387,13 @@ if __name__ == "__main__":
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--dump", nargs=2, metavar=("SPEC", "PREFIX"))
     parser.add_argument("--memory", metavar="SPEC", help="RSS while making and playing a game")
+    parser.add_argument(
+        "--from-spec", action="store_true", help="--memory: the game made by Game.from_spec"
+    )
     parser.add_argument("--custom-cost", metavar="SPEC", help="cost of a Python policy's turn")
     options = parser.parse_args()
     if options.memory:
-        memory(options.memory)
+        memory(options.memory, from_spec=options.from_spec)
     if options.custom_cost:
         custom_cost(options.custom_cost)
     if options.dump:

@@ -24,6 +24,7 @@ __all__ = [
     "Standing",
     "battle_odds",
     "battle_odds_exact",
+    "board_regions",
     "csr_share",
     "grid_csr",
     "grid_share",
@@ -50,6 +51,8 @@ _SavedRecord = tuple[int, str, int | None, NDArray[np.int64], NDArray[np.int64]]
 @final
 class Board:
     def __new__(cls, indptr: NDArray[np.int64], indices: NDArray[np.int64]) -> Board: ...
+    @staticmethod
+    def grid(rows: int, cols: int, torus: bool) -> Board: ...
     @property
     def n(self) -> int: ...
     @property
@@ -183,6 +186,7 @@ def rows_share(
     rank: int,
 ) -> dict[str, NDArray[np.int64] | NDArray[np.bool_]]: ...
 def grid_csr(rows: int, cols: int, torus: bool) -> tuple[NDArray[np.int64], NDArray[np.int64]]: ...
+def board_regions(board: Board, starts: NDArray[np.int64]) -> NDArray[np.int64]: ...
 def regions_of(
     indptr: NDArray[np.int64], indices: NDArray[np.int64], starts: NDArray[np.int64]
 ) -> NDArray[np.int64]: ...

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import numbers
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -444,10 +444,15 @@ def assign_random(board: Board, n_teams: int, seed: int) -> IntArray:
     stream ``(seed, "conquest.assign.random")``, ties by id), the one at rank ``r`` to team
     ``r % n_teams``. Team sizes differ by at most one."""
     board = _board(board)
-    teams = _team_count(board, n_teams)
-    order = layouts.random_order(_validate.seed(seed), "conquest.assign.random", board.n)
-    team = np.empty(board.n, dtype=np.int64)
-    team[order] = np.arange(board.n, dtype=np.int64) % teams
+    return random_teams(board.n, _team_count(board, n_teams), _validate.seed(seed))
+
+
+def random_teams(n: int, teams: int, seed: int) -> IntArray:
+    """The teams :func:`assign_random` gives the ``n`` territories of any board (checked
+    ``teams`` and ``seed``)."""
+    order = layouts.random_order(seed, "conquest.assign.random", n)
+    team = np.empty(n, dtype=np.int64)
+    team[order] = np.arange(n, dtype=np.int64) % teams
     return team
 
 
@@ -459,16 +464,28 @@ def assign_regions(board: Board, n_teams: int, seed: int) -> IntArray:
     reach (other components) get the team :func:`assign_random` gives them with this seed."""
     board = _board(board)
     teams = _team_count(board, n_teams)
-    seed = _validate.seed(seed)
+
+    def grow(starts: IntArray) -> IntArray:
+        return _core.conquest.regions_of(board.indptr, board.indices, starts)
+
+    return regions_from(board.n, teams, _validate.seed(seed), grow)
+
+
+def regions_from(n: int, teams: int, seed: int, grow: Callable[[IntArray], IntArray]) -> IntArray:
+    """The teams :func:`assign_regions` gives the ``n`` territories of a board (checked
+    ``teams`` and ``seed``) whose regions ``grow(starts)`` grows from the starts (-1 where no
+    start reaches): the engine's ``regions_of`` on the board's arrays, or ``board_regions``
+    on the engine's board."""
     # The first teams of layouts.random_order, without sorting all the territories: every
     # word up to the teams-th smallest (more only on ties), then by word and id.
-    words = layouts._raw_words(seed, "conquest.assign.regions", 0, board.n)
+    words = layouts._raw_words(seed, "conquest.assign.regions", 0, n)
     chosen = np.flatnonzero(words <= np.partition(words, teams - 1)[teams - 1])
     starts = chosen[np.lexsort((chosen, words[chosen]))[:teams]]
-    team = _core.conquest.regions_of(board.indptr, board.indices, starts)
+    del words, chosen
+    team = grow(starts)
     unreached = team < 0
     if unreached.any():
-        team[unreached] = assign_random(board, teams, seed)[unreached]
+        team[unreached] = random_teams(n, teams, seed)[unreached]
     return team
 
 

@@ -47,6 +47,7 @@ from stratagem.conquest.game import (
     battle_odds_fractions,
     simulate_battle,
 )
+from stratagem.conquest.local_board import GridRows
 from stratagem.conquest.rank_boards import RankBoard
 from stratagem.errors import InvalidParameter, StratagemError
 from stratagem.mpi import world
@@ -152,6 +153,12 @@ def _new_game(args: argparse.Namespace) -> AnyGame:
             order=args.order,
             **settings,
         )
+    if not world().is_distributed and _naming_spec(spec, GridRows.of_spec) is not None:
+        # The engine builds a grid from its closed forms: no board in Python until one is
+        # drawn or saved.
+        return Game.from_spec(
+            spec, teams, troop_count, policies, assign=options["assign"], **settings
+        )
     board = _board(spec)
     assign = assign_regions if options["assign"] == "regions" else assign_random
     team = assign(board, teams, seed)
@@ -212,7 +219,7 @@ def _run(args: argparse.Namespace) -> dict[str, Any]:
             files["png"] = str(
                 draw_board(game.board, team, troops, args.png, title=title, labels=labels)
             )
-    shape = game.board_shape if isinstance(game, DistributedGame) else game.board
+    shape = game.board_shape
     winners: list[int] = []
     if result.winner is not None:
         outcome, winners = "won", [result.winner]

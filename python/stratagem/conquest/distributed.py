@@ -39,15 +39,17 @@ from numpy.typing import ArrayLike, NDArray
 
 from stratagem import _core, _validate
 from stratagem.conquest.game import (
-    MAX_TEAMS,
+    ASSIGNS,
+    Assign,
     GameResult,
     PolicyFn,
     _int_array,
-    _policy_names,
-    _rate_ppm,
     _read_only,
     _Recorded,
+    check_start,
+    check_teams_played,
     custom_placement,
+    whole_start,
 )
 from stratagem.conquest.rank_boards import BoardShape, RankBoard
 from stratagem.conquest.saves import read_game, write_game
@@ -253,8 +255,6 @@ class DistributedGame(_Recorded):
     the ranks out of step) aborts the MPI job with the error printed.
     """
 
-    _custom: dict[int, PolicyFn]
-
     def __init__(
         self,
         board: Board,
@@ -324,7 +324,7 @@ class DistributedGame(_Recorded):
         troops: int,
         policies: Sequence[str | PolicyFn],
         *,
-        assign: Literal["regions", "random"] = "regions",
+        assign: Assign = "regions",
         seed: int = 0,
         rate: float = 0.2,
         cap: int | None = None,
@@ -344,8 +344,6 @@ class DistributedGame(_Recorded):
         and no rank holds the whole board; any other board or order is built whole on every
         rank first.
         """
-        from stratagem.conquest.board import Board, assign_random, assign_regions, troops_uniform
-
         comm = world() if comm is None else comm
         settings: dict[str, Any] = {
             "seed": seed,
@@ -357,15 +355,11 @@ class DistributedGame(_Recorded):
         }
 
         def rank_local() -> RankBoard | None:
-            if order != "natural" or assign not in ("regions", "random"):
+            if order != "natural" or assign not in ASSIGNS:
                 return None
             board = RankBoard.of_spec(spec)
-            if board is None:
-                return None
-            _validate.integer("teams", teams, 2, MAX_TEAMS)
-            if teams > board.n:
-                raise InvalidParameter(f"n_teams = {teams} exceeds the {board.n} territories")
-            _validate.integer("troops", troops, 0, _core.conquest.TROOP_LIMIT)
+            if board is not None:
+                check_start(teams, troops, board.n)
             return board
 
         local = checked_together(comm, rank_local)
@@ -378,15 +372,9 @@ class DistributedGame(_Recorded):
                     f"rank must make the distributed game with the same arguments"
                 )
         if local is None:
-
-            def whole() -> tuple[Board, NDArray[np.int64], NDArray[np.int64]]:
-                if assign not in ("regions", "random"):
-                    raise InvalidParameter(f"assign must be 'regions' or 'random', got {assign!r}")
-                board = Board.from_spec(spec)
-                start = assign_regions if assign == "regions" else assign_random
-                return board, start(board, teams, seed), troops_uniform(board, troops)
-
-            board, team, troop_array = checked_together(comm, whole)
+            board, team, troop_array = checked_together(
+                comm, lambda: whole_start(spec, teams, troops, assign, seed)
+            )
             return cls(board, team, troop_array, policies, **settings, comm=comm)
         game = cls.__new__(cls)
         game._begin(comm, order)
@@ -394,11 +382,7 @@ class DistributedGame(_Recorded):
 
         def check() -> None:
             game._check(policies, **settings)
-            if teams > len(game.policy_names):
-                raise InvalidParameter(
-                    f"{teams} teams, but {len(game.policy_names)} policies were given (one "
-                    f"policy per team)"
-                )
+            check_teams_played(teams, game.policy_names)
 
         checked_together(comm, check)
         game._share_cores(threads)
@@ -439,17 +423,7 @@ class DistributedGame(_Recorded):
         order: Order,
     ) -> None:
         """Checks and keeps the parameters (every rank alike)."""
-        names, custom = _policy_names(policies)
-        self.policy_names = names
-        self._custom = custom
-        self.seed = _validate.seed(seed)
-        self.rate_ppm = _rate_ppm(rate)
-        self.cap = (
-            _core.conquest.TROOP_LIMIT
-            if cap is None
-            else _validate.integer("cap", cap, 1, _core.conquest.TROOP_LIMIT)
-        )
-        self.max_turns = None if max_turns is None else _validate.integer("max_turns", max_turns, 1)
+        self._keep_parameters(policies, seed=seed, rate=rate, cap=cap, max_turns=max_turns)
         self._threads = _validate.threads(threads)
         if order not in ORDERS:
             raise InvalidParameter(f"order must be one of {ORDERS}, got {order!r}")
@@ -510,21 +484,6 @@ class DistributedGame(_Recorded):
         )
         self._local = arrays
         return part
-
-    @property
-    def board(self) -> Board:
-        """The whole board: the one given, or, for a game whose ranks each built their part
-        only (:meth:`from_spec`), the board of its spec built whole on first use (saving and
-        drawing need it; playing does not)."""
-        if self._board is None:
-            from stratagem.conquest.board import Board
-
-            self._board = Board.from_spec(self.board_shape.kind)
-        return self._board
-
-    @board.setter
-    def board(self, board: Board) -> None:
-        raise AttributeError("the board of a game is fixed when the game is made")
 
     # -- state ---------------------------------------------------------------------------
 

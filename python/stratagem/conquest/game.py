@@ -24,6 +24,7 @@ from stratagem.stats import wilson_interval
 
 if TYPE_CHECKING:
     from stratagem.conquest.board import Board
+    from stratagem.conquest.rank_boards import BoardShape
 
 __all__ = [
     "POLICIES",
@@ -141,6 +142,43 @@ def _rate_ppm(rate: float) -> int:
     return round(rate * 1_000_000)
 
 
+# -- games made from a board spec (Game.from_spec, DistributedGame.from_spec) ---------------
+
+Assign = Literal["regions", "random"]
+ASSIGNS: tuple[str, ...] = ("regions", "random")
+
+
+def check_start(teams: int, troops: int, n: int) -> None:
+    """The checks of a game's start from a spec on a board of ``n`` territories: 2 to
+    ``MAX_TEAMS`` teams, no more than the territories, ``troops`` from 0 to ``TROOP_LIMIT``."""
+    _validate.integer("teams", teams, 2, MAX_TEAMS)
+    if teams > n:
+        raise InvalidParameter(f"n_teams = {teams} exceeds the {n} territories")
+    _validate.integer("troops", troops, 0, TROOP_LIMIT)
+
+
+def check_teams_played(teams: int, policy_names: Sequence[str]) -> None:
+    """Every team of a start from a spec needs a policy."""
+    if teams > len(policy_names):
+        raise InvalidParameter(
+            f"{teams} teams, but {len(policy_names)} policies were given (one policy per team)"
+        )
+
+
+def whole_start(
+    spec: str, teams: int, troops: int, assign: object, seed: int
+) -> tuple[Board, NDArray[np.int64], NDArray[np.int64]]:
+    """The board of ``spec`` built whole, the start ``assign`` gives ``teams`` teams with
+    ``seed``, and ``troops`` troops on every territory."""
+    from stratagem.conquest.board import Board, assign_random, assign_regions, troops_uniform
+
+    if assign not in ASSIGNS:
+        raise InvalidParameter(f"assign must be 'regions' or 'random', got {assign!r}")
+    board = Board.from_spec(spec)
+    start = assign_regions if assign == "regions" else assign_random
+    return board, start(board, teams, seed), troops_uniform(board, troops)
+
+
 def custom_placement(
     policies: dict[int, PolicyFn],
     turn: int,
@@ -203,11 +241,14 @@ def custom_placement(
 
 
 class _Recorded(ABC):
-    """What :class:`Game` and the distributed game share: parameters, and the turn, status and
-    history their engine keeps (``_keeper``: a ``ConquestGame`` or a ``ConquestPart``)."""
+    """What :class:`Game` and the distributed game share: parameters, the board (or its shape
+    alone, until the board is needed), and the turn, status and history their engine keeps
+    (``_keeper``: a ``ConquestGame`` or a ``ConquestPart``)."""
 
-    board: Board
+    _board: Board | None
+    board_shape: BoardShape
     policy_names: list[str]
+    _custom: dict[int, PolicyFn]
     seed: int
     rate_ppm: int
     cap: int
@@ -218,6 +259,37 @@ class _Recorded(ABC):
     @abstractmethod
     def _keeper(self) -> _core.conquest.Game | _core.conquest.Part:
         """The engine that keeps the turn, status and history."""
+
+    def _keep_parameters(
+        self,
+        policies: Sequence[str | PolicyFn],
+        *,
+        seed: int,
+        rate: float,
+        cap: int | None,
+        max_turns: int | None,
+    ) -> None:
+        """Checks and keeps the policies and the parameters of the rules."""
+        self.policy_names, self._custom = _policy_names(policies)
+        self.seed = _validate.seed(seed)
+        self.rate_ppm = _rate_ppm(rate)
+        self.cap = TROOP_LIMIT if cap is None else _validate.integer("cap", cap, 1, TROOP_LIMIT)
+        self.max_turns = None if max_turns is None else _validate.integer("max_turns", max_turns, 1)
+
+    @property
+    def board(self) -> Board:
+        """The whole board: the one given, or, for a game made from a spec without it
+        (``from_spec``), the board of its spec built whole on first use (saving, drawing and
+        custom policies need it; playing does not)."""
+        if self._board is None:
+            from stratagem.conquest.board import Board
+
+            self._board = Board.from_spec(self.board_shape.kind)
+        return self._board
+
+    @board.setter
+    def board(self, board: Board) -> None:
+        raise AttributeError("the board of a game is fixed when the game is made")
 
     @property
     def rate(self) -> float:
@@ -355,24 +427,98 @@ class Game(_Recorded):
             raise InvalidParameter(
                 f"board must be a conquest Board or a board spec string, got {type(board).__name__}"
             )
-        self.board = board
-        self.policy_names, self._custom = _policy_names(policies)
-        self.seed = _validate.seed(seed)
-        self.rate_ppm = _rate_ppm(rate)
-        self.cap = TROOP_LIMIT if cap is None else _validate.integer("cap", cap, 1, TROOP_LIMIT)
-        self.max_turns = None if max_turns is None else _validate.integer("max_turns", max_turns, 1)
+        from stratagem.conquest.rank_boards import BoardShape
+
+        self._board = board
+        self.board_shape = BoardShape(board.kind, board.n, board.n_borders)
+        self._keep_parameters(policies, seed=seed, rate=rate, cap=cap, max_turns=max_turns)
         team_array = _int_array("team", team, board.n)
         troops_array = _int_array("troops", troops, board.n)
+        self._start(board.engine, team_array, troops_array, _validate.threads(threads))
+
+    def _start(
+        self,
+        engine_board: _core.conquest.Board,
+        team: NDArray[np.int64],
+        troops: NDArray[np.int64],
+        threads: int | None,
+    ) -> None:
+        """The engine's game on ``engine_board`` from ``team`` and ``troops``."""
         self._engine = _core.conquest.Game(
-            board.engine,
-            team_array,
-            troops_array,
+            engine_board,
+            team,
+            troops,
             self.policy_names,
             (self.seed, self.rate_ppm, self.cap, self.max_turns),
-            _validate.threads(threads),
+            threads,
         )
         self._history_cache = None
         self._state_cache: tuple[int, NDArray[np.int64], NDArray[np.int64]] | None = None
+
+    @classmethod
+    def from_spec(
+        cls,
+        spec: str,
+        teams: int,
+        troops: int,
+        policies: Sequence[str | PolicyFn],
+        *,
+        assign: Assign = "regions",
+        seed: int = 0,
+        rate: float = 0.2,
+        cap: int | None = None,
+        max_turns: int | None = 1000,
+        threads: int | None = None,
+    ) -> Game:
+        """The game on the board ``spec`` (``Board.from_spec``), ``teams`` teams started by
+        ``assign`` (:func:`~stratagem.conquest.board.assign_regions` or
+        :func:`~stratagem.conquest.board.assign_random` with ``seed``) and ``troops`` troops
+        on every territory: the game of ``Game(board, team, troops, ...)``.
+
+        On a grid (``grid:RxC``, ``:torus``) the engine builds its board from the grid's
+        closed forms and grows the regions on it: the board is not built in Python (nor its
+        int64 arrays and positions) until :attr:`board` is asked for. Any other board is
+        built whole first.
+
+        >>> game = Game.from_spec("grid:6x6", 2, 5, ["opportunist", "balanced"], seed=3)
+        >>> game.board_shape
+        BoardShape(kind='grid:6x6', n=36, n_borders=60)
+        >>> game.run(10).turns
+        10
+        """
+        from stratagem.conquest.board import random_teams, regions_from
+        from stratagem.conquest.local_board import GridRows
+        from stratagem.conquest.rank_boards import BoardShape
+
+        settings: dict[str, Any] = {
+            "seed": seed,
+            "rate": rate,
+            "cap": cap,
+            "max_turns": max_turns,
+            "threads": threads,
+        }
+        grid = GridRows.of_spec(spec) if assign in ASSIGNS else None
+        if grid is None:
+            board, team, troop_array = whole_start(spec, teams, troops, assign, seed)
+            return cls(board, team, troop_array, policies, **settings)
+        check_start(teams, troops, grid.n)
+        game = cls.__new__(cls)
+        game._board = None
+        game.board_shape = BoardShape(grid.kind, grid.n, grid.n_borders)
+        game._keep_parameters(policies, seed=seed, rate=rate, cap=cap, max_turns=max_turns)
+        check_teams_played(teams, game.policy_names)
+        threads = _validate.threads(threads)
+        engine = _core.conquest.Board.grid(grid.n_rows, grid.n_cols, grid.torus)
+        if assign == "regions":
+
+            def grow(starts: NDArray[np.int64]) -> NDArray[np.int64]:
+                return _core.conquest.board_regions(engine, starts)
+
+            team = regions_from(grid.n, teams, game.seed, grow)
+        else:
+            team = random_teams(grid.n, teams, game.seed)
+        game._start(engine, team, np.full(grid.n, troops, dtype=np.int64), threads)
+        return game
 
     # -- state ---------------------------------------------------------------------------
 
@@ -420,7 +566,7 @@ class Game(_Recorded):
         if not self._custom:
             return None
         team, troops = self._state()
-        n = self.board.n
+        n = self.board_shape.n
         ids, owned = np.arange(n, dtype=np.int64), np.ones(n, dtype=bool)
         return custom_placement(
             self._custom,
@@ -455,7 +601,7 @@ class Game(_Recorded):
         ``checkpoint`` the game is saved there every ``checkpoint_every`` turns (turn numbers
         divisible by it) and when the run stops; :meth:`load` resumes it."""
         # Built-in policies run several turns per call into Rust.
-        per_call = max(1, 2_000_000 // max(self.board.indices.shape[0], 1))
+        per_call = max(1, 2_000_000 // max(2 * self.board_shape.n_borders, 1))
 
         def play(chunk: int) -> int:
             # Custom policies need Python between turns: one turn per call.

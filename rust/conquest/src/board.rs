@@ -8,6 +8,7 @@ use stratagem_core::{Error, Result};
 use stratagem_core::graph::{Shape, check};
 
 use crate::MAX_TERRITORIES;
+use crate::share::{Grid, Rows};
 
 /// The shape of a conquest board: territories may stand alone and in several pieces.
 pub const GRAPH: Shape<'static> = Shape {
@@ -24,7 +25,7 @@ pub const GRAPH: Shape<'static> = Shape {
 /// `indices` are `u32`.
 pub const MAX_EDGES: usize = u32::MAX as usize;
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
     indptr: Vec<u32>,
     indices: Vec<u32>,
@@ -35,7 +36,7 @@ pub struct Board {
 
 /// The whole board's ids of a part's territories and directed edges: random streams are drawn
 /// with these, so a part plays exactly what the whole board would.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct Labels {
     territory: Vec<u32>,
     edge: Vec<u64>,
@@ -43,6 +44,19 @@ struct Labels {
 
 fn invalid(message: String) -> Error {
     Error::InvalidBoard(message)
+}
+
+/// Refuses more directed borders than `u32` positions can list.
+fn check_edges(edges: usize) -> Result<()> {
+    if edges > MAX_EDGES {
+        return Err(invalid(format!(
+            "too many borders: {} (at most {} directed borders, listed in indices, per \
+             process; spread a larger board over MPI ranks)",
+            edges / 2,
+            MAX_EDGES
+        )));
+    }
+    Ok(())
 }
 
 impl Board {
@@ -64,19 +78,28 @@ impl Board {
 
     /// The compact arrays and the reverse-edge table of a graph, once checked.
     fn built(indptr: &[i64], indices: &[i64], shape: &Shape<'_>) -> Result<Self> {
-        if indices.len() > MAX_EDGES {
-            return Err(invalid(format!(
-                "too many borders: {} (at most {} directed borders, listed in indices, per \
-                 process; spread a larger board over MPI ranks)",
-                indices.len() / 2,
-                MAX_EDGES
-            )));
-        }
-        let n = check(indptr, indices, shape)?;
+        check_edges(indices.len())?;
+        check(indptr, indices, shape)?;
         // Checked: offsets run from 0 to indices.len() <= u32::MAX, ids below n <= u32::MAX.
         let indptr: Vec<u32> = indptr.par_iter().map(|&o| o as u32).collect();
         let indices: Vec<u32> = indices.par_iter().map(|&y| y as u32).collect();
-        // Reverse edges by binary search in the (sorted) neighbour's row.
+        Self::with_reverse(indptr, indices)
+    }
+
+    /// The board `grid:RxC` (`:torus`) straight from its closed forms, as `u32` arrays: the
+    /// board [`Self::from_csr`] builds from the grid's CSR ([`Grid::csr`]), without the `i64`
+    /// arrays. Refuses a shape `stratagem.conquest.layouts.grid_shape` refuses.
+    pub fn grid(grid: &Grid) -> Result<Self> {
+        let n = grid.checked_n()?;
+        check_edges(usize::try_from(grid.offset(n)?).unwrap_or(usize::MAX))?;
+        let (indptr, indices) = grid.csr_as::<u32>()?;
+        Self::with_reverse(indptr, indices)
+    }
+
+    /// The board of checked CSR arrays, with its reverse-edge table: the position of every
+    /// edge's reverse, by binary search in the (sorted) neighbour's row.
+    fn with_reverse(indptr: Vec<u32>, indices: Vec<u32>) -> Result<Self> {
+        let n = indptr.len().saturating_sub(1);
         let reverse: Vec<u32> = (0..n)
             .into_par_iter()
             .flat_map_iter(|x| {
@@ -257,6 +280,71 @@ mod tests {
                 Err(Error::InvalidBoard(m)) => assert!(m.contains(fragment), "{m}"),
                 other => panic!("expected InvalidBoard({fragment}), got {other:?}"),
             }
+        }
+    }
+
+    #[test]
+    fn a_grid_is_the_board_of_its_csr() -> Result<()> {
+        let mut shapes = Vec::new();
+        for rows in 1..7 {
+            for cols in 1..7 {
+                shapes.push(Grid {
+                    rows,
+                    cols,
+                    torus: false,
+                });
+                if rows >= 3 && cols >= 3 {
+                    shapes.push(Grid {
+                        rows,
+                        cols,
+                        torus: true,
+                    });
+                }
+            }
+        }
+        shapes.push(Grid {
+            rows: 1,
+            cols: 40_000,
+            torus: false,
+        });
+        shapes.push(Grid {
+            rows: 129,
+            cols: 257,
+            torus: true,
+        });
+        for grid in shapes {
+            let (indptr, indices) = grid.csr()?;
+            assert_eq!(
+                Board::grid(&grid)?,
+                Board::from_csr(&indptr, &indices)?,
+                "{grid:?}"
+            );
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn refuses_grids_the_generator_refuses() {
+        let cases = [
+            (0, 3, false, "1 to"),
+            (3, -1, false, "1 to"),
+            (1 << 32, 1 << 32, false, "1 to"),
+            (2, 5, true, "at least 3 rows"),
+        ];
+        for (rows, cols, torus, fragment) in cases {
+            match Board::grid(&Grid { rows, cols, torus }) {
+                Err(Error::InvalidParameter(m)) => assert!(m.contains(fragment), "{m}"),
+                other => panic!("expected InvalidParameter({fragment}), got {other:?}"),
+            }
+        }
+        // Fits in u32 territories, but not its directed borders.
+        match Board::grid(&Grid {
+            rows: 1 << 16,
+            cols: 1 << 15,
+            torus: true,
+        }) {
+            Err(Error::InvalidBoard(m)) => assert!(m.contains("too many borders"), "{m}"),
+            other => panic!("expected too many borders, got {other:?}"),
         }
     }
 }

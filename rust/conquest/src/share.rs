@@ -244,8 +244,11 @@ impl Grid {
     /// in parallel (the same arrays for any number of threads). Refuses a shape
     /// `layouts.grid_shape` refuses.
     pub fn csr(&self) -> Result<(Vec<i64>, Vec<i64>)> {
-        /// Territories a task writes the rows of.
-        const BLOCK: i64 = 1 << 14;
+        self.csr_as()
+    }
+
+    /// The territories of the grid, refusing a shape `layouts.grid_shape` refuses.
+    pub fn checked_n(&self) -> Result<i64> {
         let (rows, cols) = (self.rows, self.cols);
         let n = rows.checked_mul(cols).filter(|_| rows >= 1 && cols >= 1);
         let n = n
@@ -261,11 +264,26 @@ impl Grid {
                 "a torus needs at least 3 rows and 3 columns, got {rows}x{cols}"
             )));
         }
+        Ok(n)
+    }
+
+    /// [`Self::csr`] with offsets and ids of type `T` (`u32` for the engine's board, which
+    /// then needs no `i64` copy); an offset or id that does not fit in `T` is refused.
+    pub fn csr_as<T>(&self) -> Result<(Vec<T>, Vec<T>)>
+    where
+        T: TryFrom<i64> + Copy + Default + Send + Sync,
+    {
+        /// Territories a task writes the rows of.
+        const BLOCK: i64 = 1 << 14;
+        let n = self.checked_n()?;
+        let narrow = |v: i64| {
+            T::try_from(v).map_err(|_| invalid(format!("the grid's offset or id {v} is too large")))
+        };
         let indptr = (0..=n)
             .into_par_iter()
-            .map(|x| self.offset(x))
-            .collect::<Result<Vec<i64>>>()?;
-        let mut indices = vec![0_i64; self.offset(n)? as usize];
+            .map(|x| self.offset(x).and_then(narrow))
+            .collect::<Result<Vec<T>>>()?;
+        let mut indices = vec![T::default(); self.offset(n)? as usize];
         // Cut `indices` at the first row of every block.
         let mut blocks = Vec::new();
         let mut rest = indices.as_mut_slice();
@@ -288,7 +306,9 @@ impl Grid {
                 if written.len() != block.len() {
                     return Err(invalid("a grid's rows disagree with its offsets".into()));
                 }
-                block.copy_from_slice(&written);
+                for (slot, &y) in block.iter_mut().zip(&written) {
+                    *slot = narrow(y)?;
+                }
                 Ok(())
             })?;
         Ok((indptr, indices))

@@ -2,11 +2,12 @@
 //! every team grows from its start by breadth-first search, all teams one level at a time; a
 //! territory reached by several teams in the same level goes to the lowest team id.
 //! `regions_of` in `python/stratagem/conquest/oracle.py` is the same rule in plain Python.
+//! [`regions`] reads a CSR, [`board_regions`] the engine's board: one rule ([`grow`]) for both.
 
 use rayon::prelude::*;
 use stratagem_core::{Error, Result};
 
-use crate::MAX_TEAMS;
+use crate::{Board, MAX_TEAMS};
 
 fn invalid(message: String) -> Error {
     Error::InvalidBoard(message)
@@ -25,6 +26,27 @@ pub fn regions(indptr: &[i64], indices: &[i64], starts: &[i64]) -> Result<Vec<i6
     if !ends_ok || indptr.windows(2).any(|w| w[1] < w[0]) {
         return Err(invalid("indptr must rise from 0 to len(indices)".into()));
     }
+    // x < n, and indptr rises from 0 to len(indices): its row is in bounds.
+    let row = |x: usize| {
+        indices[indptr[x] as usize..indptr[x + 1] as usize]
+            .iter()
+            .copied()
+    };
+    Ok(signed(&grow(n, starts, row)?))
+}
+
+/// [`regions`] on the engine's board (checked when it was built).
+pub fn board_regions(board: &Board, starts: &[i64]) -> Result<Vec<i64>> {
+    let row = |x: usize| board.neighbours(x).iter().map(|&y| i64::from(y));
+    Ok(signed(&grow(board.n(), starts, row)?))
+}
+
+/// The rule itself on a board of `n` territories whose neighbours `row(x)` lists: the team of
+/// every territory, [`FREE`] where no start reaches.
+fn grow<I>(n: usize, starts: &[i64], row: impl Fn(usize) -> I) -> Result<Vec<u8>>
+where
+    I: Iterator<Item = i64>,
+{
     if starts.len() > MAX_TEAMS {
         return Err(Error::InvalidParameter(format!(
             "at most {MAX_TEAMS} teams start, got {} starts",
@@ -56,9 +78,7 @@ pub fn regions(indptr: &[i64], indices: &[i64], starts: &[i64]) -> Result<Vec<i6
     while frontiers.iter().any(|f| !f.is_empty()) {
         for (t, frontier) in frontiers.iter_mut().enumerate() {
             for &x in frontier.iter() {
-                // x < n, and indptr rises from 0 to len(indices): its row is in bounds.
-                let row = &indices[indptr[x] as usize..indptr[x + 1] as usize];
-                for &y in row {
+                for y in row(x) {
                     let owner = usize::try_from(y)
                         .ok()
                         .and_then(|y| team.get_mut(y))
@@ -73,10 +93,14 @@ pub fn regions(indptr: &[i64], indices: &[i64], starts: &[i64]) -> Result<Vec<i6
             next.clear();
         }
     }
-    Ok(team
-        .par_iter()
+    Ok(team)
+}
+
+/// The teams of [`grow`] as Python sees them: `-1` where no start reaches.
+fn signed(team: &[u8]) -> Vec<i64> {
+    team.par_iter()
         .map(|&t| if t == FREE { -1 } else { i64::from(t) })
-        .collect())
+        .collect()
 }
 
 #[cfg(test)]
@@ -138,5 +162,20 @@ mod tests {
         let many: Vec<i64> = (0..65).collect();
         let (indptr, indices) = csr_of(65, &[]);
         assert!(error(&indptr, &indices, &many).is_some_and(|e| e.contains("got 65 starts")));
+    }
+
+    #[test]
+    fn the_engine_board_grows_the_same_regions() -> Result<()> {
+        let (indptr, indices) = csr_of(8, &[(0, 1), (1, 2), (2, 3), (3, 4), (5, 6), (1, 6)]);
+        let board = Board::from_csr(&indptr, &indices)?;
+        for starts in [&[4, 0][..], &[0, 4], &[6, 7, 2], &[]] {
+            assert_eq!(
+                board_regions(&board, starts)?,
+                regions(&indptr, &indices, starts)?
+            );
+        }
+        let error = board_regions(&board, &[8]).err().map(|e| e.to_string());
+        assert!(error.is_some_and(|e| e.contains("outside 0..8")));
+        Ok(())
     }
 }

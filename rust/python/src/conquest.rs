@@ -6,6 +6,7 @@ use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2}
 use pyo3::prelude::*;
 use stratagem_conquest::game::{Game, History, Params, Record, SEQUENTIAL_TERRITORIES, Status};
 use stratagem_conquest::many::simulate_many;
+use stratagem_conquest::share::Grid;
 use stratagem_conquest::{Board, MAX_TEAMS, MAX_TERRITORIES, Policy, TROOP_LIMIT, exact, odds};
 
 use crate::convert::rows_array;
@@ -44,11 +45,26 @@ impl PyBoard {
         let board = py
             .detach(|| Board::from_csr(indptr, indices))
             .map_err(to_py)?;
-        Ok(Self {
+        Ok(Self::of(board))
+    }
+
+    /// `Board.grid(rows, cols, torus)`: the board `grid:{rows}x{cols}` (`:torus`) built from
+    /// its closed forms, never as int64 arrays: the board of `grid_csr(rows, cols, torus)`.
+    #[staticmethod]
+    fn grid(py: Python<'_>, rows: i64, cols: i64, torus: bool) -> PyResult<Self> {
+        let grid = Grid { rows, cols, torus };
+        let board = py.detach(|| Board::grid(&grid)).map_err(to_py)?;
+        Ok(Self::of(board))
+    }
+}
+
+impl PyBoard {
+    fn of(board: Board) -> Self {
+        Self {
             n: board.n(),
             n_borders: board.n_borders(),
             inner: Arc::new(board),
-        })
+        }
     }
 }
 

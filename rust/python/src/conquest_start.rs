@@ -1,10 +1,13 @@
 //! Bindings of what starts a conquest game on a large board: a grid's CSR and the regions of
-//! `stratagem.conquest.board.assign_regions`, with the GIL released.
+//! `stratagem.conquest.board.assign_regions` (on a CSR or on the engine's board), with the GIL
+//! released.
 
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::prelude::*;
 use stratagem_conquest::share::Grid;
-use stratagem_conquest::start::regions;
+use stratagem_conquest::start::{board_regions, regions};
+
+use crate::conquest::PyBoard;
 
 use crate::errors::to_py;
 
@@ -37,7 +40,21 @@ fn regions_of<'py>(
     Ok(team.into_pyarray(py))
 }
 
+/// `board_regions(board, starts)`: [`regions_of`] on the engine's board (`Board`), for a
+/// board Python does not hold as arrays (`Board.grid`).
+#[pyfunction]
+#[pyo3(name = "board_regions")]
+fn regions_on_board<'py>(
+    py: Python<'py>,
+    board: &PyBoard,
+    starts: PyReadonlyArray1<'py, i64>,
+) -> PyResult<Bound<'py, PyArray1<i64>>> {
+    let (board, starts) = (&board.inner, starts.as_slice()?);
+    let team = py.detach(|| board_regions(board, starts)).map_err(to_py)?;
+    Ok(team.into_pyarray(py))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    add!(m; functions grid_csr, regions_of);
+    add!(m; functions grid_csr, regions_of, regions_on_board);
     Ok(())
 }
