@@ -100,7 +100,6 @@ def check_graph(
     )
 
 
-
 def _counted(count: int, node: str) -> str:
     """``1 territory``, ``2 cells``, ``5 territories``."""
     if count == 1:
