@@ -134,7 +134,8 @@ def _conquest(seed: int, threads: int, say: Say) -> dict[str, Any]:
     against the engine's own coin flips."""
     from stratagem.conquest.board import Board, assign_regions, troops_uniform
     from stratagem.conquest.distributed import DistributedGame
-    from stratagem.conquest.game import Game, battle_odds, simulate_battle
+    from stratagem.conquest.game import Game
+    from stratagem.conquest.odds import battle_odds, simulate_battle
 
     board = Board.grid(100, 100)
     policies = ["aggressive", "balanced", "opportunist", "random"]

@@ -24,19 +24,16 @@ from stratagem.conquest.board import (
 from stratagem.conquest.game import (
     POLICIES,
     TROOP_LIMIT,
-    BattleOdds,
     Game,
     GameResult,
     History,
     ManyResult,
     PolicyView,
-    battle_odds,
-    battle_odds_fractions,
     game_seed,
-    simulate_battle,
     simulate_many,
     wilson_interval,
 )
+from stratagem.conquest.odds import BattleOdds, battle_odds, battle_odds_fractions, simulate_battle
 from stratagem.conquest.protocol import Conquest
 
 __all__ = [

@@ -43,11 +43,9 @@ from stratagem.conquest.game import (
     POLICIES,
     TROOP_LIMIT,
     Game,
-    battle_odds,
-    battle_odds_fractions,
-    simulate_battle,
 )
 from stratagem.conquest.local_board import GridRows
+from stratagem.conquest.odds import battle_odds, battle_odds_fractions, simulate_battle
 from stratagem.conquest.rank_boards import RankBoard
 from stratagem.errors import InvalidParameter, StratagemError
 from stratagem.mpi import world

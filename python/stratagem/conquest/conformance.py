@@ -16,7 +16,8 @@ from numpy.typing import NDArray
 from stratagem import testing
 from stratagem.conquest import oracle
 from stratagem.conquest.board import Board
-from stratagem.conquest.game import POLICIES, Game, PolicyView, battle_odds
+from stratagem.conquest.game import POLICIES, Game, PolicyView
+from stratagem.conquest.odds import battle_odds
 from stratagem.errors import InvalidBoard, InvalidMove, InvalidParameter
 
 if TYPE_CHECKING:

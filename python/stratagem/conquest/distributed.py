@@ -41,6 +41,7 @@ from stratagem import _core, _validate
 from stratagem.conquest.game import (
     ASSIGNS,
     Assign,
+    BoardShape,
     GameResult,
     PolicyFn,
     _int_array,
@@ -51,7 +52,7 @@ from stratagem.conquest.game import (
     custom_placement,
     whole_start,
 )
-from stratagem.conquest.rank_boards import BoardShape, RankBoard
+from stratagem.conquest.rank_boards import RankBoard
 from stratagem.conquest.saves import read_game, write_game
 from stratagem.errors import InconsistentInput, InvalidParameter
 from stratagem.mpi import (

@@ -9,9 +9,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -24,21 +23,17 @@ from stratagem.stats import wilson_interval
 
 if TYPE_CHECKING:
     from stratagem.conquest.board import Board
-    from stratagem.conquest.rank_boards import BoardShape
 
 __all__ = [
     "POLICIES",
     "TROOP_LIMIT",
-    "BattleOdds",
+    "BoardShape",
     "Game",
     "GameResult",
     "History",
     "ManyResult",
     "PolicyView",
-    "battle_odds",
-    "battle_odds_fractions",
     "game_seed",
-    "simulate_battle",
     "simulate_many",
     "wilson_interval",
 ]
@@ -47,8 +42,15 @@ __all__ = [
 POLICIES: tuple[str, ...] = tuple(_core.conquest.POLICIES)
 TROOP_LIMIT: int = _core.conquest.TROOP_LIMIT
 MAX_TEAMS: int = _core.conquest.MAX_TEAMS
-Mode = Literal["attack", "defend"]
-_COINS: dict[str, int] = {"attack": 1, "defend": 2}
+
+
+class BoardShape(NamedTuple):
+    """What a game tells of its board without holding it: the board's ``kind`` (a spec that
+    builds it whole again: a board file's path for a file), its territories and its borders."""
+
+    kind: str
+    n: int
+    n_borders: int
 
 
 @dataclass(frozen=True)
@@ -427,8 +429,6 @@ class Game(_Recorded):
             raise InvalidParameter(
                 f"board must be a conquest Board or a board spec string, got {type(board).__name__}"
             )
-        from stratagem.conquest.rank_boards import BoardShape
-
         self._board = board
         self.board_shape = BoardShape(board.kind, board.n, board.n_borders)
         self._keep_parameters(policies, seed=seed, rate=rate, cap=cap, max_turns=max_turns)
@@ -488,7 +488,6 @@ class Game(_Recorded):
         """
         from stratagem.conquest.board import random_teams, regions_from
         from stratagem.conquest.local_board import GridRows
-        from stratagem.conquest.rank_boards import BoardShape
 
         settings: dict[str, Any] = {
             "seed": seed,
@@ -667,99 +666,6 @@ def checkpoint_interval(checkpoint: str | Path | None, every: int | None) -> int
     if checkpoint is None:
         raise InvalidParameter("checkpoint_every needs a checkpoint path")
     return _validate.integer("checkpoint_every", every, 1)
-
-
-# -- battles ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class BattleOdds:
-    """Probabilities of one border battle's three outcomes."""
-
-    attacker: float
-    defender: float
-    both: float
-
-
-def _coins(name: str, mode: object) -> int:
-    if mode not in _COINS:
-        raise InvalidParameter(
-            f"{name} must be 'attack' (1 coin per soldier) or 'defend' (2 coins), got {mode!r}"
-        )
-    return _COINS[str(mode)]
-
-
-def _battle(
-    a: object,
-    d: object,
-    attacker_mode: object,
-    defender_mode: object,
-    high: int = _validate.LARGEST,
-) -> tuple[int, int, int, int]:
-    """One battle's checked arguments: each side's soldiers (at most ``high``) and coins per
-    soldier."""
-    return (
-        _validate.integer("a", a, 0, high),
-        _validate.integer("d", d, 0, high),
-        _coins("attacker_mode", attacker_mode),
-        _coins("defender_mode", defender_mode),
-    )
-
-
-def battle_odds(
-    a: int, d: int, attacker_mode: Mode = "attack", defender_mode: Mode = "defend"
-) -> BattleOdds:
-    """Exact probabilities that ``a`` soldiers beat ``d`` (attacker wins), lose (defender
-    wins) or that both sides die, by dynamic programming over the battle's states.
-
-    >>> odds = battle_odds(1, 1)
-    >>> round(odds.attacker * 7, 12), round(odds.defender * 7, 12), round(odds.both * 7, 12)
-    (1.0, 3.0, 3.0)
-    """
-    return BattleOdds(*_core.conquest.battle_odds(*_battle(a, d, attacker_mode, defender_mode)))
-
-
-def battle_odds_fractions(
-    a: int, d: int, attacker_mode: Mode = "attack", defender_mode: Mode = "defend"
-) -> tuple[Fraction, Fraction, Fraction] | None:
-    """:func:`battle_odds` as exact fractions, or None for a battle whose fractions do not fit
-    in 128 bits (more than 126 coins flipped in its first round, or long fractions).
-
-    >>> tuple(str(p) for p in battle_odds_fractions(1, 1))
-    ('1/7', '3/7', '3/7')
-    """
-    exact = _core.conquest.battle_odds_exact(*_battle(a, d, attacker_mode, defender_mode))
-    if exact is None:
-        return None
-    won, lost, both = (Fraction(numerator, denominator) for numerator, denominator in exact)
-    return won, lost, both
-
-
-def simulate_battle(
-    a: int,
-    d: int,
-    n: int,
-    seed: int = 0,
-    *,
-    attacker_mode: Mode = "attack",
-    defender_mode: Mode = "defend",
-    threads: int | None = None,
-    progress: ProgressOption = None,
-) -> tuple[int, int, int]:
-    """Monte Carlo: counts of (attacker wins, defender wins, both die) over ``n`` battles drawn
-    with the engine's own sampler (battle ``i`` from the stream of border ``i`` of turn 0).
-    ``progress``: see :mod:`stratagem.progress`."""
-    count = _validate.integer("n", n, 0)
-    with Progress(count, "conquest battles", enabled=progress) as bar:
-        counts = _core.conquest.simulate_battle(
-            *_battle(a, d, attacker_mode, defender_mode, TROOP_LIMIT),
-            count,
-            _validate.seed(seed),
-            _validate.threads(threads),
-            bar.reach,
-        )
-        bar.reach(count)
-    return counts
 
 
 # -- batches of games -------------------------------------------------------------------------

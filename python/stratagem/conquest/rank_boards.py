@@ -28,12 +28,13 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from stratagem.conquest.board_files import file_share, map_csr
+from stratagem.conquest.game import BoardShape
 from stratagem.conquest.graph_start import graph_start
 from stratagem.conquest.layouts import Geometric
 from stratagem.conquest.local_board import GridRows, local_share, local_start
@@ -43,16 +44,6 @@ from stratagem.mpi import Communicator, block_partition, checked_together
 __all__ = ["BoardShape", "RankBoard"]
 
 IntArray = NDArray[np.int64]
-
-
-class BoardShape(NamedTuple):
-    """What a distributed game tells of its board without holding it: the board's ``kind``
-    (a spec that builds it whole again: a board file's path for a file), its territories and
-    its borders."""
-
-    kind: str
-    n: int
-    n_borders: int
 
 
 @dataclass(frozen=True)
