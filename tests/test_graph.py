@@ -39,7 +39,9 @@ TERRITORIES: dict[str, Any] = {
 
 def check(offsets: list[int], neighbours: list[int], words: dict[str, Any]) -> None:
     graph.check_csr(
-        np.array(offsets, dtype=np.int64), np.array(neighbours, dtype=np.int64), **words
+        np.array(offsets, dtype=np.int64),
+        np.array(neighbours, dtype=np.int64),
+        graph.GraphShape(**words),
     )
 
 

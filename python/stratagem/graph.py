@@ -15,14 +15,12 @@ and messages.
 >>> offsets, neighbours = csr(np.array([0, 1]), np.array([1, 2]), 3)
 >>> offsets.tolist(), neighbours.tolist()
 ([0, 1, 3, 4], [1, 0, 2, 1])
->>> check_csr(offsets, neighbours, node="cell", offsets_name="offsets",
-...           neighbours_name="neighbours", min_nodes=2, max_nodes=None,
-...           isolated_ok=False, connected=True)
+>>> cells = GraphShape(node="cell", offsets_name="offsets", neighbours_name="neighbours",
+...                    min_nodes=2, max_nodes=None, isolated_ok=False, connected=True)
+>>> check_graph(offsets, neighbours, cells)
 >>> distances(offsets, neighbours, [0]).tolist()
 [0, 1, 2]
->>> check_csr(offsets, neighbours[::-1].copy(), node="cell", offsets_name="offsets",
-...           neighbours_name="neighbours", min_nodes=2, max_nodes=None,
-...           isolated_ok=False, connected=True)
+>>> check_csr(offsets, neighbours[::-1].copy(), cells)
 Traceback (most recent call last):
 ...
 stratagem.errors.InvalidBoard: the neighbours of cell 1 are not in ascending order: 2 then 0
@@ -31,6 +29,7 @@ stratagem.errors.InvalidBoard: the neighbours of cell 1 are not in ascending ord
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -42,6 +41,7 @@ from stratagem.errors import InvalidBoard, InvalidParameter
 __all__ = [
     "BoolArray",
     "FloatArray",
+    "GraphShape",
     "IntArray",
     "check_csr",
     "check_graph",
@@ -73,30 +73,34 @@ _INT64_MIN = int(np.iinfo(np.int64).min)
 _NO_NODE_LIMIT = 2**64 - 1
 
 
-def check_graph(
-    offsets: IntArray,
-    neighbours: IntArray,
-    *,
-    node: str,
-    offsets_name: str,
-    neighbours_name: str,
-    min_nodes: int,
-    max_nodes: int | None,
-    isolated_ok: bool,
-    connected: bool,
-) -> None:
+@dataclass(frozen=True)
+class GraphShape:
+    """What a game's boards may be, in the game's words (the engine's ``graph::Shape``): the
+    name of a node and of the two arrays, the fewest and most nodes (None: no limit), whether
+    a node may have no neighbour and whether every node must be reachable from node 0."""
+
+    node: str
+    offsets_name: str
+    neighbours_name: str
+    min_nodes: int
+    max_nodes: int | None
+    isolated_ok: bool
+    connected: bool
+
+
+def check_graph(offsets: IntArray, neighbours: IntArray, shape: GraphShape) -> None:
     """:func:`check_csr` run by the engine (``_core.graph.check``, on the arrays in place
     with the GIL released): the same defects in the same order, the same messages."""
     _core.graph.check(
         offsets,
         neighbours,
-        node,
-        offsets_name,
-        neighbours_name,
-        min_nodes,
-        _NO_NODE_LIMIT if max_nodes is None else max_nodes,
-        isolated_ok,
-        connected,
+        shape.node,
+        shape.offsets_name,
+        shape.neighbours_name,
+        shape.min_nodes,
+        _NO_NODE_LIMIT if shape.max_nodes is None else shape.max_nodes,
+        shape.isolated_ok,
+        shape.connected,
     )
 
 
@@ -107,18 +111,7 @@ def _counted(count: int, node: str) -> str:
     return f"{count} {node[:-1]}ies" if node.endswith("y") else f"{count} {node}s"
 
 
-def check_csr(
-    offsets: IntArray,
-    neighbours: IntArray,
-    *,
-    node: str,
-    offsets_name: str,
-    neighbours_name: str,
-    min_nodes: int,
-    max_nodes: int | None,
-    isolated_ok: bool,
-    connected: bool,
-) -> None:
+def check_csr(offsets: IntArray, neighbours: IntArray, shape: GraphShape) -> None:
     """Refuse int64 ``offsets`` and ``neighbours`` that are not an undirected simple graph
     (:class:`~stratagem.errors.InvalidBoard`). The defects are checked kind by kind, in a
     fixed order, and each names the first offender (lowest node, then lowest entry):
@@ -128,8 +121,10 @@ def check_csr(
     5. a neighbour outside ``0..n-1``; 6. a node its own neighbour; 7. an edge listed twice;
     8. a row not ascending; 9. an edge listed in one direction only; 10. a node without
     neighbours (unless ``isolated_ok``); 11. a node not reachable from node 0 (if
-    ``connected``). ``min_nodes`` is at least 1.
+    ``connected``), in the words of ``shape``. ``min_nodes`` is at least 1.
     """
+    node, offsets_name, neighbours_name = shape.node, shape.offsets_name, shape.neighbours_name
+    min_nodes, max_nodes = shape.min_nodes, shape.max_nodes
     n = max(offsets.shape[0] - 1, 0)
     if n < min_nodes:
         raise InvalidBoard(f"a board needs at least {_counted(min_nodes, node)}, got {n}")
@@ -178,7 +173,9 @@ def check_csr(
         if bad.size:
             x, y = int(source[bad[0]]), int(neighbours[bad[0]])
             raise InvalidBoard(f"{node} {x} lists {y} as a neighbour but {y} does not list {x}")
-    check_reach(offsets, neighbours, node=node, isolated_ok=isolated_ok, connected=connected)
+    check_reach(
+        offsets, neighbours, node=node, isolated_ok=shape.isolated_ok, connected=shape.connected
+    )
 
 
 def check_reach(

@@ -106,15 +106,15 @@ class _BoardOptions(TypedDict, total=False):
 
 
 # The shared CSR check (stratagem.graph) in annexation's words.
-_GRAPH_CHECK: dict[str, Any] = {
-    "node": "cell",
-    "offsets_name": "offsets",
-    "neighbours_name": "neighbours",
-    "min_nodes": 2,
-    "max_nodes": 2**32 - 1,  # the engine numbers cells with 32 bits
-    "isolated_ok": False,
-    "connected": True,
-}
+_GRAPH_CHECK = graph.GraphShape(
+    node="cell",
+    offsets_name="offsets",
+    neighbours_name="neighbours",
+    min_nodes=2,
+    max_nodes=2**32 - 1,  # the engine numbers cells with 32 bits
+    isolated_ok=False,
+    connected=True,
+)
 
 
 class Board:
@@ -185,7 +185,7 @@ class Board:
     ) -> None:
         offsets_array = graph.id_vector("offsets", offsets, node="cell", objects=True)
         neighbours_array = graph.id_vector("neighbours", neighbours, node="cell", objects=True)
-        graph.check_graph(offsets_array, neighbours_array, **_GRAPH_CHECK)
+        graph.check_graph(offsets_array, neighbours_array, _GRAPH_CHECK)
         vertices, polygon_offsets = layouts.check_polygons(polygons, offsets_array.shape[0] - 1)
         layout = Layout(
             offsets_array,

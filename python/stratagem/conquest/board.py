@@ -71,15 +71,15 @@ TROOP_LIMIT: int = _core.conquest.TROOP_LIMIT
 
 
 # The shared CSR check (stratagem.graph) in conquest's words.
-_GRAPH_CHECK: dict[str, Any] = {
-    "node": "territory",
-    "offsets_name": "indptr",
-    "neighbours_name": "indices",
-    "min_nodes": 1,
-    "max_nodes": MAX_TERRITORIES,
-    "isolated_ok": True,
-    "connected": False,
-}
+_GRAPH_CHECK = graph.GraphShape(
+    node="territory",
+    offsets_name="indptr",
+    neighbours_name="indices",
+    min_nodes=1,
+    max_nodes=MAX_TERRITORIES,
+    isolated_ok=True,
+    connected=False,
+)
 
 
 class Board:
@@ -124,7 +124,7 @@ class Board:
     ) -> None:
         indptr_array = graph.id_vector("indptr", indptr, node="territory", objects=False)
         indices_array = graph.id_vector("indices", indices, node="territory", objects=False)
-        graph.check_graph(indptr_array, indices_array, **_GRAPH_CHECK)
+        graph.check_graph(indptr_array, indices_array, _GRAPH_CHECK)
         self._assign(
             Layout(
                 indptr_array,
