@@ -17,7 +17,7 @@ from stratagem import _core
 from stratagem.conquest import Board
 from stratagem.conquest.distributed import partition
 from stratagem.conquest.local_rgg import LocalRgg, rgg_share
-from stratagem.errors import InvalidParameter
+from stratagem.errors import InconsistentInput, InvalidParameter
 from stratagem.mpi import Communicator, SerialCommunicator
 from test_conquest_distributed import ThreadWorld, outcomes_or_raise
 
@@ -107,3 +107,20 @@ def test_a_bad_spec_raises_the_error_of_board_from_spec(spec: str) -> None:
 def test_a_spec_of_another_board_is_refused() -> None:
     with pytest.raises(InvalidParameter, match="not a random geometric board"):
         rgg_share("grid:3x4", SerialCommunicator())
+
+
+def test_ranks_given_different_boards_all_refuse() -> None:
+    def build(comm: Communicator) -> LocalRgg:
+        return rgg_share("rgg:300:seed=1" if comm.rank else "rgg:300:seed=2", comm)
+
+    for outcome in ThreadWorld(3).run(build):
+        assert isinstance(outcome, InconsistentInput), repr(outcome)
+        assert "must build the same board" in str(outcome)
+
+
+def test_a_bad_spec_on_one_rank_raises_on_every_rank() -> None:
+    def build(comm: Communicator) -> LocalRgg:
+        return rgg_share("rgg:300:radius=-1" if comm.rank == 1 else "rgg:300", comm)
+
+    for outcome in ThreadWorld(3).run(build):
+        assert isinstance(outcome, InvalidParameter), repr(outcome)

@@ -43,8 +43,15 @@ from numpy.typing import NDArray
 
 from stratagem import _core, graph
 from stratagem.conquest.layouts import Geometric
-from stratagem.errors import InvalidParameter
-from stratagem.mpi import Communicator, allgather_blocks, allreduce, block_partition, block_range
+from stratagem.errors import InconsistentInput, InvalidParameter
+from stratagem.mpi import (
+    Communicator,
+    allgather_blocks,
+    allreduce,
+    block_partition,
+    block_range,
+    checked_together,
+)
 from stratagem.mpi.collectives import _as_bytes
 
 __all__ = ["LocalRgg", "rgg_share"]
@@ -73,9 +80,21 @@ def rgg_share(spec: str, comm: Communicator) -> LocalRgg:
     ``comm.size`` blocks (``block_partition``): the arrays ``_core.conquest.part_share``
     gives for the whole board, built from the rank's points and the cell rows about its
     block only."""
-    rgg = Geometric.of_spec(spec)
-    if rgg is None:
-        raise InvalidParameter(f"board spec {spec!r}: not a random geometric board (rgg:N)")
+
+    def parsed() -> Geometric:
+        rgg = Geometric.of_spec(spec)
+        if rgg is None:
+            raise InvalidParameter(f"board spec {spec!r}: not a random geometric board (rgg:N)")
+        return rgg
+
+    rgg = checked_together(comm, parsed)
+    # Ranks that drew their points from different boards would build a mixture silently.
+    for rank, kind in enumerate(comm.allgather_object(rgg.kind)):
+        if kind != rgg.kind:
+            raise InconsistentInput(
+                f"rank {rank} builds {kind!r} and rank {comm.rank} {rgg.kind!r}: every rank "
+                f"must build the same board"
+            )
     n, cells = rgg.n, rgg.cells
     offsets = block_partition(n, comm.size)
     points, row_starts, held = _points_about_blocks(rgg, offsets, comm)
