@@ -476,13 +476,8 @@ def regions_from(n: int, teams: int, seed: int, grow: Callable[[IntArray], IntAr
     ``teams`` and ``seed``) whose regions ``grow(starts)`` grows from the starts (-1 where no
     start reaches): the engine's ``regions_of`` on the board's arrays, or ``board_regions``
     on the engine's board."""
-    # The first teams of layouts.random_order, without sorting all the territories: every
-    # word up to the teams-th smallest (more only on ties), then by word and id.
-    words = layouts._raw_words(seed, "conquest.assign.regions", 0, n)
-    chosen = np.flatnonzero(words <= np.partition(words, teams - 1)[teams - 1])
-    starts = chosen[np.lexsort((chosen, words[chosen]))[:teams]]
-    del words, chosen
-    team = grow(starts)
+    first = layouts.first_in_order(seed, "conquest.assign.regions", 0, n, teams)
+    team = grow(np.array([territory for _, territory in first], dtype=np.int64))
     unreached = team < 0
     if unreached.any():
         team[unreached] = random_teams(n, teams, seed)[unreached]

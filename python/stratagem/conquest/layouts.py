@@ -726,6 +726,20 @@ def random_order(seed: int, purpose: str, n: int) -> IntArray:
     return np.argsort(_raw_words(seed, purpose, 0, n), kind="stable").astype(np.int64)
 
 
+def first_in_order(seed: int, purpose: str, lo: int, hi: int, count: int) -> list[tuple[int, int]]:
+    """``(word, id)`` of the first ``count`` territories of ``lo .. hi - 1`` in
+    :func:`random_order`, in that order, without sorting them all: every word up to the
+    ``count``-th smallest (more only on ties), then by word and id."""
+    first = lo - lo % 4
+    words = _raw_words(seed, purpose, first, hi - first)[lo - first :]
+    if words.shape[0] > count:
+        chosen = np.flatnonzero(words <= np.partition(words, count - 1)[count - 1])
+    else:
+        chosen = np.arange(words.shape[0])
+    chosen = chosen[np.lexsort((chosen, words[chosen]))[:count]]
+    return list(zip(words[chosen].tolist(), (chosen + lo).tolist(), strict=True))
+
+
 def _det_ln(x: FloatArray) -> FloatArray:
     """:func:`stratagem.rng.oracle.det_ln` for positive finite ``x``, element-wise, with the
     same operations in the same order, hence the same bits on every platform."""

@@ -33,7 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from stratagem import _core
-from stratagem.conquest.layouts import _raw_words, grid_of_spec
+from stratagem.conquest.layouts import _raw_words, first_in_order, grid_of_spec
 from stratagem.mpi import Communicator, allreduce, block_partition
 
 __all__ = [
@@ -110,16 +110,7 @@ def region_starts(
     """Collective: the first ``teams`` territories of the random order of
     :func:`~stratagem.conquest.board.assign_regions` (by their words of the stream, ties by
     id), each rank drawing the words of its ``block`` (``lo, hi``) of ids only."""
-    lo, hi = block
-    first = lo - lo % 4
-    words = _raw_words(seed, _REGIONS, first, hi - first)[lo - first :]
-    if words.shape[0] > teams:
-        # Every word up to the teams-th smallest (more than teams only on ties).
-        kth = np.partition(words, teams - 1)[teams - 1]
-        chosen = np.flatnonzero(words <= kth)
-    else:
-        chosen = np.arange(words.shape[0])
-    mine = sorted(zip(words[chosen].tolist(), (chosen + lo).tolist(), strict=True))[:teams]
+    mine = first_in_order(seed, _REGIONS, *block, teams)
     everyone = sorted(pair for pairs in comm.allgather_object(mine) for pair in pairs)
     return [territory for _, territory in everyone[:teams]]
 
