@@ -11,8 +11,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from stratagem.conquest import Board, Game
+from stratagem.conquest.board import assign_random, assign_regions, troops_uniform
 from stratagem.conquest.distributed import DistributedGame, _PartArrays
-from stratagem.conquest.game import PolicyFn, PolicyView
+from stratagem.conquest.game import Assign, BoardShape, PolicyFn, PolicyView
 from stratagem.mpi import Communicator
 
 IntArray = NDArray[np.int64]
@@ -51,36 +52,94 @@ def shuffled(board: Board, seed: int) -> Board:
     return Board.from_edges(perm[board.edges()], board.n)
 
 
-def first_difference(spread: DistributedGame, single: Game) -> str | None:
+def first_difference(a: Game | DistributedGame, b: Game) -> str | None:
     """What differs between the two games (state, turn, status, winner, history), if anything.
-    Collective (gather_state)."""
-    team, troops = spread.gather_state()
+    Collective when ``a`` is spread over ranks (gather_state)."""
+    team, troops = a.gather_state() if isinstance(a, DistributedGame) else (a.team, a.troops)
     checks = {
-        "team": np.array_equal(team, single.team),
-        "troops": np.array_equal(troops, single.troops),
-        "turn": spread.turn == single.turn,
-        "status": spread.status == single.status,
-        "winner": spread.winner == single.winner,
-        "history territories": np.array_equal(
-            spread.history.territories, single.history.territories
-        ),
-        "history troops": np.array_equal(spread.history.troops, single.history.troops),
+        "team": np.array_equal(team, b.team),
+        "troops": np.array_equal(troops, b.troops),
+        "turn": a.turn == b.turn,
+        "status": a.status == b.status,
+        "winner": a.winner == b.winner,
+        "history territories": np.array_equal(a.history.territories, b.history.territories),
+        "history troops": np.array_equal(a.history.troops, b.history.troops),
     }
     wrong = [name for name, same in checks.items() if not same]
-    return f"turn {single.turn}: {', '.join(wrong)} differ" if wrong else None
+    return f"turn {b.turn}: {', '.join(wrong)} differ" if wrong else None
 
 
-def play_alongside(spread: DistributedGame, single: Game) -> list[str]:
+def play_alongside(a: Game | DistributedGame, b: Game) -> list[str]:
     """Steps both games until they end; the differences seen after each turn (empty when the
-    games agree throughout). Collective (first_difference)."""
-    seen = [first_difference(spread, single)]
+    games agree throughout). Collective when ``a`` is spread (first_difference)."""
+    seen = [first_difference(a, b)]
     while True:
-        stepped = spread.step()
-        if stepped != single.step():
-            seen.append(f"turn {single.turn}: step() returned {stepped} only in the spread game")
-        seen.append(first_difference(spread, single))
+        stepped = a.step()
+        if stepped != b.step():
+            seen.append(f"turn {b.turn}: step() returned {stepped} in the first game only")
+        seen.append(first_difference(a, b))
         if not stepped:
             return [difference for difference in seen if difference is not None]
+
+
+# -- games of a spec, made by from_spec and from the whole board ------------------------------
+
+SPEC_POLICIES = ("aggressive", "balanced", "opportunist", "random")
+
+
+def policies_of(teams: int) -> list[str]:
+    """The benchmark's policies in turn, one a team."""
+    return [SPEC_POLICIES[k % len(SPEC_POLICIES)] for k in range(teams)]
+
+
+def whole_game(
+    spec: str, teams: int, troops: int, seed: int, assign: str = "regions", **options: Any
+) -> Game:
+    """The game of ``spec`` with its board built whole in Python first: what from_spec must
+    play. ``options`` are Game's (policies default to policies_of)."""
+    board = Board.from_spec(spec)
+    start = assign_regions if assign == "regions" else assign_random
+    policies = options.pop("policies", policies_of(teams))
+    team = start(board, teams, seed)
+    return Game(board, team, troops_uniform(board, troops), policies, seed=seed, **options)
+
+
+# (spec, teams, start): boards each rank builds only its part of (grids, rggs, board files; a
+# file of a graph with territories no start reaches), and one built whole on every rank.
+SPEC_CASES = [
+    ("grid:30x40", 4, "regions"),
+    ("grid:17x9:torus", 3, "regions"),
+    ("grid:30x40", 3, "random"),
+    ("rgg:900:seed=5", 4, "regions"),
+    ("rgg:700:degree=6:seed=2", 3, "random"),
+    ("file:grid:9x12:torus", 3, "regions"),
+    ("file:er:300:degree=1.5:seed=4", 4, "regions"),
+    ("file:er:300:degree=1.5:seed=4", 2, "random"),
+    ("file:risk", 3, "random"),
+    ("ring:40", 3, "regions"),
+]
+
+
+def spec_on_ranks(
+    spec: str, teams: int, assign: Assign, comm: Communicator
+) -> tuple[list[str], bool, BoardShape]:
+    """Plays DistributedGame.from_spec(spec) on ``comm`` beside the whole board's Game: the
+    differences seen, whether this rank built the whole board, and the board's shape.
+    Collective. A ``file:`` case names a board file: the caller saves it and passes its path."""
+    spread = DistributedGame.from_spec(
+        spec,
+        teams,
+        7,
+        policies_of(teams),
+        assign=assign,
+        seed=9,
+        max_turns=40,
+        threads=1,
+        comm=comm,
+    )
+    built_whole = spread._board is not None
+    whole = whole_game(spec, teams, 7, 9, assign, max_turns=40)
+    return play_alongside(spread, whole), built_whole, spread.board_shape
 
 
 # -- the share of a rank, by numpy ------------------------------------------------------------

@@ -14,29 +14,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cli_helpers import Command
+from conquest_spread import first_difference, play_alongside, policies_of, whole_game
 from stratagem import _core
 from stratagem.conquest import Board, Game
-from stratagem.conquest.board import assign_random, assign_regions, troops_uniform
 from stratagem.conquest.distributed import DistributedGame
 from stratagem.conquest.game import PolicyView
 from stratagem.errors import StratagemError
-
-POLICIES = ("aggressive", "balanced", "opportunist", "random")
-
-
-def policies_of(teams: int) -> list[str]:
-    return [POLICIES[k % len(POLICIES)] for k in range(teams)]
-
-
-def whole_game(
-    spec: str, teams: int, troops: int, seed: int, assign: str = "regions", **options: Any
-) -> Game:
-    """The game of ``spec`` with its board built in Python first."""
-    board = Board.from_spec(spec)
-    start = assign_regions if assign == "regions" else assign_random
-    team = start(board, teams, seed)
-    policies = options.pop("policies", policies_of(teams))
-    return Game(board, team, troops_uniform(board, troops), policies, seed=seed, **options)
 
 
 def spec_game(
@@ -44,33 +27,6 @@ def spec_game(
 ) -> Game:
     policies = options.pop("policies", policies_of(teams))
     return Game.from_spec(spec, teams, troops, policies, assign=assign, seed=seed, **options)  # type: ignore[arg-type]
-
-
-def difference(a: Game, b: Game) -> str | None:
-    """What differs between the two games after the same turns, if anything."""
-    checks = {
-        "team": np.array_equal(a.team, b.team),
-        "troops": np.array_equal(a.troops, b.troops),
-        "turn": a.turn == b.turn,
-        "status": a.status == b.status,
-        "winner": a.winner == b.winner,
-        "history territories": np.array_equal(a.history.territories, b.history.territories),
-        "history troops": np.array_equal(a.history.troops, b.history.troops),
-    }
-    wrong = [name for name, same in checks.items() if not same]
-    return f"turn {b.turn}: {', '.join(wrong)} differ" if wrong else None
-
-
-def play_alongside(a: Game, b: Game) -> list[str]:
-    """Steps both games until they end; the differences seen after each turn."""
-    seen = [difference(a, b)]
-    while True:
-        stepped = a.step()
-        if stepped != b.step():
-            seen.append(f"turn {b.turn}: step() returned {stepped} in one game only")
-        seen.append(difference(a, b))
-        if not stepped:
-            return [d for d in seen if d is not None]
 
 
 def grid_specs() -> st.SearchStrategy[str]:
@@ -159,7 +115,7 @@ def test_a_game_from_a_spec_saves_and_loads(tmp_path: Path) -> None:
     loaded = Game.load(tmp_path / "game.npz")
     whole = whole_game("grid:9x11:torus", 3, 5, 8, max_turns=60)
     whole.run(7)
-    assert difference(loaded, whole) is None
+    assert first_difference(loaded, whole) is None
     assert play_alongside(loaded, whole) == []
     with pytest.raises(AttributeError, match="fixed"):
         game.board = Board.grid(9, 11)

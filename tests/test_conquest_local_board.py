@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conquest_spread import play_alongside
+from conquest_spread import SPEC_CASES, spec_on_ranks
 from stratagem import _core
 from stratagem.conquest import (
     Board,
@@ -24,9 +24,9 @@ from stratagem.conquest import (
     assign_random,
     assign_regions,
     local_board,
-    troops_uniform,
 )
 from stratagem.conquest.distributed import DistributedGame, partition
+from stratagem.conquest.game import Assign
 from stratagem.conquest.layouts import random_order
 from stratagem.conquest.local_board import (
     GridRows,
@@ -195,61 +195,19 @@ def test_random_positions_going_round_the_ranks_are_the_random_order(
     ]
 
 
-POLICIES = ("aggressive", "balanced", "opportunist", "random")
-
-
-def whole_game(spec: str, teams: int, troops: int, seed: int, assign: str = "regions") -> Game:
-    board = Board.from_spec(spec)
-    start = assign_regions if assign == "regions" else assign_random
-    team = start(board, teams, seed)
-    policies = list(POLICIES[:teams])
-    return Game(board, team, troops_uniform(board, troops), policies, seed=seed, max_turns=40)
-
-
-@pytest.mark.parametrize(
-    ("spec", "teams", "assign"),
-    [
-        ("grid:20x30", 4, "regions"),
-        ("grid:11x13:torus", 3, "regions"),
-        ("grid:20x30", 2, "random"),
-        ("rgg:400:seed=3", 4, "regions"),
-        ("rgg:300:degree=5:seed=1", 3, "random"),
-        # Board files: a grid, and a graph with territories no start reaches.
-        ("file:grid:9x12:torus", 3, "regions"),
-        ("file:er:200:degree=1.5:seed=4", 4, "regions"),
-        ("file:er:200:degree=1.5:seed=4", 2, "random"),
-        ("ring:40", 3, "regions"),  # built whole on every rank
-    ],
-)
+@pytest.mark.parametrize(("spec", "teams", "assign"), SPEC_CASES)
 @pytest.mark.parametrize("ranks", [1, 2, 3, 4])
 def test_from_spec_on_ranks_of_threads_equals_game(
-    spec: str, teams: int, assign: str, ranks: int, tmp_path: Any
+    spec: str, teams: int, assign: Assign, ranks: int, tmp_path: Any
 ) -> None:
     if spec.startswith("file:"):
         path = str(tmp_path / "board.npz")
         Board.from_spec(spec.removeprefix("file:")).save(path)
         spec = path
 
-    def play(comm: Communicator) -> tuple[list[str], bool, tuple[str, int, int]]:
-        spread = DistributedGame.from_spec(
-            spec,
-            teams,
-            7,
-            POLICIES[:teams],
-            assign=assign,  # type: ignore[arg-type]
-            seed=9,
-            max_turns=40,
-            threads=1,
-            comm=comm,
-        )
-        built_whole = spread._board is not None
-        return (
-            play_alongside(spread, whole_game(spec, teams, 7, 9, assign)),
-            built_whole,
-            (spread.board_shape),
-        )
-
-    outcomes = outcomes_or_raise(ThreadWorld(ranks).run(play))
+    outcomes = outcomes_or_raise(
+        ThreadWorld(ranks).run(lambda comm: spec_on_ranks(spec, teams, assign, comm))
+    )
     board = Board.from_spec(spec)
     local = not spec.startswith("ring")
     for differences, built_whole, shape in outcomes:

@@ -19,7 +19,15 @@ from hypothesis import strategies as st
 from numpy.typing import NDArray
 
 from collective_errors import raised
-from conquest_spread import Setup, first_difference, play_alongside, push_to_weakest, shuffled
+from conquest_spread import (
+    SPEC_CASES,
+    Setup,
+    first_difference,
+    play_alongside,
+    push_to_weakest,
+    shuffled,
+    spec_on_ranks,
+)
 from stratagem.conquest import POLICIES, TROOP_LIMIT, Board, Game, assign_random, assign_regions
 from stratagem.conquest.distributed import (
     DistributedGame,
@@ -27,6 +35,7 @@ from stratagem.conquest.distributed import (
     cut_borders,
     partition,
 )
+from stratagem.conquest.game import Assign
 from stratagem.errors import InconsistentInput, InvalidParameter, StratagemError
 from stratagem.mpi import Communicator, world
 
@@ -242,20 +251,9 @@ def test_traffic_is_what_the_message_pattern_says(
 # -- boards each rank builds from the spec: only its own part ----------------------------------
 
 
-@pytest.mark.parametrize(
-    ("spec", "teams", "assign"),
-    [
-        ("grid:30x40", 4, "regions"),
-        ("grid:17x9:torus", 3, "regions"),
-        ("grid:30x40", 3, "random"),
-        ("rgg:900:seed=5", 4, "regions"),
-        ("rgg:700:degree=6:seed=2", 3, "random"),
-        ("file:er:300:degree=1.5:seed=4", 4, "regions"),  # some territories unreached
-        ("file:risk", 3, "random"),
-    ],
-)
+@pytest.mark.parametrize(("spec", "teams", "assign"), SPEC_CASES)
 def test_a_game_from_a_spec_equals_game_every_turn(
-    comm: Communicator, spec: str, teams: int, assign: str, shared_dir: Path
+    comm: Communicator, spec: str, teams: int, assign: Assign, shared_dir: Path
 ) -> None:
     if spec.startswith("file:"):
         path = str(shared_dir / "board.npz")
@@ -263,26 +261,13 @@ def test_a_game_from_a_spec_equals_game_every_turn(
             Board.from_spec(spec.removeprefix("file:")).save(path)
         comm.barrier()
         spec = path
-    policies = ("opportunist", "aggressive", "balanced", "random")[:teams]
-    spread = DistributedGame.from_spec(
-        spec,
-        teams,
-        8,
-        policies,
-        assign=assign,
-        seed=13,
-        max_turns=40,
-        threads=1,
-        comm=comm,  # type: ignore[arg-type]
-    )
-    built_whole = comm.allgather_object(spread._board is not None)
+    differences, built_whole, shape = spec_on_ranks(spec, teams, assign, comm)
+    everyone = comm.allgather_object((differences, built_whole))
     board = Board.from_spec(spec)
-    start = assign_regions if assign == "regions" else assign_random
-    single = Game(board, start(board, teams, 13), 8, list(policies), seed=13, max_turns=40)
 
-    assert play_alongside_on_every_rank(spread, single) == []
-    assert built_whole == [False] * comm.size
-    assert tuple(spread.board_shape) == (board.kind, board.n, board.n_borders)
+    assert [f"rank {r}: {d}" for r, (seen, _) in enumerate(everyone) for d in seen] == []
+    assert [whole for _, whole in everyone] == [spec.startswith("ring")] * comm.size
+    assert tuple(shape) == (board.kind, board.n, board.n_borders)
 
 
 def test_a_bad_spec_on_one_rank_raises_on_every_rank(comm: Communicator) -> None:
