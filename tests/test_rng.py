@@ -174,6 +174,17 @@ def test_cursor_refuses_bad_names():
         rng.Cursor(1, 7)  # type: ignore[arg-type]
     with pytest.raises(stratagem.InvalidParameter, match="ids"):
         rng.Cursor(1, "x", 1, 2, 3, 4)
+    with pytest.raises(stratagem.InvalidParameter, match="start"):
+        rng.Cursor(1, "x", start=2**64)
+
+
+@pytest.mark.parametrize("draw", ["uniform_below", "below"])
+@pytest.mark.parametrize("n", [-1, 2**64, 2.5, "3"])
+def test_cursor_refuses_bad_bounds_without_drawing(draw, n):
+    cursor, fresh = rng.Cursor(3, "bounds"), rng.Cursor(3, "bounds")
+    with pytest.raises(stratagem.InvalidParameter, match="bound n must be an integer"):
+        getattr(cursor, draw)(n)
+    assert cursor.next_u64() == fresh.next_u64()
 
 
 def test_below_rejects_the_low_words_it_must():

@@ -4,7 +4,7 @@ use numpy::ndarray::{Array1, Array2};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 use rayon::prelude::*;
-use stratagem_core::rng::{self, Halves, Stream};
+use stratagem_core::rng::{self, Cursor, Halves, Stream};
 use stratagem_core::{Cancel, parallel};
 
 use crate::convert::rows_array;
@@ -258,8 +258,41 @@ fn coin_flip_heads(
     })
 }
 
+/// `Cursor(seed, purpose, ids, start)`: reads one stream word by word from block `start` on,
+/// with the engine's draws (the product side of `stratagem.rng.Cursor`; its arguments are
+/// checked there).
+#[pyclass(name = "Cursor", module = "stratagem._core.rng")]
+struct PyCursor {
+    inner: Cursor,
+}
+
+#[pymethods]
+impl PyCursor {
+    #[new]
+    fn new(seed: u64, purpose: &str, ids: Vec<u64>, start: u64) -> PyResult<Self> {
+        let inner = stream(seed, purpose, &ids)?.cursor_at(start);
+        Ok(Self { inner })
+    }
+
+    fn next_u64(&mut self) -> u64 {
+        self.inner.next_u64()
+    }
+
+    fn next_float(&mut self) -> f64 {
+        self.inner.next_f64()
+    }
+
+    fn uniform_below(&mut self, n: u64) -> u64 {
+        self.inner.uniform_below(n)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.inner.below(n)
+    }
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    add!(m; functions philox4x64_10, purpose_tag, stream_blocks, stream_draws,
+    add!(m; classes PyCursor; functions philox4x64_10, purpose_tag, stream_blocks, stream_draws,
         binomial_half_streams, coin_flip_heads);
     m.add("MAX_IDS", rng::MAX_IDS)?;
     m.add("BINOMIAL_POPCOUNT_LIMIT", rng::BINOMIAL_POPCOUNT_LIMIT)?;
