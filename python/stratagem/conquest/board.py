@@ -50,6 +50,7 @@ from stratagem.conquest import board_files, layouts
 from stratagem.conquest.layouts import MAX_TERRITORIES, Layout
 from stratagem.errors import InvalidBoard, InvalidParameter
 from stratagem.graph import FloatArray, IntArray
+from stratagem.progress import ProgressOption
 
 __all__ = [
     "MAX_TEAMS",
@@ -143,6 +144,13 @@ class Board:
         board = object.__new__(cls)
         board._assign(layout)
         return board
+
+    @classmethod
+    def _checked(cls, layout: Layout) -> Board:
+        """The board of a layout whose CSR pair is fresh int64 arrays nothing else holds,
+        checked as ``Board(...)`` checks it, without copying them."""
+        graph.check_graph(layout.indptr, layout.indices, _GRAPH_CHECK)
+        return cls._trusted(layout)
 
     def _assign(self, layout: Layout) -> None:
         """Checks the layout's names, continents, positions and kind, and fills the slots."""
@@ -270,11 +278,12 @@ class Board:
         board_files.save(self, path)
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> Board:
+    def load(cls, path: str | os.PathLike[str], *, progress: ProgressOption = None) -> Board:
         """Read a board written by :meth:`save` (by this version or an earlier one). The
         graph is checked again; a file that is not a valid board raises ``InvalidBoard``
-        naming the file."""
-        return board_files.load(cls, path)
+        naming the file. ``progress`` (:mod:`stratagem.progress`) draws a bar on stderr, or
+        is told, as the file is read and checked."""
+        return board_files.load(cls, path, progress=progress)
 
     @property
     def engine(self) -> Any:
@@ -375,15 +384,21 @@ class Board:
         *,
         mean_degree: float = 8.0,
         seed: int = 0,
+        progress: ProgressOption = None,
     ) -> Board:
         """``n`` points uniform in the unit square; a border joins points at distance
         ``<= radius``. Without ``radius`` it is chosen for ``mean_degree``:
         ``sqrt(mean_degree / (pi (n - 1)))`` (the mean is slightly lower near the edges of
         the square); ``mean_degree`` is ignored when ``radius`` is given. Positions are the
         points, numbered row of cells by row of cells (cells about ``radius`` wide, every
-        other row reversed). Needs scipy (``cKDTree``).
+        other row reversed). Needs scipy (``cKDTree``). ``progress``
+        (:mod:`stratagem.progress`) draws a bar on stderr, or is told, as the points are drawn
+        and their borders found.
         """
-        return cls._trusted(layouts.random_geometric(n, radius, mean_degree=mean_degree, seed=seed))
+        layout = layouts.random_geometric(
+            n, radius, mean_degree=mean_degree, seed=seed, progress=progress
+        )
+        return cls._trusted(layout)
 
     @classmethod
     def erdos_renyi(
@@ -420,7 +435,7 @@ class Board:
         return cls._trusted(layouts.risk_world())
 
     @classmethod
-    def from_spec(cls, text: str) -> Board:
+    def from_spec(cls, text: str, *, progress: ProgressOption = None) -> Board:
         """A board from its command-line spec.
 
         ``complete:N``, ``star:N``, ``ring:N``, ``grid:RxC``, ``grid:RxC:torus``,
@@ -429,11 +444,12 @@ class Board:
         A spec ending in ``.npz`` is the path of a board file (:meth:`save`), read by
         :meth:`load`; the board's kind is then the path (so that ``from_spec(board.kind)``
         reads it again). A file that is missing, unreadable or not a board raises
-        ``InvalidBoard`` naming it.
+        ``InvalidBoard`` naming it. ``progress`` (:mod:`stratagem.progress`) is the bar of
+        the long builds: a board file, a random geometric board.
         """
         if isinstance(text, str) and text.endswith(".npz"):
-            return board_files.load(cls, text, kind=text)
-        return cls._trusted(layouts.from_spec(text))
+            return board_files.load(cls, text, kind=text, progress=progress)
+        return cls._trusted(layouts.from_spec(text, progress=progress))
 
 
 # -- initial assignment --------------------------------------------------------------------

@@ -38,7 +38,9 @@ from numpy.typing import ArrayLike, NDArray
 
 from stratagem import _core, _validate
 from stratagem._files import map_arrays, read_arrays, write_arrays
+from stratagem.conquest.layouts import Layout
 from stratagem.errors import InvalidBoard, InvalidParameter, StratagemError
+from stratagem.progress import Progress, ProgressOption
 
 if TYPE_CHECKING:
     from stratagem.conquest.board import Board
@@ -59,6 +61,8 @@ _T = TypeVar("_T")
 
 FILE_FORMAT = "stratagem.conquest.board"
 FILE_VERSION = 1
+# CSR entries load reads at a time.
+_SLICE = 1 << 22
 
 
 def to_arrays(board: Board) -> dict[str, NDArray[Any]]:
@@ -125,13 +129,48 @@ def save(board: Board, path: str | os.PathLike[str]) -> None:
 
 
 def load(
-    board_class: type[Board], path: str | os.PathLike[str], *, kind: str | None = None
+    board_class: type[Board],
+    path: str | os.PathLike[str],
+    *,
+    kind: str | None = None,
+    progress: ProgressOption = None,
 ) -> Board:
     """Read a board written by :meth:`save` (now or by an earlier version, compressed), with
     the kind ``kind`` if given. The graph is checked again; a file that is not a valid board
-    raises ``InvalidBoard`` naming the file."""
-    arrays = read_arrays(path, "a valid board file", InvalidBoard)
-    return _naming(path, lambda: from_arrays(board_class, arrays, kind=kind))
+    raises ``InvalidBoard`` naming the file. A stored file is read a slice of its CSR at a
+    time, into the board's own arrays, with a bar (``progress``) counting the entries read,
+    then checked; a compressed one is read whole."""
+    try:
+        mapped = map_csr(path)
+    except InvalidBoard:
+        mapped = None  # compressed, or no board file: read whole, and refused in its words
+    if mapped is None:
+        arrays = read_arrays(path, "a valid board file", InvalidBoard)
+        return _naming(path, lambda: from_arrays(board_class, arrays, kind=kind))
+    total = mapped.indptr.shape[0] + 2 * mapped.indices.shape[0]
+    with Progress(total, f"board {mapped.path}", enabled=progress, counts=False) as bar:
+        indptr = _read_in_slices(mapped.indptr, bar)
+        indices = _read_in_slices(mapped.indices, bar)
+        layout = Layout(
+            indptr,
+            indices,
+            names=mapped.names,
+            continents=mapped.continents,
+            positions=mapped.positions,
+            kind=mapped.kind if kind is None else kind,
+        )
+        board = _naming(path, lambda: board_class._checked(layout))
+        bar.advance(indices.shape[0])
+    return board
+
+
+def _read_in_slices(mapped: NDArray[np.int64], bar: Progress) -> NDArray[np.int64]:
+    """A fresh copy of the memory-mapped ``mapped``, read :data:`_SLICE` entries at a time."""
+    array = np.empty(mapped.shape[0], dtype=np.int64)
+    for start in range(0, array.shape[0], _SLICE):
+        array[start : start + _SLICE] = mapped[start : start + _SLICE]
+        bar.advance(min(_SLICE, array.shape[0] - start))
+    return array
 
 
 def _naming(path: str | os.PathLike[str], read: Callable[[], _T]) -> _T:
@@ -145,7 +184,8 @@ def _naming(path: str | os.PathLike[str], read: Callable[[], _T]) -> _T:
 class MappedBoard(NamedTuple):
     """A board file opened by :func:`map_csr`: its CSR memory-mapped (read-only int64 arrays,
     read from the file only where used, and not checked yet), its kind and names as stored,
-    its numbers of territories and borders."""
+    its numbers of territories and borders, its continents as stored and its positions
+    (memory-mapped too, not checked yet), if any."""
 
     path: str
     indptr: NDArray[np.int64]
@@ -154,6 +194,8 @@ class MappedBoard(NamedTuple):
     names: tuple[str, ...] | None
     n: int
     n_borders: int
+    continents: Mapping[str, Any] | None = None
+    positions: NDArray[Any] | None = None
 
 
 def map_csr(path: str | os.PathLike[str]) -> MappedBoard:
@@ -168,7 +210,7 @@ def map_csr(path: str | os.PathLike[str]) -> MappedBoard:
     arrays = map_arrays(
         path,
         ["meta"],
-        ["indptr", "indices"],
+        ["indptr", "indices", "positions"],
         what="a valid board file",
         error=InvalidBoard,
         remedy="read the board whole with Board.load, or save it again with Board.save",
@@ -202,6 +244,8 @@ def map_csr(path: str | os.PathLike[str]) -> MappedBoard:
             None if names is None else tuple(names),
             n,
             len(csr["indices"]) // 2,
+            meta["continents"],
+            arrays.get("positions"),
         )
 
     try:

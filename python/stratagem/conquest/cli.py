@@ -92,8 +92,11 @@ def _team_policies(text: str, teams: int) -> list[str]:
 
 
 def _board(spec: str) -> Board:
-    """The board of ``--board``; an error names the spec when the message does not."""
-    return _naming_spec(spec, Board.from_spec)
+    """The board of ``--board``, with a bar as it is built on rank 0 (the command's
+    ``--progress`` setting; no other rank draws one); an error names the spec when the
+    message does not."""
+    progress = None if world().rank == 0 else False
+    return _naming_spec(spec, lambda text: Board.from_spec(text, progress=progress))
 
 
 def _naming_spec(spec: str, read: Callable[[str], T]) -> T:

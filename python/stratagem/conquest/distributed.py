@@ -333,6 +333,7 @@ class DistributedGame(_Recorded):
         threads: int | None = None,
         order: Order = "natural",
         comm: Communicator | None = None,
+        progress: ProgressOption = None,
     ) -> DistributedGame:
         """Collective: the game on the board ``spec`` (``Board.from_spec``), ``teams`` teams
         started by ``assign`` (:func:`~stratagem.conquest.board.assign_regions` or
@@ -343,9 +344,11 @@ class DistributedGame(_Recorded):
         board file (``PATH.npz``) in the natural order, each rank builds only its own
         territories, their ghosts and their start (:mod:`stratagem.conquest.rank_boards`),
         and no rank holds the whole board; any other board or order is built whole on every
-        rank first.
+        rank first. ``progress`` (:mod:`stratagem.progress`) is rank 0's bar as it builds its
+        board or share (the other ranks draw none).
         """
         comm = world() if comm is None else comm
+        progress = progress if comm.rank == 0 else False
         settings: dict[str, Any] = {
             "seed": seed,
             "rate": rate,
@@ -374,7 +377,7 @@ class DistributedGame(_Recorded):
                 )
         if local is None:
             board, team, troop_array = checked_together(
-                comm, lambda: whole_start(spec, teams, troops, assign, seed)
+                comm, lambda: whole_start(spec, teams, troops, assign, seed, progress=progress)
             )
             return cls(board, team, troop_array, policies, **settings, comm=comm)
         game = cls.__new__(cls)
@@ -388,18 +391,18 @@ class DistributedGame(_Recorded):
         checked_together(comm, check)
         game._share_cores(threads)
         game._agree((spec, teams, troops, assign))
-        game._part = game._rank_local_part(local, teams, troops, assign)
+        game._part = game._rank_local_part(local, teams, troops, assign, progress)
         return game
 
     def _rank_local_part(
-        self, local: RankBoard, teams: int, troops: int, assign: str
+        self, local: RankBoard, teams: int, troops: int, assign: str, progress: ProgressOption
     ) -> _core.conquest.Part:
         """Collective: this rank's part of a game on a rank-local board, built from its own
-        block only."""
-        share, self.board_shape = local.build(self.comm)
+        block only (with the bar ``progress``)."""
+        share, self.board_shape = local.build(self.comm, progress=progress)
         arrays = _PartArrays(**{name: _read_only(array) for name, array in share.items()})
         team, territories = local.start(
-            arrays, teams, assign=assign, seed=self.seed, comm=self.comm
+            arrays, teams, assign=assign, seed=self.seed, comm=self.comm, progress=progress
         )
         state = (team, np.full(team.shape[0], troops, dtype=np.int64))
         return checked_together(

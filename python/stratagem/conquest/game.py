@@ -168,15 +168,16 @@ def check_teams_played(teams: int, policy_names: Sequence[str]) -> None:
 
 
 def whole_start(
-    spec: str, teams: int, troops: int, assign: object, seed: int
+    spec: str, teams: int, troops: int, assign: object, seed: int, *, progress: ProgressOption
 ) -> tuple[Board, NDArray[np.int64], NDArray[np.int64]]:
-    """The board of ``spec`` built whole, the start ``assign`` gives ``teams`` teams with
-    ``seed``, and ``troops`` troops on every territory."""
+    """The board of ``spec`` built whole (with the bar ``progress`` of ``Board.from_spec``),
+    the start ``assign`` gives ``teams`` teams with ``seed``, and ``troops`` troops on every
+    territory."""
     from stratagem.conquest.board import Board, assign_random, assign_regions, troops_uniform
 
     if assign not in ASSIGNS:
         raise InvalidParameter(f"assign must be 'regions' or 'random', got {assign!r}")
-    board = Board.from_spec(spec)
+    board = Board.from_spec(spec, progress=progress)
     start = assign_regions if assign == "regions" else assign_random
     return board, start(board, teams, seed), troops_uniform(board, troops)
 
@@ -469,6 +470,7 @@ class Game(_Recorded):
         cap: int | None = None,
         max_turns: int | None = 1000,
         threads: int | None = None,
+        progress: ProgressOption = None,
     ) -> Game:
         """The game on the board ``spec`` (``Board.from_spec``), ``teams`` teams started by
         ``assign`` (:func:`~stratagem.conquest.board.assign_regions` or
@@ -478,7 +480,9 @@ class Game(_Recorded):
         On a grid (``grid:RxC``, ``:torus``) the engine builds its board from the grid's
         closed forms and grows the regions on it: the board is not built in Python (nor its
         int64 arrays and positions) until :attr:`board` is asked for. Any other board is
-        built whole first.
+        built whole first. ``progress`` (:mod:`stratagem.progress`) draws a bar on stderr, or
+        is told, as the board is built: the steps of a grid's game (board, regions, game), the
+        points of a random geometric board, the entries of a board file.
 
         >>> game = Game.from_spec("grid:6x6", 2, 5, ["opportunist", "balanced"], seed=3)
         >>> game.board_shape
@@ -498,7 +502,9 @@ class Game(_Recorded):
         }
         grid = GridRows.of_spec(spec) if assign in ASSIGNS else None
         if grid is None:
-            board, team, troop_array = whole_start(spec, teams, troops, assign, seed)
+            board, team, troop_array = whole_start(
+                spec, teams, troops, assign, seed, progress=progress
+            )
             return cls(board, team, troop_array, policies, **settings)
         check_start(teams, troops, grid.n)
         game = cls.__new__(cls)
@@ -507,16 +513,21 @@ class Game(_Recorded):
         game._keep_parameters(policies, seed=seed, rate=rate, cap=cap, max_turns=max_turns)
         check_teams_played(teams, game.policy_names)
         threads = _validate.threads(threads)
-        engine = _core.conquest.Board.grid(grid.n_rows, grid.n_cols, grid.torus)
-        if assign == "regions":
+        # Three steps, each one call of the engine: the board, the start, the game.
+        with Progress(3, f"game {grid.kind}", enabled=progress, counts=False) as bar:
+            engine = _core.conquest.Board.grid(grid.n_rows, grid.n_cols, grid.torus)
+            bar.advance()
+            if assign == "regions":
 
-            def grow(starts: NDArray[np.int64]) -> NDArray[np.int64]:
-                return _core.conquest.board_regions(engine, starts)
+                def grow(starts: NDArray[np.int64]) -> NDArray[np.int64]:
+                    return _core.conquest.board_regions(engine, starts)
 
-            team = regions_from(grid.n, teams, game.seed, grow)
-        else:
-            team = random_teams(grid.n, teams, game.seed)
-        game._start(engine, team, np.full(grid.n, troops, dtype=np.int64), threads)
+                team = regions_from(grid.n, teams, game.seed, grow)
+            else:
+                team = random_teams(grid.n, teams, game.seed)
+            bar.advance()
+            game._start(engine, team, np.full(grid.n, troops, dtype=np.int64), threads)
+            bar.advance()
         return game
 
     # -- state ---------------------------------------------------------------------------

@@ -51,6 +51,7 @@ from stratagem.mpi import (
     exchange_with_neighbors,
     world,
 )
+from stratagem.progress import Progress, ProgressOption
 
 if TYPE_CHECKING:
     from typing import TypeAlias
@@ -82,10 +83,12 @@ def _relax(
     indices: IntArray,
     owned: NDArray[np.bool_],
     teams: int,
+    bar: Progress,
 ) -> None:
     """Lower the keys of the owned territories to the smallest neighbour's key plus
     ``teams``, from the territories ``seeds`` whose keys are new: one breadth-first level at a
-    time, every territory of the level at once (a territory pushes at most once a call)."""
+    time, every territory of the level at once (a territory pushes at most once a call); the
+    bar counts the territories reached for the first time."""
     levels = key[seeds] // teams
     order = np.argsort(levels, kind="stable")
     seeds, levels = seeds[order], levels[order]
@@ -104,16 +107,23 @@ def _relax(
         better = owned[targets]
         better[better] = claims[better] < key[targets[better]]
         targets, claims = targets[better], claims[better]
-        np.minimum.at(key, targets, claims)
         current = np.unique(targets)
+        reached = int(np.count_nonzero(key[current] == _UNREACHED))
+        np.minimum.at(key, targets, claims)
+        bar.advance(reached)
         level += 1
 
 
 def _region_keys(
-    share: Share, starts: Sequence[int] | IntArray, teams: int, comm: Communicator
+    share: Share,
+    starts: Sequence[int] | IntArray,
+    teams: int,
+    comm: Communicator,
+    progress: ProgressOption = False,
 ) -> tuple[IntArray, int]:
     """Collective: the key ``distance * teams + team`` of every local id of the share (or
-    ``_UNREACHED``), and the rounds of exchanges it took."""
+    ``_UNREACHED``), and the rounds of exchanges it took, with a bar (``progress``) counting
+    the territories of this rank reached."""
     ids = _field(share, "local_ids")
     indptr, indices = _field(share, "indptr"), _field(share, "indices")
     owned = _field(share, "owned")
@@ -130,17 +140,21 @@ def _region_keys(
     np.minimum.at(key, place[here], here)  # a start given twice keeps its lowest team
     seeds = np.unique(place[here])
     rounds = 0
-    while True:
-        _relax(key, seeds, indptr=indptr, indices=indices, owned=owned, teams=teams)
-        ghosts = exchange_with_neighbors(
-            comm, neighbours.tolist(), key[halo_send], send_counts, recv_counts, tag=_TAG_KEYS
-        )
-        rounds += 1
-        fell = ghosts < key[halo_recv]
-        seeds = halo_recv[fell]
-        key[seeds] = ghosts[fell]
-        if not allreduce(np.array([seeds.shape[0]], dtype=np.int64), comm=comm)[0]:
-            return key, rounds
+    label = "regions (territories reached)"
+    with Progress(int(np.count_nonzero(owned)), label, enabled=progress) as bar:
+        bar.advance(int(np.count_nonzero(owned[seeds])))
+        while True:
+            _relax(key, seeds, indptr=indptr, indices=indices, owned=owned, teams=teams, bar=bar)
+            ghosts = exchange_with_neighbors(
+                comm, neighbours.tolist(), key[halo_send], send_counts, recv_counts, tag=_TAG_KEYS
+            )
+            rounds += 1
+            fell = ghosts < key[halo_recv]
+            seeds = halo_recv[fell]
+            key[seeds] = ghosts[fell]
+            if not allreduce(np.array([seeds.shape[0]], dtype=np.int64), comm=comm)[0]:
+                bar.reach(bar.total)  # the territories left no start reaches
+                return key, rounds
 
 
 def _teams_of(keys: IntArray, teams: int) -> IntArray:
@@ -151,16 +165,23 @@ def _teams_of(keys: IntArray, teams: int) -> IntArray:
 
 
 def graph_regions(
-    share: Share, starts: Sequence[int] | IntArray, n_teams: int, comm: Communicator
+    share: Share,
+    starts: Sequence[int] | IntArray,
+    n_teams: int,
+    comm: Communicator,
+    *,
+    progress: ProgressOption = False,
 ) -> IntArray:
     """Collective: the team :func:`~stratagem.conquest.board.assign_regions` gives every
     local id of ``share`` (owned territories and ghosts) when team ``t`` starts from the
     territory ``starts[t]`` (whole-board ids): the lowest team among those whose start is
-    nearest; -1 for territories no start reaches. Every rank passes the same starts."""
+    nearest; -1 for territories no start reaches. Every rank passes the same starts.
+    ``progress`` (:mod:`stratagem.progress`) is this rank's bar, counting its territories
+    reached (none by default)."""
     teams = _validate.integer("n_teams", n_teams, 1, MAX_TEAMS)
     if len(starts) != teams:
         raise InvalidParameter(f"{len(starts)} starts were given for {teams} teams (one a team)")
-    return _teams_of(_region_keys(share, starts, teams, comm)[0], teams)
+    return _teams_of(_region_keys(share, starts, teams, comm, progress)[0], teams)
 
 
 def _checked(
@@ -210,6 +231,7 @@ def graph_start(
     seed: int,
     offsets: ArrayLike | None = None,
     comm: Communicator | None = None,
+    progress: ProgressOption = None,
 ) -> tuple[IntArray, IntArray]:
     """Collective: the team of each local id of ``share`` (a rank's part of a board of ``n``
     territories) in the ``regions`` or ``random`` start of ``n_teams`` teams with ``seed``
@@ -231,7 +253,7 @@ def graph_start(
     else:
         block = (int(blocks[comm.rank]), int(blocks[comm.rank + 1]))
         starts = region_starts(seed, n, teams, block, comm)
-        team = graph_regions(share, starts, teams, comm)
+        team = graph_regions(share, starts, teams, comm, progress=progress)
         unreached = np.flatnonzero(team < 0)
         # Collective: every rank goes round the ring if a territory of any rank needs it.
         if allreduce(np.array([unreached.shape[0]], dtype=np.int64), comm=comm)[0]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
@@ -27,9 +27,10 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from stratagem import _core, _validate, graph, rng
-from stratagem.conquest import worldmap
+from stratagem.conquest import rgg_rows, worldmap
 from stratagem.errors import InvalidBoard, InvalidParameter
 from stratagem.graph import FloatArray, IntArray
+from stratagem.progress import Progress, ProgressOption
 
 __all__ = [
     "MAX_BORDERS",
@@ -66,10 +67,8 @@ _UNIT = 2.0**-53
 _LN2 = 0.6931471805599453
 _SQRT2 = 1.4142135623730951
 _ATANH_TERMS = 12
-# The k-d tree proposes the pairs within (1 + _PAIR_SLACK) radius, far above its rounding, so
-# that it proposes every pair Geometric.pairs keeps; they are checked _PAIR_SLICE at a time.
-_PAIR_SLACK = 2.0**-30
-_PAIR_SLICE = 1 << 20
+# Points drawn at a time by random_geometric.
+_DRAW_PART = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -243,19 +242,26 @@ def random_geometric(
     *,
     mean_degree: float = 8.0,
     seed: int = 0,
+    progress: ProgressOption = None,
 ) -> Layout:
     """``n`` random points joined within ``radius``
-    (:meth:`Board.random_geometric <stratagem.conquest.board.Board.random_geometric>`)."""
+    (:meth:`Board.random_geometric <stratagem.conquest.board.Board.random_geometric>`), with a
+    bar (``progress``) counting the points drawn, then the points whose borders are found."""
     rgg = Geometric.of(n, radius, mean_degree=mean_degree, seed=seed)
-    points = rgg.points(0, rgg.n)
-    row, column = rgg.cells_of(points)
-    # Number the territories along a boustrophedon of cells about one radius wide, so
-    # neighbours sit close together in memory (a turn runs ~2.5x faster than with the
-    # points in drawing order).
-    order = np.lexsort((column, row))
-    points, row = points[order], row[order]
-    first, second = rgg.pairs(points, row)
-    indptr, indices = graph.csr(first, second, rgg.n)
+    with Progress(2 * rgg.n, f"board {rgg.kind}", enabled=progress, counts=False) as bar:
+        points = np.empty((rgg.n, 2), dtype=np.float64)
+        for start in range(0, rgg.n, _DRAW_PART):
+            stop = min(start + _DRAW_PART, rgg.n)
+            points[start:stop] = rgg.points(start, stop)
+            bar.advance(stop - start)
+        row, column = rgg.cells_of(points)
+        # Number the territories along a boustrophedon of cells about one radius wide, so
+        # neighbours sit close together in memory (a turn runs ~2.5x faster than with the
+        # points in drawing order).
+        order = rgg_rows.row_order(row, column, rgg.cells)
+        points, row = points[order], row[order]
+        del order, column
+        indptr, indices = rgg.csr(points, row, bar.advance)
     return Layout(indptr, indices, positions=points, kind=rgg.kind)
 
 
@@ -269,7 +275,7 @@ class Geometric:
     ``(seed, "conquest.board.rgg")`` as uniforms (x, y). The unit square is cut into
     ``cells x cells`` cells at least one radius wide; the territories are the points sorted by
     cell row, then column along a boustrophedon (every other row reversed), then drawing
-    index. Two territories border when :meth:`pairs` says so: within the radius and in the
+    index. Two territories border when :meth:`csr` says so: within the radius and in the
     same or adjacent cell rows.
 
     >>> rgg = Geometric.of(5, 0.5, seed=1)
@@ -328,30 +334,16 @@ class Geometric:
         row = np.minimum((points[:, 1] * cells).astype(np.int64), cells - 1)
         return row, np.where(row % 2 == 0, column, cells - 1 - column)
 
-    def pairs(self, points: FloatArray, row: IntArray) -> tuple[IntArray, IntArray]:
-        """The bordering pairs ``(first[k], second[k])``, ``first < second``, of ``points``
-        in cell rows ``row``: ``dx * dx + dy * dy <= radius * radius`` in float64 and cell
-        rows at most one apart (always so in exact arithmetic: it settles rounding at a
-        cell's edge, so that a rank holding some rows of cells decides every pair as the
-        whole board does). A k-d tree proposes the pairs within a slightly larger radius."""
-        from scipy.spatial import cKDTree
-
-        limit = self.radius * self.radius
-        candidates = cKDTree(points).query_pairs(
-            self.radius * (1.0 + _PAIR_SLACK), output_type="ndarray"
-        )
-        close = np.empty(candidates.shape[0], dtype=bool)
-        # In slices, so the temporaries stay small beside the pairs themselves.
-        for start in range(0, candidates.shape[0], _PAIR_SLICE):
-            part = candidates[start : start + _PAIR_SLICE]
-            first, second = part[:, 0], part[:, 1]
-            dx = points[first, 0] - points[second, 0]
-            dy = points[first, 1] - points[second, 1]
-            within = dx * dx + dy * dy <= limit
-            within &= np.abs(row[first] - row[second]) <= 1
-            close[start : start + _PAIR_SLICE] = within
-        chosen = candidates[close].astype(np.int64, copy=False)
-        return chosen[:, 0], chosen[:, 1]
+    def csr(
+        self, points: FloatArray, row: IntArray, advance: Callable[[int], object]
+    ) -> tuple[IntArray, IntArray]:
+        """The CSR pair of the borders of ``points`` (sorted by their cell rows ``row``):
+        ``dx * dx + dy * dy <= radius * radius`` in float64 and cell rows at most one apart
+        (always so in exact arithmetic: it settles rounding at a cell's edge, so that a rank
+        holding some rows of cells decides every pair as the whole board does), a band of
+        cell rows at a time (:func:`~stratagem.conquest.rgg_rows.csr_by_bands`, which calls
+        ``advance(k)`` as the rows of ``k`` more points are written)."""
+        return rgg_rows.csr_by_bands(points, row, self.radius, advance=advance)
 
 
 def erdos_renyi(
@@ -437,9 +429,10 @@ def risk_world() -> Layout:
     )
 
 
-def from_spec(text: str) -> Layout:
+def from_spec(text: str, *, progress: ProgressOption = None) -> Layout:
     """The layout of a command-line board spec
-    (:meth:`Board.from_spec <stratagem.conquest.board.Board.from_spec>`)."""
+    (:meth:`Board.from_spec <stratagem.conquest.board.Board.from_spec>`); ``progress`` is
+    the bar of a random geometric board (:func:`random_geometric`)."""
     name, spec = _parse_spec(text)
     options = spec.options
     if name in ("complete", "star", "ring"):
@@ -451,7 +444,7 @@ def from_spec(text: str) -> Layout:
         return grid(*_grid_fields(spec))
     if name == "rgg":
         n, radius, degree, seed = _rgg_fields(spec)
-        return random_geometric(n, radius, mean_degree=degree, seed=seed)
+        return random_geometric(n, radius, mean_degree=degree, seed=seed, progress=progress)
     if name == "er":
         spec.expect(1, ("degree", "seed"), optional="p")
         if (len(spec.positional) == 2) == ("degree" in options):

@@ -12,8 +12,8 @@ and two territories border only within one cell row of each other. So:
 3. every point goes (one ``alltoallv``) to the ranks whose block covers its cell row, or is
    at most two rows away from it: a rank then holds the complete rows of its block and of its
    ghosts (one row away), whose neighbours are at most two rows away;
-4. each rank numbers its points and finds their borders (:meth:`Geometric.pairs
-   <stratagem.conquest.layouts.Geometric.pairs>`, the whole board's rule);
+4. each rank numbers its points and finds their borders, a band of cell rows at a time
+   (:meth:`Geometric.csr <stratagem.conquest.layouts.Geometric.csr>`, the whole board's rule);
 5. the degree sums of the blocks (one ``allgather``) give where each block's rows start in
    the whole board's CSR, local prefix sums the rest, and the engine cuts the share from the
    rows held (``_core.conquest.rows_share``).
@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from stratagem import _core, graph
+from stratagem import _core
 from stratagem.conquest.layouts import Geometric
 from stratagem.errors import InconsistentInput, InvalidParameter
 from stratagem.mpi import (
@@ -53,6 +53,7 @@ from stratagem.mpi import (
     checked_together,
 )
 from stratagem.mpi.collectives import _as_bytes
+from stratagem.progress import Progress, ProgressOption
 
 __all__ = ["LocalRgg", "rgg_share"]
 
@@ -74,12 +75,13 @@ class LocalRgg:
     share: dict[str, NDArray[Any]]
 
 
-def rgg_share(spec: str, comm: Communicator) -> LocalRgg:
+def rgg_share(spec: str, comm: Communicator, *, progress: ProgressOption = None) -> LocalRgg:
     """Collective: this rank's share of the board ``Board.from_spec(spec)`` of an ``rgg``
     spec (checked as ``Board.from_spec`` checks it, errors alike), the natural order cut into
     ``comm.size`` blocks (``block_partition``): the arrays ``_core.conquest.part_share``
     gives for the whole board, built from the rank's points and the cell rows about its
-    block only."""
+    block only. ``progress`` is this rank's bar (:class:`~stratagem.progress.Progress`),
+    counting the points it holds whose borders are found."""
 
     def parsed() -> Geometric:
         rgg = Geometric.of_spec(spec)
@@ -107,9 +109,9 @@ def rgg_share(spec: str, comm: Communicator) -> LocalRgg:
     first_row, end_row = (int(r) for r in held[comm.rank])
     first_id = int(row_starts[first_row])
     assert xy.shape[0] == row_starts[end_row] - first_id, "points lost on their way"
-    u, v = rgg.pairs(xy, row)
-    held_indptr, held_indices = graph.csr(u, v, xy.shape[0])
-    del xy, row, u, v
+    with Progress(xy.shape[0], f"board {rgg.kind} (rank share)", enabled=progress) as bar:
+        held_indptr, held_indices = rgg.csr(xy, row, bar.advance)
+    del xy, row
     # 5. The complete rows (the block's and one row about it, or none for an empty block),
     # where they start in the whole board's CSR, and the share cut from them.
     a = b = lo = hi = 0

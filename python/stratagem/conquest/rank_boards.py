@@ -40,6 +40,7 @@ from stratagem.conquest.layouts import Geometric
 from stratagem.conquest.local_board import GridRows, local_share, local_start
 from stratagem.conquest.local_rgg import rgg_share
 from stratagem.mpi import Communicator, block_partition, checked_together
+from stratagem.progress import ProgressOption
 
 __all__ = ["BoardShape", "RankBoard"]
 
@@ -68,10 +69,14 @@ class RankBoard:
         rgg = Geometric.of_spec(spec)
         return None if rgg is None else cls(spec, rgg.n)
 
-    def build(self, comm: Communicator) -> tuple[dict[str, NDArray[Any]], BoardShape]:
+    def build(
+        self, comm: Communicator, *, progress: ProgressOption = None
+    ) -> tuple[dict[str, NDArray[Any]], BoardShape]:
         """Collective: this rank's share (the arrays ``_core.conquest.part_share`` cuts from
         the whole board, block ``q`` of the natural order being rank ``q``'s) and the board's
-        shape. A bad row of a board file raises on every rank."""
+        shape, with this rank's bar ``progress`` (:mod:`stratagem.progress`) for an ``rgg``
+        board (a grid's share has closed forms, a board file's is one call of the engine). A
+        bad row of a board file raises on every rank."""
         if self.grid is not None:
             grid = self.grid
             share = checked_together(comm, lambda: local_share(grid, comm.size, comm.rank))
@@ -84,7 +89,7 @@ class RankBoard:
                 return share, BoardShape(mapped.path, mapped.n, mapped.n_borders)
 
             return checked_together(comm, read)
-        local = rgg_share(self.spec, comm)
+        local = rgg_share(self.spec, comm, progress=progress)
         return local.share, BoardShape(local.kind, local.n, local.n_borders)
 
     def start(
@@ -95,9 +100,12 @@ class RankBoard:
         assign: str,
         seed: int,
         comm: Communicator,
+        progress: ProgressOption = None,
     ) -> tuple[IntArray, IntArray]:
         """Collective: the team of every territory of ``share`` (a ``_PartArrays``) in the
-        ``regions`` or ``random`` start, and the whole board's territories per team."""
+        ``regions`` or ``random`` start, and the whole board's territories per team, with
+        this rank's bar ``progress`` as the regions of a board but a grid grow (a grid's
+        have closed forms)."""
         if self.grid is not None:
             return local_start(
                 self.grid,
@@ -108,4 +116,6 @@ class RankBoard:
                 owned=share.owned,
                 comm=comm,
             )
-        return graph_start(share, self.n, teams, assign=assign, seed=seed, comm=comm)
+        return graph_start(
+            share, self.n, teams, assign=assign, seed=seed, comm=comm, progress=progress
+        )
