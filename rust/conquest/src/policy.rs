@@ -361,25 +361,24 @@ impl View<'_> {
         }
     }
 
-    /// Interior territories send all but one troop one step closer to the front.
+    /// Interior territories (distance `d >= 1`) send all but one troop one step closer to
+    /// the front; the rest of the row is 0.
     fn move_to_front(&self, x: usize, row: &mut [i64]) {
         let (d, t) = (self.dist[x], self.troops[x]);
-        if d == NO_DISTANCE || d == 0 || t < 2 {
-            return;
-        }
-        if let Some(&k) = self.toward.get(x) {
+        let k = if d == NO_DISTANCE || t < 2 {
+            None
+        } else if let Some(&k) = self.toward.get(x) {
             // A territory at d >= 1 has a neighbour at d - 1: k is in its row.
-            if let Some(slot) = row.get_mut(k as usize) {
-                *slot = (t - 1) as i64;
-            }
-            return;
-        }
-        let neighbours = self.board.neighbours(x);
-        if let Some(k) = neighbours
-            .iter()
-            .position(|&y| self.dist[y as usize] == d - 1)
-        {
-            row[k] = (t - 1) as i64;
+            Some(k as usize)
+        } else {
+            let neighbours = self.board.neighbours(x);
+            neighbours
+                .iter()
+                .position(|&y| self.dist[y as usize] == d - 1)
+        };
+        // Every entry written (no fill first): most rows on most boards are interior ones.
+        for (i, slot) in row.iter_mut().enumerate() {
+            *slot = if Some(i) == k { (t - 1) as i64 } else { 0 };
         }
     }
 }
@@ -417,9 +416,6 @@ fn random(view: &View<'_>, x: usize, row: &mut [i64]) {
 
 fn aggressive(view: &View<'_>, x: usize, row: &mut [i64]) {
     let t = view.troops[x];
-    if view.dist[x] != 0 {
-        return view.move_to_front(x, row);
-    }
     if t >= 2
         && let Some(w) = view.weakest(x, |_| true)
     {
@@ -428,9 +424,6 @@ fn aggressive(view: &View<'_>, x: usize, row: &mut [i64]) {
 }
 
 fn balanced(view: &View<'_>, x: usize, row: &mut [i64]) {
-    if view.dist[x] != 0 {
-        return view.move_to_front(x, row);
-    }
     let t = view.troops[x];
     let Some(w) = view.weakest(x, |_| true) else {
         return;
@@ -447,9 +440,6 @@ fn balanced(view: &View<'_>, x: usize, row: &mut [i64]) {
 }
 
 fn opportunist(view: &View<'_>, x: usize, row: &mut [i64]) {
-    if view.dist[x] != 0 {
-        return view.move_to_front(x, row);
-    }
     let t = view.troops[x];
     let board = view.board;
     let around = |e: usize| view.around(e);
@@ -519,15 +509,20 @@ pub fn place(
             return;
         }
         let policy = policies[usize::from(view.team[x])];
-        if policy != Policy::Custom {
-            row.fill(0);
-        }
         match policy {
-            Policy::Random => random(view, x, row),
-            Policy::Aggressive => aggressive(view, x, row),
-            Policy::Balanced => balanced(view, x, row),
-            Policy::Opportunist => opportunist(view, x, row),
             Policy::Custom => {}
+            // Interior territories of these teams all do the same.
+            _ if policy.moves_to_front() && view.dist[x] != 0 => view.move_to_front(x, row),
+            _ => {
+                row.fill(0);
+                match policy {
+                    Policy::Random => random(view, x, row),
+                    Policy::Aggressive => aggressive(view, x, row),
+                    Policy::Balanced => balanced(view, x, row),
+                    Policy::Opportunist => opportunist(view, x, row),
+                    Policy::Custom => {}
+                }
+            }
         }
         // Checked placements commit at most the territory's troops.
         let committed: u64 = row.iter().map(|p| p.unsigned_abs()).sum();
