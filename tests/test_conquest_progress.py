@@ -13,10 +13,12 @@ import numpy as np
 import pytest
 
 from stratagem import _core, graph, progress
+from stratagem._files import write_arrays
 from stratagem.cli import main
 from stratagem.conquest import Board, Game, board_files, layouts, rgg_rows
 from stratagem.conquest.distributed import DistributedGame
 from stratagem.conquest.graph_start import graph_start
+from stratagem.errors import InvalidBoard
 from stratagem.mpi import SerialCommunicator
 
 Reports = list[tuple[int, int]]
@@ -129,6 +131,18 @@ def test_a_board_file_counts_its_entries(small_parts, tmp_path):
     seen.clear()
     assert Board.from_spec(str(path), progress=bar).kind == str(path)
     assert_counted_up(seen, parts=5)
+
+
+def test_a_bad_row_read_by_slices_names_the_file(small_parts, tmp_path):
+    arrays = board_files.to_arrays(Board.ring(600))
+    indices = arrays["indices"].copy()
+    indices[[200, 201]] = indices[[201, 200]]  # row 100 no longer ascending
+    path = tmp_path / "bad.npz"
+    write_arrays(path, {**arrays, "indices": indices}, stored=True)
+    seen, bar = told()
+    with pytest.raises(InvalidBoard, match=f"{path}: not a valid board file: .*territory 100"):
+        Board.load(path, progress=bar)
+    assert seen  # read by slices before the check refused it
 
 
 def test_a_grid_game_counts_its_steps():

@@ -92,7 +92,8 @@ def from_arrays(
     """The board :meth:`to_arrays` described (its kind ``kind`` if given, else the stored
     one); everything is checked again, and anything missing or malformed raises
     ``InvalidBoard``."""
-    try:
+
+    def build() -> Board:
         meta = _meta(arrays)
         return board_class(
             arrays["indptr"],
@@ -102,6 +103,14 @@ def from_arrays(
             positions=arrays.get("positions"),
             kind=meta["kind"] if kind is None else kind,
         )
+
+    return _malformed(build)
+
+
+def _malformed(build: Callable[[], Board]) -> Board:
+    """``build()``; anything missing or malformed raises ``InvalidBoard``."""
+    try:
+        return build()
     except InvalidBoard:
         raise
     except KeyError as error:
@@ -159,7 +168,7 @@ def load(
             positions=mapped.positions,
             kind=mapped.kind if kind is None else kind,
         )
-        board = _naming(path, lambda: board_class._checked(layout))
+        board = _naming(path, lambda: _malformed(lambda: board_class._checked(layout)))
         bar.advance(indices.shape[0])
     return board
 
