@@ -43,6 +43,7 @@ from numpy.typing import NDArray
 
 from stratagem import _core
 from stratagem.conquest.layouts import Geometric
+from stratagem.conquest.rgg_rows import row_order
 from stratagem.errors import InconsistentInput, InvalidParameter
 from stratagem.mpi import (
     Communicator,
@@ -100,10 +101,13 @@ def rgg_share(spec: str, comm: Communicator, *, progress: ProgressOption = None)
     n, cells = rgg.n, rgg.cells
     offsets = block_partition(n, comm.size)
     points, row_starts, held = _points_about_blocks(rgg, offsets, comm)
-    # 4. The held territories in the whole board's order, and their borders.
+    # 4. The held territories in the whole board's order, and their borders. The points
+    # came by rank, each rank's by cell row and drawing index, and the ranks' drawing indices
+    # ascend with the rank: those of a cell row are in drawing order already, and a stable
+    # sort by row and column keeps it.
     xy = np.stack((points["x"], points["y"]), axis=1)
     row, column = rgg.cells_of(xy)
-    order = np.lexsort((points["index"], column, row))
+    order = row_order(row, column, rgg.cells)
     xy, row = xy[order], row[order]
     del points, column, order
     first_row, end_row = (int(r) for r in held[comm.rank])
