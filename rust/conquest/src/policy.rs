@@ -362,14 +362,14 @@ impl View<'_> {
     }
 
     /// Interior territories (distance `d >= 1`) send all but one troop one step closer to
-    /// the front; the rest of the row is 0.
-    fn move_to_front(&self, x: usize, row: &mut [i64]) {
+    /// the front; the rest of the row is 0. Returns the troops sent.
+    fn move_to_front(&self, x: usize, row: &mut [i64]) -> u64 {
         let (d, t) = (self.dist[x], self.troops[x]);
         let k = if d == NO_DISTANCE || t < 2 {
             None
         } else if let Some(&k) = self.toward.get(x) {
             // A territory at d >= 1 has a neighbour at d - 1: k is in its row.
-            Some(k as usize)
+            Some(k as usize).filter(|&k| k < row.len())
         } else {
             let neighbours = self.board.neighbours(x);
             neighbours
@@ -380,6 +380,7 @@ impl View<'_> {
         for (i, slot) in row.iter_mut().enumerate() {
             *slot = if Some(i) == k { (t - 1) as i64 } else { 0 };
         }
+        k.map_or(0, |_| t - 1)
     }
 }
 
@@ -509,23 +510,23 @@ pub fn place(
             return;
         }
         let policy = policies[usize::from(view.team[x])];
-        match policy {
-            Policy::Custom => {}
-            // Interior territories of these teams all do the same.
-            _ if policy.moves_to_front() && view.dist[x] != 0 => view.move_to_front(x, row),
-            _ => {
+        // Interior territories of these teams all do the same, and know what they sent.
+        let committed = if policy.moves_to_front() && view.dist[x] != 0 {
+            view.move_to_front(x, row)
+        } else {
+            if policy != Policy::Custom {
                 row.fill(0);
-                match policy {
-                    Policy::Random => random(view, x, row),
-                    Policy::Aggressive => aggressive(view, x, row),
-                    Policy::Balanced => balanced(view, x, row),
-                    Policy::Opportunist => opportunist(view, x, row),
-                    Policy::Custom => {}
-                }
             }
-        }
-        // Checked placements commit at most the territory's troops.
-        let committed: u64 = row.iter().map(|p| p.unsigned_abs()).sum();
+            match policy {
+                Policy::Random => random(view, x, row),
+                Policy::Aggressive => aggressive(view, x, row),
+                Policy::Balanced => balanced(view, x, row),
+                Policy::Opportunist => opportunist(view, x, row),
+                Policy::Custom => {}
+            }
+            // Checked placements commit at most the territory's troops.
+            row.iter().map(|p| p.unsigned_abs()).sum()
+        };
         *garrison = view.troops[x] - committed;
     });
 }
