@@ -219,7 +219,7 @@ def test_graph_start_on_random_edge_lists_is_the_whole_boards_start(
         ({"n_teams": 1}, "n_teams must be at least 2"),
         ({"n_teams": 65}, "n_teams must be at most 64"),
         ({"n_teams": 6, "n": 5}, "n_teams = 6 exceeds the 5 territories"),
-        ({"assign": "continents"}, "assign must be one of ('regions', 'random'), got 'continents'"),
+        ({"assign": "continents"}, "assign must be 'regions' or 'random', got 'continents'"),
         ({"seed": -1}, "seed must be at least 0"),
         ({"offsets": [0, 10, 20]}, "offsets must cut the 20 territories into 3 blocks"),
         ({"offsets": [0, 12, 10, 20]}, "got [0, 12, 10, 20]"),

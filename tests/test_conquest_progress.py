@@ -15,7 +15,7 @@ import pytest
 from stratagem import _core, graph, progress
 from stratagem._files import write_arrays
 from stratagem.cli import main
-from stratagem.conquest import Board, Game, board_files, layouts, rgg_rows
+from stratagem.conquest import Board, Game, assign_regions, board_files, layouts, rgg_rows
 from stratagem.conquest.distributed import DistributedGame
 from stratagem.conquest.graph_start import graph_start
 from stratagem.errors import InvalidBoard
@@ -158,10 +158,23 @@ def test_a_grid_game_counts_its_steps():
 def test_a_game_on_a_random_geometric_board_passes_its_bar_on(small_parts):
     seen, bar = told()
     game = Game.from_spec("rgg:900:seed=4", 2, 3, ["balanced"] * 2, progress=bar)
-    assert_counted_up(seen, parts=10)
+    board_bar, regions_bar = runs_of(seen)
+    assert_counted_up(board_bar, parts=10)
+    assert_counted_up(regions_bar, parts=1)
+    assert regions_bar[-1] == (900, 900)
     quiet = Game.from_spec("rgg:900:seed=4", 2, 3, ["balanced"] * 2, progress=False)
     assert same_board(game.board, quiet.board)
     assert np.array_equal(game.team, quiet.team)
+
+
+@pytest.mark.parametrize("spec", ["grid:30x40", "er:400:degree=1.2:seed=3"])
+def test_assign_regions_counts_the_territories_it_gives_a_team(spec):
+    board = Board.from_spec(spec)
+    seen, bar = told()
+    team = assign_regions(board, 3, 5, progress=bar)
+    assert_counted_up(seen, parts=1)
+    assert seen[-1] == (board.n, board.n)
+    assert np.array_equal(team, assign_regions(board, 3, 5, progress=False))
 
 
 def test_a_rank_share_counts_its_points_then_its_regions(small_parts):

@@ -56,7 +56,7 @@ def test_graph_start_on_every_rank_is_the_whole_boards_start(
     ("arguments", "message"),
     [
         ({"n_teams": 1}, "n_teams must be at least 2"),
-        ({"assign": "continents"}, "assign must be one of ('regions', 'random')"),
+        ({"assign": "continents"}, "assign must be 'regions' or 'random'"),
     ],
 )
 def test_bad_input_on_one_rank_raises_on_every_rank(

@@ -50,7 +50,7 @@ from stratagem.conquest import board_files, layouts
 from stratagem.conquest.layouts import MAX_TERRITORIES, Layout
 from stratagem.errors import InvalidBoard, InvalidParameter
 from stratagem.graph import FloatArray, IntArray
-from stratagem.progress import ProgressOption
+from stratagem.progress import Progress, ProgressOption
 
 __all__ = [
     "MAX_TEAMS",
@@ -472,19 +472,26 @@ def random_teams(n: int, teams: int, seed: int) -> IntArray:
     return team
 
 
-def assign_regions(board: Board, n_teams: int, seed: int) -> IntArray:
+def assign_regions(
+    board: Board, n_teams: int, seed: int, *, progress: ProgressOption = None
+) -> IntArray:
     """Contiguous regions: team ``t`` starts from the territory of rank ``t`` in the random
     order of stream ``(seed, "conquest.assign.regions")``, and all regions grow together by
     breadth-first search, one level at a time; a territory reached by several teams in the
     same level goes to the lowest team id. Each region is connected. Territories no start can
-    reach (other components) get the team :func:`assign_random` gives them with this seed."""
+    reach (other components) get the team :func:`assign_random` gives them with this seed.
+    ``progress`` (:mod:`stratagem.progress`) counts the territories the regions reach."""
     board = _board(board)
     teams = _team_count(board, n_teams)
+    seed = _validate.seed(seed)
+    with Progress(board.n, "regions", enabled=progress) as bar:
 
-    def grow(starts: IntArray) -> IntArray:
-        return _core.conquest.regions_of(board.indptr, board.indices, starts)
+        def grow(starts: IntArray) -> IntArray:
+            return _core.conquest.regions_of(board.indptr, board.indices, starts, bar.reach)
 
-    return regions_from(board.n, teams, _validate.seed(seed), grow)
+        team = regions_from(board.n, teams, seed, grow)
+        bar.reach(board.n)
+    return team
 
 
 def regions_from(n: int, teams: int, seed: int, grow: Callable[[IntArray], IntArray]) -> IntArray:

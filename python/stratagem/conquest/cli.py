@@ -35,7 +35,7 @@ from stratagem.cli_common import (
     timed,
 )
 from stratagem.cli_common import count_argument as _count
-from stratagem.conquest.board import Board, assign_random, assign_regions, troops_uniform
+from stratagem.conquest.board import Board
 from stratagem.conquest.custom import is_custom_spec, load_policy
 from stratagem.conquest.distributed import ORDERS, DistributedGame
 from stratagem.conquest.game import (
@@ -43,6 +43,7 @@ from stratagem.conquest.game import (
     POLICIES,
     TROOP_LIMIT,
     Game,
+    start,
 )
 from stratagem.conquest.local_board import GridRows
 from stratagem.conquest.odds import battle_odds, battle_odds_fractions, simulate_battle
@@ -91,12 +92,15 @@ def _team_policies(text: str, teams: int) -> list[str]:
     return list(islice(cycle(names), teams))
 
 
+def _bar_here() -> bool | None:
+    """Bars as the command's ``--progress`` setting says on rank 0; no other rank draws one."""
+    return None if world().rank == 0 else False
+
+
 def _board(spec: str) -> Board:
-    """The board of ``--board``, with a bar as it is built on rank 0 (the command's
-    ``--progress`` setting; no other rank draws one); an error names the spec when the
-    message does not."""
-    progress = None if world().rank == 0 else False
-    return _naming_spec(spec, lambda text: Board.from_spec(text, progress=progress))
+    """The board of ``--board``, with a bar as it is built (:func:`_bar_here`); an error names
+    the spec when the message does not."""
+    return _naming_spec(spec, lambda text: Board.from_spec(text, progress=_bar_here()))
 
 
 def _naming_spec(spec: str, read: Callable[[str], T]) -> T:
@@ -161,9 +165,7 @@ def _new_game(args: argparse.Namespace) -> AnyGame:
             spec, teams, troop_count, policies, assign=options["assign"], **settings
         )
     board = _board(spec)
-    assign = assign_regions if options["assign"] == "regions" else assign_random
-    team = assign(board, teams, seed)
-    troops = troops_uniform(board, troop_count)
+    team, troops = start(board, teams, troop_count, options["assign"], seed, progress=_bar_here())
     if world().is_distributed:
         return DistributedGame(board, team, troops, policies, order=args.order, **settings)
     return Game(board, team, troops, policies, **settings)

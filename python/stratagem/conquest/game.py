@@ -150,6 +150,12 @@ Assign = Literal["regions", "random"]
 ASSIGNS: tuple[str, ...] = ("regions", "random")
 
 
+def check_assign(assign: object) -> None:
+    """A start from a spec is ``regions`` or ``random``."""
+    if assign not in ASSIGNS:
+        raise InvalidParameter(f"assign must be 'regions' or 'random', got {assign!r}")
+
+
 def check_start(teams: int, troops: int, n: int) -> None:
     """The checks of a game's start from a spec on a board of ``n`` territories: 2 to
     ``MAX_TEAMS`` teams, no more than the territories, ``troops`` from 0 to ``TROOP_LIMIT``."""
@@ -170,16 +176,28 @@ def check_teams_played(teams: int, policy_names: Sequence[str]) -> None:
 def whole_start(
     spec: str, teams: int, troops: int, assign: object, seed: int, *, progress: ProgressOption
 ) -> tuple[Board, NDArray[np.int64], NDArray[np.int64]]:
-    """The board of ``spec`` built whole (with the bar ``progress`` of ``Board.from_spec``),
-    the start ``assign`` gives ``teams`` teams with ``seed``, and ``troops`` troops on every
-    territory."""
-    from stratagem.conquest.board import Board, assign_random, assign_regions, troops_uniform
+    """The board of ``spec`` built whole (with the bar ``progress`` of ``Board.from_spec``)
+    and its :func:`start`."""
+    from stratagem.conquest.board import Board
 
-    if assign not in ASSIGNS:
-        raise InvalidParameter(f"assign must be 'regions' or 'random', got {assign!r}")
+    check_assign(assign)  # before a board that may take a while
     board = Board.from_spec(spec, progress=progress)
-    start = assign_regions if assign == "regions" else assign_random
-    return board, start(board, teams, seed), troops_uniform(board, troops)
+    return (board, *start(board, teams, troops, assign, seed, progress=progress))
+
+
+def start(
+    board: Board, teams: int, troops: int, assign: object, seed: int, *, progress: ProgressOption
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """The teams ``assign`` gives ``teams`` teams on ``board`` with ``seed`` (with the bar
+    ``progress`` of ``assign_regions``), and ``troops`` troops on every territory."""
+    from stratagem.conquest.board import assign_random, assign_regions, troops_uniform
+
+    check_assign(assign)
+    if assign == "regions":
+        team = assign_regions(board, teams, seed, progress=progress)
+    else:
+        team = assign_random(board, teams, seed)
+    return team, troops_uniform(board, troops)
 
 
 def custom_placement(

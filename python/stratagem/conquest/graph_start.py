@@ -39,7 +39,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from stratagem import _validate
-from stratagem.conquest.game import MAX_TEAMS
+from stratagem.conquest.game import MAX_TEAMS, check_assign
 from stratagem.conquest.local_board import random_positions, region_starts
 from stratagem.errors import InvalidParameter
 from stratagem.graph import concatenated_ranges
@@ -60,10 +60,9 @@ if TYPE_CHECKING:
 
     Share: TypeAlias = Mapping[str, NDArray[Any]] | _PartArrays
 
-__all__ = ["ASSIGNS", "graph_regions", "graph_start"]
+__all__ = ["graph_regions", "graph_start"]
 
 IntArray = NDArray[np.int64]
-ASSIGNS: tuple[str, ...] = ("regions", "random")
 # The key of a territory no start has reached (yet).
 _UNREACHED = np.iinfo(np.int64).max
 # Tag of the messages of the keys' exchange.
@@ -199,8 +198,7 @@ def _checked(
     teams = _validate.integer("n_teams", n_teams, 2, MAX_TEAMS)
     if teams > n:
         raise InvalidParameter(f"n_teams = {teams} exceeds the {n} territories")
-    if assign not in ASSIGNS:
-        raise InvalidParameter(f"assign must be one of {ASSIGNS}, got {assign!r}")
+    check_assign(assign)
     seed = _validate.seed(seed)
     blocks = block_partition(n, size) if offsets is None else np.asarray(offsets, dtype=np.int64)
     if (

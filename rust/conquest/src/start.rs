@@ -4,8 +4,10 @@
 //! `regions_of` in `python/stratagem/conquest/oracle.py` is the same rule in plain Python.
 //! [`regions`] reads a CSR, [`board_regions`] the engine's board: one rule ([`grow`]) for both.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use rayon::prelude::*;
-use stratagem_core::{Error, Result};
+use stratagem_core::{Cancel, Error, Result};
 
 use crate::{Board, MAX_TEAMS};
 
@@ -19,8 +21,15 @@ const FREE: u8 = u8::MAX;
 /// The team of every territory when team `t` starts from `starts[t]` on the board of
 /// `indptr`, `indices` (CSR), `-1` for a territory no start reaches. Checks what it reads:
 /// `indptr` rising from 0 to `len(indices)`, every neighbour reached and every start a
-/// territory, the starts distinct and at most [`MAX_TEAMS`].
-pub fn regions(indptr: &[i64], indices: &[i64], starts: &[i64]) -> Result<Vec<i64>> {
+/// territory, the starts distinct and at most [`MAX_TEAMS`]. `reached` counts the territories
+/// the teams hold as they grow; `cancel` is checked after every level of every team.
+pub fn regions(
+    indptr: &[i64],
+    indices: &[i64],
+    starts: &[i64],
+    cancel: &Cancel,
+    reached: &AtomicU64,
+) -> Result<Vec<i64>> {
     let n = indptr.len().saturating_sub(1);
     let ends_ok = indptr.first() == Some(&0) && indptr.last() == Some(&(indices.len() as i64));
     if !ends_ok || indptr.windows(2).any(|w| w[1] < w[0]) {
@@ -32,18 +41,29 @@ pub fn regions(indptr: &[i64], indices: &[i64], starts: &[i64]) -> Result<Vec<i6
             .iter()
             .copied()
     };
-    Ok(signed(&grow(n, starts, row)?))
+    Ok(signed(&grow(n, starts, row, cancel, reached)?))
 }
 
 /// [`regions`] on the engine's board (checked when it was built).
-pub fn board_regions(board: &Board, starts: &[i64]) -> Result<Vec<i64>> {
+pub fn board_regions(
+    board: &Board,
+    starts: &[i64],
+    cancel: &Cancel,
+    reached: &AtomicU64,
+) -> Result<Vec<i64>> {
     let row = |x: usize| board.neighbours(x).iter().map(|&y| i64::from(y));
-    Ok(signed(&grow(board.n(), starts, row)?))
+    Ok(signed(&grow(board.n(), starts, row, cancel, reached)?))
 }
 
 /// The rule itself on a board of `n` territories whose neighbours `row(x)` lists: the team of
 /// every territory, [`FREE`] where no start reaches.
-fn grow<I>(n: usize, starts: &[i64], row: impl Fn(usize) -> I) -> Result<Vec<u8>>
+fn grow<I>(
+    n: usize,
+    starts: &[i64],
+    row: impl Fn(usize) -> I,
+    cancel: &Cancel,
+    reached: &AtomicU64,
+) -> Result<Vec<u8>>
 where
     I: Iterator<Item = i64>,
 {
@@ -74,6 +94,7 @@ where
         team[x] = t as u8;
         frontiers.push(vec![x]);
     }
+    reached.fetch_add(starts.len() as u64, Ordering::Relaxed);
     let mut next: Vec<usize> = Vec::new();
     while frontiers.iter().any(|f| !f.is_empty()) {
         for (t, frontier) in frontiers.iter_mut().enumerate() {
@@ -89,8 +110,10 @@ where
                     }
                 }
             }
+            reached.fetch_add(next.len() as u64, Ordering::Relaxed);
             std::mem::swap(frontier, &mut next);
             next.clear();
+            cancel.check()?;
         }
     }
     Ok(team)
@@ -106,6 +129,30 @@ fn signed(team: &[u8]) -> Vec<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`regions`] without a count or a Ctrl-C to watch.
+    fn plain(indptr: &[i64], indices: &[i64], starts: &[i64]) -> Result<Vec<i64>> {
+        regions(indptr, indices, starts, &Cancel::new(), &AtomicU64::new(0))
+    }
+
+    /// [`board_regions`] likewise.
+    fn on_board(board: &Board, starts: &[i64]) -> Result<Vec<i64>> {
+        board_regions(board, starts, &Cancel::new(), &AtomicU64::new(0))
+    }
+
+    #[test]
+    fn counts_the_territories_reached_and_stops_when_cancelled() -> Result<()> {
+        // The path 0-1-2-3-4 and the border 5-6: 5 and 6 are never reached.
+        let (indptr, indices) = csr_of(7, &[(0, 1), (1, 2), (2, 3), (3, 4), (5, 6)]);
+        let reached = AtomicU64::new(0);
+        regions(&indptr, &indices, &[0, 4], &Cancel::new(), &reached)?;
+        assert_eq!(reached.load(Ordering::Relaxed), 5);
+        let cancel = Cancel::new();
+        cancel.cancel();
+        let stopped = regions(&indptr, &indices, &[0], &cancel, &AtomicU64::new(0));
+        assert!(matches!(stopped, Err(Error::Interrupted)));
+        Ok(())
+    }
 
     /// The CSR of the undirected graph of `edges` on `n` territories.
     fn csr_of(n: usize, edges: &[(usize, usize)]) -> (Vec<i64>, Vec<i64>) {
@@ -130,18 +177,18 @@ mod tests {
         let (indptr, indices) = csr_of(8, &[(0, 1), (1, 2), (2, 3), (3, 4), (5, 6)]);
         // Both teams reach 2 in the second level: it goes to team 0, whichever end it starts.
         assert_eq!(
-            regions(&indptr, &indices, &[4, 0])?,
+            plain(&indptr, &indices, &[4, 0])?,
             [1, 1, 0, 0, 0, -1, -1, -1]
         );
         assert_eq!(
-            regions(&indptr, &indices, &[0, 4])?,
+            plain(&indptr, &indices, &[0, 4])?,
             [0, 0, 0, 1, 1, -1, -1, -1]
         );
         assert_eq!(
-            regions(&indptr, &indices, &[6, 7])?,
+            plain(&indptr, &indices, &[6, 7])?,
             [-1, -1, -1, -1, -1, 0, 0, 1]
         );
-        assert_eq!(regions(&indptr, &indices, &[])?, [-1; 8]);
+        assert_eq!(plain(&indptr, &indices, &[])?, [-1; 8]);
         Ok(())
     }
 
@@ -149,9 +196,7 @@ mod tests {
     fn refuses_bad_starts_and_bad_rows() {
         let (indptr, indices) = csr_of(3, &[(0, 1), (1, 2)]);
         let error = |indptr: &[i64], indices: &[i64], starts: &[i64]| {
-            regions(indptr, indices, starts)
-                .err()
-                .map(|e| e.to_string())
+            plain(indptr, indices, starts).err().map(|e| e.to_string())
         };
         assert!(error(&indptr, &indices, &[3]).is_some_and(|e| e.contains("outside 0..3")));
         assert!(error(&indptr, &indices, &[-1]).is_some_and(|e| e.contains("outside 0..3")));
@@ -169,12 +214,9 @@ mod tests {
         let (indptr, indices) = csr_of(8, &[(0, 1), (1, 2), (2, 3), (3, 4), (5, 6), (1, 6)]);
         let board = Board::from_csr(&indptr, &indices)?;
         for starts in [&[4, 0][..], &[0, 4], &[6, 7, 2], &[]] {
-            assert_eq!(
-                board_regions(&board, starts)?,
-                regions(&indptr, &indices, starts)?
-            );
+            assert_eq!(on_board(&board, starts)?, plain(&indptr, &indices, starts)?);
         }
-        let error = board_regions(&board, &[8]).err().map(|e| e.to_string());
+        let error = on_board(&board, &[8]).err().map(|e| e.to_string());
         assert!(error.is_some_and(|e| e.contains("outside 0..8")));
         Ok(())
     }
