@@ -201,6 +201,18 @@ impl Board {
         self.indptr[x] as usize..self.indptr[x + 1] as usize
     }
 
+    /// Every territory's row offsets (`n + 1` of them: row `x` is `offsets[x]..offsets[x + 1]`).
+    #[inline]
+    pub fn offsets(&self) -> &[u32] {
+        &self.indptr
+    }
+
+    /// The target and the reverse of every directed edge, in CSR order.
+    #[inline]
+    pub fn edges(&self) -> (&[u32], &[u32]) {
+        (&self.indices, &self.reverse)
+    }
+
     /// The position of the first edge of territory `x`'s row (`n_edges()` for `x = n`).
     #[inline]
     pub fn row_start(&self, x: usize) -> usize {

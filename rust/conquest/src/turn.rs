@@ -6,6 +6,7 @@
 //! every territory `x`, its own edges (`< 0`: troops coming home) and their reverses (`> 0`:
 //! troops arriving), and the garrison the placement left at home.
 
+use std::ops::Range;
 use std::sync::atomic::{AtomicI64, Ordering};
 
 use rayon::prelude::*;
@@ -113,22 +114,24 @@ pub fn battles(
 
 /// The troops of `x`'s own team present at `x` after the battles (garrison, defenders home,
 /// transfers in), or `None` when troops of another team arrived too. Every sum is of troops
-/// of distinct territories, so it fits in a `u64` ([`troop_limit`]).
+/// of distinct territories, so it fits in a `u64` ([`troop_limit`]). `row` is `x`'s row,
+/// which the caller reads off the offsets once.
 #[inline]
 fn own_presence(
     board: &Board,
     team: &[u8],
     placement: &[i64],
     x: usize,
+    row: Range<usize>,
     garrison: u64,
 ) -> Option<u64> {
     let own = team[x];
     let mut present = garrison;
-    let row = board.row(x);
+    let (targets, reverses) = board.edges();
     let edges = placement[row.clone()]
         .iter()
-        .zip(board.reverses(x))
-        .zip(board.neighbours(x));
+        .zip(&reverses[row.clone()])
+        .zip(&targets[row]);
     for ((&mine, &back), &y) in edges {
         let theirs = placement[back as usize];
         if mine < 0 {
@@ -173,16 +176,18 @@ fn presence(
 }
 
 /// The new owner and troops of `x` (before recruitment) from the troops present: the largest
-/// team; on a tie the owner if tied, else a tied team drawn with the tie stream.
+/// team; on a tie the owner if tied, else a tied team drawn with the tie stream. `row` is
+/// `x`'s row.
 fn occupation(
     before: &Before<'_>,
     x: usize,
+    row: Range<usize>,
     garrison: u64,
     counts: &mut Vec<(u8, u64)>,
 ) -> (u8, u64) {
     let b = before;
     let owner = b.team[x];
-    if let Some(present) = own_presence(b.board, b.team, b.placement, x, garrison) {
+    if let Some(present) = own_presence(b.board, b.team, b.placement, x, row, garrison) {
         return (owner, present);
     }
     presence(b.board, b.team, b.placement, x, garrison, counts);
@@ -246,12 +251,15 @@ pub fn occupy_and_recruit(
         .fold(zeros, |mut totals, (chunk, (team_out, troops_out))| {
             let first = chunk * TERRITORIES_PER_TASK;
             let mut counts = Vec::with_capacity(8);
-            for (k, (owner_out, troops_here)) in team_out.iter_mut().zip(troops_out).enumerate() {
+            let offsets = &b.board.offsets()[first..=first + team_out.len()];
+            let rows = offsets.windows(2).map(|w| w[0] as usize..w[1] as usize);
+            let out = team_out.iter_mut().zip(troops_out).zip(rows);
+            for (k, ((owner_out, troops_here), row)) in out.enumerate() {
                 let x = first + k;
                 if !owned(x) {
                     continue;
                 }
-                let (owner, held) = occupation(b, x, *troops_here, &mut counts);
+                let (owner, held) = occupation(b, x, row, *troops_here, &mut counts);
                 let held = held.min(b.limit);
                 // held <= 2^40 and rate_ppm <= 10^7: the product fits in a u64.
                 let recruited = held * b.rate_ppm / 1_000_000;
