@@ -151,7 +151,13 @@ pub fn frontier_distance(
         // The level holds the territories at `d`; the search marks theirs at `d + 1`.
         let mut d = 0;
         while !level.is_empty() {
-            for &x in level.iter() {
+            for (i, &x) in level.iter().enumerate() {
+                // A level is scattered over the board: ask for the neighbours of the
+                // territory some places ahead, so they are at hand when it comes (a tenth
+                // less time on the 1000x1000 grid; only the offset read here waits).
+                if let Some(&ahead) = level.get(i + 16) {
+                    prefetch(board.edges().0, board.row_start(ahead as usize));
+                }
                 let mut first_closer = NOWHERE;
                 // Every unmarked neighbour is interior, hence of x's team: no team check.
                 for (k, &y) in board.neighbours(x as usize).iter().enumerate() {
@@ -174,6 +180,23 @@ pub fn frontier_distance(
             next.clear();
         }
     });
+}
+
+/// Asks the processor to bring `values[i]` into its cache (nothing when `i` is out of range,
+/// nor on targets other than x86-64).
+#[inline(always)]
+fn prefetch<T>(values: &[T], i: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(value) = values.get(i) {
+        // SAFETY: a prefetch neither reads nor writes memory as the program sees it, and the
+        // pointer comes from a reference.
+        unsafe {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(value).cast::<i8>());
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (values, i);
 }
 
 /// The buffers of [`frontier_distance`], kept from turn to turn: each team's current and next
