@@ -388,13 +388,7 @@ impl Game {
                 }
                 continue;
             }
-            let committed: u128 = row.iter().map(|p| u128::from(p.unsigned_abs())).sum();
-            if committed > u128::from(self.troops[x]) {
-                return Err(Error::InvalidMove(format!(
-                    "territory {x} places {committed} troops but holds {}",
-                    self.troops[x]
-                )));
-            }
+            check_committed(row, self.troops[x], x as u64)?;
         }
         Ok(())
     }
@@ -451,7 +445,7 @@ impl Game {
             team: &self.team,
             troops: &self.troops,
             dist,
-            toward,
+            toward: { let _ = toward; &[] },
             given_pressure: (&[], &[]),
             pressure,
             seed: self.params.seed,
@@ -534,4 +528,16 @@ pub fn counts(k: usize, team: &[u8], troops: &[u64]) -> (Vec<u64>, Vec<u64>) {
         totals[usize::from(t)] += n;
     }
     (territories, totals)
+}
+
+/// Refuses a custom placement row that commits more troops than territory `id` holds
+/// (`held`): the rule for [`Game::check_custom`] and a rank's part alike.
+pub(crate) fn check_committed(row: &[i64], held: u64, id: u64) -> Result<()> {
+    let committed: u128 = row.iter().map(|p| u128::from(p.unsigned_abs())).sum();
+    if committed > u128::from(held) {
+        return Err(Error::InvalidMove(format!(
+            "territory {id} places {committed} troops but holds {held}"
+        )));
+    }
+    Ok(())
 }

@@ -14,7 +14,7 @@ use stratagem_core::rng::{Stream, purpose_tag};
 use stratagem_core::{Error, Result};
 
 use crate::board::Board;
-use crate::game::{History, Params, Record, Status};
+use crate::game::{History, Params, Record, Status, check_committed};
 use crate::plan::{Plan, check_plan};
 use crate::policy::{self, NO_DISTANCE, NO_SLOT, Policy, Pressure, View};
 use crate::turn::troop_limit;
@@ -471,13 +471,7 @@ impl Part {
                 }
                 continue;
             }
-            let committed: u128 = row.iter().map(|p| u128::from(p.unsigned_abs())).sum();
-            if committed > u128::from(self.troops[x]) {
-                return Err(Error::InvalidMove(format!(
-                    "territory {id} places {committed} troops but holds {}",
-                    self.troops[x]
-                )));
-            }
+            check_committed(row, self.troops[x], id)?;
         }
         Ok(())
     }
