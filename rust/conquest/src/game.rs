@@ -445,7 +445,7 @@ impl Game {
             team: &self.team,
             troops: &self.troops,
             dist,
-            toward: { let _ = toward; &[] },
+            toward,
             given_pressure: (&[], &[]),
             pressure,
             seed: self.params.seed,
