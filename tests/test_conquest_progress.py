@@ -167,6 +167,14 @@ def test_a_game_on_a_random_geometric_board_passes_its_bar_on(small_parts):
     assert np.array_equal(game.team, quiet.team)
 
 
+def test_a_preferential_attachment_board_counts_its_territories():
+    seen, bar = told()
+    board = Board.barabasi_albert(3000, 2, seed=5, progress=bar)
+    assert_counted_up(seen, parts=1)
+    assert seen[-1] == (3000, 3000)
+    assert board == Board.from_spec("ba:3000:2:seed=5")
+
+
 @pytest.mark.parametrize("spec", ["grid:30x40", "er:400:degree=1.2:seed=3"])
 def test_assign_regions_counts_the_territories_it_gives_a_team(spec):
     board = Board.from_spec(spec)

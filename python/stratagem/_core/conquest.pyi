@@ -22,6 +22,7 @@ __all__ = [
     "Game",
     "Part",
     "Standing",
+    "attachment_csr",
     "battle_odds",
     "battle_odds_exact",
     "board_regions",
@@ -185,6 +186,9 @@ def rows_share(
     offsets: NDArray[np.int64],
     rank: int,
 ) -> dict[str, NDArray[np.int64] | NDArray[np.bool_]]: ...
+def attachment_csr(
+    n: int, m: int, seed: int, progress: Callable[[int], object] | None = None
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]: ...
 def grid_csr(rows: int, cols: int, torus: bool) -> tuple[NDArray[np.int64], NDArray[np.int64]]: ...
 def board_regions(
     board: Board, starts: NDArray[np.int64], progress: Callable[[int], object] | None = None

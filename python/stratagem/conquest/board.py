@@ -419,14 +419,17 @@ class Board:
         return cls._trusted(layouts.erdos_renyi(n, p, mean_degree=mean_degree, seed=seed))
 
     @classmethod
-    def barabasi_albert(cls, n: int, m: int, *, seed: int = 0) -> Board:
+    def barabasi_albert(
+        cls, n: int, m: int, *, seed: int = 0, progress: ProgressOption = None
+    ) -> Board:
         """Preferential attachment: a star on territories ``0..m`` (centre 0), then each new
         territory ``v = m+1 .. n-1`` borders ``m`` distinct earlier territories, each drawn
-        with probability proportional to its degree (as networkx does). Each draw depends on
-        the ones before, so this runs one Python step per draw (about a second per million
-        borders).
+        with probability proportional to its degree (as networkx does), from stream ``(seed,
+        "conquest.board.ba")``. Each draw depends on the ones before, so the engine grows the
+        board one territory after another (``ba:10000000:2`` in about a second);
+        ``progress`` (:mod:`stratagem.progress`) counts the territories added.
         """
-        return cls._trusted(layouts.barabasi_albert(n, m, seed=seed))
+        return cls._trusted(layouts.barabasi_albert(n, m, seed=seed, progress=progress))
 
     @classmethod
     def risk_world(cls) -> Board:

@@ -381,33 +381,19 @@ def erdos_renyi(
     return Layout(indptr, indices, kind=kind)
 
 
-def barabasi_albert(n: int, m: int, *, seed: int = 0) -> Layout:
+def barabasi_albert(n: int, m: int, *, seed: int = 0, progress: ProgressOption = None) -> Layout:
     """Preferential attachment, ``m`` borders per new territory
-    (:meth:`Board.barabasi_albert <stratagem.conquest.board.Board.barabasi_albert>`)."""
+    (:meth:`Board.barabasi_albert <stratagem.conquest.board.Board.barabasi_albert>`), grown by
+    the engine (``progress`` counts the territories added)."""
     m = _validate.integer("m", m, 1)
     n = _territory_count("n", n, low=m + 1)
     seed = _validate.seed(seed)
-    # Every border appends both ends, so a uniform pick from `ends` is degree-weighted.
-    ends: list[int] = []
-    for leaf in range(1, m + 1):
-        ends += (0, leaf)
-    words = _words(seed, "conquest.board.ba")
-    for v in range(m + 1, n):
-        size = len(ends)
-        rejected_below = (1 << 64) % size
-        targets: list[int] = []
-        while len(targets) < m:
-            word = next(words)
-            if word < rejected_below:
-                continue
-            target = ends[word % size]
-            if target not in targets:
-                targets.append(target)
-        for target in targets:
-            ends += (target, v)
-    pairs = np.array(ends, dtype=np.int64).reshape(-1, 2)
-    indptr, indices = graph.csr(pairs[:, 0], pairs[:, 1], n)
-    return Layout(indptr, indices, kind=f"ba:{n}:{m}:seed={seed}")
+    kind = f"ba:{n}:{m}:seed={seed}"
+    _check_borders(kind, m * (n - m + 1))
+    with Progress(n, f"board {kind}", enabled=progress) as bar:
+        indptr, indices = _core.conquest.attachment_csr(n, m, seed, bar.reach)
+        bar.reach(n)
+    return Layout(indptr, indices, kind=kind)
 
 
 def risk_world() -> Layout:
@@ -432,7 +418,7 @@ def risk_world() -> Layout:
 def from_spec(text: str, *, progress: ProgressOption = None) -> Layout:
     """The layout of a command-line board spec
     (:meth:`Board.from_spec <stratagem.conquest.board.Board.from_spec>`); ``progress`` is
-    the bar of a random geometric board (:func:`random_geometric`)."""
+    the bar of a random geometric or preferential-attachment board."""
     name, spec = _parse_spec(text)
     options = spec.options
     if name in ("complete", "star", "ring"):
@@ -460,7 +446,8 @@ def from_spec(text: str, *, progress: ProgressOption = None) -> Layout:
         )
     if name == "ba":
         spec.expect(2, ("seed",))
-        return barabasi_albert(spec.integer(0, "n"), spec.integer(1, "m"), seed=spec.seed())
+        n, m, seed = spec.integer(0, "n"), spec.integer(1, "m"), spec.seed()
+        return barabasi_albert(n, m, seed=seed, progress=progress)
     if name == "risk":
         spec.expect(0, ())
         return risk_world()

@@ -30,6 +30,7 @@ __all__ = [
     "POLICIES",
     "TROOP_LIMIT",
     "OracleGame",
+    "barabasi_albert_ends",
     "battle",
     "battle_odds_exact",
     "border_ids",
@@ -210,6 +211,27 @@ def _turn_of(
 
 
 # --- Shared definitions of the built-in policies -----------------------------------------
+
+
+def barabasi_albert_ends(n: int, m: int, seed: int) -> list[int]:
+    """The rule of the board ``ba:n:m``: territories ``0..m`` start as the star of ``0``; then
+    each territory ``v = m + 1 .. n - 1`` picks ``m`` distinct targets, each ``ends[i]`` with
+    ``i`` uniform below ``len(ends)`` drawn from stream ``(seed, "conquest.board.ba")`` (a
+    degree-weighted pick, since every border lists both its ends; a target picked already is
+    drawn again), and then borders them. The ends of every border, two a border, in order."""
+    ends: list[int] = []
+    for leaf in range(1, m + 1):
+        ends += [0, leaf]
+    cursor = Stream(seed, "conquest.board.ba").cursor()
+    for v in range(m + 1, n):
+        targets: list[int] = []
+        while len(targets) < m:
+            target = ends[cursor.uniform_below(len(ends))]
+            if target not in targets:
+                targets.append(target)
+        for target in targets:
+            ends += [target, v]
+    return ends
 
 
 def _enemy_neighbours(board: _Board, team: list[int], x: int) -> list[tuple[int, int]]:

@@ -4,9 +4,11 @@
 //! borders; [`Game`] holds the state and plays turns: placement ([`policy`]), battles,
 //! occupation and recruitment ([`turn`]). [`odds`] computes exact battle odds; [`many`] plays
 //! independent games in parallel; [`part`] is one rank's share of a game spread over MPI
-//! ranks, [`share`] cuts its board and [`plan`] lists what it exchanges. `python/stratagem/conquest/oracle.py` is the same rules in
-//! plain Python.
+//! ranks, [`share`] cuts its board and [`plan`] lists what it exchanges; [`start`] grows the
+//! regions a game may start from and [`attachment`] the preferential-attachment boards.
+//! `python/stratagem/conquest/oracle.py` is the same rules in plain Python.
 
+pub mod attachment;
 pub mod board;
 pub mod exact;
 pub mod game;

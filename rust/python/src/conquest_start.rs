@@ -1,9 +1,11 @@
-//! Bindings of what starts a conquest game on a large board: a grid's CSR and the regions of
-//! `stratagem.conquest.board.assign_regions` (on a CSR or on the engine's board), with the GIL
-//! released; the regions can be interrupted and report the territories reached.
+//! Bindings of what starts a conquest game on a large board: a grid's CSR, the borders of a
+//! preferential-attachment board and the regions of `stratagem.conquest.board.assign_regions`
+//! (on a CSR or on the engine's board), with the GIL released; the long ones can be
+//! interrupted and report how far they are.
 
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::prelude::*;
+use stratagem_conquest::attachment::barabasi_albert;
 use stratagem_conquest::share::Grid;
 use stratagem_conquest::start::{board_regions, regions};
 
@@ -20,6 +22,24 @@ type CsrArrays<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>);
 fn grid_csr(py: Python<'_>, rows: i64, cols: i64, torus: bool) -> PyResult<CsrArrays<'_>> {
     let grid = Grid { rows, cols, torus };
     let (indptr, indices) = py.detach(|| grid.csr()).map_err(to_py)?;
+    Ok((indptr.into_pyarray(py), indices.into_pyarray(py)))
+}
+
+/// `attachment_csr(n, m, seed, progress=None)`: `(indptr, indices)` of the board `ba:{n}:{m}`
+/// with `seed` (`stratagem.conquest.layouts.barabasi_albert`); `progress(added)` counts the
+/// territories added.
+#[pyfunction]
+#[pyo3(signature = (n, m, seed, progress=None))]
+fn attachment_csr(
+    py: Python<'_>,
+    n: usize,
+    m: usize,
+    seed: u64,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<CsrArrays<'_>> {
+    let (indptr, indices) = counted_in_pool(py, 1, progress.as_ref(), |cancel, added| {
+        barabasi_albert(n, m, seed, cancel, added)
+    })?;
     Ok((indptr.into_pyarray(py), indices.into_pyarray(py)))
 }
 
@@ -66,6 +86,6 @@ fn regions_on_board<'py>(
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    add!(m; functions grid_csr, regions_of, regions_on_board);
+    add!(m; functions attachment_csr, grid_csr, regions_of, regions_on_board);
     Ok(())
 }
