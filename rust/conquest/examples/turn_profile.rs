@@ -22,7 +22,7 @@ fn phases(board: &Board, team: &[i64], turns: usize) {
     ];
     let mut team: Vec<u8> = team.iter().map(|&t| t as u8).collect();
     let mut troops = vec![10u64; team.len()];
-    let (mut frontier, mut dist, mut toward) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut frontier, mut dist) = (Vec::new(), Vec::new());
     let (mut candidates, mut levels) = (Vec::new(), policy::Levels::default());
     let mut pressure = policy::Pressure::default();
     policy::frontier(board, &team, |_| true, &mut frontier);
@@ -35,15 +35,7 @@ fn phases(board: &Board, team: &[i64], turns: usize) {
             spent[k] += clock.elapsed().as_secs_f64() * 1e3;
             clock = Instant::now();
         };
-        policy::frontier_distance(
-            board,
-            &team,
-            &policies,
-            &frontier,
-            &mut levels,
-            &mut dist,
-            &mut toward,
-        );
+        policy::frontier_distance(board, &team, &policies, &frontier, &mut levels, &mut dist);
         pressure.build(board, &team, &troops, &frontier);
         lap(1);
         let view = View {
@@ -51,7 +43,6 @@ fn phases(board: &Board, team: &[i64], turns: usize) {
             team: &team,
             troops: &troops,
             dist: &dist,
-            toward: &toward,
             given_pressure: (&[], &[]),
             pressure: &pressure,
             seed: 0,

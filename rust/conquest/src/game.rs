@@ -90,7 +90,6 @@ struct Scratch {
     candidates: Vec<u32>,
     levels: Levels,
     dist: Vec<u32>,
-    toward: Vec<u32>,
     pressure: Pressure,
     /// The next turn's owners.
     team: Vec<u8>,
@@ -408,7 +407,6 @@ impl Game {
             frontier_known,
             levels,
             dist,
-            toward,
             pressure,
             troops: garrison,
             ..
@@ -435,7 +433,7 @@ impl Game {
         }
         if policy::needs_distance(&self.policies) {
             let policies = &self.policies;
-            policy::frontier_distance(board, &self.team, policies, frontier, levels, dist, toward);
+            policy::frontier_distance(board, &self.team, policies, frontier, levels, dist);
         }
         if policy::needs_pressure(&self.policies) {
             pressure.build(board, &self.team, &self.troops, frontier);
@@ -445,7 +443,6 @@ impl Game {
             team: &self.team,
             troops: &self.troops,
             dist,
-            toward,
             given_pressure: (&[], &[]),
             pressure,
             seed: self.params.seed,

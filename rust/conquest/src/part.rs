@@ -503,8 +503,6 @@ impl Part {
             team: &self.team,
             troops: &self.troops,
             dist: &self.dist,
-            // The distances came from relaxations across ranks: the placement scans rows.
-            toward: &[],
             given_pressure: (&self.cut_slot, &self.pressure),
             pressure: &self.owned_pressure,
             seed: self.params.seed,

@@ -51,9 +51,6 @@ impl Policy {
 /// Marks a territory that has no frontier territory of its own team within reach.
 pub const NO_DISTANCE: u32 = u32::MAX;
 
-/// Marks a territory that sends no troops toward the front ([`frontier_distance`]).
-pub const NOWHERE: u32 = u32::MAX;
-
 /// The frontier: the territories with an enemy neighbour, ascending. Every battle is on a
 /// border between two of them.
 pub fn frontier(
@@ -104,11 +101,6 @@ pub fn update_frontier(
 /// for the teams whose policy moves troops to the front, the shortest path to one through
 /// territories of its own team; [`NO_DISTANCE`] if none (or if no policy reads it).
 ///
-/// `toward` receives, for every territory the search reaches at a distance `d >= 1`, the
-/// position in its row of its first neighbour at `d - 1` (where it sends its troops): the
-/// search reads those neighbours' distances anyway, and the placement then need not read the
-/// row again. Other entries are left as they were ([`NOWHERE`] when new).
-///
 /// An interior territory borders only its own team, so each team's distances come from its
 /// own BFS: the teams' searches run in parallel, each sequential (distances are unique, so the
 /// result does not depend on the thread count).
@@ -119,15 +111,12 @@ pub fn frontier_distance(
     frontier: &[u32],
     levels: &mut Levels,
     dist: &mut Vec<u32>,
-    toward: &mut Vec<u32>,
 ) {
     // Every entry is reset in parallel (a single-threaded fill of a million distances costs
-    // as much as a tenth of the search). `toward` is read only where the search writes it
-    // (territories at a distance d >= 1), so last turn's entries may stay.
+    // as much as a tenth of the search).
     dist.resize(board.n(), NO_DISTANCE);
     dist.par_chunks_mut(TERRITORIES_PER_TASK * 16)
         .for_each(|chunk| chunk.fill(NO_DISTANCE));
-    toward.resize(board.n(), NOWHERE);
     let levels = &mut levels.0;
     levels.resize_with(policies.len(), Default::default);
     for (level, next) in levels.iter_mut() {
@@ -146,7 +135,6 @@ pub fn frontier_distance(
         }
     }
     let marks: &[AtomicU32] = atomic_view(dist);
-    let towards: &[AtomicU32] = atomic_view(toward);
     levels.par_iter_mut().for_each(|(level, next)| {
         // The level holds the territories at `d`; the search marks theirs at `d + 1`.
         let mut d = 0;
@@ -158,21 +146,13 @@ pub fn frontier_distance(
                 if let Some(&ahead) = level.get(i + 16) {
                     prefetch(board.edges().0, board.row_start(ahead as usize));
                 }
-                let mut first_closer = NOWHERE;
                 // Every unmarked neighbour is interior, hence of x's team: no team check.
-                for (k, &y) in board.neighbours(x as usize).iter().enumerate() {
+                for &y in board.neighbours(x as usize) {
                     let mark = &marks[y as usize];
-                    let their = mark.load(Ordering::Relaxed);
-                    if their == NO_DISTANCE {
+                    if mark.load(Ordering::Relaxed) == NO_DISTANCE {
                         mark.store(d + 1, Ordering::Relaxed);
                         next.push(y);
-                    } else if d > 0 && their == d - 1 && first_closer == NOWHERE {
-                        // Every territory at d - 1 was marked before this level began.
-                        first_closer = k as u32;
                     }
-                }
-                if d > 0 {
-                    towards[x as usize].store(first_closer, Ordering::Relaxed);
                 }
             }
             d += 1;
@@ -218,10 +198,6 @@ pub struct View<'a> {
     pub team: &'a [u8],
     pub troops: &'a [u64],
     pub dist: &'a [u32],
-    /// Where each territory at a distance `d >= 1` sends its troops ([`frontier_distance`]);
-    /// empty when the distances came from elsewhere (a rank's relaxation), and then the
-    /// placement looks for the neighbour itself.
-    pub toward: &'a [u32],
     /// What the source's team masses around the target, for the edges whose target's row
     /// this board does not hold whole (a rank's ghosts): `(slot of each edge or NO_SLOT,
     /// value of each slot)`. Empty slots: every row is whole.
@@ -388,11 +364,9 @@ impl View<'_> {
     /// the front; the rest of the row is 0. Returns the troops sent.
     fn move_to_front(&self, x: usize, row: &mut [i64]) -> u64 {
         let (d, t) = (self.dist[x], self.troops[x]);
+        // Toward its first neighbour one step closer (a territory at d >= 1 has one).
         let k = if d == NO_DISTANCE || t < 2 {
             None
-        } else if let Some(&k) = self.toward.get(x) {
-            // A territory at d >= 1 has a neighbour at d - 1: k is in its row.
-            Some(k as usize).filter(|&k| k < row.len())
         } else {
             let neighbours = self.board.neighbours(x);
             neighbours
