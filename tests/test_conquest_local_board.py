@@ -230,33 +230,6 @@ def test_a_game_from_a_grid_spec_builds_its_board_only_when_asked(tmp_path: Any)
 
 
 @pytest.mark.parametrize(
-    ("arguments", "message"),
-    [
-        ({"spec": "grid:0x5"}, "rows must be at least 1"),
-        ({"spec": "grid:2x2:torus"}, "a torus needs at least 3 rows"),
-        ({"spec": "grid:4"}, "cols (grid:RxC) must be an integer"),
-        ({"teams": 1}, "teams must be at least 2"),
-        ({"teams": 50}, "n_teams = 50 exceeds the 20 territories"),
-        ({"teams": 3}, "3 teams, but 2 policies were given"),
-        ({"troops": -1}, "troops must be at least 0"),
-        ({"seed": -1}, "seed must be at least 0"),
-    ],
-)
-def test_bad_input_to_from_spec_raises(arguments: dict[str, Any], message: str) -> None:
-    given = {"spec": "grid:4x5", "teams": 2, "troops": 3, "seed": 1} | arguments
-    with pytest.raises(InvalidParameter) as caught:
-        DistributedGame.from_spec(
-            given["spec"],
-            given["teams"],
-            given["troops"],
-            ["random", "balanced"],
-            seed=given["seed"],
-            threads=1,
-        )
-    assert message in str(caught.value)
-
-
-@pytest.mark.parametrize(
     ("changes", "message"),
     [
         ({"spec": "grid:5x4"}, "rank 2 was given another board than rank 0"),
