@@ -183,6 +183,21 @@ def test_truncated_files_are_refused(tmp_path):
         board_files.map_csr(short)
 
 
+@pytest.mark.parametrize("garble", [b"\x8e", b")", b"'"])
+def test_a_garbled_array_header_is_refused(garble, tmp_path):
+    """numpy parses a .npy header as a Python literal: a damaged one raises SyntaxError or
+    tokenize's TokenError inside numpy, which the board's readers turn into InvalidBoard."""
+    path = tmp_path / "board.npz"
+    Board.grid(5, 5).save(path)
+    data = bytearray(path.read_bytes())
+    shape = data.index(b"'shape': (", data.index(b"indices.npy")) + len(b"'shape': ")
+    data[shape : shape + 1] = garble
+    path.write_bytes(bytes(data))
+    for read in (board_files.map_csr, Board.load):
+        with pytest.raises(InvalidBoard, match=re.escape(f"{path}: not a valid board file")):
+            read(path)
+
+
 def ring_with_row(x: int, row: list[int]) -> dict[str, np.ndarray]:
     """ring:20's arrays with territory ``x``'s row replaced (same length)."""
     arrays = Board.ring(20).to_arrays()

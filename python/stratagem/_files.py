@@ -7,6 +7,7 @@ import importlib.util
 import json
 import os
 import struct
+import tokenize
 import zipfile
 import zlib
 from collections.abc import Collection, Iterator, Mapping
@@ -69,10 +70,13 @@ def _reading(path: str | os.PathLike[str], what: str, error: type[StratagemError
     except OSError as failure:
         raise error(f"{name}: cannot read {what}: {failure.strerror or failure}") from None
     # zipfile raises NotImplementedError for a garbled version or compression field and
-    # RuntimeError for an "encrypted" member.
+    # RuntimeError for an "encrypted" member; numpy raises SyntaxError or tokenize's TokenError
+    # for a garbled .npy header (it parses the header as a Python literal).
     except (
         EOFError,
         ValueError,
+        SyntaxError,
+        tokenize.TokenError,
         zipfile.BadZipFile,
         zlib.error,
         NotImplementedError,
