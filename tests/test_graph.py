@@ -394,3 +394,21 @@ def test_id_vectors():
     with pytest.raises(InvalidBoard, match="beyond 64 bits"):
         graph.id_vector("ids", np.array([2**70], dtype=object), node="cell", objects=True)
     assert graph.integer_array("ids", [[1, 2]], 2).shape == (1, 2)
+
+
+@given(st.integers(1, 40), st.data())
+def test_csr_sorts_the_directed_keys_of_the_edges(n, data):
+    """The engine's CSR of an edge list is the sort of the keys ``x * n + y`` of its directed
+    edges (rows ascending), however the edges come; an end outside ``0..n`` is refused."""
+    ends = st.lists(st.integers(0, n - 1), max_size=60)
+    u = np.array(data.draw(ends), dtype=np.int64)
+    v = np.array(
+        data.draw(st.lists(st.integers(0, n - 1), min_size=len(u), max_size=len(u))),
+        dtype=np.int64,
+    )
+    offsets, neighbours = graph.csr(u, v, n)
+    keys = np.sort(np.concatenate((u * n + v, v * n + u)))
+    assert neighbours.tolist() == (keys % n).tolist()
+    assert offsets.tolist() == np.searchsorted(keys // n, np.arange(n + 1)).tolist()
+    with pytest.raises(InvalidBoard, match=f"an edge end {n} is outside 0..{n}"):
+        graph.csr(np.append(u, n), np.append(v, 0), n)

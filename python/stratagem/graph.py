@@ -205,13 +205,11 @@ def sources(offsets: IntArray) -> IntArray:
 
 def csr(u: IntArray, v: IntArray, n: int) -> tuple[IntArray, IntArray]:
     """The CSR pair of the simple graph on ``n`` nodes with edges ``{u[i], v[i]}`` (no loops,
-    no repeats): sorting the directed keys ``x * n + y`` orders the rows and each row."""
-    keys = np.concatenate((u * n + v, v * n + u)).astype(np.int64, copy=False)
-    keys.sort()
-    np.remainder(keys, n, out=keys)
-    offsets = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(u, minlength=n) + np.bincount(v, minlength=n), out=offsets[1:])
-    return offsets, keys
+    no repeats): every edge in both its rows, each row ascending, built by the engine (the
+    entries placed by counting, the rows sorted in parallel)."""
+    return _core.graph.csr(
+        np.ascontiguousarray(u, dtype=np.int64), np.ascontiguousarray(v, dtype=np.int64), n
+    )
 
 
 def csr_from_keys(ordered: IntArray, n: int) -> tuple[IntArray, IntArray]:

@@ -1,10 +1,12 @@
-"""``stratagem._core.graph``: the CSR graph check (rust/python/src/graph.rs)."""
+"""``stratagem._core.graph``: the CSR graph check and the CSR pair of an edge list
+(rust/python/src/graph.rs)."""
 
 import numpy as np
 from numpy.typing import NDArray
 
 __all__ = [
     "check",
+    "csr",
 ]
 
 def check(
@@ -18,3 +20,6 @@ def check(
     isolated_ok: bool,
     connected: bool,
 ) -> int: ...
+def csr(
+    u: NDArray[np.int64], v: NDArray[np.int64], n: int, threads: int | None = None
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]: ...

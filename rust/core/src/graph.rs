@@ -226,9 +226,77 @@ fn repeated(row: &[i64]) -> Option<i64> {
     })
 }
 
+/// Rows sorted per task of [`csr_of_edges`].
+const ROWS_PER_TASK: usize = 1 << 14;
+
+/// The CSR pair `(offsets, neighbours)` of the edges `{u[i], v[i]}` on nodes `0..n`: every
+/// edge listed in both its rows, each row ascending (`python/stratagem/graph.py`'s `csr`,
+/// which the boards' builders call). The entries are placed by counting, then the rows are
+/// sorted in parallel. An end outside `0..n` is refused; loops and repeats are kept as given.
+pub fn csr_of_edges(u: &[i64], v: &[i64], n: usize) -> Result<(Vec<i64>, Vec<i64>)> {
+    if u.len() != v.len() {
+        return Err(Error::InvalidParameter(format!(
+            "an edge list needs as many first ends as second ends, got {} and {}",
+            u.len(),
+            v.len()
+        )));
+    }
+    if let Some(&end) = u.iter().chain(v).find(|&&x| !(0..n as i64).contains(&x)) {
+        return Err(Error::InvalidBoard(format!(
+            "an edge end {end} is outside 0..{n}"
+        )));
+    }
+    // Every end is now a node below n.
+    let mut offsets = vec![0i64; n + 1];
+    for &x in u.iter().chain(v) {
+        offsets[x as usize + 1] += 1;
+    }
+    for x in 0..n {
+        offsets[x + 1] += offsets[x];
+    }
+    let mut next: Vec<i64> = offsets[..n].to_vec();
+    let mut neighbours = vec![0i64; 2 * u.len()];
+    for (&a, &b) in u.iter().zip(v) {
+        for (x, y) in [(a, b), (b, a)] {
+            let slot = &mut next[x as usize];
+            neighbours[*slot as usize] = y;
+            *slot += 1;
+        }
+    }
+    drop(next);
+    // Blocks of whole rows, each sorted by one task.
+    let mut blocks: Vec<(&[i64], &mut [i64])> = Vec::new();
+    let mut rest: &mut [i64] = &mut neighbours;
+    for first in (0..n).step_by(ROWS_PER_TASK) {
+        let last = (first + ROWS_PER_TASK).min(n);
+        let (block, tail) = rest.split_at_mut((offsets[last] - offsets[first]) as usize);
+        blocks.push((&offsets[first..=last], block));
+        rest = tail;
+    }
+    blocks.into_par_iter().for_each(|(bounds, block)| {
+        let base = bounds[0];
+        for row in bounds.windows(2) {
+            block[(row[0] - base) as usize..(row[1] - base) as usize].sort_unstable();
+        }
+    });
+    Ok((offsets, neighbours))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_edge_list_becomes_ascending_rows_listing_every_edge_twice() -> Result<()> {
+        let (offsets, neighbours) = csr_of_edges(&[2, 0, 1, 3], &[0, 3, 2, 1], 5)?;
+        assert_eq!(offsets, [0, 2, 4, 6, 8, 8]);
+        assert_eq!(neighbours, [2, 3, 2, 3, 0, 1, 0, 1]);
+        assert!(csr_of_edges(&[0], &[5], 5).is_err());
+        assert!(csr_of_edges(&[-1], &[0], 5).is_err());
+        assert!(csr_of_edges(&[0, 1], &[1], 5).is_err());
+        assert_eq!(csr_of_edges(&[], &[], 0)?, (vec![0], vec![]));
+        Ok(())
+    }
 
     const CELLS: Shape<'static> = Shape {
         node: "cell",

@@ -1,13 +1,15 @@
-//! The CSR graph check of `stratagem-core`: the boards' check (`stratagem.graph.check_graph`),
-//! which the tests drive with the same graphs as its Python mirror (`graph.check_csr`).
+//! The CSR graphs of `stratagem-core`: the boards' check (`stratagem.graph.check_graph`),
+//! which the tests drive with the same graphs as its Python mirror (`graph.check_csr`), and
+//! the CSR pair of an edge list (`stratagem.graph.csr`).
 
 use std::borrow::Cow;
 
-use numpy::PyReadonlyArray1;
+use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::prelude::*;
-use stratagem_core::graph::{Shape, check};
+use stratagem_core::graph::{Shape, check, csr_of_edges};
 
 use crate::errors::to_py;
+use crate::runtime::{detached_in_pool, thread_count};
 
 /// `check_graph(offsets, neighbours, node, offsets_name, neighbours_name, min_nodes,
 /// max_nodes, isolated_ok, connected)`: raises `InvalidBoard` naming the first defect. Reads
@@ -49,6 +51,27 @@ fn in_place<'a>(array: &'a PyReadonlyArray1<'_, i64>) -> Cow<'a, [i64]> {
     )
 }
 
+/// A graph's `(offsets, neighbours)`.
+type CsrArrays<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>);
+
+/// `csr(u, v, n, threads=None)`: the CSR pair of the edges `{u[i], v[i]}` on nodes `0..n`,
+/// each row ascending, with the GIL released.
+#[pyfunction]
+#[pyo3(signature = (u, v, n, threads=None))]
+fn csr<'py>(
+    py: Python<'py>,
+    u: PyReadonlyArray1<'py, i64>,
+    v: PyReadonlyArray1<'py, i64>,
+    n: usize,
+    threads: Option<usize>,
+) -> PyResult<CsrArrays<'py>> {
+    let (u, v) = (in_place(&u), in_place(&v));
+    let (offsets, neighbours) =
+        detached_in_pool(py, thread_count(threads)?, || csr_of_edges(&u, &v, n))?;
+    Ok((offsets.into_pyarray(py), neighbours.into_pyarray(py)))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(check_graph, m)?)
+    add!(m; functions check_graph, csr);
+    Ok(())
 }
