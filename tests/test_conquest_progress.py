@@ -49,6 +49,10 @@ def assert_counted_up(seen: Reports, parts: int = 2) -> None:
     assert dones[-1] == totals.pop()
 
 
+def same_arrays(a: Board, b: Board) -> bool:
+    return np.array_equal(a.indptr, b.indptr) and np.array_equal(a.indices, b.indices)
+
+
 def same_board(a: Board, b: Board) -> bool:
     assert a.positions is not None
     assert b.positions is not None
@@ -165,6 +169,16 @@ def test_a_game_on_a_random_geometric_board_passes_its_bar_on(small_parts):
     quiet = Game.from_spec("rgg:900:seed=4", 2, 3, ["balanced"] * 2, progress=False)
     assert same_board(game.board, quiet.board)
     assert np.array_equal(game.team, quiet.team)
+
+
+def test_an_erdos_renyi_board_counts_the_territories_whose_pairs_are_drawn(monkeypatch):
+    quiet = Board.from_spec("er:3000:degree=3:seed=4", progress=False)
+    monkeypatch.setattr(layouts, "_GNP_SLICE", 64)
+    seen, bar = told()
+    board = Board.from_spec("er:3000:degree=3:seed=4", progress=bar)
+    assert_counted_up(seen, parts=10)
+    assert seen[-1] == (6000, 6000)
+    assert same_arrays(board, quiet)
 
 
 def test_a_preferential_attachment_board_counts_its_territories():

@@ -408,6 +408,7 @@ class Board:
         *,
         mean_degree: float | None = None,
         seed: int = 0,
+        progress: ProgressOption = None,
     ) -> Board:
         """G(n, p): each of the ``n (n - 1) / 2`` pairs is a border with probability ``p``,
         independently (give ``p`` or ``mean_degree = p (n - 1)``, not both).
@@ -415,8 +416,10 @@ class Board:
         Exact, in O(n + m): the gaps between chosen pairs (in the order (0, 1), (0, 2), ...,
         (1, 2), ...) are geometric, ``floor(ln u / ln(1 - p))``, computed with the RNG's
         platform-independent logarithm so the board is the same on every machine.
+        ``progress`` (:mod:`stratagem.progress`) counts the territories whose pairs are drawn.
         """
-        return cls._trusted(layouts.erdos_renyi(n, p, mean_degree=mean_degree, seed=seed))
+        layout = layouts.erdos_renyi(n, p, mean_degree=mean_degree, seed=seed, progress=progress)
+        return cls._trusted(layout)
 
     @classmethod
     def barabasi_albert(
@@ -426,7 +429,7 @@ class Board:
         territory ``v = m+1 .. n-1`` borders ``m`` distinct earlier territories, each drawn
         with probability proportional to its degree (as networkx does), from stream ``(seed,
         "conquest.board.ba")``. Each draw depends on the ones before, so the engine grows the
-        board one territory after another (``ba:10000000:2`` in about a second);
+        board one territory after another (``ba:10000000:2`` in about two seconds);
         ``progress`` (:mod:`stratagem.progress`) counts the territories added.
         """
         return cls._trusted(layouts.barabasi_albert(n, m, seed=seed, progress=progress))

@@ -69,6 +69,8 @@ _SQRT2 = 1.4142135623730951
 _ATANH_TERMS = 12
 # Points drawn at a time by random_geometric.
 _DRAW_PART = 1 << 20
+# Words of the stream read at a time by erdos_renyi, at the most.
+_GNP_SLICE = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -352,9 +354,11 @@ def erdos_renyi(
     *,
     mean_degree: float | None = None,
     seed: int = 0,
+    progress: ProgressOption = None,
 ) -> Layout:
     """G(n, p), each pair a border with probability ``p``
-    (:meth:`Board.erdos_renyi <stratagem.conquest.board.Board.erdos_renyi>`)."""
+    (:meth:`Board.erdos_renyi <stratagem.conquest.board.Board.erdos_renyi>`), with a bar
+    (``progress``) counting the territories whose pairs are drawn, then listed."""
     n = _territory_count("n", n)
     seed = _validate.seed(seed)
     if (p is None) == (mean_degree is None):
@@ -371,13 +375,20 @@ def erdos_renyi(
         full = complete(n)
         return Layout(full.indptr, full.indices, kind=kind)
     total = n * (n - 1) // 2
-    chosen = _gnp_pairs(seed, total, p)
     # Row x of the pair order starts at pair index x (2n - x - 1) / 2.
     ids = np.arange(n, dtype=np.int64)
     row_starts = ids * (2 * n - ids - 1) // 2
-    u = np.searchsorted(row_starts, chosen, side="right") - 1
-    v = chosen - row_starts[u] + u + 1
-    indptr, indices = graph.csr(u, v, n)
+    with Progress(2 * n, f"board {kind}", enabled=progress, counts=False) as bar:
+
+        def passed(last: int) -> None:
+            bar.reach(int(np.searchsorted(row_starts, last, side="right")))
+
+        chosen = _gnp_pairs(seed, total, p, passed)
+        bar.reach(n)  # the rows' pairs drawn; then their borders listed
+        u = np.searchsorted(row_starts, chosen, side="right") - 1
+        v = chosen - row_starts[u] + u + 1
+        indptr, indices = graph.csr(u, v, n)
+        bar.reach(2 * n)
     return Layout(indptr, indices, kind=kind)
 
 
@@ -418,7 +429,7 @@ def risk_world() -> Layout:
 def from_spec(text: str, *, progress: ProgressOption = None) -> Layout:
     """The layout of a command-line board spec
     (:meth:`Board.from_spec <stratagem.conquest.board.Board.from_spec>`); ``progress`` is
-    the bar of a random geometric or preferential-attachment board."""
+    the bar of a random geometric, Erdős-Rényi or preferential-attachment board."""
     name, spec = _parse_spec(text)
     options = spec.options
     if name in ("complete", "star", "ring"):
@@ -443,6 +454,7 @@ def from_spec(text: str, *, progress: ProgressOption = None) -> Layout:
             p,
             mean_degree=spec.float_option("degree"),
             seed=spec.seed(),
+            progress=progress,
         )
     if name == "ba":
         spec.expect(2, ("seed",))
@@ -750,8 +762,12 @@ def _ln_one_minus(p: float) -> float:
     return -total
 
 
-def _gnp_pairs(seed: int, total: int, p: float) -> IntArray:
-    """The pair indices in ``0..total-1`` chosen with probability ``p`` each, ascending."""
+def _gnp_pairs(
+    seed: int, total: int, p: float, passed: Callable[[int], object] = lambda last: None
+) -> IntArray:
+    """The pair indices in ``0..total-1`` chosen with probability ``p`` each, ascending;
+    ``passed(last)`` is told the last pair index decided so far, a slice of words at a
+    time."""
     if p == 0.0 or total == 0:
         return np.zeros(0, dtype=np.int64)
     log_q = _ln_one_minus(p)
@@ -760,7 +776,7 @@ def _gnp_pairs(seed: int, total: int, p: float) -> IntArray:
     while True:
         expected = (total - last) * p
         # Enough words to finish with high probability, in slices that bound the temporaries.
-        chunk = 4 * (min(int(expected + 6.0 * math.sqrt(expected) + 16.0), 1 << 20) // 4 + 1)
+        chunk = 4 * (min(int(expected + 6.0 * math.sqrt(expected) + 16.0), _GNP_SLICE) // 4 + 1)
         bits = _raw_words(seed, "conquest.board.er", word, chunk) >> np.uint64(11)
         word += chunk
         u = 1.0 - bits.astype(np.float64) * _UNIT  # in (0, 1]
@@ -770,3 +786,4 @@ def _gnp_pairs(seed: int, total: int, p: float) -> IntArray:
         if chosen[-1] >= total:
             return np.concatenate(parts)
         last = int(chosen[-1])
+        passed(last)
