@@ -52,6 +52,7 @@ from stratagem.cli_common import (
     add_turns,
     check_readable,
     command_group,
+    command_summary,
     names_argument,
     played_report,
     print_files,
@@ -645,7 +646,9 @@ def _rule_options(parser: argparse.ArgumentParser, *, defaults: bool = True) -> 
 
 def register(commands: Commands, common: Common) -> None:
     """Adds the commands ``annexation play | match | tournament | playouts | render``."""
-    sub = command_group(commands, "annexation", games.spec("annexation").summary)
+    sub = command_group(
+        commands, "annexation", command_summary("annexation", games.spec("annexation").summary)
+    )
 
     (play,) = add_command(sub, "play", common, _play, _print_play)
     _board_options(play, players=True, default=None)

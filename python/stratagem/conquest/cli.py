@@ -29,6 +29,7 @@ from stratagem.cli_common import (
     add_turns,
     check_readable,
     command_group,
+    command_summary,
     played_report,
     print_files,
     refuse_new_game_options,
@@ -517,7 +518,9 @@ def _print_tournament(report: dict[str, Any]) -> None:
 def register(commands: Commands, common: Common) -> None:
     """Adds the commands ``conquest play | odds | tournament`` (``run``: the old name of
     ``play``)."""
-    sub = command_group(commands, "conquest", games.spec("conquest").summary)
+    sub = command_group(
+        commands, "conquest", command_summary("conquest", games.spec("conquest").summary)
+    )
 
     for run in add_command(
         sub, "play", common, _run, _print_run, old_names=("run",), prefix="conquest "

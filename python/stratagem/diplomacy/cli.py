@@ -38,6 +38,7 @@ from stratagem.cli_common import (
     add_seconds,
     check_readable,
     command_group,
+    command_summary,
     played_report,
     print_files,
     save_on_interrupt,
@@ -647,7 +648,9 @@ def _convention_option(parser: argparse.ArgumentParser, *, every: bool = False) 
 def register(commands: Commands, common: Common) -> None:
     """Adds the commands ``diplomacy count | tables | solve | open-problem | openings |
     compare | retreat | show``."""
-    sub = command_group(commands, "diplomacy", games.spec("diplomacy").summary)
+    sub = command_group(
+        commands, "diplomacy", command_summary("diplomacy", games.spec("diplomacy").summary)
+    )
 
     (count,) = add_command(sub, "count", common, _count_options, _print_count)
     _position_options(count)

@@ -35,6 +35,7 @@ from stratagem.cli_common import (
     add_save,
     check_readable,
     command_group,
+    command_summary,
     names_argument,
     played_report,
     print_files,
@@ -633,7 +634,9 @@ def _order_option(parser: argparse.ArgumentParser) -> None:
 def register(commands: Commands, common: Common) -> None:
     """Adds the commands ``mastermind play | evaluate | break | count`` (``solve``: the old
     name of ``play``)."""
-    sub = command_group(commands, "mastermind", games.spec("mastermind").summary)
+    sub = command_group(
+        commands, "mastermind", command_summary("mastermind", games.spec("mastermind").summary)
+    )
     strategies = ", ".join(STRATEGIES)
     default_spots = f"spots of a code, {MIN_SPOTS} to {MAX_SPOTS} (default {_DEFAULT_SPOTS})"
 

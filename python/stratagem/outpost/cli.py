@@ -48,6 +48,7 @@ from stratagem.cli_common import (
     add_turns,
     check_readable,
     command_group,
+    command_summary,
     played_report,
     print_files,
     refuse_new_game_options,
@@ -555,7 +556,9 @@ def _flag_options(parser: argparse.ArgumentParser, *, default: bool | None) -> N
 def register(commands: Commands, common: Common) -> None:
     """Adds the commands ``outpost play | tournament`` and ``outpost map check | generate |
     show | list``."""
-    sub = command_group(commands, "outpost", games.spec("outpost").summary)
+    sub = command_group(
+        commands, "outpost", command_summary("outpost", games.spec("outpost").summary)
+    )
     _register_play(sub, common)
     _register_tournament(sub, common)
     register_map_commands(sub, common)
