@@ -106,10 +106,20 @@ def _print_info(report: dict[str, Any]) -> None:
     for entry in report["ranks"]:
         print(
             f"  rank {entry['rank']}: {entry['host']} pid {entry['pid']}, "
-            f"{entry['threads']} threads"
+            f"{_plural(entry['threads'], 'thread')}"
         )
     extras = ", ".join(f"{k} {v or '-'}" for k, v in report["optional_packages"].items())
     print(f"optional packages: {extras}")
+
+
+def _plural(count: int, noun: str) -> str:
+    """``"1 thread"``, ``"2 threads"``."""
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
+def _plain(value: float) -> str:
+    """A number as a person reads it: digits grouped, four decimals at most, no exponent."""
+    return f"{value:,.4f}".rstrip("0").rstrip(".")
 
 
 def _rng_blocks(args: argparse.Namespace) -> dict[str, Any]:
@@ -164,8 +174,8 @@ def _rng_binomial(args: argparse.Namespace) -> dict[str, Any]:
 
 def _print_rng_binomial(report: dict[str, Any]) -> None:
     print(f"{report['count']} draws of Binomial({report['n']}, 1/2)")
-    print(f"mean {report['mean']:.6g} (expected {report['expected_mean']:.6g})")
-    print(f"std  {report['std']:.6g} (expected {report['expected_std']:.6g})")
+    print(f"mean {_plain(report['mean'])} (expected {_plain(report['expected_mean'])})")
+    print(f"std  {_plain(report['std'])} (expected {_plain(report['expected_std'])})")
     print(f"first draws: {report['first']}")
 
 

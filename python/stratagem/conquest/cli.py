@@ -207,10 +207,10 @@ def _run(args: argparse.Namespace) -> dict[str, Any]:
     if args.save:
         files["save"] = str(args.save)
     traffic = game.traffic_summary() if isinstance(game, DistributedGame) else None
-    if args.plot and world().rank == 0:
+    if args.history_png and world().rank == 0:
         from stratagem.conquest.plot import plot_history
 
-        files["plot"] = str(plot_history(game.history, args.plot, labels))
+        files["history_png"] = str(plot_history(game.history, args.history_png, labels))
     if args.png:
         from stratagem.conquest.plot import draw_board
 
@@ -317,7 +317,12 @@ def _play_options(run: argparse.ArgumentParser) -> None:
     add_count(run, "--troops", help="troops per territory at the start (default 10)")
     run.add_argument("--rate", type=float, help="recruitment rate per turn (default 0.2)")
     add_count(run, "--cap", help="troop cap per territory (default none)")
-    add_file(run, "--plot", metavar=None, help="write territories and troops over time (PNG)")
+    add_file(
+        run,
+        "--history-png",
+        help="plot each team's territories and troops by turn (PNG)",
+        old=("--plot",),
+    )
     add_png(run, help="draw the final board (PNG, small boards)", old=("--draw",))
     add_save(run, help="save the game at the end (npz)")
     add_count(
@@ -573,5 +578,5 @@ def register(commands: Commands, common: Common) -> None:
         help="start of each pair: territories dealt at random (default) or two regions",
     )
     add_png(tournament, help="draw the win rates as a bar chart (PNG)", old=("--plot",))
-    add_file(tournament, "--csv", metavar=None, help="write the table as CSV")
-    add_checkpoint(tournament, what="each finished pair", metavar=None)
+    add_file(tournament, "--csv", help="write the table as CSV")
+    add_checkpoint(tournament, what="each finished pair")

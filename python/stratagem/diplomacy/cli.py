@@ -359,7 +359,7 @@ def _resumable_search(args: argparse.Namespace, settings: dict[str, Any]) -> dic
         save_on_interrupt(
             args.save,
             run.save,
-            reached=lambda: f"{run.evaluations:,} evaluations",
+            reached=lambda: f"{run.evaluations:,} evaluation{'' if run.evaluations == 1 else 's'}",
             what="search",
             go_on="go on",
         ),
@@ -444,7 +444,8 @@ def _outcome(report: dict[str, Any]) -> str:
 def _print_search(report: dict[str, Any]) -> None:
     print(
         f"{report['method']} search, convention {report['convention']}, seed {report['seed']}: "
-        f"{report['evaluations']:,} evaluations in {report['seconds']:.3f} s"
+        f"{report['evaluations']:,} evaluation{'' if report['evaluations'] == 1 else 's'} in "
+        f"{report['seconds']:.3f} s"
     )
     print(_outcome(report))
     if report.get("saved"):
