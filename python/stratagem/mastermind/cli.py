@@ -202,14 +202,14 @@ def _play(args: argparse.Namespace) -> dict[str, Any]:
     turns = details.pop("turns")
     seconds = details.pop("seconds")
     # Out of rows: the board shows the guesses it had room for, and the codebreaker lost.
-    lost = rows is not None and turns > rows
-    if lost:
-        details["guesses"] = details["guesses"][:rows]
-        details["feedback"] = details["feedback"][:rows]
+    played = turns if rows is None else min(turns, rows)
+    lost = played < turns
+    details["guesses"] = details["guesses"][:played]
+    details["feedback"] = details["feedback"][:played]
     return played_report(
         outcome="unfinished" if lost else "won",
         winners=[] if lost else [0],
-        turns_played=rows if lost else turns,
+        turns_played=played,
         seconds=seconds,
         **details,
         rows=rows,
