@@ -287,7 +287,8 @@ def _play(args: argparse.Namespace) -> dict[str, Any]:
         game.save(args.save)
         files["save"] = str(args.save)
     if args.png:
-        title = f"Annexation on {game.board.kind} after {game.moves} moves"
+        seats = ", ".join(f"{'ABCD'[q]} {agent.spec}" for q, agent in enumerate(agents))
+        title = f"Annexation on {game.board.kind} after {game.moves} moves: {seats}"
         game.render(args.png, title=title)
         files["png"] = str(args.png)
     owner = game.owner
