@@ -298,7 +298,7 @@ def _print_run(report: dict[str, Any]) -> None:
 
 def _play_options(run: argparse.ArgumentParser) -> None:
     run.add_argument("--board", help="board spec, e.g. grid:100x100 (default grid:100x100)")
-    add_count(run, "--teams", help="number of teams (default 4)")
+    add_count(run, "--teams", help="number of teams, 2 to 64 (default 4)")
     run.add_argument(
         "--players",
         dest="policy",
