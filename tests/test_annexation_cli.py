@@ -268,8 +268,8 @@ def test_render_writes_the_board_picture(capsys, tmp_path):
     assert report["files"] == {"png": str(picture)}
     assert picture.read_bytes()[:8] == PNG_MAGIC
     grid = tmp_path / "grid.png"
-    out = run_text(capsys, "render", "--board", "grid:6x4", "--colours", "5", "--png", str(grid))
-    assert "board grid:6x4: 24 cells, 38 edges, 5 colours" in out
+    out = run_text(capsys, "render", "--board", "grid:4x6", "--colours", "5", "--png", str(grid))
+    assert "board grid:4x6: 24 cells, 38 edges, 5 colours" in out
     rows = out.split("colours:\n")[1].splitlines()[:4]
     assert [len(row.split()) for row in rows] == [6, 6, 6, 6]
     assert set("".join(rows)) <= set("01234 ")

@@ -606,7 +606,7 @@ def _board_options(
     parser.add_argument(
         "--board",
         default=default,
-        help=f"board spec: hex:R, hexrect:WxH, grid:WxH, voronoi:N or a saved .npz board "
+        help=f"board spec: hex:R, hexrect:RxC, grid:RxC, voronoi:N or a saved .npz board "
         f"(default {_DEFAULT_BOARD})",
     )
     parser.add_argument(
