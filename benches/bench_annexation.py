@@ -170,7 +170,7 @@ def tables(quick: bool, min_seconds: float) -> list[Table]:
             )
     return [
         Table(
-            "annexation random playouts, issue 22's measure (best of 5 calls)",
+            "annexation random playouts, the playout targets' measure (best of 5 calls)",
             ["board", "threads", "wall /s", "per CPU-second", "target /s"],
             rows,
             records,

@@ -8,10 +8,12 @@ measured in one run is the figure to quote. A module may also offer
 Rust-vs-oracle rows; they are computed after its cases and printed after the main table (and
 put under ``"tables"`` with ``--json``).
 
-Two checks are printed under the table and kept in ``--json`` (``"under_target"``,
-``"slower_with_threads"``): rows under ``TARGET_RATIO`` times their oracle with no ``note``
-saying why, and rows with more than one thread that keep less than ``THREADS_FLOOR`` of the same
-case's one-thread speed.
+Progress goes to stderr as it runs: a line as each benchmark starts and ends (with its time)
+and as its extra tables start, whatever stderr is (a terminal, a CI log), and a bar over its
+cases on a terminal. Two checks are printed under the table and kept in ``--json``
+(``"under_target"``, ``"slower_with_threads"``): rows under ``TARGET_RATIO`` times their oracle
+with no ``note`` saying why, and rows with more than one thread that keep less than
+``THREADS_FLOOR`` of the same case's one-thread speed.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import importlib
 import json
 import platform
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +42,11 @@ def available() -> list[str]:
 
 def label(row: dict[str, Any]) -> str:
     return f"{row['bench']}: {row['case']} ({row['threads']} threads, {row['ratio']:.0f}x)"
+
+
+def say(line: str) -> None:
+    """One line of progress on stderr, at once (stdout holds the results)."""
+    print(f"benches: {line}", file=sys.stderr, flush=True)
 
 
 def add_one_thread_ratios(rows: list[dict[str, Any]]) -> None:
@@ -71,9 +79,11 @@ def main(argv: list[str] | None = None) -> int:
 
     rows: list[dict[str, Any]] = []
     tables: list[tuple[str, Table]] = []
-    for name in names:
+    started = time.perf_counter()
+    for number, name in enumerate(names, 1):
         module = importlib.import_module(f"bench_{name}")
         cases = module.cases(args.quick)
+        say(f"[{number}/{len(names)}] {name}: {len(cases)} cases, Rust and oracle each")
         with Progress(len(cases), f"bench {name}") as bar:
             for case in cases:
                 rust = measure(case.rust, args.min_seconds)
@@ -92,7 +102,9 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 bar.advance()
         if hasattr(module, "tables"):
+            say(f"[{number}/{len(names)}] {name}: its extra tables")
             tables += [(name, table) for table in module.tables(args.quick, args.min_seconds)]
+        say(f"[{number}/{len(names)}] {name} done ({time.perf_counter() - started:.0f} s so far)")
 
     add_one_thread_ratios(rows)
     under_target = [row for row in rows if row["ratio"] < TARGET_RATIO and not row["note"]]

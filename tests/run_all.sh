@@ -50,4 +50,5 @@ step "soak tests (slow marker, ${STRATAGEM_SOAK_SECONDS} s each)"
 python -m pytest -m slow -q -p no:cacheprovider
 
 step "pytest: unit, property (hypothesis profile $HYPOTHESIS_PROFILE), doc examples"
-python -m pytest -q -p no:cacheprovider
+# tests/mpi ran under mpiexec above; in one process each would only be a skip line of its own.
+python -m pytest -q -p no:cacheprovider --ignore=tests/mpi

@@ -130,10 +130,10 @@ GENERATED = {
     "hex:2:p4": lambda: Board.hexagon(2, players=4, colour_count=5),
     "hex:8": lambda: Board.hexagon(8),
     "hex:18": lambda: Board.hexagon(18, colour_count=16, seed=3),
-    "hexrect:1x2": lambda: Board.hex_rectangle(1, 2),
-    "hexrect:12x9:p3": lambda: Board.hex_rectangle(12, 9, players=3),
-    "grid:2x1": lambda: Board.grid(2, 1, colour_count=3),
-    "grid:10x8:p4": lambda: Board.grid(10, 8, players=4),
+    "hexrect:2x1": lambda: Board.hex_rectangle(1, 2),
+    "hexrect:9x12:p3": lambda: Board.hex_rectangle(12, 9, players=3),
+    "grid:1x2": lambda: Board.grid(2, 1, colour_count=3),
+    "grid:8x10:p4": lambda: Board.grid(10, 8, players=4),
     "voronoi:2": lambda: Board.voronoi(2),
     "voronoi:300": lambda: Board.voronoi(300, seed=5),
     "edges": lambda: Board.from_edges(PATH_EDGES, seed=1),
@@ -187,7 +187,7 @@ def test_hexagon_sizes_of_the_seed():
 def test_hex_rectangle_and_grid_geometry():
     board = Board.hex_rectangle(12, 9)
     assert board.cells == 108
-    assert board.kind == "hexrect:12x9"
+    assert board.kind == "hexrect:9x12"  # rows by columns
     centres = board.centres
     gaps = np.hypot(*(centres[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
     assert [np.flatnonzero(np.isclose(row, math.sqrt(3.0))).tolist() for row in gaps] == rows(board)
@@ -195,7 +195,7 @@ def test_hex_rectangle_and_grid_geometry():
     assert board.degree().min() == 2
     grid = Board.grid(10, 8)
     assert grid.cells == 80
-    assert grid.kind == "grid:10x8"
+    assert grid.kind == "grid:8x10"
     assert np.bincount(grid.degree()).tolist() == [0, 0, 4, 2 * (8 + 6), 8 * 6]
     assert grid.neighbours_of(11).tolist() == [1, 10, 12, 21]
     assert grid.centres[0].tolist() == [0.0, 7.0]
@@ -684,7 +684,7 @@ def test_from_dict_errors():
     with pytest.raises(InvalidBoard, match="not the dictionary"):
         Board.from_dict({"format": "other"})
     with pytest.raises(InvalidBoard, match="version"):
-        Board.from_dict({**data, "version": 2})
+        Board.from_dict({**data, "version": 3})
     with pytest.raises(InvalidBoard, match="malformed"):
         Board.from_dict({key: value for key, value in data.items() if key != "colours"})
     with pytest.raises(InvalidBoard, match=r"^cell 0 lists itself as a neighbour$"):
@@ -693,16 +693,32 @@ def test_from_dict_errors():
         Board.from_dict({**data, "kind": "custom"})
 
 
+def test_a_board_saved_when_kinds_gave_width_first_reads_rows_first():
+    # Version 1 wrote Board.grid(10, 8) as "grid:10x8" (width by height).
+    for board, old in (
+        (Board.grid(10, 8), "grid:10x8"),
+        (Board.hex_rectangle(5, 3), "hexrect:5x3"),
+    ):
+        data = board.to_dict()
+        assert data["geometry"] == "regular"
+        read = Board.from_dict({**data, "version": 1, "kind": old})
+        assert read == board
+        assert read.kind == board.kind
+        assert np.array_equal(read.centres, board.centres)
+
+
 # -- the command line ---------------------------------------------------------------------
 
 
 def test_parse_board_forms():
     assert parse_board("hex:8") == Board.hexagon(8)
-    assert parse_board(" HEXRECT:12x9 ", players=3, seed=2) == Board.hex_rectangle(
+    assert parse_board(" HEXRECT:9x12 ", players=3, seed=2) == Board.hex_rectangle(
         12, 9, players=3, seed=2
     )
-    assert parse_board("grid:10x8", colour_count=5).colour_count == 5
-    assert parse_board("grid:10x8").cells == 80
+    assert parse_board("grid:8x10", colour_count=5).colour_count == 5
+    # grid:RxC is R rows of C cells, in annexation as in conquest.
+    assert parse_board("grid:8x10") == Board.grid(10, 8)
+    assert parse_board("grid:2x3").centres[:, 1].tolist() == [1, 1, 1, 0, 0, 0]
     assert parse_board("voronoi:30", seed=1) == Board.voronoi(30, seed=1)
 
 

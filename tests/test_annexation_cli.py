@@ -50,7 +50,7 @@ def test_play_reports_every_move_and_the_result(capsys):
 
 def test_play_text_draws_the_board_in_rows(capsys):
     out = run_text(capsys, "play", *SMALL_GAME)
-    assert "annexation on hex:5 (91 cells, 8 colours, flood), seed 3" in out
+    assert "annexation on hex:5 (91 cells, 8 colours, flood, at most 364 moves), seed 3" in out
     assert "player 0 (A): greedy" in out
     assert "1.A" in out
     assert "result: player" in out
@@ -71,14 +71,14 @@ def test_play_with_mcts_three_players_and_a_summary(capsys):
         "6",
         "--players",
         "mcts:iterations=50,random",
-        "--turns",
+        "--stop-after",
         "9",
     )
     assert report["players"] == ["mcts:iterations=50", "random", "mcts:iterations=50"]
     assert report["turns_played"] == len(report["moves"]) <= 9
     assert report["rows"] is None  # Voronoi cells are not in rows
     out = run_text(
-        capsys, "play", "--board", "voronoi:60", "--players", "greedy,mcts", "--turns", "4"
+        capsys, "play", "--board", "voronoi:60", "--players", "greedy,mcts", "--stop-after", "4"
     )
     assert "cells: A " in out
     assert "result: not over after 4 moves" in out
@@ -92,7 +92,7 @@ def test_play_rule_options(capsys):
         "--mode",
         "adjacent",
         "--allow-opponent-colours",
-        "--max-moves",
+        "--turns",
         "6",
     )
     assert report["rules"] == {"mode": "adjacent", "allow_opponent_colours": True, "max_moves": 6}
@@ -110,7 +110,7 @@ def test_play_writes_the_png(capsys, tmp_path):
 def test_save_then_load_continues_like_an_uninterrupted_game(capsys, tmp_path):
     whole, first = tmp_path / "whole.json", tmp_path / "first.json"
     uninterrupted = run_json(capsys, "play", *SMALL_GAME, "--save", str(whole))
-    part = run_json(capsys, "play", *SMALL_GAME, "--turns", "6", "--save", str(first))
+    part = run_json(capsys, "play", *SMALL_GAME, "--stop-after", "6", "--save", str(first))
     assert part["outcome"] == "unfinished"
     assert (part["turns_played"], part["winners"]) == (6, [])
     resumed = run_json(capsys, "play", "--load", str(first), "--players", "greedy,minimax:depth=2")
@@ -127,7 +127,7 @@ def test_save_then_load_continues_like_an_uninterrupted_game(capsys, tmp_path):
 
 def test_load_refuses_options_of_a_new_game(capsys, tmp_path):
     saved = tmp_path / "game.json"
-    run_json(capsys, "play", *SMALL_GAME, "--turns", "2", "--save", str(saved))
+    run_json(capsys, "play", *SMALL_GAME, "--stop-after", "2", "--save", str(saved))
     error, err = failure(
         capsys, "play", "--load", str(saved), "--board", "hex:3", "--mode", "flood"
     )
@@ -268,8 +268,8 @@ def test_render_writes_the_board_picture(capsys, tmp_path):
     assert report["files"] == {"png": str(picture)}
     assert picture.read_bytes()[:8] == PNG_MAGIC
     grid = tmp_path / "grid.png"
-    out = run_text(capsys, "render", "--board", "grid:6x4", "--colours", "5", "--png", str(grid))
-    assert "board grid:6x4: 24 cells, 38 edges, 5 colours" in out
+    out = run_text(capsys, "render", "--board", "grid:4x6", "--colours", "5", "--png", str(grid))
+    assert "board grid:4x6: 24 cells, 38 edges, 5 colours" in out
     rows = out.split("colours:\n")[1].splitlines()[:4]
     assert [len(row.split()) for row in rows] == [6, 6, 6, 6]
     assert set("".join(rows)) <= set("01234 ")
@@ -293,7 +293,8 @@ def test_render_writes_the_board_picture(capsys, tmp_path):
         (["play", "--board", "hex:4", "--players", "bogus,greedy"], "'bogus'"),
         (["play", "--board", "hex:4", "--players", "greedy,mcts:iterations=many"], "iterations"),
         (["play", "--board", "hex:4", "--players", "mcts:depth=2,greedy"], "mcts:depth=2"),
-        (["play", "--board", "hex:4", "--turns", "-1"], "--turns"),
+        (["play", "--board", "hex:4", "--turns", "0"], "--turns"),
+        (["play", "--board", "hex:4", "--stop-after", "-1"], "--stop-after"),
         (["play", "--board", "hex:4", "--players", "greedy,greedy,greedy,greedy,greedy"], "5"),
         (["play", "--load", "/nonexistent/game.json"], "no such file"),
         (["match", "greedy", "nobody", "--games", "2"], "'nobody'"),
@@ -314,12 +315,19 @@ def test_bad_input_exits_2_with_the_error_named(capsys, argv, named):
 
 def test_old_spellings_still_work_with_a_note(capsys):
     argv = ["play", "--board", "hex:4", "--a", "greedy", "--b", "random", "--moves", "3"]
+    argv += ["--max-moves", "40"]
     assert main(["annexation", *argv, "--json"]) == 0
     captured = capsys.readouterr()
     report = json.loads(captured.out)
     assert report["players"] == ["greedy", "random"]
     assert report["turns_played"] == 3
-    for old, new in (("--a", "--players"), ("--b", "--players"), ("--moves", "--turns")):
+    assert report["rules"]["max_moves"] == 40
+    for old, new in (
+        ("--a", "--players"),
+        ("--b", "--players"),
+        ("--moves", "--stop-after"),
+        ("--max-moves", "--turns"),
+    ):
         assert f"note: {old} is deprecated; use {new}" in captured.err
     argv = ["playouts", "--board", "hex:3", "--players", "3", "--n", "10", "--json"]
     assert main(["annexation", *argv]) == 0

@@ -276,7 +276,7 @@ def test_board_errors_name_the_cell_or_edge(make, fragment):
         (lambda: AI("mcts", iterations=5, trees=0), "trees must be at least 1"),
         (lambda: AI("random", seed=-1), "seed must be at least 0"),
         (lambda: AI("mcts", threads=0), "threads must be at least 1"),
-        (lambda: AI.parse("mcts:iterations=many"), "iterations must be a int, got 'many'"),
+        (lambda: AI.parse("mcts:iterations=many"), "iterations must be an integer, got 'many'"),
         (lambda: AI.parse("mcts:depth=3"), "mcts takes iterations, time, c, playouts"),
         (lambda: AI.parse("negamax"), "unknown AI 'negamax'"),
     ],

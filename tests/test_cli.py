@@ -165,7 +165,7 @@ def test_console_script_and_module_entry_point():
         ["outpost", "map", "generate", "--out", "{out}/m.txt"],
         ["annexation", "play", "--board", "hex:30", "--png", "{out}/a.png"],
         ["annexation", "tournament", "random", "greedy", "--checkpoint", "{out}/c.json"],
-        ["mastermind", "evaluate", "--plot", "{out}/p.png"],
+        ["mastermind", "evaluate", "--png", "{out}/p.png"],
         ["diplomacy", "solve", "--save", "{out}/s.json"],
     ],
 )

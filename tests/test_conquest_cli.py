@@ -95,9 +95,17 @@ def test_load_refuses_options_of_a_new_game(capsys, tmp_path):
 def test_plots_are_written_as_png(capsys, tmp_path):
     history, board = tmp_path / "history.png", tmp_path / "board.png"
     report = run_json(
-        capsys, "play", *SMALL_GAME, "--turns", "10", "--plot", str(history), "--png", str(board)
+        capsys,
+        "play",
+        *SMALL_GAME,
+        "--turns",
+        "10",
+        "--history-png",
+        str(history),
+        "--png",
+        str(board),
     )
-    assert report["files"] == {"plot": str(history), "png": str(board)}
+    assert report["files"] == {"history_png": str(history), "png": str(board)}
     for path in (history, board):
         assert path.read_bytes()[:8] == PNG_MAGIC
 

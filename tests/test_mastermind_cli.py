@@ -132,13 +132,11 @@ def test_evaluate_text(capsys):
 
 def test_evaluate_compares_strategies_in_one_plot(capsys, tmp_path):
     picture = tmp_path / "hist.png"
-    report = run_json(
-        capsys, "evaluate", "--strategy", "knuth,first,random", "--plot", str(picture)
-    )
+    report = run_json(capsys, "evaluate", "--strategy", "knuth,first,random", "--png", str(picture))
     assert report["strategies"] == ["knuth", "first", "random"]
     totals = {e["strategy"]: (e["total"], e["worst"]) for e in report["evaluations"]}
     assert totals == {"knuth": (5801, 5), "first": (7471, 9), "random": (6146, 8)}
-    assert report["files"] == {"plot": str(picture)}
+    assert report["files"] == {"png": str(picture)}
     assert picture.read_bytes()[:8] == PNG_MAGIC
     out = run_text(capsys, "evaluate", "--strategy", "first,most_parts")
     assert "strategy" in out
@@ -158,7 +156,7 @@ def test_evaluate_a_sample_of_a_large_space(capsys, tmp_path):
         "first",
         "--sample",
         "20",
-        "--plot",
+        "--png",
         str(picture),
     )
     assert (report["secrets"], report["sampled"]) == (20, True)
@@ -375,8 +373,8 @@ BAD_INPUT = [
     ("evaluate --strategy ,", "no strategy"),
     ("evaluate --spots 10 --colours 10", "knuth"),
     ("evaluate --sample 0", "--sample"),
-    ("evaluate --plot histogram.svg", ".png"),
-    ("evaluate --plot /no/such/folder/h.png", "/no/such/folder"),
+    ("evaluate --png histogram.svg", ".png"),
+    ("evaluate --png /no/such/folder/h.png", "/no/such/folder"),
     ("break --strategy psychic", "'psychic'"),
     ("break --spots 9 --colours 10 --strategy irving", "irving"),
     ("count --guess 0011", "'0011'"),

@@ -95,13 +95,13 @@ def test_play_text_prints_the_table_and_the_result(capsys):
     assert out.startswith("outpost on lakes (r=7 L=12 W=3 T=60), seed 2\n")
     assert "played 60 turns in" in out
     assert "turns/s" in out
-    header = next(line for line in out.splitlines() if "empire" in line and "rank" in line)
-    assert header.split() == ["empire", "player", "score", "land", "water", "outposts", "rank"]
+    header = next(line for line in out.splitlines() if "empire" in line and "placing" in line)
+    assert header.split() == ["empire", "player", "score", "land", "water", "outposts", "placing"]
     rows = [line.split() for line in out.splitlines() if line[:3].strip().isdigit()]
     assert [row[1] for row in rows] == PLAYERS
     result = Game(T=60, seed=2).run()
     assert [int(row[2]) for row in rows] == result.scores.tolist()
-    assert [int(row[6]) for row in rows] == result.ranks.tolist()
+    assert [int(row[6]) for row in rows] == result.placings.tolist()
     assert "events: " in out
     assert "result: empire" in out
 
@@ -110,7 +110,7 @@ def test_play_json_matches_the_api(capsys):
     report = run_json(capsys, "play", "--turns", "100", "--seed", "5", "--map", "rivers")
     expected = Game("rivers", T=100, seed=5).run()
     assert report["scores"] == expected.scores.tolist()
-    assert report["placings"] == expected.ranks.tolist()
+    assert report["placings"] == expected.placings.tolist()
     assert report["outposts"] == expected.outposts.tolist()
     assert report["winners"] == report["leaders"] == list(expected.winners)
     assert report["outcome"] == ("won" if len(expected.winners) == 1 else "drawn")

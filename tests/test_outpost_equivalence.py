@@ -327,7 +327,7 @@ def assert_same(game: Game, slow: OracleGame, when: str, *, player_messages: boo
     assert fast_log == slow_log, f"log {when}"
     result = game.result
     assert result.scores.tolist() == slow.scores(), f"scores {when}"
-    assert result.ranks.tolist() == slow.ranks(), f"ranks {when}"
+    assert result.placings.tolist() == slow.placings(), f"placings {when}"
 
 
 def log_events(game: Game) -> None:

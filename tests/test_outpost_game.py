@@ -180,13 +180,13 @@ def test_result_scores_ranks_and_winners():
 
     # At the start the map is the same for every empire: all tie for first.
     start = Game("lakes").result
-    assert start.ranks.tolist() == [1, 1, 1, 1]
+    assert start.placings.tolist() == [1, 1, 1, 1]
     assert start.winners == (0, 1, 2, 3)
     assert not start.finished
     tied = dataclasses.replace(start, scores=np.array([5, 9, 9, 1], dtype=np.int64))
-    assert tied.ranks.tolist() == [3, 1, 1, 4]
+    assert tied.placings.tolist() == [3, 1, 1, 4]
     assert tied.winners == (1, 2)
-    assert tied.to_dict()["ranks"] == [3, 1, 1, 4]
+    assert tied.to_dict()["placings"] == [3, 1, 1, 4]
     assert tied.to_dict()["winners"] == [1, 2]
 
 

@@ -662,7 +662,7 @@ def test_game_start():
     assert not game.finished
     # r = 7 at a corner: the cells with x + y <= 7, 36 of them.
     assert game.scores() == [36, 36, 36, 36]
-    assert game.ranks() == [1, 1, 1, 1]
+    assert game.placings() == [1, 1, 1, 1]
     history = game.history
     assert {key: value.shape for key, value in history.items()} == {
         "land": (1, 4),
@@ -692,7 +692,7 @@ def test_ranks_share_ties():
     game = OracleGame.from_position(land(), start, r=1, players=EXTERNAL)
     # Empire 1: 3 + 5 cells; empires 0 and 2: 3; empire 3: none.
     assert game.scores() == [3, 8, 3, 0]
-    assert game.ranks() == [2, 1, 2, 4]
+    assert game.placings() == [2, 1, 2, 4]
 
 
 def test_random_player_in_a_game_plays_its_stream():

@@ -377,7 +377,7 @@ def wilson(wins: float, n: int) -> tuple[float, float]:
 
 def test_the_table_of_a_hand_made_result() -> None:
     result = hand_made()
-    assert result.ranks.tolist() == [[3, 1, 1, 4], [1, 3, 3, 1], [1, 1, 1, 1]]
+    assert result.placings.tolist() == [[3, 1, 1, 4], [1, 3, 3, 1], [1, 1, 1, 1]]
     assert result.win_shares.tolist() == [[0, 0.5, 0.5, 0], [0.5, 0, 0, 0.5], [0.25] * 4]
     rows = {row.player: row for row in result.table()}
     assert list(rows) == ["A", "B", "C", "D", "E"]
@@ -400,7 +400,7 @@ def test_the_table_of_a_hand_made_result() -> None:
         assert row.score_high == pytest.approx(mean + Z95 * s / math.sqrt(n))
         assert row.win_rate == pytest.approx(wins / n)
         assert (row.win_low, row.win_high) == pytest.approx(wilson(wins, n))
-        assert row.mean_rank == pytest.approx(sum(ranks) / n)
+        assert row.mean_placing == pytest.approx(sum(ranks) / n)
     assert rows["A"].score_high - rows["A"].mean_score == pytest.approx(Z95 * 1.5)
     assert rows["D"].win_low == 0.0
     assert sum(row.wins for row in rows.values()) == 3

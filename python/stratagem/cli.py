@@ -11,6 +11,7 @@ Ctrl-C exits with status 130. Shell completion comes from argcomplete:
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import os
 import platform
@@ -29,6 +30,7 @@ from stratagem.cli_common import (
     Common,
     check_outputs,
     command_group,
+    command_summary,
     common_options,
     count_argument,
     seconds_argument,
@@ -104,10 +106,20 @@ def _print_info(report: dict[str, Any]) -> None:
     for entry in report["ranks"]:
         print(
             f"  rank {entry['rank']}: {entry['host']} pid {entry['pid']}, "
-            f"{entry['threads']} threads"
+            f"{_plural(entry['threads'], 'thread')}"
         )
     extras = ", ".join(f"{k} {v or '-'}" for k, v in report["optional_packages"].items())
     print(f"optional packages: {extras}")
+
+
+def _plural(count: int, noun: str) -> str:
+    """``"1 thread"``, ``"2 threads"``."""
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
+def _plain(value: float) -> str:
+    """A number as a person reads it: digits grouped, four decimals at most, no exponent."""
+    return f"{value:,.4f}".rstrip("0").rstrip(".")
 
 
 def _rng_blocks(args: argparse.Namespace) -> dict[str, Any]:
@@ -162,8 +174,8 @@ def _rng_binomial(args: argparse.Namespace) -> dict[str, Any]:
 
 def _print_rng_binomial(report: dict[str, Any]) -> None:
     print(f"{report['count']} draws of Binomial({report['n']}, 1/2)")
-    print(f"mean {report['mean']:.6g} (expected {report['expected_mean']:.6g})")
-    print(f"std  {report['std']:.6g} (expected {report['expected_std']:.6g})")
+    print(f"mean {_plain(report['mean'])} (expected {_plain(report['expected_mean'])})")
+    print(f"std  {_plain(report['std'])} (expected {_plain(report['expected_std'])})")
     print(f"first draws: {report['first']}")
 
 
@@ -174,19 +186,89 @@ def _demo(args: argparse.Namespace) -> dict[str, Any]:
 
 
 class _UsageError(Exception):
-    """argparse's complaint about the command line, raised to :func:`main`."""
+    """argparse's complaint about the command line, raised to :func:`main` with what to print
+    before it (the usage of the command that complains, or its whole help)."""
 
     def __init__(self, message: str, usage: str) -> None:
         super().__init__(message)
         self.usage = usage
 
 
+def _subcommands(parser: argparse.ArgumentParser) -> argparse._SubParsersAction[Any] | None:
+    """The subcommands of a parser that groups commands (None: a command's own parser)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action
+    return None
+
+
+def _visible_commands(group: argparse._SubParsersAction[Any]) -> list[str]:
+    """The subcommands a person is shown: deprecated old names are left out."""
+    return [action.dest for action in group._choices_actions]
+
+
+def _visible_options(parser: argparse.ArgumentParser) -> list[str]:
+    """The option spellings a command's help shows (deprecated spellings are left out)."""
+    return [
+        spelling
+        for action in parser._actions
+        if action.help != argparse.SUPPRESS
+        for spelling in action.option_strings
+    ]
+
+
+def _did_you_mean(word: str, candidates: Sequence[str]) -> str:
+    """``"; did you mean X?"`` for the nearest of ``candidates`` (difflib), or nothing."""
+    nearest = difflib.get_close_matches(word, candidates, n=1, cutoff=0.6)
+    return f"; did you mean {nearest[0]}?" if nearest else ""
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse's parser, whose usage errors go through :func:`main`'s one way out (one JSON
-    error object under ``--json``, every MPI rank ended)."""
+    """argparse's parser, written for a person: a usage error names the command once
+    (``stratagem: error: conquest play: ...``), shows that command's usage, suggests the
+    nearest spelling of a misspelt option or command, and goes through :func:`main`'s one way
+    out (one JSON error object under ``--json``, every MPI rank ended)."""
 
     def error(self, message: str) -> NoReturn:
-        raise _UsageError(f"{self.prog}: {message}", self.format_usage())
+        command = self.prog.removeprefix("stratagem").strip()
+        usage = self.format_usage()
+        group = _subcommands(self)
+        if group is not None and message.endswith(f"arguments are required: {group.metavar}"):
+            # A group named alone: its whole help is the answer.
+            message = f"missing {group.metavar}: one of {', '.join(_visible_commands(group))}"
+            usage = self.format_help()
+        raise _UsageError(f"{command}: {message}" if command else message, usage)
+
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        """As argparse's, but words left over are refused by the command they were given to
+        (its usage, and the nearest option to a misspelt one)."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            command: argparse.ArgumentParser = self
+            while (group := _subcommands(command)) is not None:
+                chosen = getattr(parsed, str(group.dest), None)
+                if chosen not in group.choices:
+                    break
+                command = group.choices[chosen]
+            misspelt = next((word for word in extras if word.startswith("-")), "")
+            hint = _did_you_mean(misspelt.partition("=")[0], _visible_options(command))
+            command.error(f"unrecognized arguments: {' '.join(extras)}{hint}")
+        return parsed
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        """A value outside the choices: the choices a person may use, and the nearest one."""
+        if action.choices is None or value in action.choices:
+            return
+        if isinstance(action, argparse._SubParsersAction):
+            shown = _visible_commands(action)
+        else:
+            shown = [str(choice) for choice in action.choices]
+        hint = _did_you_mean(str(value), shown)
+        raise argparse.ArgumentError(
+            action, f"invalid choice: {value!r}{hint} (choose from {', '.join(shown)})"
+        )
 
 
 # How long a failing rank waits for the others to fail too (the same bad input fails every
@@ -270,7 +352,7 @@ def build_parser(words: Sequence[str] | None = None) -> argparse.ArgumentParser:
         if words is None or spec.name == named:
             spec.register_cli(commands, common_options)
         else:
-            commands.add_parser(spec.name, help=spec.summary)
+            commands.add_parser(spec.name, help=command_summary(spec.name, spec.summary))
     return parser
 
 

@@ -34,6 +34,7 @@ from stratagem.errors import InvalidParameter, StratagemError
 from stratagem.mpi import world
 
 __all__ = [
+    "COMMAND_SUMMARIES",
     "Command",
     "Commands",
     "Common",
@@ -51,6 +52,7 @@ __all__ = [
     "add_turns",
     "check_readable",
     "command_group",
+    "command_summary",
     "common_options",
     "count_argument",
     "names_argument",
@@ -74,6 +76,27 @@ Output: TypeAlias = tuple[str, Path | None, Callable[[Path], object]]
 Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 #: Makes the parent parser that gives a command ``--seed``, ``--threads`` and ``--json``.
 Common: TypeAlias = Callable[[], argparse.ArgumentParser]
+
+
+#: What each built-in game's command group does, as ``stratagem --help`` lists it (a game's
+#: registry summary, ``GameSpec.summary``, describes the game itself).
+COMMAND_SUMMARIES = {
+    "annexation": "Filler-style colour annexation: play games, matches and tournaments of AIs, "
+    "time playouts, draw boards",
+    "conquest": "RISK-like war of teams on a graph: play a game, exact battle odds, "
+    "tournaments of policies",
+    "outpost": "four empires grow outposts on a 100x100 grid: play a game, tournaments, maps",
+    "mastermind": "break a secret code: watch a strategy or play it yourself, evaluate "
+    "strategies, count the codes left",
+    "diplomacy": "Diplomacy's winter adjustments: count and search every power's builds and "
+    "removals, Loeb's tables and open problem",
+}
+
+
+def command_summary(game: str, fallback: str) -> str:
+    """The help line of a game's command group: :data:`COMMAND_SUMMARIES`, else ``fallback``
+    (the registry summary of a game added from outside)."""
+    return COMMAND_SUMMARIES.get(game, fallback)
 
 
 def _seed(text: str) -> int:
@@ -230,7 +253,8 @@ def add_command(
     help, description = _help_texts(run)
     parsers = [commands.add_parser(name, help=help, parents=[common()])]
     for old in old_names:
-        alias = commands.add_parser(old, parents=[common()], help=argparse.SUPPRESS)
+        # No help: argparse lists a subcommand given any help, even SUPPRESS, in its group.
+        alias = commands.add_parser(old, parents=[common()])
         alias.set_defaults(deprecated_command=(f"'{prefix}{old}'", f"'{prefix}{name}'"))
         parsers.append(alias)
     for parser in parsers:

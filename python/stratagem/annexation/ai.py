@@ -149,4 +149,7 @@ def _convert(spec: str, key: str, text: str, kind: type) -> Any:
             return kind(text)
         except ValueError:
             pass
-    raise InvalidParameter(f"{spec!r}: {key} must be a {kind.__name__}, got {text!r}")
+    expected = {bool: "true or false", int: "an integer", float: "a number"}.get(
+        kind, kind.__name__
+    )
+    raise InvalidParameter(f"{spec!r}: {key} must be {expected}, got {text!r}")

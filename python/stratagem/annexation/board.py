@@ -51,7 +51,7 @@ True
 ([3, 0], [0, 1, 2, 3], 4)
 >>> Board.from_dict(path.to_dict()) == path
 True
->>> parse_board("grid:4x3", players=4).starts.tolist()
+>>> parse_board("grid:3x4", players=4).starts.tolist()
 [0, 11, 3, 8]
 """
 
@@ -519,7 +519,7 @@ class Board:
 def parse_board(
     spec: str | os.PathLike[str], *, colour_count: int = 8, players: int = 2, seed: int = 0
 ) -> Board:
-    """A board from its command-line form: ``hex:R``, ``hexrect:WxH``, ``grid:WxH``,
+    """A board from its command-line form: ``hex:R``, ``hexrect:RxC``, ``grid:RxC``,
     ``voronoi:N`` (generated with the given colour count, players and seed), or the path of
     a board saved with :meth:`Board.save` (which keeps its own colours, colour count, players
     and starts: the keyword arguments apply to generated boards only)."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import numbers
 import os
+import re
 from collections.abc import Hashable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -30,7 +31,20 @@ if TYPE_CHECKING:
 __all__ = ["FILE_FORMAT", "FILE_VERSION", "from_dict", "load", "save", "to_dict"]
 
 FILE_FORMAT = "stratagem.annexation.board"
-FILE_VERSION = 1
+#: 2: a grid or hex rectangle's kind gives rows by columns (``grid:RxC``, as in every game);
+#: version 1 files gave width by height and are read with their kind turned round.
+FILE_VERSION = 2
+_READABLE_VERSIONS = (1, 2)
+
+
+def _kind(data: Mapping[str, Any]) -> Any:
+    """The kind of a saved board, as this version writes it."""
+    kind = data["kind"]
+    if data.get("version") == 1 and isinstance(kind, str):
+        found = re.fullmatch(r"(hexrect|grid):(\d+)x(\d+)", kind)
+        if found is not None:
+            return f"{found.group(1)}:{found.group(3)}x{found.group(2)}"
+    return kind
 
 
 def to_dict(board: Board) -> dict[str, Any]:
@@ -67,9 +81,9 @@ def from_dict(board_class: type[Board], data: Mapping[str, Any]) -> Board:
     try:
         if not isinstance(data, Mapping) or data.get("format") != FILE_FORMAT:
             raise InvalidBoard("this is not the dictionary of an annexation board")
-        if data.get("version") != FILE_VERSION:
+        if data.get("version") not in _READABLE_VERSIONS:
             raise InvalidBoard(f"unknown annexation board format version {data.get('version')!r}")
-        kind = data["kind"]
+        kind = _kind(data)
         geometry = data.get("geometry")
         centres: Any = None
         polygons: Any = None
@@ -82,7 +96,8 @@ def from_dict(board_class: type[Board], data: Mapping[str, Any]) -> Board:
         elif geometry is not None:
             centres = geometry["centres"]
             polygons = geometry["polygons"]
-        return _board(board_class, data, data, centres=centres, polygons=polygons)
+        meta = {**data, "kind": kind}
+        return _board(board_class, meta, data, centres=centres, polygons=polygons)
     except InvalidBoard:
         raise
     except (StratagemError, KeyError, TypeError, ValueError) as error:
@@ -122,8 +137,9 @@ def load(board_class: type[Board], path: str | os.PathLike[str]) -> Board:
         meta = json.loads(str(arrays["meta"][()]))
         if not isinstance(meta, dict) or meta.get("format") != FILE_FORMAT:
             raise InvalidBoard("it is not an annexation board")
-        if meta.get("version") != FILE_VERSION:
+        if meta.get("version") not in _READABLE_VERSIONS:
             raise InvalidBoard(f"unknown format version {meta.get('version')!r}")
+        meta["kind"] = _kind(meta)
         polygons = None
         if "polygon_vertices" in arrays:
             vertex_offsets = graph.id_vector(

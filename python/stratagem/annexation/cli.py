@@ -52,6 +52,7 @@ from stratagem.cli_common import (
     add_turns,
     check_readable,
     command_group,
+    command_summary,
     names_argument,
     played_report,
     print_files,
@@ -75,7 +76,7 @@ _MAX_COLUMNS = 160
 # Seeds of the agents of `play`: word 0 of (seed, purpose, player).
 _PLAY_AI_PURPOSE = "annexation.cli.play.ai"
 # Options of a new game that a loaded game already fixes.
-_NEW_GAME_OPTIONS = ("board", "colours", "seats", "mode", "allow_opponent_colours", "max_moves")
+_NEW_GAME_OPTIONS = ("board", "colours", "seats", "mode", "allow_opponent_colours", "turns")
 _DEFAULT_PLAYERS = ("mcts", "greedy")
 
 
@@ -108,10 +109,12 @@ def _agent(option: str, spec: str, *, seed: int = 0, threads: int | None = None)
 
 
 def _rules(args: argparse.Namespace) -> dict[str, Any]:
+    if args.turns is not None:
+        _validate.integer("--turns", args.turns, 1)
     return {
         "mode": args.mode or "flood",
         "allow_opponent_colours": bool(args.allow_opponent_colours),
-        "max_moves": args.max_moves,
+        "max_moves": args.turns,
     }
 
 
@@ -245,8 +248,8 @@ def _play(args: argparse.Namespace) -> dict[str, Any]:
     Play one game (or continue a saved one) between agents and print the moves, the final
     position and the result. Seat 0 is A and moves first.
     """
-    if args.turns is not None:
-        _validate.integer("--turns", args.turns, 0)
+    if args.stop_after is not None:
+        _validate.integer("--stop-after", args.stop_after, 0)
     check_readable(args.load, "--load")
     specs = _player_specs(args)
     game = _loaded_game(args) if args.load else _new_game(args)
@@ -272,7 +275,7 @@ def _play(args: argparse.Namespace) -> dict[str, Any]:
     with Progress(game.board.cells, "playing") as bar:
         owned = int(game.scores.sum())
         bar.advance(owned)
-        while not game.is_over and (args.turns is None or played < args.turns):
+        while not game.is_over and (args.stop_after is None or played < args.stop_after):
             game.play(agents[game.to_move].choose(game))
             played += 1
             now = int(game.scores.sum())
@@ -284,7 +287,8 @@ def _play(args: argparse.Namespace) -> dict[str, Any]:
         game.save(args.save)
         files["save"] = str(args.save)
     if args.png:
-        title = f"Annexation on {game.board.kind} after {game.moves} moves"
+        seats = ", ".join(f"{'ABCD'[q]} {agent.spec}" for q, agent in enumerate(agents))
+        title = f"Annexation on {game.board.kind} after {game.moves} moves: {seats}"
         game.render(args.png, title=title)
         files["png"] = str(args.png)
     owner = game.owner
@@ -303,7 +307,7 @@ def _play(args: argparse.Namespace) -> dict[str, Any]:
         cells=game.board.cells,
         colours=game.board.colour_count,
         seats=players,
-        rules=game.rules.to_dict(),
+        rules={**game.rules.to_dict(), "max_moves": game.move_limit},
         seed=args.seed,
         loaded=None if args.load is None else str(args.load),
         players=[agent.spec for agent in agents],
@@ -358,8 +362,7 @@ def _print_play_header(report: dict[str, Any]) -> None:
     extras = [rules["mode"]]
     if rules["allow_opponent_colours"]:
         extras.append("opponent colours allowed")
-    if rules["max_moves"] is not None:
-        extras.append(f"at most {rules['max_moves']} moves")
+    extras.append(f"at most {rules['max_moves']:,} moves")
     print(
         f"annexation on {report['board']} ({report['cells']:,} cells, {report['colours']} "
         f"colours, {', '.join(extras)}), seed {report['seed']}"
@@ -519,7 +522,7 @@ def _playouts(args: argparse.Namespace) -> dict[str, Any]:
         "board": board.kind,
         "cells": board.cells,
         "seats": board.players,
-        "rules": game.rules.to_dict(),
+        "rules": {**game.rules.to_dict(), "max_moves": game.move_limit},
         "policy": args.policy,
         "steps": args.steps,
         "seed": args.seed,
@@ -548,7 +551,8 @@ def _print_playouts(report: dict[str, Any]) -> None:
     print(f"mean margin of player {report['player']} (to move): {report['mean_margin']:+.3f} cells")
     rate = report["playouts_per_second"]
     shown = "-" if rate is None else f"{rate:,.0f}"
-    print(f"{report['seconds']:.3f} s on {report['threads']} threads: {shown} playouts/s")
+    threads = f"{report['threads']} thread{'' if report['threads'] == 1 else 's'}"
+    print(f"{report['seconds']:.3f} s on {threads}: {shown} playouts/s")
 
 
 # -- render --------------------------------------------------------------------------------
@@ -602,7 +606,7 @@ def _board_options(
     parser.add_argument(
         "--board",
         default=default,
-        help=f"board spec: hex:R, hexrect:WxH, grid:WxH, voronoi:N or a saved .npz board "
+        help=f"board spec: hex:R, hexrect:RxC, grid:RxC, voronoi:N or a saved .npz board "
         f"(default {_DEFAULT_BOARD})",
     )
     parser.add_argument(
@@ -638,14 +642,19 @@ def _rule_options(parser: argparse.ArgumentParser, *, defaults: bool = True) -> 
         default=False if defaults else None,
         help="let a player take an opponent's current colour",
     )
-    parser.add_argument(
-        "--max-moves", type=_count, help="move limit of the game (default 4 moves per cell)"
+    add_turns(
+        parser,
+        default=None,
+        help="the game's length: at most N moves in all (default 4 moves per cell)",
+        old=("--max-moves",),
     )
 
 
 def register(commands: Commands, common: Common) -> None:
     """Adds the commands ``annexation play | match | tournament | playouts | render``."""
-    sub = command_group(commands, "annexation", games.spec("annexation").summary)
+    sub = command_group(
+        commands, "annexation", command_summary("annexation", games.spec("annexation").summary)
+    )
 
     (play,) = add_command(sub, "play", common, _play, _print_play)
     _board_options(play, players=True, default=None)
@@ -660,11 +669,18 @@ def register(commands: Commands, common: Common) -> None:
     for old in ("--a", "--b"):
         play.add_argument(old, dest=old[2:], default=None, action=DeprecatedOption, new="--players")
     _rule_options(play, defaults=False)
-    add_turns(
+    add_count(
         play,
-        default=None,
-        help="stop after this many moves (default: play to the end); continue with --load",
-        old=("--moves",),
+        "--stop-after",
+        metavar="N",
+        help="play at most N moves now (default: to the end); --save, then continue with --load",
+    )
+    play.add_argument(
+        "--moves",
+        dest="stop_after",
+        action=DeprecatedOption,
+        new="--stop-after",
+        convert=_count,
     )
     add_png(play, help="draw the final position (PNG)")
     add_save(play, help="save the game at the end (JSON)")
@@ -682,7 +698,7 @@ def register(commands: Commands, common: Common) -> None:
     add_count(tournament, "--games", default=100, help="games per pair (default 100)")
     _board_options(tournament, players=False)
     _rule_options(tournament)
-    add_checkpoint(tournament, what="each finished match", metavar=None)
+    add_checkpoint(tournament, what="each finished match")
 
     (playout,) = add_command(sub, "playouts", common, _playouts, _print_playouts)
     _board_options(playout, players=True)
@@ -699,5 +715,7 @@ def register(commands: Commands, common: Common) -> None:
 
     (render,) = add_command(sub, "render", common, _render, _print_render)
     _board_options(render, players=True)
-    render.add_argument("--png", type=Path, required=True, help="the PNG file to write")
+    render.add_argument(
+        "--png", type=Path, required=True, metavar="FILE", help="the PNG file to write"
+    )
     render.add_argument("--title", help="the picture's title")

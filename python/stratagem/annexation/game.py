@@ -161,6 +161,12 @@ class Game:
         return self._game.to_move
 
     @property
+    def move_limit(self) -> int:
+        """The most moves the game lasts: the rules' ``max_moves``, else four per cell."""
+        limit = self.rules.max_moves
+        return 4 * self.board.cells if limit is None else limit
+
+    @property
     def moves(self) -> int:
         return self._game.moves
 

@@ -8,9 +8,9 @@ class methods turn into a board, so this module does not import the board module
 
 >>> layout = grid(3, 2)
 >>> layout.kind, layout.offsets.tolist(), layout.neighbours[:3].tolist()
-('grid:3x2', [0, 2, 5, 7, 9, 12, 14], [1, 3, 0])
+('grid:2x3', [0, 2, 5, 7, 9, 12, 14], [1, 3, 0])
 >>> parse_spec("hex:4"), parse_spec("grid:4x3")
-(('hexagon', (4,)), ('grid', (4, 3)))
+(('hexagon', (4,)), ('grid', (3, 4)))
 """
 
 from __future__ import annotations
@@ -73,9 +73,9 @@ _HEXAGON = np.array(
 )
 _SQUARE = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
 _SPEC_FORMS = (
-    "hex:R (a hexagon of radius R), hexrect:WxH (a rectangle of hexagons), grid:WxH "
-    "(a square grid), voronoi:N (N Voronoi cells), or the path of a board saved with "
-    "Board.save (.npz)"
+    "hex:R (a hexagon of radius R), hexrect:RxC (a rectangle of hexagons, R rows of C), "
+    "grid:RxC (a square grid, R rows of C), voronoi:N (N Voronoi cells), or the path of a "
+    "board saved with Board.save (.npz)"
 )
 
 
@@ -132,11 +132,12 @@ def _tiled_rectangle(
     height: int,
 ) -> Layout:
     """A ``width x height`` board of ``tile`` polygons whose CSR and centres come from
-    ``parts``, with the corner starts of :func:`hex_rectangle` and :func:`grid`."""
+    ``parts``, with the corner starts of :func:`hex_rectangle` and :func:`grid`. Its kind
+    gives rows by columns, ``name:HxW``, as every game's grid specs do."""
     w, h = _rectangle("width", width, "height", height)
     offsets, neighbours, centres = parts(w, h)
     return _tiled(
-        offsets, neighbours, f"{name}:{w}x{h}", centres, tile, starts=_rectangle_corners(w, h)
+        offsets, neighbours, f"{name}:{h}x{w}", centres, tile, starts=_rectangle_corners(w, h)
     )
 
 
@@ -278,7 +279,8 @@ def parse_spec(spec: str | os.PathLike[str]) -> tuple[str, Any]:
         if name in ("hex", "voronoi") and second is None:
             return ("hexagon" if name == "hex" else "voronoi"), (first,)
         if name in ("hexrect", "grid") and second is not None:
-            return ("hex_rectangle" if name == "hexrect" else "grid"), (first, int(second))
+            # Rows by columns; the generators take the width (columns) first.
+            return ("hex_rectangle" if name == "hexrect" else "grid"), (int(second), first)
     elif os.path.isfile(text):
         return "load", text
     elif text.lower().endswith(".npz"):
@@ -427,7 +429,7 @@ def regular_geometry(kind: object, cells: int) -> tuple[FloatArray, FloatArray, 
         shape = _HEXAGON
     elif name != "hex" and second is not None and first * int(second) == cells:
         parts = _hex_rectangle_parts if name == "hexrect" else _grid_parts
-        centres = parts(first, int(second))[2]
+        centres = parts(int(second), first)[2]  # the kind gives rows by columns
         shape = _HEXAGON if name == "hexrect" else _SQUARE
     else:
         return None

@@ -30,7 +30,7 @@ from stratagem.errors import InvalidParameter
 if TYPE_CHECKING:
     from stratagem.annexation.board import Board
 
-__all__ = ["HALO_COLOURS", "PALETTE", "PLAYER_COLOURS", "render", "render_scores"]
+__all__ = ["COLOUR_NAMES", "HALO_COLOURS", "PALETTE", "PLAYER_COLOURS", "render", "render_scores"]
 
 #: The colour of each of the 16 board colours (colour ``c`` is ``PALETTE[c]``).
 PALETTE = (
@@ -50,6 +50,25 @@ PALETTE = (
     "#fffac8",  # beige
     "#800000",  # maroon
     "#000075",  # navy
+)
+#: The name of each colour of :data:`PALETTE`, as the legends give it.
+COLOUR_NAMES = (
+    "red",
+    "green",
+    "yellow",
+    "blue",
+    "orange",
+    "purple",
+    "cyan",
+    "magenta",
+    "lime",
+    "pink",
+    "teal",
+    "lavender",
+    "brown",
+    "beige",
+    "maroon",
+    "navy",
 )
 #: The line colour of each player (0 to 3) ...
 PLAYER_COLOURS = ("#ffffff", "#000000", "#ff2020", "#20c0ff")
@@ -145,8 +164,10 @@ def render(
 
     ``cell_colours`` (the colour each cell shows, e.g. a game state's) defaults to the
     board's colours; ``owner[i]`` is the player owning cell ``i`` or -1. Each player's
-    territory is outlined, and the legend gives its cell count. ``ax`` draws into existing
-    axes (their figure is returned).
+    territory is outlined; the legend shows each player's outline around the colour its
+    territory shows now, with its letter and cell count, then every colour of the board by its
+    number and name (a move is a colour's number). ``ax`` draws into existing axes (their
+    figure is returned).
     """
     from stratagem.annexation.board import Board
 
@@ -163,6 +184,7 @@ def render(
     owners = None if owner is None else _cell_vector("owner", owner, n, -1, players - 1)
     matplotlib()
     from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
 
     xy = _positions(board)
     if ax is None:
@@ -194,19 +216,23 @@ def render(
             linewidths=0.5 * width,
             zorder=4,
         )
-    handles = []
+    handles: list[Any] = []
     for q in range(players):
-        label = f"player {q}"
+        # A player's cells all show its current colour: the one its start cell shows.
+        colour = int(shown[int(board.starts[q])])
+        owned = owners is not None and owners[int(board.starts[q])] == q
+        label = f"player {q} ({'ABCD'[q]})"
         if owners is not None:
             cells = int(np.count_nonzero(owners == q))
             label += f": {cells} cell{'s' if cells != 1 else ''}"
+        if owned:
+            label += f", {COLOUR_NAMES[colour]}"
         handles.append(
-            Line2D(
-                [],
-                [],
-                color=PLAYER_COLOURS[q],
-                linewidth=3.0,
-                path_effects=_halo(3.0, HALO_COLOURS[q]),
+            Patch(
+                facecolor=PALETTE[colour] if owned else "none",
+                edgecolor=PLAYER_COLOURS[q],
+                linewidth=2.0,
+                path_effects=_halo(2.0, HALO_COLOURS[q]),
                 label=label,
             )
         )
@@ -214,6 +240,13 @@ def render(
         Line2D([], [], linestyle="", marker="*", markersize=11, color="0.2", label="start cell")
     )
     legend_below(ax, handles, players + 1)
+    # The board's colours, by number (a move is a colour's number), in rows of 8 below.
+    ax.add_artist(ax.get_legend())
+    colours = [
+        Patch(facecolor=PALETTE[c], edgecolor="0.4", label=f"{c} {COLOUR_NAMES[c]}")
+        for c in range(board.colour_count)
+    ]
+    legend_below(ax, colours, min(8, board.colour_count), gap=0.055)
     ax.set_title(
         title
         if title is not None

@@ -145,6 +145,10 @@ class Annexation(TurnGame):
 
         return render_text(self.native)
 
+    def picture(self, path: str) -> None:
+        """Draws the board, each player's territory outlined and its colour named (PNG)."""
+        self.native.render(path, title=f"Annexation on {self.native.board.kind}, turn {self.turn}")
+
     def suggest(self, seat: int, name: str) -> int:
         """The move the built-in AI ``name`` (``random``, ``greedy``, ``fractal``, ``mcts``,
         ``minimax``) would play for ``seat`` now, seeded by this game's seed and turn."""

@@ -29,6 +29,7 @@ from stratagem.cli_common import (
     add_turns,
     check_readable,
     command_group,
+    command_summary,
     played_report,
     print_files,
     refuse_new_game_options,
@@ -206,10 +207,10 @@ def _run(args: argparse.Namespace) -> dict[str, Any]:
     if args.save:
         files["save"] = str(args.save)
     traffic = game.traffic_summary() if isinstance(game, DistributedGame) else None
-    if args.plot and world().rank == 0:
+    if args.history_png and world().rank == 0:
         from stratagem.conquest.plot import plot_history
 
-        files["plot"] = str(plot_history(game.history, args.plot, labels))
+        files["history_png"] = str(plot_history(game.history, args.history_png, labels))
     if args.png:
         from stratagem.conquest.plot import draw_board
 
@@ -297,7 +298,7 @@ def _print_run(report: dict[str, Any]) -> None:
 
 def _play_options(run: argparse.ArgumentParser) -> None:
     run.add_argument("--board", help="board spec, e.g. grid:100x100 (default grid:100x100)")
-    add_count(run, "--teams", help="number of teams (default 4)")
+    add_count(run, "--teams", help="number of teams, 2 to 64 (default 4)")
     run.add_argument(
         "--players",
         dest="policy",
@@ -316,7 +317,12 @@ def _play_options(run: argparse.ArgumentParser) -> None:
     add_count(run, "--troops", help="troops per territory at the start (default 10)")
     run.add_argument("--rate", type=float, help="recruitment rate per turn (default 0.2)")
     add_count(run, "--cap", help="troop cap per territory (default none)")
-    add_file(run, "--plot", metavar=None, help="write territories and troops over time (PNG)")
+    add_file(
+        run,
+        "--history-png",
+        help="plot each team's territories and troops by turn (PNG)",
+        old=("--plot",),
+    )
     add_png(run, help="draw the final board (PNG, small boards)", old=("--draw",))
     add_save(run, help="save the game at the end (npz)")
     add_count(
@@ -517,7 +523,9 @@ def _print_tournament(report: dict[str, Any]) -> None:
 def register(commands: Commands, common: Common) -> None:
     """Adds the commands ``conquest play | odds | tournament`` (``run``: the old name of
     ``play``)."""
-    sub = command_group(commands, "conquest", games.spec("conquest").summary)
+    sub = command_group(
+        commands, "conquest", command_summary("conquest", games.spec("conquest").summary)
+    )
 
     for run in add_command(
         sub, "play", common, _run, _print_run, old_names=("run",), prefix="conquest "
@@ -570,5 +578,5 @@ def register(commands: Commands, common: Common) -> None:
         help="start of each pair: territories dealt at random (default) or two regions",
     )
     add_png(tournament, help="draw the win rates as a bar chart (PNG)", old=("--plot",))
-    add_file(tournament, "--csv", metavar=None, help="write the table as CSV")
-    add_checkpoint(tournament, what="each finished pair", metavar=None)
+    add_file(tournament, "--csv", help="write the table as CSV")
+    add_checkpoint(tournament, what="each finished pair")

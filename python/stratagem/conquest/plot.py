@@ -97,7 +97,7 @@ def _layout(board: Board) -> NDArray[np.float64]:
         return np.asarray(board.positions, dtype=np.float64)
     if board.n > LAYOUT_LIMIT:
         raise InvalidParameter(
-            f"the board has {board.n} territories and no positions; draw_board lays out at most "
+            f"the board has {board.n} territories and no positions; a picture lays out at most "
             f"{LAYOUT_LIMIT} territories without positions"
         )
     try:
@@ -128,7 +128,7 @@ def draw_board(
     as a PNG to ``path``. Boards of more than :data:`DRAW_LIMIT` territories are refused."""
     if board.n > DRAW_LIMIT:
         raise InvalidParameter(
-            f"the board has {board.n} territories; draw_board draws at most {DRAW_LIMIT}"
+            f"the board has {board.n} territories; a picture shows at most {DRAW_LIMIT}"
         )
     owners = np.asarray(team, dtype=np.int64)
     counts = np.asarray(troops, dtype=np.int64)

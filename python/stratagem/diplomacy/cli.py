@@ -38,6 +38,7 @@ from stratagem.cli_common import (
     add_seconds,
     check_readable,
     command_group,
+    command_summary,
     played_report,
     print_files,
     save_on_interrupt,
@@ -358,7 +359,7 @@ def _resumable_search(args: argparse.Namespace, settings: dict[str, Any]) -> dic
         save_on_interrupt(
             args.save,
             run.save,
-            reached=lambda: f"{run.evaluations:,} evaluations",
+            reached=lambda: f"{run.evaluations:,} evaluation{'' if run.evaluations == 1 else 's'}",
             what="search",
             go_on="go on",
         ),
@@ -443,7 +444,8 @@ def _outcome(report: dict[str, Any]) -> str:
 def _print_search(report: dict[str, Any]) -> None:
     print(
         f"{report['method']} search, convention {report['convention']}, seed {report['seed']}: "
-        f"{report['evaluations']:,} evaluations in {report['seconds']:.3f} s"
+        f"{report['evaluations']:,} evaluation{'' if report['evaluations'] == 1 else 's'} in "
+        f"{report['seconds']:.3f} s"
     )
     print(_outcome(report))
     if report.get("saved"):
@@ -647,7 +649,9 @@ def _convention_option(parser: argparse.ArgumentParser, *, every: bool = False) 
 def register(commands: Commands, common: Common) -> None:
     """Adds the commands ``diplomacy count | tables | solve | open-problem | openings |
     compare | retreat | show``."""
-    sub = command_group(commands, "diplomacy", games.spec("diplomacy").summary)
+    sub = command_group(
+        commands, "diplomacy", command_summary("diplomacy", games.spec("diplomacy").summary)
+    )
 
     (count,) = add_command(sub, "count", common, _count_options, _print_count)
     _position_options(count)

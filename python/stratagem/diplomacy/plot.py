@@ -4,10 +4,11 @@
 (``Map.xy``, x to the east and y to the south): land and coastal provinces sand-coloured, seas
 blue. Light grey lines join provinces an army can move between, light blue lines the further
 pairs only a fleet can (a named coast's line starts at the coast's own coordinates). A supply
-centre is a larger node ringed in its owner's colour (:data:`POWER_COLOURS`, dark grey when
+centre is a larger node ringed in its owner's colour (:data:`POWER_COLOURS`, light grey when
 nobody owns it) and filled with a light shade of it; a home centre's ring is dashed when its
 power does not own it. Units are ``A`` and ``F`` tags in their power's colour, a fleet on a
-named coast at the coast's coordinates. The legend gives each power's units and centres.
+named coast at the coast's coordinates. The legend gives each power's colour, units and
+centres, and what the land, sea, neutral centre and unit marks are.
 
 matplotlib (``pip install 'stratagem[plot]'``) is imported when a picture is drawn. With
 ``path`` the picture is drawn on a figure of its own (Agg renderer, whatever pyplot's backend)
@@ -56,7 +57,8 @@ POWER_COLOURS = (
 LAND_COLOUR = "#ede3c4"
 #: ... and of seas.
 SEA_COLOUR = "#9ecae1"
-_NEUTRAL = "#555555"
+# Light enough not to be read as Germany's dark grey.
+_NEUTRAL = "#a3a3a3"
 _ARMY_EDGE = "#c8c8c8"
 _FLEET_EDGE = "#b9d7ea"
 
@@ -221,7 +223,25 @@ def plot_position(
             markerfacecolor="white",
             markeredgecolor=_NEUTRAL,
             markeredgewidth=2,
-            label="supply centre",
+            label="neutral supply centre",
+        )
+    )
+    handles.extend(
+        Line2D(
+            [],
+            [],
+            linestyle="",
+            marker="o",
+            markersize=7,
+            markerfacecolor=fill,
+            markeredgecolor="#8a8a8a",
+            label=label,
+        )
+        for fill, label in ((LAND_COLOUR, "land province"), (SEA_COLOUR, "sea"))
+    )
+    handles.append(
+        Line2D(
+            [], [], linestyle="", marker="$A$", markersize=8, color="0.2", label="army (F: fleet)"
         )
     )
     legend_below(ax, handles, 4)

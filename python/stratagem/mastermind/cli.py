@@ -30,11 +30,13 @@ from stratagem.cli_common import (
     DeprecatedOption,
     add_command,
     add_count,
-    add_file,
     add_load,
+    add_png,
     add_save,
+    add_turns,
     check_readable,
     command_group,
+    command_summary,
     names_argument,
     played_report,
     print_files,
@@ -162,8 +164,9 @@ def _play(args: argparse.Namespace) -> dict[str, Any]:
     history, count, hint, could, save, quit, help) one per line; with --json each answer is a
     JSON line.
     """
+    rows = None if args.turns is None else _validate.integer("--turns", args.turns, 1)
     if args.human or args.load is not None:
-        return _play_human(args)
+        return _play_human(args, rows)
     if len(args.players) != 1:
         raise InvalidParameter(
             f"--players names the one codebreaker of a game; got {', '.join(args.players)}"
@@ -198,20 +201,28 @@ def _play(args: argparse.Namespace) -> dict[str, Any]:
     details = solution.to_dict()
     turns = details.pop("turns")
     seconds = details.pop("seconds")
+    # Out of rows: the board shows the guesses it had room for, and the codebreaker lost.
+    played = turns if rows is None else min(turns, rows)
+    lost = played < turns
+    details["guesses"] = details["guesses"][:played]
+    details["feedback"] = details["feedback"][:played]
     return played_report(
-        outcome="won",
-        winners=[0],
-        turns_played=turns,
+        outcome="unfinished" if lost else "won",
+        winners=[] if lost else [0],
+        turns_played=played,
         seconds=seconds,
         **details,
+        rows=rows,
+        lost=lost,
+        guesses_needed=turns,
         order=args.order,
         drawn=drawn,
         ranks=comm.size if distributed else 1,
     )
 
 
-def _play_human(args: argparse.Namespace) -> dict[str, Any]:
-    """``play --human``: the machine holds the secret, the person guesses."""
+def _play_human(args: argparse.Namespace, rows: int | None) -> dict[str, Any]:
+    """``play --human``: the machine holds the secret, the person guesses (on ``rows`` rows)."""
     if world().is_distributed:
         raise InvalidParameter("play --human reads your guesses: run it without mpiexec")
     if sys.stdin is None:
@@ -220,7 +231,7 @@ def _play_human(args: argparse.Namespace) -> dict[str, Any]:
         )
     check_readable(args.load, "--load")
     if args.load is not None:
-        refuse_new_game_options(args, ("secret", "hint"), "--load")
+        refuse_new_game_options(args, ("secret", "hint", "turns"), "--load")
         game = HumanGame.load(args.load, threads=args.threads)
     else:
         spots, colours = _space(args)
@@ -233,6 +244,7 @@ def _play_human(args: argparse.Namespace) -> dict[str, Any]:
             seed=args.seed,
             hint_strategy=None if args.hint is None else _strategy(args.hint),
             threads=args.threads,
+            rows=rows,
         )
     started = time.perf_counter()
     ended = converse(
@@ -259,7 +271,9 @@ def _play_human(args: argparse.Namespace) -> dict[str, Any]:
         feedback=[list(f) for f in game.feedback],
         # Revealed once found or given up; kept hidden when the input just ended (a saved
         # game may go on).
-        secret=format_code(game.secret) if ended in ("won", "quit") else None,
+        secret=format_code(game.secret) if ended in ("won", "lost", "quit") else None,
+        rows=game.rows,
+        lost=ended == "lost",
         saved=None if args.save is None else str(args.save),
     )
 
@@ -292,6 +306,12 @@ def _print_play(report: dict[str, Any]) -> None:
         print(f"  {turn:>{width}}. {guess}  {_feedback_text(black, white)}")
     where = f" on {report['ranks']} MPI ranks" if report["ranks"] > 1 else ""
     guesses = "guess" if report["turns_played"] == 1 else "guesses"
+    if report["lost"]:
+        print(
+            f"not broken in {report['rows']} rows: the codebreaker loses ({strategy} needs "
+            f"{report['guesses_needed']} guesses), {report['seconds']:.3f} s{where}"
+        )
+        return
     print(f"solved in {report['turns_played']} {guesses}, {report['seconds']:.3f} s{where}")
 
 
@@ -322,10 +342,10 @@ def _evaluate(args: argparse.Namespace) -> dict[str, Any]:
     names = _strategy_list(args.strategy)
     sample = None if args.sample is None else _validate.integer("--sample", args.sample, 1)
     plot_path = None
-    if args.plot is not None:
+    if args.png is not None:
         from stratagem.mastermind.plot import png_path
 
-        plot_path = png_path(args.plot)
+        plot_path = png_path(args.png)
     evaluations = [
         evaluate(
             spots,
@@ -342,7 +362,7 @@ def _evaluate(args: argparse.Namespace) -> dict[str, Any]:
     if plot_path is not None and world().rank == 0:
         from stratagem.mastermind.plot import plot_evaluations
 
-        files["plot"] = str(plot_evaluations(evaluations, plot_path))
+        files["png"] = str(plot_evaluations(evaluations, plot_path))
     reports = [_evaluation_report(evaluation, args.order) for evaluation in evaluations]
     if len(reports) == 1:
         return {**reports[0], "files": files}
@@ -633,7 +653,9 @@ def _order_option(parser: argparse.ArgumentParser) -> None:
 def register(commands: Commands, common: Common) -> None:
     """Adds the commands ``mastermind play | evaluate | break | count`` (``solve``: the old
     name of ``play``)."""
-    sub = command_group(commands, "mastermind", games.spec("mastermind").summary)
+    sub = command_group(
+        commands, "mastermind", command_summary("mastermind", games.spec("mastermind").summary)
+    )
     strategies = ", ".join(STRATEGIES)
     default_spots = f"spots of a code, {MIN_SPOTS} to {MAX_SPOTS} (default {_DEFAULT_SPOTS})"
 
@@ -661,6 +683,12 @@ def register(commands: Commands, common: Common) -> None:
             action=DeprecatedOption,
             new="--players",
             convert=names_argument,
+        )
+        add_turns(
+            play_parser,
+            default=None,
+            help="the rows of the board: the codebreaker loses when N guesses have not found "
+            "the code (default: no limit; the board game has 8 to 12)",
         )
         _order_option(play_parser)
         play_parser.add_argument(
@@ -692,12 +720,7 @@ def register(commands: Commands, common: Common) -> None:
         f"code on spaces of at most {ENUMERABLE_LIMIT:,} codes, else 1000)",
     )
     _order_option(evaluate_parser)
-    add_file(
-        evaluate_parser,
-        "--plot",
-        metavar=None,
-        help="draw the histograms as a bar chart (PNG file)",
-    )
+    add_png(evaluate_parser, help="draw the histograms as a bar chart (PNG)", old=("--plot",))
 
     (break_parser,) = add_command(sub, "break", common, _break, _print_break)
     _space_options(break_parser, default_spots)

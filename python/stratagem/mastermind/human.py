@@ -53,8 +53,8 @@ _HELP = (
 
 @dataclass
 class HumanGame:
-    """One game: the secret, how it was chosen, the strategy that gives hints, the guesses
-    and their feedback so far."""
+    """One game: the secret, how it was chosen, the strategy that gives hints, the rows of
+    the board (the guesses allowed; None: no limit), the guesses and their feedback so far."""
 
     spots: int
     colours: int
@@ -63,6 +63,7 @@ class HumanGame:
     drawn: bool = True
     hint_strategy: str = "knuth"
     threads: int | None = None
+    rows: int | None = None
     guesses: list[str] = field(default_factory=list)
     feedback: list[tuple[int, int]] = field(default_factory=list)
 
@@ -76,12 +77,16 @@ class HumanGame:
         seed: int = 0,
         hint_strategy: str | None = None,
         threads: int | None = None,
+        rows: int | None = None,
     ) -> HumanGame:
         """A game on ``spots`` x ``colours`` with ``secret`` (its written form), or a secret
         drawn from ``seed`` (the same draw as ``sample_secrets(spots, colours, 1, seed)``).
         Hints come from ``hint_strategy`` (default knuth, or first on spaces of more than
-        ``ENUMERABLE_LIMIT`` codes)."""
+        ``ENUMERABLE_LIMIT`` codes). With ``rows`` the codebreaker loses when that many guesses
+        have not found the code."""
         spots, colours = check_space(spots, colours)
+        if rows is not None:
+            rows = _validate.integer("rows", rows, 1)
         seed = _validate.seed(seed)
         if hint_strategy is None:
             hint_strategy = "knuth" if colours**spots <= ENUMERABLE_LIMIT else "first"
@@ -93,11 +98,16 @@ class HumanGame:
             code = sample_secrets(spots, colours, 1, seed)[0]
         else:
             code = parse_code(secret, colours, spots)
-        return cls(spots, colours, code, seed, secret is None, hint_strategy, threads)
+        return cls(spots, colours, code, seed, secret is None, hint_strategy, threads, rows)
 
     @property
     def won(self) -> bool:
         return bool(self.feedback) and self.feedback[-1] == (self.spots, 0)
+
+    @property
+    def lost(self) -> bool:
+        """Whether every row of the board holds a guess and none found the code."""
+        return self.rows is not None and self.turns >= self.rows and not self.won
 
     @property
     def turns(self) -> int:
@@ -107,6 +117,8 @@ class HumanGame:
         """Scores the guess ``text`` against the secret and records it."""
         if self.won:
             raise InvalidMove(f"the game is over: the secret was found on turn {self.turns}")
+        if self.lost:
+            raise InvalidMove(f"the game is over: the {self.rows} rows are used up")
         code = parse_code(text, self.colours, self.spots)
         black, white = (int(a[0]) for a in score(code, self.secret, colours=self.colours))
         self.guesses.append(format_code(code))
@@ -158,6 +170,7 @@ class HumanGame:
             "seed": self.seed,
             "drawn": self.drawn,
             "hint_strategy": self.hint_strategy,
+            "rows": self.rows,
             "guesses": list(self.guesses),
             "feedback": [list(f) for f in self.feedback],
         }
@@ -180,6 +193,7 @@ class HumanGame:
                 seed=data["seed"],
                 hint_strategy=data["hint_strategy"],
                 threads=threads,
+                rows=data.get("rows"),
             )
             game.drawn = bool(data["drawn"])
             pairs = list(zip(data["guesses"], data["feedback"], strict=True))
@@ -216,7 +230,8 @@ def converse(
     echo: bool = False,
 ) -> str:
     """Answers the person's ``lines`` until the code is found, ``quit`` or the end of the
-    input; returns how it ended (``won``, ``quit`` or ``unfinished``). With ``save`` the game
+    input; returns how it ended (``won``, ``lost`` when the rows run out, ``quit`` or
+    ``unfinished``). With ``save`` the game
     is saved there after every guess. With ``json_lines`` every answer is one JSON object on a
     line of ``out`` (``event``: ``start``, ``guess``, ``won``, ``history``, ``count``,
     ``hint``, ``could``, ``saved``, ``help``, ``error``); otherwise text with prompts, and
@@ -224,8 +239,8 @@ def converse(
     terminal echoes)."""
     dialogue = _Dialogue(game, out, json_lines, save)
     dialogue.start()
-    if game.won:
-        return "won"
+    if game.won or game.lost:
+        return "won" if game.won else "lost"
     dialogue.prompt()
     for line in lines:
         if echo and not json_lines:
@@ -267,7 +282,8 @@ class _Dialogue:
 
     def prompt(self) -> None:
         if not self.json_lines:
-            self.out.write(f"guess {self.game.turns + 1}? ")
+            rows = "" if self.game.rows is None else f" of {self.game.rows}"
+            self.out.write(f"guess {self.game.turns + 1}{rows}? ")
             self.out.flush()
 
     def start(self) -> None:
@@ -282,12 +298,13 @@ class _Dialogue:
             colours=game.colours,
             turn=game.turns,
             hint_strategy=game.hint_strategy,
+            rows=game.rows,
         )
         if game.turns:
             self.history("")
 
     def answer(self, line: str) -> str | None:
-        """Answers one line; ``won`` or ``quit`` when the game ends."""
+        """Answers one line; ``won``, ``lost`` or ``quit`` when the game ends."""
         if not line:
             return None
         word, _, rest = line.partition(" ")
@@ -310,6 +327,15 @@ class _Dialogue:
         )
         if self.save_to is not None:
             game.save(self.save_to)
+        if game.lost:
+            secret = format_code(game.secret)
+            self.say(
+                "lost",
+                f"the {game.rows} rows are used up: the secret was {secret}",
+                turns=game.turns,
+                secret=secret,
+            )
+            return "lost"
         if not game.won:
             return None
         guesses = "guess" if game.turns == 1 else "guesses"

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from stratagem._plotting import matplotlib, png_path
+from stratagem._plotting import legend_below, matplotlib, png_path
 from stratagem.errors import InvalidParameter
 from stratagem.mastermind.evaluate import Evaluation
 
@@ -109,12 +109,18 @@ def plot_evaluations(
                 padding=1,
             )
     ax.set_xticks(turns)
+    if same_size:
+        from matplotlib.ticker import MaxNLocator
+
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # counts of secrets
     ax.set_xlabel("guesses needed (the last one is the code)")
     ax.set_ylabel("secrets" if same_size else "share of the secrets (%)")
     ax.set_title(title if title is not None else _default_title(items))
     ax.grid(axis="y", alpha=0.3)
     ax.set_axisbelow(True)
-    ax.legend(loc="upper left", fontsize="small")
+    # Under the axes, where no bar or bar label can be: one strategy a line.
+    handles, _ = ax.get_legend_handles_labels()
+    legend_below(ax, handles, 1, gap=0.14)
     try:
         figure.savefig(target, dpi=120, format="png", bbox_inches="tight")
     except OSError as error:

@@ -48,6 +48,7 @@ from stratagem.cli_common import (
     add_turns,
     check_readable,
     command_group,
+    command_summary,
     played_report,
     print_files,
     refuse_new_game_options,
@@ -312,7 +313,7 @@ def _play_recorded(game: Game, turns: int | None, frames: int) -> tuple[float, G
 def _play(args: argparse.Namespace) -> dict[str, Any]:
     """play one game (or continue a saved one)
 
-    Play one game of four players, empire 0 first, and print the scores, ranks and outposts.
+    Play one game of four players, empire 0 first, and print the scores, placings and outposts.
     A player is a built-in name or a Python class, MODULE:CLASS or path/to/file.py:CLASS
     (made with no arguments). Ctrl-C stops the game between turns; with --save it is saved
     first, to be continued with --load.
@@ -358,7 +359,7 @@ def _play(args: argparse.Namespace) -> dict[str, Any]:
             files["history_png"] = str(history)
     problems = [entry.message for entry in game.log if entry.kind == "player"]
     result = game.result.to_dict()
-    finished, placings, leaders = result.pop("finished"), result.pop("ranks"), result["winners"]
+    finished, placings, leaders = result.pop("finished"), result.pop("placings"), result["winners"]
     outcome = ("won" if len(leaders) == 1 else "drawn") if finished else "unfinished"
     # `winners` of a game not yet over are the empires ahead: `leaders`.
     result["leaders"] = result.pop("winners")
@@ -400,13 +401,13 @@ def _print_play(report: dict[str, Any]) -> None:
     width = max(6, *(len(name) for name in report["players"]))
     print(
         f"  {'empire':<6}  {'player':<{width}}  {'score':>5}  {'land':>5}  {'water':>5}  "
-        f"{'outposts':>8}  {'rank':>4}"
+        f"{'outposts':>8}  {'placing':>7}"
     )
     for empire, name in enumerate(report["players"]):
         print(
             f"  {empire:<6}  {name:<{width}}  {report['scores'][empire]:>5}  "
             f"{report['land'][empire]:>5}  {report['water'][empire]:>5}  "
-            f"{report['outposts'][empire]:>8}  {report['placings'][empire]:>4}"
+            f"{report['outposts'][empire]:>8}  {report['placings'][empire]:>7}"
         )
     log = ", ".join(f"{count} {_LOG_WORDS[kind]}" for kind, count in report["log"].items())
     print(f"events: {log}")
@@ -437,7 +438,7 @@ def _tournament(args: argparse.Namespace) -> dict[str, Any]:
 
     Play every group of four players in every rotation of their seats, on every map and
     parameter set, --repeats times, over threads (or MPI ranks under mpiexec), and print
-    each player's mean score, wins and mean rank.
+    each player's mean score, wins and mean placing.
     """
     from stratagem.outpost.tournament import TOURNAMENT_2014, tournament
 
@@ -555,7 +556,9 @@ def _flag_options(parser: argparse.ArgumentParser, *, default: bool | None) -> N
 def register(commands: Commands, common: Common) -> None:
     """Adds the commands ``outpost play | tournament`` and ``outpost map check | generate |
     show | list``."""
-    sub = command_group(commands, "outpost", games.spec("outpost").summary)
+    sub = command_group(
+        commands, "outpost", command_summary("outpost", games.spec("outpost").summary)
+    )
     _register_play(sub, common)
     _register_tournament(sub, common)
     register_map_commands(sub, common)

@@ -184,7 +184,9 @@ class Result:
     players: tuple[str, ...]
 
     @property
-    def ranks(self) -> NDArray[np.int64]:
+    def placings(self) -> NDArray[np.int64]:
+        """Each empire's placing: 1 + the empires with a strictly higher score (ties share a
+        placing)."""
         return np.array([1 + int(np.sum(self.scores > s)) for s in self.scores], dtype=np.int64)
 
     @property
@@ -200,7 +202,7 @@ class Result:
             "land": self.land.tolist(),
             "water": self.water.tolist(),
             "outposts": self.outposts.tolist(),
-            "ranks": self.ranks.tolist(),
+            "placings": self.placings.tolist(),
             "winners": list(self.winners),
         }
 

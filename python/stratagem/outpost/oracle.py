@@ -984,9 +984,9 @@ class OracleGame:
         """The score: "the number of cells (land + water) each empire controls"."""
         return [sum(_cells_of(self._water, self._control, e)) for e in range(EMPIRES)]
 
-    def ranks(self) -> list[int]:
-        """The rank: "1 + the number of empires with a strictly higher score (ties share a
-        rank)"."""
+    def placings(self) -> list[int]:
+        """The placing (the spec's "rank"): "1 + the number of empires with a strictly higher
+        score (ties share a rank)"."""
         scores = self.scores()
         return [1 + sum(1 for other in scores if other > score) for score in scores]
 

@@ -9,7 +9,8 @@ In a game picture, land an empire controls is a light shade of its colour and wa
 controls a blue turned towards that colour; disputed cells are grey, neutral land pale green
 and neutral water pale blue. Outposts are dots in a dark shade of their empire's colour (one
 dot per cell however many outposts share it), homes are stars, and the legend gives each
-empire's player, cells and outposts.
+empire's colour (its land and its water), player, cells and outposts, then the neutral and
+disputed cells, the outposts and the homes.
 
 matplotlib (``pip install 'stratagem[plot]'``) is imported when a picture is drawn, so the
 rest of the package works without it; pictures are drawn on a figure of their own with the Agg
@@ -39,6 +40,7 @@ __all__ = [
     "CONTROLLED_WATER_COLOURS",
     "DISPUTED_COLOUR",
     "EMPIRE_COLOURS",
+    "EMPIRE_COLOUR_NAMES",
     "LAND_COLOUR",
     "NEUTRAL_LAND_COLOUR",
     "WATER_COLOUR",
@@ -50,9 +52,11 @@ __all__ = [
     "render_map",
 ]
 
-#: The colour of each empire 0..3 (red, amber, violet, brown: apart from each other and from
-#: the water and land colours).
-EMPIRE_COLOURS = ("#d62728", "#ff9f1c", "#7b2cbf", "#8c564b")
+#: The colour of each empire 0..3 (red, amber, violet, magenta: apart from each other and from
+#: the water and land colours; a brown read as bare ground once lightened).
+EMPIRE_COLOURS = ("#d62728", "#ff9f1c", "#7b2cbf", "#e7298a")
+#: Their names, as the legends give them.
+EMPIRE_COLOUR_NAMES = ("red", "amber", "violet", "magenta")
 #: The colour of water cells ...
 WATER_COLOUR = "#3a7bd5"
 #: ... and of land cells.
@@ -129,7 +133,7 @@ DISPUTED_COLOUR = "#9a9a9a"
 NEUTRAL_LAND_COLOUR = "#eef4e4"
 #: Water each empire controls: a blue turned towards the empire's colour (mixing the colours
 #: themselves would turn the amber empire's water grey).
-CONTROLLED_WATER_COLOURS = ("#7466d6", "#2f9fb8", "#3c35a0", "#4f6a8f")
+CONTROLLED_WATER_COLOURS = ("#7466d6", "#2f9fb8", "#3c35a0", "#a04fb8")
 _SIZE_INCHES = (5.0, 5.0)
 _DPI = 100
 _GIF_DPI = 80
@@ -210,8 +214,11 @@ class _Frame:
 
     def labels(self) -> list[str]:
         return [
-            f"{name}: {score} cells, {count} outpost{'' if count == 1 else 's'}"
-            for name, score, count in zip(self.names, self.scores(), self.counts(), strict=True)
+            f"{name} ({EMPIRE_COLOUR_NAMES[empire]}): {score} cells, "
+            f"{count} outpost{'' if count == 1 else 's'}"
+            for empire, (name, score, count) in enumerate(
+                zip(self.names, self.scores(), self.counts(), strict=True)
+            )
         ]
 
 
@@ -252,7 +259,7 @@ class _Scene:
         from matplotlib.patches import Rectangle
 
         self.figure = Figure(figsize=_SIZE_INCHES)
-        ax = self.figure.add_axes((0.07, 0.16, 0.86, 0.77))
+        ax = self.figure.add_axes((0.07, 0.23, 0.86, 0.7))
         self.image = ax.imshow(
             control_image(first.control, first.water),
             interpolation="nearest",
@@ -294,26 +301,42 @@ class _Scene:
         self.heading = self.figure.text(
             0.5, 0.955, "", ha="center", va="center", fontsize=9, animated=animated
         )
-        # The legend: a swatch (the empire's land, edged in its outposts' shade) and a line
-        # per empire, in two columns.
-        self.labels = []
-        for empire in range(_EMPIRES):
-            x = 0.05 + 0.47 * (empire % 2)
-            y = 0.075 - 0.045 * (empire // 2)
+
+        # The legend: per empire, two swatches (its land and its water, edged in its
+        # outposts' shade) and a line; then a row for the rest.
+        def swatch(x: float, y: float, colour: Any, edge: Any) -> None:
             self.figure.add_artist(
                 Rectangle(
                     (x, y - 0.012),
-                    0.03,
+                    0.024,
                     0.024,
                     transform=self.figure.transFigure,
-                    facecolor=_PALETTE[2 * (empire + 2)],
-                    edgecolor=_OUTPOST_COLOURS[empire],
+                    facecolor=colour,
+                    edgecolor=edge,
                     linewidth=1.0,
                 )
             )
+
+        self.labels = []
+        for empire in range(_EMPIRES):
+            x = 0.2
+            y = 0.165 - 0.031 * empire
+            swatch(x, y, _PALETTE[2 * (empire + 2)], _OUTPOST_COLOURS[empire])
+            swatch(x + 0.028, y, _PALETTE[2 * (empire + 2) + 1], _OUTPOST_COLOURS[empire])
             self.labels.append(
-                self.figure.text(x + 0.04, y, "", va="center", fontsize=7, animated=animated)
+                self.figure.text(x + 0.062, y, "", va="center", fontsize=6.5, animated=animated)
             )
+        key = [
+            (_PALETTE[2], "neutral land"),
+            (_PALETTE[3], "neutral water"),
+            (_PALETTE[0], "disputed land"),
+            (_PALETTE[1], "disputed water"),
+        ]
+        for at, (colour, text) in enumerate(key):
+            x = 0.03 + 0.18 * at
+            swatch(x, 0.03, colour, "0.5")
+            self.figure.text(x + 0.032, 0.03, text, va="center", fontsize=6.5)
+        self.figure.text(0.76, 0.03, "\u2022 outpost  \u2605 home", va="center", fontsize=6.5)
         # Drawn by hand for each frame of a GIF: the texts are drawn there by Pillow, some
         # twenty times faster than by matplotlib.
         self.changing = [self.image, *self.dots, stars]

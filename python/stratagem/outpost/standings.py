@@ -46,7 +46,7 @@ class Standing:
     with ``s`` the sample standard deviation (NaN for a single game). ``wins`` counts a game
     won alone as 1 and a game whose top score ``k`` empires share as ``1 / k`` each;
     ``win_rate = wins / games`` with its 95% Wilson interval ``win_low..win_high``.
-    ``mean_rank`` is the mean of its ranks (1 + the empires with a strictly higher score).
+    ``mean_placing`` is the mean of its placings (1 + the empires with a strictly higher score).
     """
 
     player: str
@@ -58,7 +58,7 @@ class Standing:
     win_rate: float
     win_low: float
     win_high: float
-    mean_rank: float
+    mean_placing: float
     map: str | None = None
     params: Params | None = None
 
@@ -182,11 +182,11 @@ class TournamentResult:
         return self.land + self.water
 
     @property
-    def ranks(self) -> NDArray[np.int64]:
-        """Each seat's rank, ``(games, 4)``: 1 + the seats with a strictly higher score."""
+    def placings(self) -> NDArray[np.int64]:
+        """Each seat's placing, ``(games, 4)``: 1 + the seats with a strictly higher score."""
         scores = self.scores
-        ranks: NDArray[np.int64] = 1 + (scores[:, None, :] > scores[:, :, None]).sum(axis=2)
-        return ranks
+        placings: NDArray[np.int64] = 1 + (scores[:, None, :] > scores[:, :, None]).sum(axis=2)
+        return placings
 
     @property
     def win_shares(self) -> NDArray[np.float64]:
@@ -214,7 +214,7 @@ class TournamentResult:
             key = tuple(fixture.map if k == "map" else fixture.params for k in keys)
             groups.setdefault(key, []).append(i)
         seats = np.array([f.seats for f in self.fixtures], dtype=np.int64).reshape(-1, EMPIRES)
-        scores, ranks, shares = self.scores, self.ranks, self.win_shares
+        scores, placings, shares = self.scores, self.placings, self.win_shares
         rows = []
         for key, members in groups.items():
             group = dict(zip(keys, key, strict=True))
@@ -240,7 +240,7 @@ class TournamentResult:
                         win_rate=wins / games,
                         win_low=float(win_low[0]),
                         win_high=float(win_high[0]),
-                        mean_rank=float(ranks[picked][mine].mean()),
+                        mean_placing=float(placings[picked][mine].mean()),
                         map=group_map if isinstance(group_map, str) else None,
                         params=group_params if isinstance(group_params, Params) else None,
                     )
@@ -260,7 +260,7 @@ class TournamentResult:
             "wins",
             "win rate",
             "95% interval",
-            "mean rank",
+            "mean placing",
         ]
         lines = [head]
         for row in self.table(keys):
@@ -276,7 +276,7 @@ class TournamentResult:
                     wins,
                     f"{row.win_rate:.3f}",
                     f"{row.win_low:.3f} .. {row.win_high:.3f}",
-                    f"{row.mean_rank:.2f}",
+                    f"{row.mean_placing:.2f}",
                 ]
             )
         widths = [max(len(line[c]) for line in lines) for c in range(len(head))]

@@ -41,7 +41,7 @@ shown only (no memory from one game to the next). See :func:`tournament` for the
 
 **Results** (:class:`TournamentResult`): the fixtures and each seat's final score (cells),
 land, water and outposts; :meth:`~TournamentResult.table` scores each player (mean score
-with a 95% interval, wins shared on ties with a Wilson interval, mean rank), overall or per
+with a 95% interval, wins shared on ties with a Wilson interval, mean placing), overall or per
 map and/or parameter set; CSV, JSON and a bar chart.
 
 >>> len(fixtures(("lakes", "rivers"), [Params(T=20)], BUILTIN_PLAYERS, repeats=2))
