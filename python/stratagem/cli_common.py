@@ -369,7 +369,8 @@ def check_readable(path: Path | None, option: str) -> None:
     """Refuses ``option``'s file when it does not exist: one error class for a missing file
     in every game (a file that exists but is not a valid save is ``InvalidBoard``)."""
     if path is not None and not path.is_file():
-        raise InvalidParameter(f"{option} {path}: no such file")
+        what = "not a regular file" if path.exists() else "no such file"
+        raise InvalidParameter(f"{option} {path}: {what}")
 
 
 _Result = TypeVar("_Result")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from stratagem._plotting import matplotlib, png_path
+from stratagem._plotting import matplotlib, png_path, save_figure
 from stratagem.errors import InvalidParameter
 from stratagem.mastermind.evaluate import Evaluation
 
@@ -115,10 +115,4 @@ def plot_evaluations(
     ax.grid(axis="y", alpha=0.3)
     ax.set_axisbelow(True)
     ax.legend(loc="upper left", fontsize="small")
-    try:
-        figure.savefig(target, dpi=120, format="png", bbox_inches="tight")
-    except OSError as error:
-        raise InvalidParameter(
-            f"cannot write {str(target)!r}: {error.strerror or error}"
-        ) from error
-    return target
+    return save_figure(figure, target, dpi=120, bbox_inches="tight")

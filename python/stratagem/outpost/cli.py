@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import math
 import os
 import sys
@@ -33,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from stratagem import _validate, games
-from stratagem._files import python_module
+from stratagem._files import cannot_read, python_module, read_json
 from stratagem.cli_common import (
     Commands,
     Common,
@@ -241,10 +240,7 @@ def _new_game(args: argparse.Namespace) -> Game:
 def _loaded_game(args: argparse.Namespace) -> Game:
     refuse_new_game_options(args, _NEW_GAME_OPTIONS, "map, parameters, flags and time budget")
     path = Path(args.load)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise InvalidBoard(f"{path}: cannot read a saved outpost game: {error}") from error
+    data = read_json(path, cannot_read(path, "a saved outpost game", InvalidBoard))
     if not isinstance(data, dict) or not isinstance(data.get("players"), list):
         raise InvalidBoard(f"{path}: not a saved outpost game")
     saved: list[str | None] = data["players"]

@@ -28,21 +28,19 @@ its outposts stay, or its outpost with the largest id is disbanded; the log says
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import time
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 from numpy.typing import NDArray
 
 from stratagem import _core, _validate
-from stratagem._files import write_json
+from stratagem._files import cannot_read, read_json, write_json
 from stratagem.errors import InvalidBoard, InvalidParameter
 from stratagem.outpost.budget import PlayerTimeout, call_within
 from stratagem.outpost.map import DEFAULT_MAP, Map, MapWarning, parse_map
@@ -654,10 +652,7 @@ class Game:
     ) -> Game:
         """A saved game, continuing exactly where it stopped. Seats that a Python player held
         need ``players`` (a mapping seat -> player, or all four seats)."""
-        try:
-            data = json.loads(Path(path).read_text())
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise InvalidBoard(f"{path}: cannot read a saved outpost game: {error}") from error
+        data = read_json(path, cannot_read(path, "a saved outpost game", InvalidBoard))
         return cls.from_dict(data, players=players, source=str(path))
 
     @classmethod
