@@ -380,7 +380,7 @@ class _Recorded(ABC):
         and returns how many it played, 0 when it could not; the game is saved to
         ``checkpoint`` at the turns divisible by ``checkpoint_every`` and when the run stops."""
         remaining = self._turns_to_play(turns)
-        every = checkpoint_interval(checkpoint, checkpoint_every)
+        every = _validate.checkpoint_every(checkpoint, checkpoint_every)
         with Progress(remaining, "conquest", enabled=progress) as bar:
             while remaining > 0 and not self.finished:
                 chunk = min(per_call, remaining)
@@ -687,15 +687,6 @@ class Game(_Recorded):
                 raise
             raise type(error)(f"{path}: {message}") from None
         return game
-
-
-def checkpoint_interval(checkpoint: str | Path | None, every: int | None) -> int | None:
-    """The checked ``checkpoint_every`` of a run."""
-    if every is None:
-        return None
-    if checkpoint is None:
-        raise InvalidParameter("checkpoint_every needs a checkpoint path")
-    return _validate.integer("checkpoint_every", every, 1)
 
 
 # -- batches of games -------------------------------------------------------------------------
