@@ -291,6 +291,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in words
     try:
+        mpi.same_command(words)  # under mpiexec: every rank runs this very command
+    except StratagemError as error:
+        return _fail(as_json, type(error).__name__, str(error), 2)
+    try:
         # The completion hook passes the words typed so far in the environment, not argv.
         completing = "_ARGCOMPLETE" in os.environ
         parser = build_parser(None if completing else words)
