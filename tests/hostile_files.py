@@ -5,12 +5,17 @@ the tests of the readers and by the fuzz soak."""
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import functools
 import io
 import os
 import struct
+import subprocess
+import sys
 import zipfile
 import zlib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import numpy as np
@@ -89,6 +94,14 @@ def zip_bomb(good: Path, *, chunks: int = 60) -> bytes:
     with zipfile.ZipFile(good) as archive:
         for info in archive.infolist():
             members[info.filename] = _deflated(archive.read(info))
+    members["bomb.npy"] = _zeros_member(chunks)
+    return _zip(members)
+
+
+@functools.cache
+def _zeros_member(chunks: int) -> tuple[bytes, int, int]:
+    """The deflated ``.npy`` of ``chunks`` x 64 MiB zero bytes, its size and CRC-32 (each
+    chunk deflates to the same block, written once and repeated)."""
     header = npy_header((chunks * _ZERO_CHUNK,), "|u1")
     compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
     first = compressor.compress(header) + compressor.flush(zlib.Z_FULL_FLUSH)
@@ -99,8 +112,7 @@ def zip_bomb(good: Path, *, chunks: int = 60) -> bytes:
     crc = zlib.crc32(header)
     for _ in range(chunks):
         crc = zlib.crc32(zeros, crc)
-    members["bomb.npy"] = (first + block * chunks + last, len(header) + chunks * _ZERO_CHUNK, crc)
-    return _zip(members)
+    return first + block * chunks + last, len(header) + chunks * _ZERO_CHUNK, crc
 
 
 def fifo(folder: Path, name: str = "pipe") -> Path:
@@ -109,3 +121,45 @@ def fifo(folder: Path, name: str = "pipe") -> Path:
     path = folder / name
     os.mkfifo(path)
     return path
+
+
+def members(path: Path) -> list[str]:
+    """The member names of the ``.npz`` archive ``path``, without ``.npy``."""
+    with zipfile.ZipFile(path) as archive:
+        return [name.removesuffix(".npy") for name in archive.namelist()]
+
+
+def fill(disk: Path, keep: int = 0) -> None:
+    """Fills the file system of ``disk`` (with the file ``filler``) but about ``keep`` bytes."""
+    free = os.statvfs(disk).f_bavail * os.statvfs(disk).f_frsize
+    with open(disk / "filler", "wb", buffering=0) as handle:
+        try:
+            handle.write(bytes(max(free - keep, 0)))
+            while not keep:
+                handle.write(bytes(1024))
+        except OSError as error:
+            if error.errno != errno.ENOSPC:
+                raise
+
+
+@contextlib.contextmanager
+def small_disk(folder: Path, size: str = "64k") -> Iterator[Path | str]:
+    """``folder`` with a tmpfs of ``size`` mounted on it, or the reason there is none (this
+    needs Linux, root, and a kernel that lets this process mount)."""
+    folder.mkdir(exist_ok=True)
+    if not sys.platform.startswith("linux") or os.geteuid() != 0:
+        yield "mounting a small tmpfs needs Linux and root"
+        return
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if mounted.returncode != 0:
+        yield f"this machine does not allow mounting a tmpfs: {mounted.stderr.strip()}"
+        return
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], check=True)

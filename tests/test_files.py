@@ -238,36 +238,14 @@ def test_a_written_file_is_flushed_and_its_folder_too(
 @pytest.fixture
 def small_disk(tmp_path: Path) -> Iterator[Path]:
     """A 64 KiB tmpfs, or a skip saying why there is none."""
-    folder = tmp_path / "disk"
-    folder.mkdir()
-    if not sys.platform.startswith("linux") or os.geteuid() != 0:
-        pytest.skip("mounting a small tmpfs needs Linux and root")
-    mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(folder)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if mounted.returncode != 0:
-        pytest.skip(f"this machine does not allow mounting a tmpfs: {mounted.stderr.strip()}")
-    try:
-        yield folder
-    finally:
-        subprocess.run(["umount", str(folder)], check=True)
+    with hostile_files.small_disk(tmp_path / "disk") as disk:
+        if isinstance(disk, str):
+            pytest.skip(disk)
+        yield disk
 
 
 def fill(disk: Path) -> None:
-    """Fills ``disk`` to its last byte (with the file ``filler``)."""
-    with (
-        open(disk / "filler", "wb", buffering=0) as handle,
-        pytest.raises(OSError, match="No space left on device"),
-    ):
-        _write_forever(handle)
-
-
-def _write_forever(handle: Any) -> None:
-    while True:
-        handle.write(bytes(1024))
+    hostile_files.fill(disk)
 
 
 def test_a_full_disk_leaves_the_previous_save_byte_for_byte(small_disk: Path) -> None:
@@ -313,3 +291,12 @@ def test_arrays_round_trip_through_the_reader(tmp_path: Path) -> None:
     for key, value in arrays.items():
         assert np.array_equal(read[key], value)
         assert read[key].shape == value.shape
+
+
+def test_a_device_or_a_pipe_is_never_replaced(tmp_path: Path, pipe: Path) -> None:
+    for target in (Path(os.devnull), pipe):
+        with pytest.raises(InvalidParameter, match="not a regular file"):
+            _files.write_text(target, "text")
+    assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
+    assert stat.S_ISFIFO(os.stat(pipe).st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]

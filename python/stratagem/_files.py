@@ -386,8 +386,14 @@ def written(path: str | os.PathLike[str]) -> Iterator[Path]:
     the block ends it is flushed to the disk, renamed into place and the folder flushed too.
     Any ``OSError`` (a full disk, a quota, a read-only file system, an I/O error) raises
     :class:`~stratagem.errors.WriteError` naming the file; an error or Ctrl-C removes the
-    partial file and leaves the previous file, or none, as it was."""
+    partial file and leaves the previous file, or none, as it was. A ``path`` that exists and
+    is not a regular file (a device, a FIFO, a folder) is refused before anything is
+    written."""
     target = Path(path)
+    if target.exists() and not target.is_file():
+        # A device, a pipe or a folder cannot be replaced by renaming (nor should /dev/null
+        # be, were we allowed to).
+        raise InvalidParameter(f"{target}: not a regular file; stratagem writes whole files")
     partial = target.with_name(target.name + ".partial")
     try:
         yield partial

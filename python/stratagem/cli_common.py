@@ -351,6 +351,8 @@ def check_output(path: str | os.PathLike[str], option: str) -> None:
         raise InvalidParameter(f"{option} {target}: the folder {folder} does not exist")
     if target.is_dir():
         raise InvalidParameter(f"{option} {target}: a folder, not a file")
+    if target.exists() and not target.is_file():
+        raise InvalidParameter(f"{option} {target}: not a regular file (a device or a pipe)")
     if not os.access(folder, os.W_OK | os.X_OK) or (
         target.exists() and not os.access(target, os.W_OK)
     ):
