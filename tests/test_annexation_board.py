@@ -9,6 +9,7 @@ import json
 import math
 import pickle
 import sys
+import zipfile
 
 import networkx as nx
 import numpy as np
@@ -648,9 +649,15 @@ def test_corrupt_and_foreign_files(tmp_path):
         Board.load(garbage)
     foreign = tmp_path / "foreign.npz"
     with open(foreign, "wb") as handle:
-        np.savez(handle, meta=np.array(json.dumps({"format": "something else"})), x=np.zeros(3))
+        np.savez(handle, meta=np.array(json.dumps({"format": "something else"})))
     with pytest.raises(InvalidBoard, match="not an annexation board"):
         Board.load(foreign)
+    stranger = tmp_path / "stranger.npz"
+    Board.hexagon(2).save(stranger)
+    with zipfile.ZipFile(stranger, "a") as archive:
+        archive.writestr("x.npy", b"never read")
+    with pytest.raises(InvalidBoard, match=r"holds the member 'x\.npy', not one of its"):
+        Board.load(stranger)
     missing = tmp_path / "missing.npz"
     with open(missing, "wb") as handle:
         np.savez(handle, x=np.zeros(3))

@@ -263,7 +263,10 @@ def test_a_board_files_path_is_a_spec(capsys, tmp_path):
     generated = cli.run_json(capsys, *game, "--board", "grid:12x12")
     assert report["final"] == generated["final"]
     (tmp_path / "folder.npz").mkdir()
-    for unreadable, reason in (("absent.npz", "No such file"), ("folder.npz", "Is a directory")):
+    for unreadable, reason in (
+        ("absent.npz", "No such file"),
+        ("folder.npz", "it is a folder, not a regular file"),
+    ):
         spec = str(tmp_path / unreadable)
         with pytest.raises(InvalidBoard, match=re.escape(f"{spec}: cannot read a valid board")):
             Board.from_spec(spec)

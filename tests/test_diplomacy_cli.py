@@ -5,7 +5,9 @@ and the demo's diplomacy part."""
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import shlex
 import time
 from pathlib import Path
@@ -15,7 +17,7 @@ import pytest
 from cli_helpers import Command
 from stratagem import progress
 from stratagem.cli import main
-from stratagem.diplomacy import adjustments, oracle, plot, tables
+from stratagem.diplomacy import adjustments, oracle, tables
 from stratagem.diplomacy.cli import read_position
 from stratagem.diplomacy.map import Map
 from stratagem.diplomacy.open_problem import solve as solve_open_problem
@@ -343,20 +345,26 @@ def test_unreadable_files_are_named(tmp_path, capsys):
     error, _ = failure(capsys, "count", "opening", "--map", str(binary))
     assert error["message"] == f"--map '{binary}': cannot read it (not UTF-8 text)"
     error, _ = failure(capsys, "open-problem", "--map", str(tmp_path))
-    assert error["message"] == f"--map '{tmp_path}': cannot read it (Is a directory)"
+    assert (
+        error["message"]
+        == f"--map '{tmp_path}': cannot read it (it is a folder, not a regular file)"
+    )
 
 
 def test_a_picture_that_cannot_be_written_is_named(tmp_path, capsys, monkeypatch):
-    def refuse(position, path):
-        raise PermissionError(13, "Permission denied", str(path))
+    def full_disk(descriptor):
+        raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(plot, "plot_position", refuse)
+    monkeypatch.setattr(os, "fsync", full_disk)
     picture = tmp_path / "opening.png"
+    picture.write_bytes(b"the previous picture")
     error, _ = failure(capsys, "show", "opening", "--png", str(picture))
     assert error == {
-        "type": "InvalidParameter",
-        "message": f"--png '{picture}': cannot write it (Permission denied)",
+        "type": "WriteError",
+        "message": f"{picture}: cannot write it: No space left on device",
     }
+    assert picture.read_bytes() == b"the previous picture"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["opening.png"]
 
 
 def test_a_bad_map_file_is_named(tmp_path, capsys):

@@ -1,7 +1,10 @@
-"""Fuzzing every way in: board specs, damaged save and checkpoint files, and command lines of
-every game, generated at random. The only outcomes allowed are success or a clean
-``StratagemError`` (on the command line: exit status 0 or 2 and exactly one JSON object on
-stdout) — never another exception, a hang, or a stale ``*.partial`` file.
+"""Fuzzing every way in: board specs, damaged save and checkpoint files, hostile files (JSON
+nested 200,000 deep or holding 5000-digit numbers, ``.npz`` members whose header lies, zip
+bombs, FIFOs, devices, folders), command lines of every game, and saves onto a full disk,
+generated at random. The only outcomes allowed are success or a clean ``StratagemError`` (on
+the command line: exit status 0 or 2 and exactly one JSON object on stdout) — never another
+exception, a hang, or a stale ``*.partial`` file; a hostile file is refused within 5 s, and
+a save onto a full disk leaves the previous file byte for byte.
 
 The hypothesis tests run briefly in every suite; the ``slow`` soak tests run the same
 generators for ``STRATAGEM_SOAK_SECONDS`` each.
@@ -27,11 +30,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import hostile_files
 from stratagem import annexation, conquest, outpost
 from stratagem.cli import build_parser, main
 from stratagem.diplomacy.position import Position
 from stratagem.diplomacy.search import CombinedSearch
-from stratagem.errors import StratagemError
+from stratagem.errors import StratagemError, WriteError
 from stratagem.tournament import Checkpoint, check_counts, run
 
 SOAK_SECONDS = float(os.environ.get("STRATAGEM_SOAK_SECONDS", "20"))
@@ -71,6 +75,18 @@ def _clean(action: Callable[[], object], case: object) -> None:
         pass
     except Exception as error:
         raise AssertionError(f"{case!r}: {type(error).__name__}: {error}") from error
+
+
+def _refused(action: Callable[[], object], case: object) -> None:
+    """Runs ``action``: only a ``StratagemError`` passes (naming what it refused)."""
+    try:
+        with _bounded():
+            action()
+    except StratagemError:
+        return
+    except Exception as error:
+        raise AssertionError(f"{case!r}: {type(error).__name__}: {error}") from error
+    raise AssertionError(f"{case!r} was accepted")
 
 
 def _soak(salt: int) -> Iterator[random.Random]:
@@ -208,6 +224,31 @@ def _spoil_arrays(path: Path, target: Path, source: random.Random) -> str:
     return f"array {key!r}, change {change}"
 
 
+def _hostile_file(original: Path, target: Path, source: random.Random) -> str:
+    """Puts a hostile stand-in for ``original`` at ``target``; returns what it is."""
+    kinds = ["deep JSON", "a 5000-digit number", "a FIFO", "a folder", "/dev/zero"]
+    if original.suffix == ".npz":
+        kinds += ["a lying header", "a zip bomb"]
+    kind = source.choice(kinds)
+    if kind == "deep JSON":
+        target.write_bytes(hostile_files.deep_json(source.choice([65, 1000, 200_000])))
+    elif kind == "a 5000-digit number":
+        target.write_bytes(hostile_files.long_number_json(source.choice([65, 4301, 5000])))
+    elif kind == "a FIFO":
+        hostile_files.fifo(target.parent, target.name)
+    elif kind == "a folder":
+        target.mkdir()
+    elif kind == "/dev/zero":
+        target.symlink_to("/dev/zero")
+    elif kind == "a lying header":
+        member = source.choice(hostile_files.members(original))
+        kind += f" ({member})"
+        target.write_bytes(hostile_files.lying_npz(member, (source.choice([2**31, 2**40]),)))
+    else:
+        target.write_bytes(hostile_files.zip_bomb(original, chunks=source.choice([1, 60])))
+    return kind
+
+
 def _spoil_file(original: Path, target: Path, source: random.Random) -> str:
     """Writes a damaged copy of ``original`` to ``target``; returns what was done."""
     raw = original.read_bytes()
@@ -239,6 +280,15 @@ def _check_spoiled(originals: dict, folder: Path, source: random.Random) -> None
     kind = source.choice(sorted(originals))
     original, load = originals[kind]
     target = folder / f"spoiled{original.suffix}"
+    if target.is_dir() and not target.is_symlink():
+        target.rmdir()
+    target.unlink(missing_ok=True)
+    if source.random() < 0.25:
+        hostile = _hostile_file(original, target, source)
+        started = time.monotonic()
+        _refused(lambda: load(target), (kind, hostile))
+        assert time.monotonic() - started < 5.0, (kind, hostile)
+        return
     damage = _spoil_file(original, target, source)
     _clean(lambda: load(target), (kind, damage))
 
@@ -262,6 +312,69 @@ def test_damaged_saves_soak(originals, tmp_path):
         count += 1
     print(f"{count} damaged saves")
     assert count > 0
+
+
+# -- saves onto a full disk --------------------------------------------------------------------
+
+
+def _save(kind: str, loaded: Any, path: Path) -> None:
+    if kind == "tournament checkpoint":
+        _checkpoint(path).save(loaded)
+    else:
+        loaded.save(path)
+
+
+def _check_full_disk(originals: dict, disk: Path, source: random.Random) -> bool:
+    """Saves a file of a random kind onto ``disk`` filled but for a random few KiB, over a
+    previous file: it is saved whole, or ``WriteError`` leaves the previous bytes (and
+    True is returned)."""
+    for leftover in disk.iterdir():
+        leftover.unlink()
+    kind = source.choice(sorted(originals))
+    original, load = originals[kind]
+    target = disk / f"saved{original.suffix}"
+    previous = b"the previous file " + source.randbytes(source.randrange(4096))
+    target.write_bytes(previous)
+    free = source.randrange(16384)
+    hostile_files.fill(disk, keep=free)
+    loaded = load(original)
+    failure = None
+    try:
+        with _bounded():
+            _save(kind, loaded, target)
+    except WriteError as error:
+        failure = str(error)
+    if failure is None:
+        load(target)
+    else:
+        assert failure.startswith(f"{target}: cannot write it: "), (kind, free, failure)
+        assert target.read_bytes() == previous, (kind, free)
+    assert sorted(path.name for path in disk.iterdir()) == ["filler", target.name], (kind, free)
+    return failure is not None
+
+
+@pytest.fixture
+def full_disk(tmp_path: Path) -> Iterator[Path]:
+    with hostile_files.small_disk(tmp_path / "disk") as disk:
+        if isinstance(disk, str):
+            pytest.skip(disk)
+        yield disk
+
+
+@_FUZZ
+@given(source=st.randoms(use_true_random=False))
+def test_saves_onto_a_full_disk_keep_the_previous_file(originals, full_disk, source):
+    _check_full_disk(originals, full_disk, source)
+
+
+@pytest.mark.slow
+def test_full_disk_soak(originals, full_disk):
+    count = refused = 0
+    for source in _soak(0xD15C):
+        refused += _check_full_disk(originals, full_disk, source)
+        count += 1
+    print(f"{count} saves onto a full disk, {refused} refused for want of space")
+    assert 0 < refused < count
 
 
 def test_a_damaged_zip_member_is_refused_cleanly(originals, tmp_path):
@@ -310,6 +423,21 @@ _VALUES = ["0", "1", "2", "3", "-1", str(2**64), str(10**30), "nan", "inf", "1.5
 _VALUES += ["grid:3x3", "hex:3", "ring:5", "grid:0x3", "bogus:9", "random", "greedy,random"]
 _VALUES += ["0123", "012:1,0", "lakes", "{out}/out.png", "{out}/out.npz", "{out}/out.csv"]
 _VALUES += ["/nonexistent/folder/out.png", "{out}/missing.npz", "{out}/out.json", "7:12:3:5"]
+# Hostile inputs (remade in {out}/hostile before every command line) and a device.
+_VALUES += ["{out}/hostile/deep.json", "{out}/hostile/number.json", "{out}/hostile/lying.npz"]
+_VALUES += ["{out}/hostile/pipe", "@{out}/hostile/pipe", "@{out}/hostile/deep.json", "@/dev/zero"]
+
+
+def _hostile_inputs(folder: Path) -> None:
+    """Remakes the hostile files the fuzzed values name (a command may have replaced one)."""
+    if folder.exists():
+        for leftover in folder.iterdir():
+            leftover.rmdir() if leftover.is_dir() else leftover.unlink()
+    folder.mkdir(exist_ok=True)
+    (folder / "deep.json").write_bytes(hostile_files.deep_json())
+    (folder / "number.json").write_bytes(hostile_files.long_number_json())
+    (folder / "lying.npz").write_bytes(hostile_files.lying_npz("format"))
+    hostile_files.fifo(folder)
 
 
 # Options that turn a command into a conversation on standard input, answered in JSON lines:
@@ -350,6 +478,7 @@ def _command_line(source: random.Random, out: Path) -> list[str]:
 
 
 def _check_command_line(argv: list[str], out: Path) -> None:
+    _hostile_inputs(out / "hostile")
     stdout = io.StringIO()
     try:
         with (
@@ -368,7 +497,7 @@ def _check_command_line(argv: list[str], out: Path) -> None:
     report = json.loads(lines[0])
     assert isinstance(report, dict)
     assert ("error" in report) == (status == 2), (argv, report)
-    assert not list(out.glob("*.partial")), argv
+    assert not list(out.glob("**/*.partial")), argv
 
 
 @pytest.fixture

@@ -1,8 +1,9 @@
 """A failing command under ``mpiexec``: every command that runs on all ranks, given bad input
-on one rank only (the last; the others are given a good command that would run for a while),
-ends the whole job within seconds with that rank's message printed once (one JSON object
-under ``--json``) and exit status 2; the same bad input on every rank is reported once, by
-rank 0. Ranks 2 and 4 (oversubscribed on two cores)."""
+on one rank only (the last, through its environment; the others run a good command that
+would run for a while), ends the whole job within seconds with that rank's message printed
+once (one JSON object under ``--json``) and exit status 2; the same bad input on every rank
+is reported once, by rank 0; ranks given different command lines are refused together, by
+rank 0, naming the first difference. Ranks 2 and 4 (oversubscribed on two cores)."""
 
 from __future__ import annotations
 
@@ -17,8 +18,8 @@ from mpi_launch import json_lines, mpiexec, run
 # the rest is the start of the interpreters (slower when 4 ranks share 2 cores).
 _SECONDS = {2: 5.0, 4: 8.0}
 
-# command: (the rest of the line every good rank runs, what the last rank adds, what its error
-# names), the lines as a shell splits them
+# command: (the rest of the line every good rank runs, what the last rank adds to make its
+# command differ, what the refusal names), the lines as a shell splits them
 _COMMANDS = {
     "conquest play": (
         "--board grid:200x200 --turns 500",
@@ -42,10 +43,37 @@ def _stratagem(arguments: list[str]) -> list[str]:
     return [sys.executable, "-m", "stratagem", *arguments, "--json"]
 
 
+# The commands that read STRATAGEM_NUM_THREADS before their first collective (the others
+# read it later, when their work starts).
+_THREADS_FIRST = ("annexation tournament", "conquest play", "demo", "info")
+
+
+@pytest.mark.parametrize("ranks", [2, 4])
+@pytest.mark.parametrize("command", _THREADS_FIRST)
+def test_bad_input_on_one_rank_ends_the_job_within_seconds(command, ranks):
+    good = [*command.split(), *_COMMANDS[command][0].split()]
+    started = time.monotonic()
+    result = run(
+        [
+            *[mpiexec(), "-n", str(ranks - 1), *_stratagem(good)],
+            *[":", "-n", "1", "-env", "STRATAGEM_NUM_THREADS", "many", *_stratagem(good)],
+        ]
+    )
+    elapsed = time.monotonic() - started
+    assert result.returncode == 2, (result.returncode, result.stderr[-2000:])
+    (line,) = json_lines(result.stdout)  # printed once, by the failing rank
+    message = line["error"]["message"]
+    assert message.startswith(f"on MPI rank {ranks - 1} of {ranks}: "), message
+    assert "STRATAGEM_NUM_THREADS must be a whole number from 1 to 1024" in message
+    assert result.stderr.count("stratagem: error:") == 1
+    assert "Traceback" not in result.stderr
+    assert elapsed < _SECONDS[ranks], f"the job took {elapsed:.1f} s"
+
+
 @pytest.mark.parametrize("ranks", [2, 4])
 @pytest.mark.parametrize("command", sorted(_COMMANDS))
-def test_bad_input_on_one_rank_ends_the_job_within_seconds(command, ranks):
-    rest, added, named = _COMMANDS[command]
+def test_ranks_given_different_commands_are_refused_together(command, ranks):
+    rest, added, _ = _COMMANDS[command]
     good, change = [*command.split(), *rest.split()], added.split()
     started = time.monotonic()
     result = run(
@@ -56,29 +84,33 @@ def test_bad_input_on_one_rank_ends_the_job_within_seconds(command, ranks):
     )
     elapsed = time.monotonic() - started
     assert result.returncode == 2, (result.returncode, result.stderr[-2000:])
-    (line,) = json_lines(result.stdout)  # printed once, by the failing rank
-    message = line["error"]["message"]
-    assert message.startswith(f"on MPI rank {ranks - 1} of {ranks}: "), message
-    assert named in message
+    (line,) = json_lines(result.stdout)  # printed once, by rank 0 for all
+    assert line["error"] == {
+        "type": "InvalidParameter",
+        "message": f"the MPI ranks were given different commands: word {len(good) + 1} is "
+        f"'--json' on rank 0 but {change[0]!r} on rank {ranks - 1} (every rank must run the "
+        "same command with the same arguments)",
+    }
     assert result.stderr.count("stratagem: error:") == 1
     assert "Traceback" not in result.stderr
     assert elapsed < _SECONDS[ranks], f"the job took {elapsed:.1f} s"
 
 
-def test_a_different_secret_on_one_rank_is_refused_on_every_rank():
-    good = ["mastermind", "play", "--spots", "8", "--colours", "8", "--secret", "01234567"]
+def test_ranks_given_different_turns_are_refused_within_5_seconds():
+    play = ["conquest", "play", "--board", "grid:100x100", "--turns"]
     started = time.monotonic()
     result = run(
         [
-            *[mpiexec(), "-n", "1", *_stratagem(good)],
-            *[":", "-n", "1", *_stratagem([*good, "--secret", "01234566"])],
+            *[mpiexec(), "-n", "1", *_stratagem([*play, "10"])],
+            *[":", "-n", "1", *_stratagem([*play, "20"])],
         ]
     )
     assert result.returncode == 2, result.stderr[-2000:]
     (line,) = json_lines(result.stdout)
-    assert line["error"]["type"] == "InconsistentInput"
-    assert "rank 1 was given another secret" in line["error"]["message"]
-    assert time.monotonic() - started < _SECONDS[2]
+    assert line["error"]["message"].startswith(
+        "the MPI ranks were given different commands: word 6 is '10' on rank 0 but '20' on rank 1"
+    )
+    assert time.monotonic() - started < 5.0
 
 
 @pytest.mark.parametrize("ranks", [2, 4])

@@ -152,9 +152,11 @@ def saved_file(**changes: Any) -> str:
 
 GOOD = toss(1, 2)
 BAD = {
-    "empty": ("", "not a checkpoint (JSONDecodeError"),
-    "truncated": (saved_file()[:-9], "not a checkpoint (JSONDecodeError"),
-    "not JSON": ("checkpoint: yes", "not a checkpoint (JSONDecodeError"),
+    "empty": ("", "not a checkpoint (not JSON (Expecting value"),
+    "truncated": (saved_file()[:-9], "not a checkpoint (not JSON ("),
+    "not JSON": ("checkpoint: yes", "not a checkpoint (not JSON (Expecting value"),
+    "nested too deep": ("[" * 200_000 + "]" * 200_000, "nested 200000 deep"),
+    "a number of 5000 digits": ('{"format": ' + "7" * 5000 + "}", "a number of 5000 digits"),
     "not UTF-8": (b"\xff\xfe{".decode("latin-1"), "not a checkpoint"),
     "a list": ("[1, 2]", "not a checkpoint (no format"),
     "another format": ('{"format": "other"}', "not a checkpoint (no format"),

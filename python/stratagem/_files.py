@@ -1,26 +1,58 @@
-"""Saving files whole, reading archives that may be damaged (whole, or their stored members
-memory-mapped), loading Python files as modules."""
+"""Every file stratagem reads or writes goes through here.
+
+Reading: :func:`read_bytes`, :func:`read_text` and :func:`read_json` refuse what is not a
+regular file (a FIFO, a device, a folder) before reading a byte, refuse a file over a limit of
+its kind, and bound JSON's nesting and numbers before parsing; :func:`read_arrays` and
+:func:`map_arrays` read only the named members of an ``.npz`` archive and check each member's
+header against the archive before allocating its array. Every failure raises the caller's
+error naming the file.
+
+Writing: :func:`written` (and :func:`write_bytes`, :func:`write_json`, :func:`write_arrays`,
+``stratagem._plotting.save_figure``) writes ``NAME.partial`` in the same folder, flushes it
+to the disk, renames it into place and flushes the folder; any ``OSError`` becomes
+:class:`~stratagem.errors.WriteError` naming the file, the partial file removed and the
+previous file unchanged.
+"""
 
 from __future__ import annotations
 
+import errno
 import importlib.util
 import json
 import os
+import re
+import stat
 import struct
 import tokenize
 import zipfile
 import zlib
-from collections.abc import Collection, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Collection, Iterator, Mapping
+from contextlib import contextmanager, suppress
 from importlib.abc import Loader
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from stratagem.errors import InvalidParameter, StratagemError
+from stratagem.errors import InvalidParameter, StratagemError, WriteError
+
+#: The most bytes read from a JSON file (saved games, searches, tournament checkpoints and
+#: results): 128 MiB, far above any file stratagem writes. A larger file is refused unread.
+JSON_LIMIT = 1 << 27
+#: The most bytes read from a text file (maps, positions, strategy trees, CSV results): 64 MiB.
+TEXT_LIMIT = 1 << 26
+#: The deepest nesting of arrays and objects a JSON file may have (stratagem's use 5 at most).
+MAX_JSON_DEPTH = 64
+#: The most digits one JSON number may have (a 64-bit seed has 20).
+MAX_JSON_DIGITS = 64
+#: The most a deflate stream expands (1032 to 1, zlib's own bound): an ``.npz`` member that
+#: claims more than this many bytes per compressed byte is refused before it is inflated.
+DEFLATE_RATIO = 1032
+
+#: Builds the error for a file that cannot be read, from the reason.
+Refusal = Callable[[str], StratagemError]
 
 # An .npz archive is a zip file: a local file header first, or the end record when empty.
 _ZIP_MAGICS = (b"PK\x03\x04", b"PK\x05\x06")
@@ -34,37 +66,138 @@ _ZIP64_EXTRA = 20
 _ALIGN = 64
 _PADDING = struct.Struct("<HHH")
 _PADDING_ID = 0xD935
+# A JSON string (strings hold no nesting and no numbers: they are blanked before counting).
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_JSON_LONG_NUMBER = re.compile(rf"[0-9]{{{MAX_JSON_DIGITS + 1},}}")
+# The nesting is counted over this many bytes at a time (a bounded working set).
+_DEPTH_CHUNK = 1 << 22
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+
+def cannot_read(path: str | os.PathLike[str], what: str, error: type[StratagemError]) -> Refusal:
+    """The usual refusal: ``error("PATH: cannot read WHAT: REASON")``."""
+    name = os.fspath(path)
+    return lambda reason: error(f"{name}: cannot read {what}: {reason}")
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a file"
 
 
 @contextmanager
-def written(path: str | os.PathLike[str]) -> Iterator[Path]:
-    """The path to write ``path``'s new content to: ``path.partial``, renamed into place when
-    the block ends, removed when it fails (an error or Ctrl-C leaves the previous file, or
-    none, and nothing stale beside it)."""
-    target = Path(path)
-    partial = target.with_name(target.name + ".partial")
+def _regular(path: str | os.PathLike[str], refuse: Refusal) -> Iterator[IO[bytes]]:
+    """``path`` opened for reading, if it is a regular file: anything else is refused at once,
+    before a byte is read (opened without blocking, so a FIFO without a writer cannot hang)."""
+    name = os.fspath(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
-        yield partial
-        os.replace(partial, target)
-    except BaseException:
-        partial.unlink(missing_ok=True)
-        raise
+        if not stat.S_ISREG(mode := os.stat(name).st_mode):
+            raise refuse(f"it is {_kind(mode)}, not a regular file")
+        descriptor = os.open(name, flags)
+    except OSError as failure:
+        raise refuse(str(failure.strerror or failure)) from None
+    with os.fdopen(descriptor, "rb") as handle:
+        # Checked again on what was opened: the name may have been replaced in between.
+        if not stat.S_ISREG(mode := os.fstat(descriptor).st_mode):
+            raise refuse(f"it is {_kind(mode)}, not a regular file")
+        yield handle
 
 
-def write_json(path: str | os.PathLike[str], data: object) -> None:
-    """Writes ``data`` as JSON to ``path`` whole (:func:`written`)."""
-    with written(path) as partial:
-        partial.write_text(json.dumps(data), encoding="utf-8")
+def read_bytes(path: str | os.PathLike[str], refuse: Refusal, *, limit: int) -> bytes:
+    """The bytes of the regular file ``path``, at most ``limit`` of them: a larger file, or
+    anything that is not a regular file, raises ``refuse(reason)`` before it is read."""
+    with _regular(path, refuse) as handle:
+        try:
+            size = os.fstat(handle.fileno()).st_size
+            if size > limit:
+                raise refuse(f"it holds {size} bytes, more than the {limit} this kind of file may")
+            data = handle.read(limit + 1)
+        except OSError as failure:
+            raise refuse(str(failure.strerror or failure)) from None
+    if len(data) > limit:  # it grew while being read
+        raise refuse(f"it holds more than the {limit} bytes this kind of file may")
+    return data
+
+
+def read_text(
+    path: str | os.PathLike[str],
+    refuse: Refusal,
+    *,
+    limit: int = TEXT_LIMIT,
+    encoding: str = "utf-8",
+) -> str:
+    """The text of the UTF-8 file ``path`` (:func:`read_bytes`; text that is not UTF-8 is
+    refused too). Line ends are read as Python's text files read them."""
+    data = read_bytes(path, refuse, limit=limit)
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError:
+        raise refuse("not UTF-8 text") from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def parse_json(text: str, refuse: Refusal) -> Any:
+    """The JSON value of ``text``; text nested deeper than :data:`MAX_JSON_DEPTH`, with a
+    number of more than :data:`MAX_JSON_DIGITS` digits, or that is no JSON at all raises
+    ``refuse(reason)`` (checked before parsing: the parser neither recurses without bound
+    nor converts huge numbers)."""
+    bare = _JSON_STRING.sub('""', text)
+    if (number := _JSON_LONG_NUMBER.search(bare)) is not None:
+        digits = number.end() - number.start()
+        raise refuse(f"not JSON of stratagem's: a number of {digits} digits")
+    if (depth := _json_depth(bare.encode("utf-8", "replace"))) > MAX_JSON_DEPTH:
+        raise refuse(f"not JSON of stratagem's: nested {depth} deep (at most {MAX_JSON_DEPTH})")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as failure:
+        raise refuse(f"not JSON ({failure})") from None
+
+
+def _json_depth(data: bytes) -> int:
+    """The deepest nesting of brackets in ``data`` (JSON with its strings blanked), counted a
+    chunk at a time; a close before its open counts as no depth."""
+    codes = np.frombuffer(data, dtype=np.uint8)
+    deepest = depth = 0
+    for start in range(0, codes.shape[0], _DEPTH_CHUNK):
+        chunk = codes[start : start + _DEPTH_CHUNK]
+        steps = ((chunk == ord("[")) | (chunk == ord("{"))).astype(np.int64)
+        steps -= (chunk == ord("]")) | (chunk == ord("}"))
+        if steps.any():
+            running = np.cumsum(steps) + depth
+            deepest = max(deepest, int(running.max()))
+            depth = int(running[-1])
+    return deepest
+
+
+def read_json(path: str | os.PathLike[str], refuse: Refusal, *, limit: int = JSON_LIMIT) -> Any:
+    """The JSON value of the UTF-8 file ``path`` (:func:`read_text`, :func:`parse_json`)."""
+    return parse_json(read_text(path, refuse, limit=limit), refuse)
 
 
 @contextmanager
-def _reading(path: str | os.PathLike[str], what: str, error: type[StratagemError]) -> Iterator[str]:
-    """The file name of ``path``; a file that is missing, empty, truncated or no archive at all
-    raises ``error`` naming the file and ``what`` it should have been (numpy's own errors speak
-    of pickles and zip files)."""
+def _archive(
+    path: str | os.PathLike[str], what: str, error: type[StratagemError]
+) -> Iterator[tuple[str, IO[bytes]]]:
+    """The name of ``path`` and the regular file opened; a file that is missing, empty,
+    truncated or no archive at all raises ``error`` naming the file and ``what`` it should
+    have been (numpy's own errors speak of pickles and zip files)."""
     name = os.fspath(path)
     try:
-        yield name
+        with _regular(path, cannot_read(path, what, error)) as handle:
+            if handle.read(4) not in _ZIP_MAGICS:
+                raise error(f"{name}: not {what} (not an .npz archive)")
+            handle.seek(0)
+            yield name, handle
     except StratagemError:
         raise
     except OSError as failure:
@@ -85,22 +218,60 @@ def _reading(path: str | os.PathLike[str], what: str, error: type[StratagemError
         raise error(f"{name}: not {what} (a damaged or truncated archive: {failure})") from None
 
 
-def _check_magic(handle: Any, name: str, what: str, error: type[StratagemError]) -> None:
-    if handle.read(4) not in _ZIP_MAGICS:
-        raise error(f"{name}: not {what} (not an .npz archive)")
-    handle.seek(0)
+def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, size: int) -> NDArray[Any]:
+    """The array of the member ``info`` of an archive of ``size`` bytes, read whole once its
+    header is found to fit what the archive holds (so a lying header or a bomb is refused
+    before anything is allocated or inflated)."""
+    if info.compress_size > size:
+        raise _Unreadable(f"claims {info.compress_size} bytes in a file of {size}")
+    if info.compress_type == zipfile.ZIP_STORED:
+        inflated_at_most = info.compress_size
+    else:
+        inflated_at_most = DEFLATE_RATIO * info.compress_size + _ALIGN
+    if info.file_size > inflated_at_most:
+        raise _Unreadable(
+            f"claims {info.file_size} bytes from {info.compress_size} compressed ones "
+            f"(a deflate stream expands {DEFLATE_RATIO} times at most)"
+        )
+    with archive.open(info) as member:
+        shape, dtype, start = _header(member)
+    nbytes = int(np.prod(shape, dtype=object)) * dtype.itemsize
+    if start + nbytes > info.file_size:
+        raise _Unreadable(
+            f"claims {nbytes} bytes of data (shape {shape}, {dtype}) but holds "
+            f"{max(info.file_size - start, 0)}"
+        )
+    with archive.open(info) as member:
+        array: NDArray[Any] = np.lib.format.read_array(member, allow_pickle=False)
+    return array
+
+
+def _header(stream: IO[bytes]) -> tuple[tuple[int, ...], np.dtype[Any], int]:
+    """The shape and dtype of the ``.npy`` data at the start of ``stream``, and the byte
+    where its data starts (after the header)."""
+    version = np.lib.format.read_magic(stream)
+    if version == (1, 0):
+        shape, _fortran, dtype = np.lib.format.read_array_header_1_0(stream)
+    elif version == (2, 0):
+        shape, _fortran, dtype = np.lib.format.read_array_header_2_0(stream)
+    else:
+        raise _Unreadable(f"has a .npy header of version {version}, not 1.0 or 2.0")
+    if dtype.hasobject:
+        raise _Unreadable("holds Python objects")
+    return shape, dtype, stream.tell()
 
 
 def read_arrays(
-    path: str | os.PathLike[str], what: str, error: type[StratagemError]
+    path: str | os.PathLike[str],
+    what: str,
+    error: type[StratagemError],
+    members: Collection[str],
 ) -> dict[str, NDArray[Any]]:
-    """Every array of the ``.npz`` archive at ``path``, read whole. A file that is missing,
-    empty, truncated or no archive at all raises ``error`` naming the file and ``what`` it
-    should have been (numpy's own errors speak of pickles and zip files)."""
-    with _reading(path, what, error) as name, open(name, "rb") as handle:
-        _check_magic(handle, name, what, error)
-        with np.load(handle, allow_pickle=False) as data:
-            return {key: data[key] for key in data.files}
+    """The arrays named in ``members`` of the ``.npz`` archive at ``path`` (those it has),
+    read whole. A file that is missing, empty, truncated, no archive at all, that holds a
+    member not named in ``members`` (left unread), or whose member claims more data than it
+    holds, raises ``error`` naming the file and ``what`` it should have been."""
+    return map_arrays(path, members, (), what=what, error=error, remedy="")
 
 
 def map_arrays(
@@ -113,51 +284,57 @@ def map_arrays(
     remedy: str,
 ) -> dict[str, NDArray[Any]]:
     """The arrays named in ``whole`` (read whole) and in ``mapped`` (memory-mapped read-only:
-    only the pages used are ever read) of the ``.npz`` archive at ``path``, those it has. A
+    only the pages used are ever read) of the ``.npz`` archive at ``path``, those it has (a
+    member named in neither is refused unread). A
     mapped member must be stored uncompressed in C order with its data aligned for its dtype
     (as :func:`write_arrays` with ``stored=True`` writes it); anything else raises ``error``
     naming the file and the member (``remedy`` says what to do about a compressed or
     misaligned one), and so does a bad file as in :func:`read_arrays`."""
     arrays: dict[str, NDArray[Any]] = {}
-    with _reading(path, what, error) as name, open(name, "rb") as handle:
-        _check_magic(handle, name, what, error)
-        with zipfile.ZipFile(handle) as archive:
-            members = {info.filename: info for info in archive.infolist()}
-            for key in whole:
-                if (info := members.get(f"{key}.npy")) is not None:
-                    with archive.open(info) as member:
-                        arrays[key] = np.lib.format.read_array(member, allow_pickle=False)
-            for key in mapped:
-                if (info := members.get(f"{key}.npy")) is None:
-                    continue
-                try:
-                    arrays[key] = _map_member(handle, info, remedy)
-                except _Unmappable as reason:
-                    raise error(
-                        f"{name}: cannot be read by slices: the array {key!r} {reason}"
-                    ) from None
+    with _archive(path, what, error) as (name, handle), zipfile.ZipFile(handle) as archive:
+        size = os.fstat(handle.fileno()).st_size
+        members = {info.filename: info for info in archive.infolist()}
+        known = {f"{key}.npy" for key in (*whole, *mapped)}
+        if strangers := sorted(set(members) - known):
+            raise error(f"{name}: not {what}: it holds the member {strangers[0]!r}, not one of its")
+        for key in whole:
+            if (info := members.get(f"{key}.npy")) is None:
+                continue
+            try:
+                arrays[key] = _read_member(archive, info, size)
+            except _Unreadable as reason:
+                raise error(f"{name}: not {what}: the array {key!r} {reason}") from None
+        for key in mapped:
+            if (info := members.get(f"{key}.npy")) is None:
+                continue
+            try:
+                arrays[key] = _map_member(handle, name, info, remedy)
+            except _Unreadable as reason:
+                raise error(
+                    f"{name}: cannot be read by slices: the array {key!r} {reason}"
+                ) from None
     return arrays
 
 
-class _Unmappable(Exception):
-    """Why a member cannot be mapped (:func:`map_arrays` names the file and the member)."""
+class _Unreadable(Exception):
+    """Why a member cannot be read or mapped (the caller names the file and the member)."""
 
 
-def _map_member(handle: Any, info: zipfile.ZipInfo, remedy: str) -> NDArray[Any]:
-    """The array of the stored member ``info`` of the open archive ``handle``, memory-mapped
-    read-only."""
+def _map_member(handle: Any, name: str, info: zipfile.ZipInfo, remedy: str) -> NDArray[Any]:
+    """The array of the stored member ``info`` of the archive ``name`` open as ``handle``,
+    memory-mapped read-only."""
     if info.compress_type != zipfile.ZIP_STORED:
-        raise _Unmappable(f"is compressed; {remedy}")
+        raise _Unreadable(f"is compressed; {remedy}")
     if info.flag_bits & 1:
-        raise _Unmappable("is encrypted")
+        raise _Unreadable("is encrypted")
     size = os.fstat(handle.fileno()).st_size
     handle.seek(info.header_offset)
     header = handle.read(_LOCAL_HEADER.size)
     if len(header) < _LOCAL_HEADER.size:
-        raise _Unmappable("is truncated (its header is cut off)")
+        raise _Unreadable("is truncated (its header is cut off)")
     signature, name_length, extra_length = _LOCAL_HEADER.unpack(header)
     if signature != b"PK\x03\x04":
-        raise _Unmappable("has no local header (a damaged archive)")
+        raise _Unreadable("has no local header (a damaged archive)")
     start = info.header_offset + _LOCAL_HEADER.size + name_length + extra_length
     end = start + info.file_size
     handle.seek(start)
@@ -167,23 +344,92 @@ def _map_member(handle: Any, info: zipfile.ZipInfo, remedy: str) -> NDArray[Any]
     elif version == (2, 0):
         shape, fortran, dtype = np.lib.format.read_array_header_2_0(handle)
     else:
-        raise _Unmappable(f"has a .npy header of version {version}, not 1.0 or 2.0")
+        raise _Unreadable(f"has a .npy header of version {version}, not 1.0 or 2.0")
     if fortran:
-        raise _Unmappable("is stored in Fortran order")
+        raise _Unreadable("is stored in Fortran order")
     if dtype.hasobject:
-        raise _Unmappable("holds Python objects")
+        raise _Unreadable("holds Python objects")
     offset = handle.tell()
-    nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    nbytes = int(np.prod(shape, dtype=object)) * dtype.itemsize
     if offset + nbytes > min(end, size):
         held = min(end, size) - offset
-        raise _Unmappable(f"is truncated ({nbytes} bytes of data, {held} in the file)")
+        raise _Unreadable(f"is truncated ({nbytes} bytes of data, {held} in the file)")
     if offset % dtype.alignment:
-        raise _Unmappable(f"is not aligned for its dtype (byte {offset} of the file); {remedy}")
+        raise _Unreadable(f"is not aligned for its dtype (byte {offset} of the file); {remedy}")
     if nbytes == 0:
         array = np.empty(shape, dtype=dtype)
         array.flags.writeable = False
         return array
-    return np.memmap(handle.name, dtype=dtype, mode="r", offset=offset, shape=shape)
+    return np.memmap(name, dtype=dtype, mode="r", offset=offset, shape=shape)
+
+
+# -- writing ---------------------------------------------------------------------------------
+
+
+def _sync_folder(folder: Path) -> None:
+    """Flushes ``folder``'s entries (a rename in it) to the disk, where the system can."""
+    if not hasattr(os, "O_DIRECTORY"):
+        return  # Windows: a folder cannot be opened; its renames are flushed with the file
+    descriptor = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(descriptor)
+    except OSError as failure:
+        if failure.errno not in (errno.EINVAL, errno.ENOTSUP):  # a file system without it
+            raise
+    finally:
+        os.close(descriptor)
+
+
+@contextmanager
+def written(path: str | os.PathLike[str]) -> Iterator[Path]:
+    """The path to write ``path``'s new content to: ``path.partial`` in the same folder. When
+    the block ends it is flushed to the disk, renamed into place and the folder flushed too.
+    Any ``OSError`` (a full disk, a quota, a read-only file system, an I/O error) raises
+    :class:`~stratagem.errors.WriteError` naming the file; an error or Ctrl-C removes the
+    partial file and leaves the previous file, or none, as it was. A ``path`` that exists and
+    is not a regular file (a device, a FIFO, a folder) is refused before anything is
+    written."""
+    target = Path(path)
+    if target.exists() and not target.is_file():
+        # A device, a pipe or a folder cannot be replaced by renaming (nor should /dev/null
+        # be, were we allowed to).
+        raise InvalidParameter(f"{target}: not a regular file; stratagem writes whole files")
+    partial = target.with_name(target.name + ".partial")
+    try:
+        yield partial
+        with open(partial, "rb+") as handle:
+            os.fsync(handle.fileno())
+        os.replace(partial, target)
+        _sync_folder(target.parent)
+    except OSError as failure:
+        _remove(partial)
+        reason = failure.strerror or str(failure)
+        raise WriteError(f"{target}: cannot write it: {reason}", failure.errno) from None
+    except BaseException:
+        _remove(partial)
+        raise
+
+
+def _remove(partial: Path) -> None:
+    """Removes ``partial`` if it is there (the failure that brought us here is the one told)."""
+    with suppress(OSError):
+        partial.unlink(missing_ok=True)
+
+
+def write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
+    """Writes ``data`` to ``path`` whole (:func:`written`)."""
+    with written(path) as partial, open(partial, "wb") as handle:
+        handle.write(data)
+
+
+def write_text(path: str | os.PathLike[str], text: str) -> None:
+    """Writes ``text`` as UTF-8 to ``path`` whole (:func:`written`), line ends as given."""
+    write_bytes(path, text.encode("utf-8"))
+
+
+def write_json(path: str | os.PathLike[str], data: object) -> None:
+    """Writes ``data`` as JSON to ``path`` whole (:func:`written`)."""
+    write_text(path, json.dumps(data))
 
 
 def write_arrays(

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from stratagem._files import written
 from stratagem.errors import InvalidParameter
 
 
@@ -53,4 +54,14 @@ def png_path(path: str | os.PathLike[str]) -> Path:
     if target.is_dir():
         raise InvalidParameter(f"{str(target)!r} is a folder, not a file")
     matplotlib()
+    return target
+
+
+def save_figure(figure: Any, path: str | os.PathLike[str], **options: Any) -> Path:
+    """Writes ``figure`` as a PNG to ``path`` whole (``stratagem._files.written``: a full
+    disk leaves the previous picture, or none, and raises ``WriteError`` naming the file);
+    ``options`` go to ``figure.savefig``. Returns the path."""
+    target = Path(path)
+    with written(target) as partial:
+        figure.savefig(partial, format="png", **options)
     return target

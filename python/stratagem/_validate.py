@@ -37,6 +37,15 @@ def seed(value: object) -> int:
     return integer("seed", value, 0, U64_MAX)
 
 
+def checkpoint_every(checkpoint: object, every: object) -> int | None:
+    """The checked ``checkpoint_every`` of a run that saves to ``checkpoint``."""
+    if every is None:
+        return None
+    if checkpoint is None:
+        raise InvalidParameter("checkpoint_every needs a checkpoint path")
+    return integer("checkpoint_every", every, 1)
+
+
 def u64(name: str, value: object) -> int:
     return integer(name, value, 0, U64_MAX)
 

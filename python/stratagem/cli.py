@@ -369,9 +369,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Runs one command. Every way out under ``--json`` prints one JSON object on stdout (the
     report, or ``{"error": {"type": ..., "message": ...}}``) and no traceback: usage errors
     and unknown commands (exit 2), bad input (2), a missing optional package (2, naming the
-    extra to install), Ctrl-C (130)."""
+    extra to install), Ctrl-C (130), ranks of one MPI job given different commands (2, before
+    any work); a reader that closed stdout early ends it quietly (141)."""
     words = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in words
+    try:
+        mpi.same_command(words)  # under mpiexec: every rank runs this very command
+    except StratagemError as error:
+        return _fail(as_json, type(error).__name__, str(error), 2)
     try:
         # The completion hook passes the words typed so far in the environment, not argv.
         completing = "_ARGCOMPLETE" in os.environ
@@ -389,6 +394,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         check_outputs(args)
         with progress.forced(getattr(args, "progress", None)):
             report = args.run(args)
+        _emit(args, report)
+        sys.stdout.flush()
     except StratagemError as error:
         return _fail(as_json, type(error).__name__, str(error), 2)
     except ModuleNotFoundError as error:
@@ -398,8 +405,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(as_json, "MissingDependency", message, 2)
     except KeyboardInterrupt:
         return _fail(as_json, "Interrupted", "interrupted", 130)
-    _emit(args, report)
+    except BrokenPipeError:
+        return _stdout_closed()
     return 0
+
+
+def _stdout_closed() -> int:
+    """A reader that closed stdout early (``| head``) ends the command quietly, as a pipe's
+    writer does: no traceback, status 141 (128 + SIGPIPE)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())  # so that the interpreter's last flush is quiet
+    return 141
 
 
 def _fail(as_json: bool, kind: str, message: str, status: int) -> int:

@@ -375,6 +375,8 @@ def check_output(path: str | os.PathLike[str], option: str) -> None:
         raise InvalidParameter(f"{option} {target}: the folder {folder} does not exist")
     if target.is_dir():
         raise InvalidParameter(f"{option} {target}: a folder, not a file")
+    if target.exists() and not target.is_file():
+        raise InvalidParameter(f"{option} {target}: not a regular file (a device or a pipe)")
     if not os.access(folder, os.W_OK | os.X_OK) or (
         target.exists() and not os.access(target, os.W_OK)
     ):
@@ -393,7 +395,8 @@ def check_readable(path: Path | None, option: str) -> None:
     """Refuses ``option``'s file when it does not exist: one error class for a missing file
     in every game (a file that exists but is not a valid save is ``InvalidBoard``)."""
     if path is not None and not path.is_file():
-        raise InvalidParameter(f"{option} {path}: no such file")
+        what = "not a regular file" if path.exists() else "no such file"
+        raise InvalidParameter(f"{option} {path}: {what}")
 
 
 _Result = TypeVar("_Result")

@@ -15,7 +15,9 @@ __all__ = [
     "InvalidMove",
     "InvalidParameter",
     "MissingDependency",
+    "PolicyError",
     "StratagemError",
+    "WriteError",
 ]
 
 
@@ -56,3 +58,23 @@ class MissingDependency(InvalidParameter, ImportError):
     @classmethod
     def of(cls, package: str, extra: str) -> MissingDependency:
         return cls(f"this needs {package}: pip install 'stratagem[{extra}]'")
+
+
+class PolicyError(StratagemError):
+    """A user's policy or player raised an exception or returned nonsense; the message names
+    the policy and the turn, and the original exception is the ``__cause__``."""
+
+    def __init__(self, message: str, policy: str = "", turn: int | None = None) -> None:
+        super().__init__(message)
+        self.policy = policy
+        self.turn = turn
+
+
+class WriteError(StratagemError):
+    """A file could not be written (a full disk, a quota, a read-only file system, an I/O
+    error); the message names the file and ``errno`` holds the system's error number. The
+    previous file, if any, is left as it was."""
+
+    def __init__(self, message: str, errno: int | None = None) -> None:
+        super().__init__(message)
+        self.errno = errno

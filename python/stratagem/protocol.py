@@ -24,7 +24,6 @@ action log in one JSON format (``stratagem.game``, version 1), which :func:`load
 
 from __future__ import annotations
 
-import json
 import os
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -34,7 +33,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, Self, runtim
 import numpy as np
 from numpy.typing import NDArray
 
-from stratagem._files import write_json
+from stratagem._files import read_json, write_json
 from stratagem.errors import InvalidBoard, InvalidMove, InvalidParameter
 
 if TYPE_CHECKING:
@@ -440,12 +439,11 @@ def load(path: str | os.PathLike[str]) -> TurnGame:
     step (so a tampered file is refused by the rules, naming the step)."""
     from stratagem import games
 
-    if not Path(path).is_file():
-        raise InvalidParameter(f"{path}: no such file")
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise InvalidBoard(f"{path}: not a saved stratagem game ({error})") from None
+    if not Path(path).exists():
+        raise InvalidParameter(f"{path}: no such file")  # what is no regular file: read_json
+    data = read_json(
+        path, lambda reason: InvalidBoard(f"{path}: not a saved stratagem game ({reason})")
+    )
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise InvalidBoard(f"{path}: not a saved stratagem game (no format {SAVE_FORMAT!r})")
     if data.get("version") != SAVE_VERSION:

@@ -49,7 +49,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from stratagem import _core, _validate
-from stratagem._files import write_json
+from stratagem._files import read_json, write_json
 from stratagem.errors import InconsistentInput, InvalidParameter
 from stratagem.mpi import Communicator, checked_together, run_queue, world
 from stratagem.progress import Progress, ProgressOption
@@ -120,10 +120,7 @@ class Checkpoint:
         self.check_writable()
         if not self.path.exists():
             return {}
-        try:
-            saved = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise self._refused(f"not a checkpoint ({type(error).__name__}: {error})") from None
+        saved = read_json(self.path, lambda reason: self._refused(f"not a checkpoint ({reason})"))
         if not isinstance(saved, dict) or saved.get("format") != CHECKPOINT_FORMAT:
             raise self._refused(f"not a checkpoint (no format {CHECKPOINT_FORMAT!r})")
         if saved.get("version") != CHECKPOINT_VERSION:
@@ -175,7 +172,7 @@ class Checkpoint:
 
     def save(self, done: Mapping[int, Table]) -> None:
         """Writes the rows so far, whole (an interrupted write leaves the last file); a
-        failure is :class:`~stratagem.errors.InvalidParameter`."""
+        failure is :class:`~stratagem.errors.WriteError` naming the file."""
         data = {
             "format": CHECKPOINT_FORMAT,
             "version": CHECKPOINT_VERSION,
@@ -184,10 +181,7 @@ class Checkpoint:
             "columns": list(self.columns),
             "done": [[index, done[index].tolist()] for index in sorted(done)],
         }
-        try:
-            write_json(self.path, data)
-        except OSError as error:
-            raise InvalidParameter(f"cannot write the checkpoint {self.path}: {error}") from error
+        write_json(self.path, data)
 
     def _refused(self, problem: str) -> InvalidParameter:
         return InvalidParameter(f"{self.path}: {problem}")

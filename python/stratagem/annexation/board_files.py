@@ -21,7 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from stratagem import graph
-from stratagem._files import read_arrays, write_arrays
+from stratagem._files import parse_json, read_arrays, write_arrays
 from stratagem.annexation import layouts
 from stratagem.errors import InvalidBoard, StratagemError
 
@@ -128,13 +128,26 @@ def save(board: Board, path: str | os.PathLike[str]) -> None:
     write_arrays(path, arrays)
 
 
+# The members of a board file (any other member is left unread).
+_MEMBERS = (
+    "meta",
+    "offsets",
+    "neighbours",
+    "colours",
+    "starts",
+    "centres",
+    "polygon_vertices",
+    "polygon_offsets",
+)
+
+
 def load(board_class: type[Board], path: str | os.PathLike[str]) -> Board:
     """Read a board written by :meth:`save`; everything is checked again, and a file that
     is not a valid annexation board raises ``InvalidBoard`` naming the file."""
     name = os.fspath(path)
-    arrays = read_arrays(path, "a valid annexation board file", InvalidBoard)
+    arrays = read_arrays(path, "a valid annexation board file", InvalidBoard, _MEMBERS)
     try:
-        meta = json.loads(str(arrays["meta"][()]))
+        meta = parse_json(str(arrays["meta"][()]), lambda reason: InvalidBoard(f"meta is {reason}"))
         if not isinstance(meta, dict) or meta.get("format") != FILE_FORMAT:
             raise InvalidBoard("it is not an annexation board")
         if meta.get("version") not in _READABLE_VERSIONS:

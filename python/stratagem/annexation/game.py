@@ -19,7 +19,6 @@ rules cell by cell in plain Python.
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from stratagem import _core, _validate
-from stratagem._files import write_json
+from stratagem._files import read_json, write_json
 from stratagem.annexation.board import Board, parse_board
 from stratagem.errors import InvalidBoard, InvalidMove, InvalidParameter
 from stratagem.progress import Progress, ProgressOption
@@ -251,10 +250,9 @@ class Game:
     def load(cls, path: str | os.PathLike[str]) -> Game:
         """The game saved at ``path``, replayed move by move (so a tampered file is refused
         by the rules, naming the move)."""
-        try:
-            data = json.loads(Path(path).read_text())
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise InvalidBoard(f"{path}: not a saved annexation game ({error})") from None
+        data = read_json(
+            path, lambda reason: InvalidBoard(f"{path}: not a saved annexation game ({reason})")
+        )
         if not isinstance(data, dict) or data.get("format") != _SAVE_FORMAT:
             raise InvalidBoard(f"{path}: not a saved annexation game")
         if data.get("version") != _SAVE_VERSION:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from stratagem._plotting import legend_below, matplotlib
+from stratagem._plotting import legend_below, matplotlib, save_figure
 from stratagem.errors import InvalidParameter
 
 if TYPE_CHECKING:
@@ -94,7 +94,7 @@ def _new_figure(path: object, figsize: tuple[float, float]) -> Any:
 
 def _write(figure: Any, path: str | os.PathLike[str] | None) -> None:
     if path is not None:
-        figure.savefig(path, dpi=120, format="png", bbox_inches="tight")
+        save_figure(figure, path, dpi=120, bbox_inches="tight")
 
 
 def _cell_vector(name: str, value: ArrayLike, n: int, low: int, high: int) -> NDArray[np.int64]:

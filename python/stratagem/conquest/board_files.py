@@ -37,7 +37,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from stratagem import _core, _validate
-from stratagem._files import map_arrays, read_arrays, write_arrays
+from stratagem._files import map_arrays, parse_json, read_arrays, write_arrays
 from stratagem.conquest.layouts import Layout
 from stratagem.errors import InvalidBoard, InvalidParameter, StratagemError
 from stratagem.progress import Progress, ProgressOption
@@ -61,6 +61,8 @@ _T = TypeVar("_T")
 
 FILE_FORMAT = "stratagem.conquest.board"
 FILE_VERSION = 1
+# The members of a board file (any other member is left unread).
+MEMBERS = ("meta", "indptr", "indices", "positions")
 # CSR entries load reads at a time.
 _SLICE = 1 << 22
 
@@ -122,12 +124,16 @@ def _malformed(build: Callable[[], Board]) -> Board:
 def _meta(arrays: Mapping[str, ArrayLike]) -> dict[str, Any]:
     """The board's ``meta``, of this format and version (``KeyError`` if there is none,
     ``ValueError`` if it is no JSON object)."""
-    meta = json.loads(str(np.asarray(arrays["meta"])[()]))
+    meta = parse_json(str(np.asarray(arrays["meta"])[()]), _bad_meta)
     if not isinstance(meta, dict) or meta.get("format") != FILE_FORMAT:
         raise InvalidBoard("these are not the arrays of a stratagem board")
     if meta.get("version") != FILE_VERSION:
         raise InvalidBoard(f"unknown board format version {meta.get('version')!r}")
     return meta
+
+
+def _bad_meta(reason: str) -> InvalidBoard:
+    return InvalidBoard(f"the board's meta is {reason}")
 
 
 def save(board: Board, path: str | os.PathLike[str]) -> None:
@@ -154,7 +160,7 @@ def load(
     except InvalidBoard:
         mapped = None  # compressed, or no board file: read whole, and refused in its words
     if mapped is None:
-        arrays = read_arrays(path, "a valid board file", InvalidBoard)
+        arrays = read_arrays(path, "a valid board file", InvalidBoard, MEMBERS)
         return _naming(path, lambda: from_arrays(board_class, arrays, kind=kind))
     total = mapped.indptr.shape[0] + 2 * mapped.indices.shape[0]
     with Progress(total, f"board {mapped.path}", enabled=progress, counts=False) as bar:

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import argparse
 import csv
+import io
 import math
 from collections.abc import Callable, Iterable
 from itertools import cycle, islice
 from typing import Any, TypeVar
 
 from stratagem import _validate, games
+from stratagem._files import write_text
 from stratagem.cli_common import (
     Commands,
     Common,
@@ -469,10 +471,11 @@ def _tournament(args: argparse.Namespace) -> dict[str, Any]:
     rows = result.to_rows()
     files: dict[str, str] = {}
     if args.csv:
-        with open(args.csv, "w", newline="", encoding="utf-8") as handle:
-            writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-            writer.writeheader()
-            writer.writerows(rows)
+        table = io.StringIO(newline="")
+        writer = csv.DictWriter(table, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+        write_text(args.csv, table.getvalue())
         files["csv"] = str(args.csv)
     if args.png:
         from stratagem.conquest.plot import plot_tournament

@@ -17,7 +17,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from stratagem import _core, _validate, rng
 from stratagem.conquest.saves import History, SavedGame, read_game, write_game
-from stratagem.errors import InvalidMove, InvalidParameter, StratagemError
+from stratagem.errors import InvalidMove, InvalidParameter, PolicyError, StratagemError
 from stratagem.progress import Progress, ProgressOption
 from stratagem.stats import wilson_interval
 
@@ -200,6 +200,12 @@ def start(
     return team, troops_uniform(board, troops)
 
 
+def policy_label(policy: PolicyFn) -> str:
+    """``MODULE:NAME`` of a policy function (or of a policy object's class)."""
+    named = policy if hasattr(policy, "__qualname__") else type(policy)
+    return f"{getattr(named, '__module__', '?')}:{getattr(named, '__qualname__', '?')}"
+
+
 def custom_placement(
     policies: dict[int, PolicyFn],
     turn: int,
@@ -219,7 +225,15 @@ def custom_placement(
     for team_id, policy in policies.items():
         view = PolicyView(team_id, turn, indptr, indices, team, troops, ids, owned)
         who = f"the policy of team {team_id}"
-        placed = np.asarray(policy(view))
+        try:
+            placed = np.asarray(policy(view))
+        except Exception as error:  # the user's code: any failure is the policy's
+            label = policy_label(policy)
+            raise PolicyError(
+                f"{who} ({label}) failed on turn {turn}: {type(error).__name__}: {error}",
+                policy=label,
+                turn=turn,
+            ) from error
         expected = indices.shape
         if placed.shape != expected:
             raise InvalidMove(
@@ -380,7 +394,7 @@ class _Recorded(ABC):
         and returns how many it played, 0 when it could not; the game is saved to
         ``checkpoint`` at the turns divisible by ``checkpoint_every`` and when the run stops."""
         remaining = self._turns_to_play(turns)
-        every = checkpoint_interval(checkpoint, checkpoint_every)
+        every = _validate.checkpoint_every(checkpoint, checkpoint_every)
         with Progress(remaining, "conquest", enabled=progress) as bar:
             while remaining > 0 and not self.finished:
                 chunk = min(per_call, remaining)
@@ -687,15 +701,6 @@ class Game(_Recorded):
                 raise
             raise type(error)(f"{path}: {message}") from None
         return game
-
-
-def checkpoint_interval(checkpoint: str | Path | None, every: int | None) -> int | None:
-    """The checked ``checkpoint_every`` of a run."""
-    if every is None:
-        return None
-    if checkpoint is None:
-        raise InvalidParameter("checkpoint_every needs a checkpoint path")
-    return _validate.integer("checkpoint_every", every, 1)
 
 
 # -- batches of games -------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from stratagem._plotting import legend_below, matplotlib
+from stratagem._plotting import legend_below, matplotlib, save_figure
 from stratagem.errors import InvalidParameter
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ def _count(value: int, one: str, many: str) -> str:
 
 def _save(figure: Any, path: str | Path) -> Path:
     target = Path(path)
-    figure.savefig(target, dpi=120, format="png", bbox_inches="tight")
+    save_figure(figure, target, dpi=120, bbox_inches="tight")
     _pyplot().close(figure)
     return target
 

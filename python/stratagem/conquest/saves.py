@@ -17,6 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from stratagem._files import read_arrays, write_arrays
+from stratagem.conquest import board_files
 from stratagem.errors import InvalidParameter, StratagemError
 
 if TYPE_CHECKING:
@@ -29,6 +30,19 @@ STATUSES = ("running", "won", "draw", "unfinished")
 _WHAT = "a saved conquest game"
 # seed, rate (parts per million), troop cap, turn limit (-1: none).
 _PARAMS = ("seed", "rate_ppm", "cap", "max_turns")
+# The members of a save besides the board's (any other member is left unread).
+_FIELDS = (
+    "format",
+    "policies",
+    "params",
+    "team",
+    "troops",
+    "turn",
+    "status",
+    "winner",
+    "history_territories",
+    "history_troops",
+)
 _LARGEST_TURN = 2**63 - 1
 
 _Given = TypeVar("_Given")
@@ -120,7 +134,8 @@ def read_game(path: str | Path) -> SavedGame:
     is rebuilt."""
     from stratagem.conquest.board import Board
 
-    fields = _Fields(path, read_arrays(path, _WHAT, InvalidParameter))
+    members = (*_FIELDS, *(f"board_{key}" for key in board_files.MEMBERS))
+    fields = _Fields(path, read_arrays(path, _WHAT, InvalidParameter, members))
     if fields.text("format") != FORMAT:
         fields.refuse(f"format {fields.text('format')!r}, not {FORMAT!r}")
     names = fields.texts("policies")

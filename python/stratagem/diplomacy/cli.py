@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from stratagem import _validate, games
+from stratagem._files import read_text
 from stratagem.cli_common import (
     Commands,
     Common,
@@ -73,13 +74,9 @@ _HEADER = _COLUMNS.format("power", "units", "centres", "open homes")
 
 def _read(what: str, path: str) -> str:
     """The text of a UTF-8 file; ``what`` names the file in the error."""
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        reason = error.strerror or error
-        raise InvalidParameter(f"{what} {path!r}: cannot read it ({reason})") from error
-    except UnicodeDecodeError as error:
-        raise InvalidParameter(f"{what} {path!r}: cannot read it (not UTF-8 text)") from error
+    return read_text(
+        path, lambda reason: InvalidParameter(f"{what} {path!r}: cannot read it ({reason})")
+    )
 
 
 def _load_map(path: str | None) -> Map:
@@ -581,13 +578,7 @@ def _show(args: argparse.Namespace) -> dict[str, Any]:
     position = _position(args)
     files: dict[str, str] = {}
     if args.png is not None and world().rank == 0:
-        try:
-            plot_position(position, args.png)
-        except OSError as error:
-            reason = error.strerror or error
-            raise InvalidParameter(
-                f"--png {str(args.png)!r}: cannot write it ({reason})"
-            ) from error
+        plot_position(position, args.png)
         files["png"] = os.fspath(args.png)
     return {
         "position": str(position),

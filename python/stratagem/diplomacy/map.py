@@ -47,6 +47,7 @@ from typing import Any, NamedTuple, NoReturn
 import numpy as np
 from numpy.typing import NDArray
 
+from stratagem._files import cannot_read, read_text
 from stratagem.errors import InvalidBoard, InvalidParameter
 
 __all__ = ["KEYWORDS", "KINDS", "Map", "parse_map"]
@@ -121,8 +122,7 @@ class Map:
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Map:
         """Read a map file (UTF-8); errors name the file and the line."""
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
+        text = read_text(path, cannot_read(path, "the map", InvalidBoard))
         return cls.parse(text, source=os.fspath(path))
 
     @classmethod

@@ -29,7 +29,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-from stratagem._plotting import legend_below, matplotlib, png_path
+from stratagem._plotting import legend_below, matplotlib, png_path, save_figure
 from stratagem.errors import InvalidParameter
 
 if TYPE_CHECKING:
@@ -256,5 +256,5 @@ def plot_position(
     ax.set_aspect("equal")
     ax.set_axis_off()
     if target is not None:
-        figure.savefig(target, dpi=110, format="png", bbox_inches="tight")
+        save_figure(figure, target, dpi=110, bbox_inches="tight")
     return figure

@@ -5,18 +5,16 @@ when the combined search cycles between two powers."""
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 import numpy as np
 from numpy.typing import NDArray
 
 from stratagem import _core
-from stratagem._files import write_json
+from stratagem._files import cannot_read, read_json, write_json
 from stratagem.diplomacy import engine
 from stratagem.diplomacy.adjustments import batch, describe
 from stratagem.diplomacy.engine import Convention, check_convention
@@ -276,12 +274,7 @@ class CombinedSearch:
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> CombinedSearch:
         """A saved search, going on exactly where it stopped."""
-        try:
-            data = json.loads(Path(path).read_text())
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise InvalidParameter(
-                f"{path}: cannot read a saved combined search: {error}"
-            ) from error
+        data = read_json(path, cannot_read(path, "a saved combined search", InvalidParameter))
         return cls.from_dict(data, source=str(path))
 
     @classmethod

@@ -542,6 +542,13 @@ def _print_break(report: dict[str, Any]) -> None:
 # -- count ---------------------------------------------------------------------------------
 
 
+#: The most consistent codes `count` counts exactly (at a few million a second: minutes); a
+#: quick estimate of more is refused, pointing to --estimate.
+COUNT_LIMIT = 10**10
+# Probes of the estimate that sizes an exact count (a few milliseconds).
+_SIZING_PROBES = 1000
+
+
 def _count_consistent(args: argparse.Namespace) -> dict[str, Any]:
     """how many codes fit some guesses and their feedback
 
@@ -589,6 +596,8 @@ def _count_consistent(args: argparse.Namespace) -> dict[str, Any]:
             "probes": probes,
             "seed": args.seed,
         }
+    if not args.estimate and not enumerable and guesses:
+        _refuse_endless_count(spots, colours, guesses, feedback, args)
     if not args.estimate or enumerable:
         report["count"] = count_consistent(spots, colours, guesses, feedback, threads=args.threads)
         if report["count"] == 0 and guesses:
@@ -599,6 +608,22 @@ def _count_consistent(args: argparse.Namespace) -> dict[str, Any]:
             report["codes"] = [format_code(code) for code in codes[:listed]]
     report["seconds"] = time.perf_counter() - started
     return report
+
+
+def _refuse_endless_count(
+    spots: int, colours: int, guesses: Any, feedback: Any, args: argparse.Namespace
+) -> None:
+    """Refuses an exact count that could not finish: the count visits every consistent code
+    (a few million a second), so a quick estimate of their number decides first."""
+    mean, _ = estimate_consistent(
+        spots, colours, guesses, feedback, probes=_SIZING_PROBES, seed=args.seed
+    )
+    if mean > COUNT_LIMIT:
+        raise InvalidParameter(
+            f"about {mean:.2g} codes fit these guesses: counting them one by one would not "
+            f"finish (the exact count stops at about {COUNT_LIMIT:.0e} codes); ask for "
+            f"--estimate"
+        )
 
 
 def _print_count(report: dict[str, Any]) -> None:

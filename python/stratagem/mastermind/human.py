@@ -213,10 +213,9 @@ class HumanGame:
 
     @classmethod
     def load(cls, path: str | Path, *, threads: int | None = None) -> HumanGame:
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise InvalidBoard(f"{path}: not a saved game ({error})") from error
+        data = _files.read_json(
+            path, lambda reason: InvalidBoard(f"{path}: not a saved game ({reason})")
+        )
         return cls.from_dict(data, threads=threads)
 
 

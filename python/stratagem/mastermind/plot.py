@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from stratagem._plotting import legend_below, matplotlib, png_path
+from stratagem._plotting import legend_below, matplotlib, png_path, save_figure
 from stratagem.errors import InvalidParameter
 from stratagem.mastermind.evaluate import Evaluation
 
@@ -121,10 +121,4 @@ def plot_evaluations(
     # Under the axes, where no bar or bar label can be: one strategy a line.
     handles, _ = ax.get_legend_handles_labels()
     legend_below(ax, handles, 1, gap=0.14)
-    try:
-        figure.savefig(target, dpi=120, format="png", bbox_inches="tight")
-    except OSError as error:
-        raise InvalidParameter(
-            f"cannot write {str(target)!r}: {error.strerror or error}"
-        ) from error
-    return target
+    return save_figure(figure, target, dpi=120, bbox_inches="tight")

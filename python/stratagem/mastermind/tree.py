@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from stratagem._files import cannot_read, read_text
 from stratagem.errors import InvalidParameter
 from stratagem.mastermind.code import check_space, parse_code
 from stratagem.mastermind.game import score
@@ -83,7 +84,9 @@ class StrategyTree:
     @classmethod
     def read(cls, path: str | Path, colours: int) -> StrategyTree:
         """A tree from a file (see the module's notes for the format)."""
-        return cls.parse(Path(path).read_text(encoding="utf-8"), colours)
+        return cls.parse(
+            read_text(path, cannot_read(path, "a strategy tree", InvalidParameter)), colours
+        )
 
     @classmethod
     def bundled(cls, spots: int, colours: int) -> StrategyTree:

@@ -48,6 +48,7 @@ from stratagem.mpi.launch import (
     launcher_detected,
     mpi_info,
     mpi_requested,
+    same_command,
     world,
 )
 from stratagem.mpi.queue import run_queue
@@ -77,5 +78,6 @@ __all__ = [
     "mpi_requested",
     "owner_of",
     "run_queue",
+    "same_command",
     "world",
 ]

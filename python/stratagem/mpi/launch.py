@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib.metadata
 import importlib.util
+import json
 import os
 import sys
 import threading
@@ -233,3 +235,35 @@ def checked_together(comm: Communicator, check: Callable[[], T]) -> T:
     kind = getattr(errors, kinds.pop(), StratagemError) if len(kinds) == 1 else StratagemError
     combined = _combined_error([None if r is None else r[1] for r in reports], kind)
     raise combined from local
+
+
+# --------------------------------------------------------------------------------------------
+# Agreeing on the command
+
+
+def same_command(words: Sequence[str], comm: Communicator | None = None) -> None:
+    """Collective, before any work: refuses on every rank, with ``InvalidParameter`` naming
+    the first difference from rank 0, when the ranks were given different command lines
+    (ranks that disagree on ``--turns`` would otherwise wait for each other for ever). One
+    gather of a digest of each rank's words; the words themselves only when they differ."""
+    comm = _resolve(comm)
+    if not comm.is_distributed:
+        return
+    digest = hashlib.sha256(json.dumps(list(words)).encode()).hexdigest()
+    if len(set(comm.allgather_object(digest))) == 1:
+        return
+    commands = comm.allgather_object(list(words))
+    raise InvalidParameter(_first_difference(commands))
+
+
+def _first_difference(commands: Sequence[Sequence[str]]) -> str:
+    """Where the first command that is not rank 0's departs from it."""
+    first = commands[0]
+    rank, other = next((r, c) for r, c in enumerate(commands) if list(c) != list(first))
+    at = next(i for i in range(max(len(first), len(other))) if first[i : i + 1] != other[i : i + 1])
+    ours = repr(first[at]) if at < len(first) else "nothing"
+    theirs = repr(other[at]) if at < len(other) else "nothing"
+    return (
+        f"the MPI ranks were given different commands: word {at + 1} is {ours} on rank 0 but "
+        f"{theirs} on rank {rank} (every rank must run the same command with the same arguments)"
+    )

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import math
 import os
 import sys
@@ -33,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from stratagem import _validate, games
-from stratagem._files import python_module
+from stratagem._files import cannot_read, python_module, read_json
 from stratagem.cli_common import (
     Commands,
     Common,
@@ -242,10 +241,7 @@ def _new_game(args: argparse.Namespace) -> Game:
 def _loaded_game(args: argparse.Namespace) -> Game:
     refuse_new_game_options(args, _NEW_GAME_OPTIONS, "map, parameters, flags and time budget")
     path = Path(args.load)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise InvalidBoard(f"{path}: cannot read a saved outpost game: {error}") from error
+    data = read_json(path, cannot_read(path, "a saved outpost game", InvalidBoard))
     if not isinstance(data, dict) or not isinstance(data.get("players"), list):
         raise InvalidBoard(f"{path}: not a saved outpost game")
     saved: list[str | None] = data["players"]
@@ -288,9 +284,12 @@ def _log_counts(game: Game) -> dict[str, int]:
     return {kind: counts.get(kind, 0) for kind in _LOG_WORDS}
 
 
-def _play_recorded(game: Game, turns: int | None, frames: int) -> tuple[float, GifRecorder]:
+def _play_recorded(
+    game: Game, turns: int | None, frames: int, **checkpoints: Any
+) -> tuple[float, GifRecorder]:
     """Plays ``turns`` turns (None: to the end) in ``frames - 1`` chunks, capturing a picture
-    before and after each; the seconds spent playing (not drawing) and the pictures."""
+    before and after each; the seconds spent playing (not drawing) and the pictures.
+    ``checkpoints`` go to :meth:`Game.run`."""
     from stratagem.outpost.plot import GifRecorder
 
     remaining = game.last_turn - game.turn
@@ -303,7 +302,7 @@ def _play_recorded(game: Game, turns: int | None, frames: int) -> tuple[float, G
     with Progress(count, f"outpost turns {start + 1}..{game.last_turn}") as bar:
         for chunk in range(1, chunks + 1):
             started = time.perf_counter()
-            game.run(start + count * chunk // chunks - game.turn, progress=False)
+            game.run(start + count * chunk // chunks - game.turn, progress=False, **checkpoints)
             seconds += time.perf_counter() - started
             bar.reach(game.turn - start)
             recorder.capture(game)
@@ -322,6 +321,12 @@ def _play(args: argparse.Namespace) -> dict[str, Any]:
         None if args.stop_after is None else _validate.integer("--stop-after", args.stop_after, 0)
     )
     frames = _validate.integer("--frames", args.frames, 2, 10_000)
+    if args.checkpoint_every is not None and args.save is None:
+        raise InvalidParameter("--checkpoint-every needs --save FILE (the checkpoint file)")
+    # Under mpiexec every rank plays the same game; rank 0 alone writes the checkpoints.
+    checkpoints = {}
+    if args.checkpoint_every is not None and world().rank == 0:
+        checkpoints = {"checkpoint": args.save, "checkpoint_every": args.checkpoint_every}
     check_readable(args.load, "--load")
     if args.gif or args.png or args.history_png:
         _pictures_possible()
@@ -336,9 +341,9 @@ def _play(args: argparse.Namespace) -> dict[str, Any]:
         go_on="continue it",
     ):
         if args.gif:
-            seconds, recorder = _play_recorded(game, stop, frames)
+            seconds, recorder = _play_recorded(game, stop, frames, **checkpoints)
         else:
-            _, seconds = timed(game.run, stop)
+            _, seconds = timed(game.run, stop, **checkpoints)
     played = game.turn - first_turn
     files: dict[str, str] = {}
     # Under mpiexec every rank plays the same game; rank 0 alone writes the files.
@@ -604,6 +609,12 @@ def _register_play(sub: Any, common: Common) -> None:
     add_file(play, "--gif", help="record the game as an animated GIF")
     add_count(play, "--frames", default=80, metavar="N", help="pictures in the GIF (default 80)")
     add_save(play, help="save the game (JSON), also on Ctrl-C")
+    add_count(
+        play,
+        "--checkpoint-every",
+        metavar="K",
+        help="also save to the --save file every K turns (resume with --load)",
+    )
     add_load(play)
     # A loaded game keeps its seed: an explicit --seed must be the saved one.
     play.set_defaults(seed=None)

@@ -33,7 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from stratagem import _core
-from stratagem._plotting import matplotlib
+from stratagem._plotting import matplotlib, save_figure
 from stratagem.outpost.geometry import GRID
 
 __all__ = ["CONFIGURATIONS", "Configuration", "checked", "draw"]
@@ -173,7 +173,7 @@ def draw(configuration: Configuration, path: str | os.PathLike[str]) -> Path:
     figure.suptitle(configuration.title, fontsize=9)
     figure.tight_layout()
     target = Path(path)
-    figure.savefig(target, dpi=110, format="png")
+    save_figure(figure, target, dpi=110)
     return target
 
 

@@ -28,21 +28,19 @@ its outposts stay, or its outpost with the largest id is disbanded; the log says
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import time
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 from numpy.typing import NDArray
 
 from stratagem import _core, _validate
-from stratagem._files import write_json
+from stratagem._files import cannot_read, read_json, write_json
 from stratagem.errors import InvalidBoard, InvalidParameter
 from stratagem.outpost.budget import PlayerTimeout, call_within
 from stratagem.outpost.map import DEFAULT_MAP, Map, MapWarning, parse_map
@@ -601,26 +599,46 @@ class Game:
             )
             return None
 
-    def run(self, turns: int | None = None, *, progress: ProgressOption = None) -> Result:
+    def run(
+        self,
+        turns: int | None = None,
+        *,
+        progress: ProgressOption = None,
+        checkpoint: str | os.PathLike[str] | None = None,
+        checkpoint_every: int | None = None,
+    ) -> Result:
         """Plays ``turns`` more turns (default: to the end) and returns the result. With only
-        built-in players the whole run is one engine call (Ctrl-C stops it between turns)."""
+        built-in players each stretch is one engine call (Ctrl-C stops it between turns). With
+        ``checkpoint`` the game is saved there at the turns divisible by ``checkpoint_every``
+        and when the run ends; a game loaded from it goes on exactly as this one would."""
         remaining = self.last_turn - self.turn
         count = remaining if turns is None else min(_validate.integer("turns", turns, 0), remaining)
-        with Progress(
-            count, f"outpost turns {self.turn + 1}..{self.last_turn}", enabled=progress
-        ) as bar:
-            if self._all_builtin():
-                start = self.turn
-                try:
-                    self._core.run(count, bar.reach)
-                finally:
-                    self._log.extend(LogEntry(*event) for event in self._core.take_log())
-                bar.reach(self.turn - start)
-            else:
-                for _ in range(count):
-                    self.step()
-                    bar.advance()
+        every = _validate.checkpoint_every(checkpoint, checkpoint_every)
+        start = self.turn
+        title = f"outpost turns {start + 1}..{self.last_turn}"
+        with Progress(count, title, enabled=progress) as bar:
+            while (left := count - (self.turn - start)) > 0:
+                stretch = left if every is None else min(left, every - self.turn % every)
+                self._play(stretch, bar, self.turn - start)
+                if checkpoint is not None and every is not None and self.turn % every == 0:
+                    self.save(checkpoint)
+            if checkpoint is not None:
+                self.save(checkpoint)
         return self.result
+
+    def _play(self, turns: int, bar: Progress, done: int) -> None:
+        """Plays ``turns`` turns, the bar counting on from ``done``."""
+        start = self.turn
+        if self._all_builtin():
+            try:
+                self._core.run(turns, lambda played: bar.reach(done + played))
+            finally:
+                self._log.extend(LogEntry(*event) for event in self._core.take_log())
+        else:
+            for _ in range(turns):
+                self.step()
+                bar.advance()
+        bar.reach(done + self.turn - start)
 
     # --- saving -----------------------------------------------------------------------------
 
@@ -656,10 +674,7 @@ class Game:
     ) -> Game:
         """A saved game, continuing exactly where it stopped. Seats that a Python player held
         need ``players`` (a mapping seat -> player, or all four seats)."""
-        try:
-            data = json.loads(Path(path).read_text())
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise InvalidBoard(f"{path}: cannot read a saved outpost game: {error}") from error
+        data = read_json(path, cannot_read(path, "a saved outpost game", InvalidBoard))
         return cls.from_dict(data, players=players, source=str(path))
 
     @classmethod

@@ -65,6 +65,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from stratagem import _validate
+from stratagem._files import cannot_read, read_text, write_text
 from stratagem.errors import InvalidBoard, InvalidParameter
 from stratagem.graph import BoolArray, IntArray
 from stratagem.outpost.generator import MAP_PURPOSE, generate_region
@@ -331,14 +332,7 @@ class Map:
         warning starts with the path (``maps/lakes.txt: line 3: ...``)."""
         lenient = _lenient(lenient)
         shown = os.fspath(path)
-        try:
-            with open(path, encoding="utf-8-sig") as handle:
-                text = handle.read()
-        except UnicodeDecodeError as error:
-            raise InvalidBoard(f"{shown}: not a text file in UTF-8 ({error})") from error
-        except OSError as error:
-            reason = error.strerror or error
-            raise InvalidBoard(f"{shown}: cannot read the map: {reason}") from error
+        text = read_text(path, cannot_read(path, "the map", InvalidBoard), encoding="utf-8-sig")
         stem = os.path.splitext(os.path.basename(shown))[0]
         return cls._parse(text, name=stem, lenient=lenient, prefix=f"{shown}: ")
 
@@ -444,8 +438,7 @@ class Map:
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write :meth:`to_text` to ``path`` (UTF-8)."""
-        with open(path, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(self.to_text())
+        write_text(path, self.to_text())
 
     # -- shipped maps ----------------------------------------------------------------------
 

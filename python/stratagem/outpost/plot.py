@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from stratagem._plotting import legend_below, matplotlib
+from stratagem._files import written
+from stratagem._plotting import legend_below, matplotlib, save_figure
 from stratagem.errors import InvalidParameter
 from stratagem.progress import ProgressOption
 
@@ -122,7 +123,7 @@ def render_map(map: Map, path: str | os.PathLike[str]) -> None:
     ax.set_aspect("equal")
     ax.set_xticks([0, 49, 99])
     ax.set_yticks([0, 49, 99])
-    figure.savefig(path, dpi=120, format="png", bbox_inches="tight")
+    save_figure(figure, path, dpi=120, bbox_inches="tight")
 
 
 # -- games ---------------------------------------------------------------------------------
@@ -369,7 +370,7 @@ def render_game(
     game), cells and outposts; returns the path."""
     target = _png(path)
     scene = _Scene(_frame(game_or_state, title))
-    scene.figure.savefig(target, dpi=_DPI, format="png")
+    save_figure(scene.figure, target, dpi=_DPI)
     return target
 
 
@@ -414,7 +415,7 @@ def render_history(
     cells_ax.legend(fontsize=7, loc="upper left", frameon=False)
     cells_ax.set_title(title or f"outpost: cells and outposts over {turns.size - 1} turns")
     figure.tight_layout()
-    figure.savefig(target, dpi=_DPI, format="png")
+    save_figure(figure, target, dpi=_DPI)
     return target
 
 
@@ -504,15 +505,16 @@ class GifRecorder:
         ]
         durations = [round(1000 / fps)] * len(frames)
         durations[-1] += round(1000 / fps) * max(int(hold), 0)
-        frames[0].save(
-            target,
-            format="GIF",
-            save_all=True,
-            append_images=frames[1:],
-            duration=durations,
-            loop=0,
-            optimize=False,
-        )
+        with written(target) as partial:
+            frames[0].save(
+                partial,
+                format="GIF",
+                save_all=True,
+                append_images=frames[1:],
+                duration=durations,
+                loop=0,
+                optimize=False,
+            )
         return target
 
 

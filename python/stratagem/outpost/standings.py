@@ -16,7 +16,8 @@ from typing import Any, Final
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from stratagem._plotting import matplotlib
+from stratagem._files import JSON_LIMIT, Refusal, cannot_read, parse_json, read_text, write_text
+from stratagem._plotting import matplotlib, save_figure
 from stratagem.errors import InvalidBoard, InvalidParameter
 from stratagem.outpost.fixtures import _COUNTS, _FLAGS, _GROUPS, FORMAT, Fixture, Params
 from stratagem.outpost.game import EMPIRES
@@ -337,15 +338,14 @@ class TournamentResult:
         """:meth:`to_dict` as JSON text, also written to ``path`` when given."""
         text = json.dumps(self.to_dict(), indent=indent)
         if path is not None:
-            Path(path).write_text(text + "\n", encoding="utf-8")
+            write_text(path, text + "\n")
         return text
 
     @classmethod
     def from_json(cls, text: str) -> TournamentResult:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise InvalidBoard(f"not an outpost tournament result ({error})") from error
+        data = parse_json(
+            text, lambda reason: InvalidBoard(f"not an outpost tournament result ({reason})")
+        )
         if not isinstance(data, Mapping):
             raise InvalidBoard("not an outpost tournament result (not a JSON object)")
         return cls.from_dict(data)
@@ -356,7 +356,7 @@ class TournamentResult:
         name)."""
         target = Path(path)
         if target.suffix.lower() == ".json":
-            return cls.from_json(target.read_text(encoding="utf-8"))
+            return cls.from_json(read_text(target, _unreadable(target), limit=JSON_LIMIT))
         return cls.from_csv(target)
 
     def to_csv(self, path: str | os.PathLike[str] | None = None) -> str:
@@ -383,7 +383,7 @@ class TournamentResult:
             )
         text = buffer.getvalue()
         if path is not None:
-            Path(path).write_text(text, encoding="utf-8")
+            write_text(path, text)
         return text
 
     @classmethod
@@ -394,7 +394,7 @@ class TournamentResult:
         if isinstance(source, io.TextIOBase):
             text = source.read()
         else:
-            text = Path(source).read_text(encoding="utf-8")
+            text = read_text(source, _unreadable(source))
         rows = list(csv.DictReader(io.StringIO(text)))
         players: dict[str, int] = {}
         maps: dict[str, int] = {}
@@ -469,4 +469,8 @@ class TournamentResult:
             "95% intervals"
         )
         ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small", title="player")
-        figure.savefig(path, dpi=120, format="png", bbox_inches="tight")
+        save_figure(figure, path, dpi=120, bbox_inches="tight")
+
+
+def _unreadable(path: str | os.PathLike[str]) -> Refusal:
+    return cannot_read(path, "an outpost tournament result", InvalidBoard)
