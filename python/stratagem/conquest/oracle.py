@@ -299,15 +299,6 @@ def regions_of(indptr: Iterable[int], indices: Iterable[int], starts: Iterable[i
     return team
 
 
-def _weakest(troops: list[int], candidates: list[tuple[int, int]]) -> tuple[int, int]:
-    """The weakest of ``(edge, neighbour)`` pairs in CSR order: fewest troops, first on ties."""
-    best = candidates[0]
-    for candidate in candidates[1:]:
-        if troops[candidate[1]] < troops[best[1]]:
-            best = candidate
-    return best
-
-
 def _defend_in_proportion(
     p: list[int], troops: list[int], r: int, defended: list[tuple[int, int]]
 ) -> None:
@@ -359,38 +350,6 @@ def _random_row(state: _Turn, x: int, p: list[int]) -> None:
             remaining -= a
 
 
-def _aggressive_row(state: _Turn, dist: list[int | None], x: int, p: list[int]) -> None:
-    """``aggressive``: "a frontier territory with troops >= 2 attacks its weakest enemy
-    neighbour (fewest troops, first on ties) with troops[x] - 1; others move to the front"."""
-    enemies = _enemy_neighbours(state.board, state.team, x)
-    if enemies and state.troops[x] >= 2:
-        e, _ = _weakest(state.troops, enemies)
-        p[e] = state.troops[x] - 1
-    else:
-        _move_to_front(state, dist, x, p)
-
-
-def _balanced_row(state: _Turn, dist: list[int | None], x: int, p: list[int]) -> None:
-    """``balanced``: with ``t = troops[x]`` and ``w`` the weakest enemy neighbour, "if
-    t - 1 > 2 * troops[w]: attack w with a = (t - 1) // 2, and defend the other enemy borders
-    with the rest, r = t - 1 - a, in proportion to threat; otherwise defend all enemy borders
-    with r = t in proportion to threat. Interior territories move to the front"."""
-    enemies = _enemy_neighbours(state.board, state.team, x)
-    if not enemies:
-        _move_to_front(state, dist, x, p)
-        return
-    troops = state.troops
-    t = troops[x]
-    w_edge, w = _weakest(troops, enemies)
-    if t - 1 > 2 * troops[w]:
-        a = (t - 1) // 2
-        p[w_edge] = a
-        others = [(e, y) for e, y in enemies if e != w_edge]
-        _defend_in_proportion(p, troops, t - 1 - a, others)
-    else:
-        _defend_in_proportion(p, troops, t, enemies)
-
-
 def _pressure(state: _Turn, memo: dict[tuple[int, int], int], team: int, y: int) -> int:
     """The rule: "the sum of troops[z] over the territories z of x's team that border y (x
     included)". ``memo`` keeps each (team, y) sum for the turn, so a territory with many
@@ -402,35 +361,48 @@ def _pressure(state: _Turn, memo: dict[tuple[int, int], int], team: int, y: int)
     return memo[team, y]
 
 
-def _opportunist_row(
+# Each policy's strike: (num, den) of the ratio that makes a neighbour breakable, and whether
+# the cheapest attacks come first (else those on the weakest targets).
+_STRIKES = {
+    "aggressive": ((3, 2), False),
+    "balanced": ((2, 1), False),
+    "opportunist": ((7, 4), True),
+}
+
+
+def _strike_row(
+    name: str,
     state: _Turn,
+    *,
     dist: list[int | None],
     memo: dict[tuple[int, int], int],
     x: int,
     p: list[int],
 ) -> None:
-    """``opportunist``: "y is breakable when 2 * P(y) > 5 * troops[y]. If no enemy neighbour
-    is breakable, x defends all its enemy borders with r = t in proportion to threat.
-    Otherwise let w be the weakest breakable neighbour, share = ceil(troops[w] * t / P(w)) and
-    attack = min(2 * share + 1, t): x attacks w with attack soldiers and defends its other
-    enemy borders with r = t - attack in proportion to threat. Interior territories move to
-    the front"."""
+    """``aggressive``, ``balanced`` and ``opportunist``: "y is breakable when
+    den * P(y) > num * troops[y]; its attack is 2 * ceil(troops[y] * t / P(y)) + 1. x attacks
+    its breakable neighbours in order (key: troops[y], or the attack for opportunist; CSR
+    order on ties), each only if the troops left afford the whole attack, and defends the
+    other enemy borders with every troop left in proportion to threat. Interior territories
+    move to the front"."""
     enemies = _enemy_neighbours(state.board, state.team, x)
     if not enemies:
         _move_to_front(state, dist, x, p)
         return
+    (num, den), cheapest_first = _STRIKES[name]
     troops, t = state.troops, state.troops[x]
-    pressure = {y: _pressure(state, memo, state.team[x], y) for _, y in enemies}
-    breakable = [(e, y) for e, y in enemies if 2 * pressure[y] > 5 * troops[y]]
-    if not breakable:
-        _defend_in_proportion(p, troops, t, enemies)
-        return
-    w_edge, w = _weakest(troops, breakable)
-    share = -(-troops[w] * t // pressure[w])  # ceiling division
-    attack = min(2 * share + 1, t)
-    p[w_edge] = attack
-    others = [(e, y) for e, y in enemies if e != w_edge]
-    _defend_in_proportion(p, troops, t - attack, others)
+    breakable = []
+    for e, y in enemies:
+        pressure = _pressure(state, memo, state.team[x], y)
+        if den * pressure > num * troops[y]:
+            attack = 2 * -(-troops[y] * t // max(pressure, 1)) + 1  # ceiling division
+            breakable.append((attack if cheapest_first else troops[y], e, attack))
+    left = t
+    for _, e, attack in sorted(breakable):
+        if attack <= left:
+            p[e] = attack
+            left -= attack
+    _defend_in_proportion(p, troops, left, [(e, y) for e, y in enemies if p[e] == 0])
 
 
 def _policy_placement(name: str, state: _Turn, teams: set[int]) -> list[int]:
@@ -444,12 +416,8 @@ def _policy_placement(name: str, state: _Turn, teams: set[int]) -> list[int]:
             continue
         if name == "random":
             _random_row(state, x, p)
-        elif name == "aggressive":
-            _aggressive_row(state, dist, x, p)
-        elif name == "balanced":
-            _balanced_row(state, dist, x, p)
         else:
-            _opportunist_row(state, dist, memo, x, p)
+            _strike_row(name, state, dist=dist, memo=memo, x=x, p=p)
     return p
 
 
