@@ -202,7 +202,8 @@ def test_demo_part_plays_a_game_and_checks_the_odds():
     lines: list[str] = []
     report = dict(_PARTS)["conquest"](5, 2, lines.append)
     assert report["turns"] > 0
-    assert sum(report["territories"]) == 100 * 100
+    assert sum(report["territories"]) == 42  # the RISK map of the default game
+    assert report["status"] in ("won", "draw")
     assert report["odds_exact"] == pytest.approx([1 / 7, 3 / 7, 3 / 7])
     assert report["odds_simulated"] == pytest.approx([1 / 7, 3 / 7, 3 / 7], abs=0.005)
     assert any("turns/s" in line for line in lines)
@@ -272,3 +273,36 @@ def test_python_policies_by_module_and_by_file(capsys, tmp_path):
     )
     result = game.run(15)
     assert report["final"]["troops"] == result.troops.tolist()
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_the_demo_game_ends_with_a_result(seed):
+    from stratagem.demo import _PARTS
+
+    report = dict(_PARTS)["conquest"](seed, 1, lambda line: None)
+    assert report["status"] in ("won", "draw")
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_the_default_game_ends_with_a_result(capsys, seed):
+    report = run_json(capsys, "play", "--seed", str(seed))
+    assert report["board"] == "risk"
+    assert report["players"] == ["balanced", "opportunist"]
+    assert report["outcome"] in ("won", "drawn"), report["final"]
+    assert report["turn"] < 500
+
+
+@pytest.mark.parametrize(
+    ("players", "teams", "seated"),
+    [
+        ("balanced,opportunist", None, ["balanced", "opportunist"]),
+        ("random,aggressive,balanced", None, ["random", "aggressive", "balanced"]),
+        ("random", None, ["random", "random"]),
+        ("balanced,opportunist", "4", ["balanced", "opportunist", "balanced", "opportunist"]),
+    ],
+)
+def test_players_name_the_teams_unless_teams_says_otherwise(capsys, players, teams, seated):
+    asked = ["--teams", teams] if teams else []
+    report = run_json(capsys, "play", "--players", players, *asked, "--turns", "1")
+    assert report["players"] == seated
+    assert len(report["final"]["territories"]) == len(seated)
