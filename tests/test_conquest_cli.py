@@ -188,6 +188,13 @@ def test_round_robin_is_consistent_and_independent_of_threads():
         ("play --players /nonexistent/policy.py:f", "no file /nonexistent/policy.py"),
         ("tournament --games 1", "games"),
         ("odds 1 1 --simulate 0", "--simulate"),
+        ("play --players search:rollouts=0,random", "rollouts must be an integer from 1 to 256"),
+        ("play --players search:rollouts=-3,random", "search:rollouts=-3"),
+        ("play --players search:depth=100000,random", "depth must be an integer from 1 to 32"),
+        ("play --players search:width=2,random", 'unknown option "width"'),
+        ("play --players search:rollouts,random", "search:rollouts"),
+        ("tournament --players random,search:rollouts=9999999999 --games 2", "9999999999"),
+        ("play --players balanced:fast,random", "balanced:fast"),
     ],
 )
 def test_bad_input_exits_2_with_the_error_named(capsys, argv, named):
@@ -306,3 +313,30 @@ def test_players_name_the_teams_unless_teams_says_otherwise(capsys, players, tea
     report = run_json(capsys, "play", "--players", players, *asked, "--turns", "1")
     assert report["players"] == seated
     assert len(report["final"]["territories"]) == len(seated)
+
+
+def test_search_plays_from_the_command_line_and_in_tournaments(capsys):
+    report = run_json(
+        capsys, "play", "--board", "grid:6x6", "--players", "search:rollouts=2:depth=2,random"
+    )
+    assert report["players"] == ["search:rollouts=2:depth=2", "random"]
+    assert report["outcome"] == "won"
+    table = run_json(
+        capsys,
+        "tournament",
+        "--board",
+        "grid:6x6",
+        "--players",
+        "search:rollouts=2:depth=2,random",
+        "--games",
+        "4",
+    )
+    assert table["policies"] == ["search:rollouts=2:depth=2", "random"]
+
+
+def test_a_distributed_game_refuses_the_search_player_before_playing():
+    from stratagem.conquest.distributed import DistributedGame
+
+    board = Board.grid(4, 4)
+    with pytest.raises(InvalidParameter, match="search player plays in one process only"):
+        DistributedGame(board, [0, 1] * 8, 5, ["search:rollouts=2", "random"])

@@ -413,7 +413,7 @@ def test_random_policy_follows_its_stream():
         assert got[3] == got[5] == got[7] == 0  # friendly borders get 0
 
 
-@given(boards(), st.sampled_from(POLICIES), U64)
+@given(boards(), st.sampled_from(POLICIES[:4]), U64)
 def test_builtin_placements_are_valid(case, name, seed):
     indptr, indices, team, troops, _ = case
     got = policy_placement(name, indptr, indices, team, troops, seed, 4, {0})

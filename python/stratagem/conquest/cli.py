@@ -44,6 +44,7 @@ from stratagem.conquest.game import (
     POLICIES,
     TROOP_LIMIT,
     Game,
+    check_policy_name,
     start,
 )
 from stratagem.conquest.local_board import GridRows
@@ -77,8 +78,7 @@ def _names(text: str, custom_ok: bool = False) -> list[str]:
     for name in names:
         if custom_ok and is_custom_spec(name):
             continue
-        if name not in POLICIES:
-            raise InvalidParameter(f"unknown policy {name!r}; built-in policies are {POLICIES}")
+        check_policy_name(name)
     if not names:
         raise InvalidParameter(f"no policy named in {text!r}; built-in policies are {POLICIES}")
     return names

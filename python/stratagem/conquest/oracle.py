@@ -40,6 +40,7 @@ __all__ = [
     "policy_placement",
     "regions_of",
     "reverse_edges",
+    "search_budget",
     "simulate_battle_counts",
     "troop_limit",
     "validate_placement",
@@ -55,7 +56,9 @@ def troop_limit(n: int) -> int:
     return min(TROOP_LIMIT, (2**63 - 1) // max(n, 1))
 
 
-POLICIES: tuple[str, ...] = ("random", "aggressive", "balanced", "opportunist")
+POLICIES: tuple[str, ...] = ("random", "aggressive", "balanced", "opportunist", "search")
+# The policies that are a rule of one turn (search plays them out).
+_RULES = POLICIES[:4]
 MAX_TEAMS = 64
 MIN_TEAMS = 2
 MAX_RATE = 10
@@ -433,8 +436,11 @@ def policy_placement(  # noqa: PLR0917 (the published signature)
 ) -> list[int]:
     """The placement (length 2m) the built-in policy ``name`` makes for the territories whose
     team is in ``teams`` (0 on every other row)."""
-    if not isinstance(name, str) or name not in POLICIES:
-        raise InvalidParameter(f"unknown policy {name!r}; the built-in policies are {POLICIES}")
+    if not isinstance(name, str) or name not in _RULES:
+        raise InvalidParameter(
+            f"unknown policy {name!r}; the rules of one turn are {_RULES} (a search plays in "
+            "an OracleGame)"
+        )
     state = _turn_of(indptr, indices, team, troops, seed=seed, turn=turn)
     return _policy_placement(name, state, _team_set(teams))
 
@@ -702,7 +708,7 @@ class OracleGame:
         if isinstance(policies, str) or not isinstance(policies, Sequence):
             raise InvalidParameter(f"policies must be a sequence of names, got {policies!r}")
         for k, name in enumerate(policies):
-            if name != CUSTOM and name not in POLICIES:
+            if name != CUSTOM and name not in _RULES and search_budget(name) is None:
                 raise InvalidParameter(
                     f"team {k} has unknown policy {name!r}; choose one of {POLICIES} or {CUSTOM!r}"
                 )
@@ -754,8 +760,9 @@ class OracleGame:
             raise InvalidParameter(f"team {first} plays 'custom' and needs a custom placement")
         else:
             p = [0] * len(board.indices)
-        for name in POLICIES:
-            teams = {k for k, policy in enumerate(self.policies) if policy == name}
+        played = [_search_choice(self, k, name) for k, name in enumerate(self.policies)]
+        for name in _RULES:
+            teams = {k for k, policy in enumerate(played) if policy == name}
             if not teams:
                 continue
             own = _policy_placement(name, state, teams)
@@ -774,6 +781,15 @@ class OracleGame:
         self.turn += 1
         self.status, self.winner = _end_status(self.team, self.troops, self.turn, self.max_turns)
         return True
+
+    def future(self, policies: Sequence[str], seed: int) -> OracleGame:
+        """This game from its present state with other policies and seed, and no turn limit:
+        one of the futures a search plays out."""
+        copy = OracleGame.__new__(OracleGame)
+        copy.__dict__.update(self.__dict__)
+        copy.policies, copy.seed, copy.max_turns = tuple(policies), seed, None
+        copy.team, copy.troops = list(self.team), list(self.troops)
+        return copy
 
     def history_counts(self) -> tuple[list[int], list[int]]:
         """Territories per team and troops per team (each of length ``n_teams``)."""
@@ -867,3 +883,59 @@ def simulate_battle_counts(  # noqa: PLR0917 (the published signature)
         else:
             wins[2] += 1
     return wins[0], wins[1], wins[2]
+
+
+# --- The search player ------------------------------------------------------------------------
+
+#: The policies a search chooses among, in the order ties are broken (the first wins).
+SEARCH_CANDIDATES = ("aggressive", "balanced", "opportunist")
+_SEARCH_OPTIONS = {"rollouts": 256, "depth": 32}  # each option's largest value
+_SEARCH_DEFAULT = {"rollouts": 4, "depth": 3}
+
+
+def search_budget(name: str) -> tuple[int, int] | None:
+    """``(rollouts, depth)`` of ``search:rollouts=R:depth=D`` (defaults 4 and 3), ``None``
+    for a name that is not a search, :class:`InvalidParameter` for a bad option."""
+    head, _, options = name.partition(":")
+    if head != "search":
+        return None
+    budget = dict(_SEARCH_DEFAULT)
+    for option in filter(None, options.split(":")):
+        key, equals, value = option.partition("=")
+        if not equals:
+            raise InvalidParameter(f"policy {name!r}: option {option!r} is not KEY=VALUE")
+        if key not in _SEARCH_OPTIONS:
+            raise InvalidParameter(f"policy {name!r}: unknown option {key!r}")
+        most = _SEARCH_OPTIONS[key]
+        if not value.isdigit() or not 1 <= int(value) <= most:
+            raise InvalidParameter(f"policy {name!r}: {key} must be from 1 to {most}")
+        budget[key] = int(value)
+    return budget["rollouts"], budget["depth"]
+
+
+def _search_choice(game: OracleGame, team: int, name: str) -> str:
+    """The rule a team plays this turn: its policy, or for a ``search`` the candidate whose
+    futures score highest in sum (the first on ties). "Future r of every candidate plays
+    ``depth`` turns (fewer if the game ends) from the seed ``next_u64()`` of stream
+    ``(seed, "conquest.search", turn, team, r)``, the team playing the candidate and the other
+    teams their own policies (those that search or are custom: balanced); its score is the
+    team's troops minus all other teams' troops"."""
+    budget = search_budget(name)
+    if budget is None:
+        return name
+    rollouts, depth = budget
+    model = ["balanced" if search_budget(p) or p == CUSTOM else p for p in game.policies]
+    sums = []
+    for candidate in SEARCH_CANDIDATES:
+        total = 0
+        for r in range(rollouts):
+            seed = Stream(game.seed, "conquest.search", game.turn, team, r).cursor().next_u64()
+            future = game.future([*model[:team], candidate, *model[team + 1 :]], seed)
+            for _ in range(depth):
+                if not future.step():
+                    break
+            _, troops = future.history_counts()
+            total += 2 * troops[team] - sum(troops)
+        sums.append(total)
+    best = max(range(len(SEARCH_CANDIDATES)), key=lambda c: (sums[c], -c))
+    return SEARCH_CANDIDATES[best]

@@ -11,40 +11,108 @@ use crate::board::Board;
 use crate::turn::TERRITORIES_PER_TASK;
 use crate::{MAX_TEAMS, purpose};
 
-stratagem_core::named_enum! {
-    /// Who places a team's troops.
-    pub enum Policy {
-        Random = "random",
-        Aggressive = "aggressive",
-        Balanced = "balanced",
-        Opportunist = "opportunist",
-        /// A Python callable: its placement arrives with the turn.
-        Custom = "custom",
-    }
+/// Who places a team's troops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    Random,
+    Aggressive,
+    Balanced,
+    Opportunist,
+    /// Chooses each turn among [`crate::search::CANDIDATES`] by playing the next turns out.
+    Search(Budget),
+    /// A Python callable: its placement arrives with the turn.
+    Custom,
 }
 
 impl Policy {
-    /// The names of the policies the engine plays itself (all but `custom`).
-    pub const BUILT_IN: [&'static str; 4] = {
-        let [random, aggressive, balanced, opportunist, _custom] = Self::NAMES;
-        [random, aggressive, balanced, opportunist]
-    };
+    /// The names of the policies the engine plays itself (all but `custom`); `search` takes
+    /// options (`search:rollouts=R:depth=D`).
+    pub const BUILT_IN: [&'static str; 5] =
+        ["random", "aggressive", "balanced", "opportunist", "search"];
 
+    /// The policy a user names: a built-in name, `search` with its options, or `custom`.
     pub fn parse(name: &str) -> Result<Self> {
-        Self::ALL
-            .into_iter()
-            .find(|policy| policy.name() == name)
-            .ok_or_else(|| {
-                Error::InvalidParameter(format!(
-                    "unknown policy {name:?}; built-in policies are {:?} (or 'custom')",
-                    Self::BUILT_IN
-                ))
-            })
+        let (head, options) = name.split_once(':').unwrap_or((name, ""));
+        let plain = |policy: Self| {
+            if options.is_empty() {
+                Ok(policy)
+            } else {
+                Err(Error::InvalidParameter(format!(
+                    "policy {name:?}: {head:?} takes no options"
+                )))
+            }
+        };
+        match head {
+            "random" => plain(Self::Random),
+            "aggressive" => plain(Self::Aggressive),
+            "balanced" => plain(Self::Balanced),
+            "opportunist" => plain(Self::Opportunist),
+            "custom" => plain(Self::Custom),
+            "search" => Budget::parse(name, options).map(Self::Search),
+            _ => Err(Error::InvalidParameter(format!(
+                "unknown policy {name:?}; built-in policies are {:?} (or 'custom')",
+                Self::BUILT_IN
+            ))),
+        }
     }
 
     /// Whether the policy moves interior troops to the front (needs frontier distances).
     pub fn moves_to_front(self) -> bool {
         matches!(self, Self::Aggressive | Self::Balanced | Self::Opportunist)
+    }
+}
+
+/// The search's budget: `rollouts` futures per candidate, each `depth` turns long.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    pub rollouts: u32,
+    pub depth: u32,
+}
+
+/// The most futures per candidate and turns per future a search accepts: a decision then
+/// costs at most 3 * 256 * 32 turns.
+pub const MAX_ROLLOUTS: u32 = 256;
+pub const MAX_DEPTH: u32 = 32;
+
+impl Default for Budget {
+    fn default() -> Self {
+        Self {
+            rollouts: 4,
+            depth: 3,
+        }
+    }
+}
+
+impl Budget {
+    /// The budget of `search:rollouts=R:depth=D` (either option may be left out); `name` is the
+    /// whole policy name, for the messages.
+    pub fn parse(name: &str, options: &str) -> Result<Self> {
+        let mut budget = Self::default();
+        for option in options.split(':').filter(|o| !o.is_empty()) {
+            let bad = |why: String| Error::InvalidParameter(format!("policy {name:?}: {why}"));
+            let (key, value) = option
+                .split_once('=')
+                .ok_or_else(|| bad(format!("option {option:?} is not KEY=VALUE")))?;
+            let (slot, most) = match key {
+                "rollouts" => (&mut budget.rollouts, MAX_ROLLOUTS),
+                "depth" => (&mut budget.depth, MAX_DEPTH),
+                _ => {
+                    return Err(bad(format!(
+                        "unknown option {key:?}; search takes rollouts and depth"
+                    )));
+                }
+            };
+            *slot = value
+                .parse::<u32>()
+                .ok()
+                .filter(|v| (1..=most).contains(v))
+                .ok_or_else(|| {
+                    bad(format!(
+                        "{key} must be an integer from 1 to {most}, got {value:?}"
+                    ))
+                })?;
+        }
+        Ok(budget)
     }
 }
 
@@ -546,7 +614,9 @@ pub fn place(
                 Policy::Aggressive => aggressive(view, x, row),
                 Policy::Balanced => balanced(view, x, row),
                 Policy::Opportunist => opportunist(view, x, row),
-                Policy::Custom => {}
+                // The game puts its choice in place of a search before placing
+                // (search::resolve); a search left here (a rank's part) places nothing.
+                Policy::Search(_) | Policy::Custom => {}
             }
             // Checked placements commit at most the territory's troops.
             row.iter().map(|p| p.unsigned_abs()).sum()
