@@ -560,9 +560,10 @@ def register(commands: Commands, common: Common) -> None:
     tournament.add_argument(
         "--players",
         dest="policies",
-        default=",".join(POLICIES),
+        default=",".join(defaults.TOURNAMENT_PLAYERS),
         metavar="A,B,...",
-        help=f"comma-separated policies (default {','.join(POLICIES)})",
+        help=f"comma-separated policies (default {','.join(defaults.TOURNAMENT_PLAYERS)}; "
+        "add search or search:rollouts=R:depth=D)",
     )
     tournament.add_argument("--policies", dest="policies", action=DeprecatedOption, new="--players")
     add_count(tournament, "--games", default=200, help="games per pair (default 200)")

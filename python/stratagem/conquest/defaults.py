@@ -10,8 +10,11 @@ superiority the built-in players wait for, and the game runs into the troop limi
 
 from __future__ import annotations
 
-__all__ = ["BOARD", "PLAYERS", "TURNS"]
+__all__ = ["BOARD", "PLAYERS", "TOURNAMENT_PLAYERS", "TURNS"]
 
 BOARD = "risk"
 PLAYERS: tuple[str, ...] = ("balanced", "opportunist")
 TURNS = 500
+#: The players of ``stratagem conquest tournament``: the rules of one turn (``search`` costs
+#: 3 R D turns a decision; name it with ``--players`` to enter it).
+TOURNAMENT_PLAYERS: tuple[str, ...] = ("random", "aggressive", "balanced", "opportunist")
