@@ -196,6 +196,13 @@ def test_round_robin_is_consistent_and_independent_of_threads():
         ("play --players /nonexistent/policy.py:f", "no file /nonexistent/policy.py"),
         ("tournament --games 1", "games"),
         ("odds 1 1 --simulate 0", "--simulate"),
+        ("play --players search:rollouts=0,random", "rollouts must be an integer from 1 to 256"),
+        ("play --players search:rollouts=-3,random", "search:rollouts=-3"),
+        ("play --players search:depth=100000,random", "depth must be an integer from 1 to 32"),
+        ("play --players search:width=2,random", 'unknown option "width"'),
+        ("play --players search:rollouts,random", "search:rollouts"),
+        ("tournament --players random,search:rollouts=9999999999 --games 2", "9999999999"),
+        ("play --players balanced:fast,random", "balanced:fast"),
     ],
 )
 def test_bad_input_exits_2_with_the_error_named(capsys, argv, named):
@@ -210,7 +217,8 @@ def test_demo_part_plays_a_game_and_checks_the_odds():
     lines: list[str] = []
     report = dict(_PARTS)["conquest"](5, 2, lines.append)
     assert report["turns"] > 0
-    assert sum(report["territories"]) == 100 * 100
+    assert sum(report["territories"]) == 42  # the RISK map of the default game
+    assert report["status"] in ("won", "draw")
     assert report["odds_exact"] == pytest.approx([1 / 7, 3 / 7, 3 / 7])
     assert report["odds_simulated"] == pytest.approx([1 / 7, 3 / 7, 3 / 7], abs=0.005)
     assert any("turns/s" in line for line in lines)
@@ -280,3 +288,63 @@ def test_python_policies_by_module_and_by_file(capsys, tmp_path):
     )
     result = game.run(15)
     assert report["final"]["troops"] == result.troops.tolist()
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_the_demo_game_ends_with_a_result(seed):
+    from stratagem.demo import _PARTS
+
+    report = dict(_PARTS)["conquest"](seed, 1, lambda line: None)
+    assert report["status"] in ("won", "draw")
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_the_default_game_ends_with_a_result(capsys, seed):
+    report = run_json(capsys, "play", "--seed", str(seed))
+    assert report["board"] == "risk"
+    assert report["players"] == ["balanced", "opportunist"]
+    assert report["outcome"] in ("won", "drawn"), report["final"]
+    assert report["turn"] < 500
+
+
+@pytest.mark.parametrize(
+    ("players", "teams", "seated"),
+    [
+        ("balanced,opportunist", None, ["balanced", "opportunist"]),
+        ("random,aggressive,balanced", None, ["random", "aggressive", "balanced"]),
+        ("random", None, ["random", "random"]),
+        ("balanced,opportunist", "4", ["balanced", "opportunist", "balanced", "opportunist"]),
+    ],
+)
+def test_players_name_the_teams_unless_teams_says_otherwise(capsys, players, teams, seated):
+    asked = ["--teams", teams] if teams else []
+    report = run_json(capsys, "play", "--players", players, *asked, "--turns", "1")
+    assert report["players"] == seated
+    assert len(report["final"]["territories"]) == len(seated)
+
+
+def test_search_plays_from_the_command_line_and_in_tournaments(capsys):
+    report = run_json(
+        capsys, "play", "--board", "grid:6x6", "--players", "search:rollouts=2:depth=2,random"
+    )
+    assert report["players"] == ["search:rollouts=2:depth=2", "random"]
+    assert report["outcome"] == "won"
+    table = run_json(
+        capsys,
+        "tournament",
+        "--board",
+        "grid:6x6",
+        "--players",
+        "search:rollouts=2:depth=2,random",
+        "--games",
+        "4",
+    )
+    assert table["policies"] == ["search:rollouts=2:depth=2", "random"]
+
+
+def test_a_distributed_game_refuses_the_search_player_before_playing():
+    from stratagem.conquest.distributed import DistributedGame
+
+    board = Board.grid(4, 4)
+    with pytest.raises(InvalidParameter, match="search player plays in one process only"):
+        DistributedGame(board, [0, 1] * 8, 5, ["search:rollouts=2", "random"])

@@ -152,6 +152,7 @@ BAD_INPUT = [
     ({"seed": -1}, "seed must be at least 0"),
     ({"assign": "continents"}, "assign must be 'regions' or 'random'"),
     ({"policies": ["random", "sneaky"]}, "unknown policy 'sneaky'"),
+    ({"policies": ["random", "search:rollouts=0"]}, "search:rollouts=0"),
     ({"policies": "random"}, "policies must be a sequence"),
     ({"rate": -1}, "rate must be a number between 0 and 10"),
     ({"cap": 0}, "cap must be at least 1"),

@@ -130,17 +130,18 @@ def _mpi(seed: int, threads: int, say: Say) -> dict[str, Any]:
 
 
 def _conquest(seed: int, threads: int, say: Say) -> dict[str, Any]:
-    """A four-team conquest game on a 100x100 grid, and one border battle's exact odds
-    against the engine's own coin flips."""
+    """The default conquest game (:mod:`stratagem.conquest.defaults`: it ends with a result
+    for every seed), and one border battle's exact odds against the engine's own coin flips."""
+    from stratagem.conquest import defaults
     from stratagem.conquest.board import Board, assign_regions, troops_uniform
     from stratagem.conquest.distributed import DistributedGame
     from stratagem.conquest.game import Game
     from stratagem.conquest.odds import battle_odds, simulate_battle
 
-    board = Board.grid(100, 100)
-    policies = ["aggressive", "balanced", "opportunist", "random"]
+    board = Board.from_spec(defaults.BOARD)
+    policies = list(defaults.PLAYERS)
     start = (board, assign_regions(board, len(policies), seed), troops_uniform(board, 10), policies)
-    settings: dict[str, Any] = {"seed": seed, "max_turns": 300, "threads": threads}
+    settings: dict[str, Any] = {"seed": seed, "max_turns": defaults.TURNS, "threads": threads}
     world = mpi.world()
     # Under mpiexec the game itself is spread over the ranks, and checked against one process.
     # Its ranks share each host's cores (the default threads of a distributed game).
@@ -171,7 +172,7 @@ def _conquest(seed: int, threads: int, say: Say) -> dict[str, Any]:
             f"identical to one process: {identical}"
         )
     say(
-        f"conquest on a 100x100 grid, 4 teams: {outcome} after {result.turns} turns "
+        f"conquest on {board.kind}, {len(policies)} teams: {outcome} after {result.turns} turns "
         f"({turns_per_second:,.0f} turns/s on {where})"
     )
     say(f"  territories held: {standings}")

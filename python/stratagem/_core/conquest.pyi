@@ -26,6 +26,7 @@ __all__ = [
     "battle_odds",
     "battle_odds_exact",
     "board_regions",
+    "check_policy",
     "csr_share",
     "grid_csr",
     "grid_share",
@@ -37,6 +38,9 @@ __all__ = [
 ]
 
 POLICIES: list[str]
+
+def check_policy(name: str) -> None:
+    """Refuses (InvalidParameter, naming it) a policy name the engine does not know."""
 
 TROOP_LIMIT: int
 MAX_TEAMS: int

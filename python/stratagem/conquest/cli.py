@@ -38,6 +38,7 @@ from stratagem.cli_common import (
     timed,
 )
 from stratagem.cli_common import count_argument as _count
+from stratagem.conquest import defaults
 from stratagem.conquest.board import Board
 from stratagem.conquest.custom import is_custom_spec, load_policy
 from stratagem.conquest.distributed import ORDERS, DistributedGame
@@ -46,6 +47,7 @@ from stratagem.conquest.game import (
     POLICIES,
     TROOP_LIMIT,
     Game,
+    check_policy_name,
     start,
 )
 from stratagem.conquest.local_board import GridRows
@@ -58,12 +60,11 @@ __all__ = ["register"]
 
 T = TypeVar("T")
 
-_DEFAULT_POLICIES = "aggressive,balanced,opportunist,random"
+_DEFAULT_POLICIES = ",".join(defaults.PLAYERS)
 # Options of a new game that a loaded game already fixes.
 _NEW_GAME_OPTIONS = ("board", "teams", "policy", "assign", "troops", "rate", "cap")
 _NEW_GAME_DEFAULTS: dict[str, Any] = {
-    "board": "grid:100x100",
-    "teams": 4,
+    "board": defaults.BOARD,
     "assign": "regions",
     "troops": 10,
     "rate": 0.2,
@@ -80,8 +81,7 @@ def _names(text: str, custom_ok: bool = False) -> list[str]:
     for name in names:
         if custom_ok and is_custom_spec(name):
             continue
-        if name not in POLICIES:
-            raise InvalidParameter(f"unknown policy {name!r}; built-in policies are {POLICIES}")
+        check_policy_name(name)
     if not names:
         raise InvalidParameter(f"no policy named in {text!r}; built-in policies are {POLICIES}")
     return names
@@ -125,7 +125,12 @@ AnyGame = Game | DistributedGame
 def _new_game(args: argparse.Namespace) -> AnyGame:
     options = {key: getattr(args, key) for key in _NEW_GAME_OPTIONS}
     options = {key: _NEW_GAME_DEFAULTS.get(key) if v is None else v for key, v in options.items()}
-    teams = _validate.integer("--teams", options["teams"], 2, MAX_TEAMS)
+    named = _DEFAULT_POLICIES if options["policy"] is None else options["policy"]
+    # k players named: k teams (two for one name: a game has two at least), unless --teams
+    # asks for more (the names are then repeated in turn).
+    players = len(_names(named, custom_ok=True))
+    teams_asked = max(players, 2) if options["teams"] is None else options["teams"]
+    teams = _validate.integer("--teams", teams_asked, 2, MAX_TEAMS)
     policies: list[Any]
     if options["policy"] is None:
         policies = list(islice(cycle(_DEFAULT_POLICIES.split(",")), teams))
@@ -299,8 +304,8 @@ def _print_run(report: dict[str, Any]) -> None:
 
 
 def _play_options(run: argparse.ArgumentParser) -> None:
-    run.add_argument("--board", help="board spec, e.g. grid:100x100 (default grid:100x100)")
-    add_count(run, "--teams", help="number of teams, 2 to 64 (default 4)")
+    run.add_argument("--board", help=f"board spec, e.g. grid:100x100 (default {defaults.BOARD})")
+    add_count(run, "--teams", help="number of teams, 2 to 64 (default: one per name of --players)")
     run.add_argument(
         "--players",
         dest="policy",
@@ -310,7 +315,9 @@ def _play_options(run: argparse.ArgumentParser) -> None:
         "MODULE:NAME or FILE.py:NAME, also under mpiexec)",
     )
     run.add_argument("--policy", dest="policy", action=DeprecatedOption, new="--players")
-    add_turns(run, default=500, metavar=None, help="turns to play (default 500)")
+    add_turns(
+        run, default=defaults.TURNS, metavar=None, help=f"turns to play (default {defaults.TURNS})"
+    )
     run.add_argument(
         "--assign",
         choices=("regions", "random"),
@@ -564,9 +571,10 @@ def register(commands: Commands, common: Common) -> None:
     tournament.add_argument(
         "--players",
         dest="policies",
-        default=",".join(POLICIES),
+        default=",".join(defaults.TOURNAMENT_PLAYERS),
         metavar="A,B,...",
-        help=f"comma-separated policies (default {','.join(POLICIES)})",
+        help=f"comma-separated policies (default {','.join(defaults.TOURNAMENT_PLAYERS)}; "
+        "add search or search:rollouts=R:depth=D)",
     )
     tournament.add_argument("--policies", dest="policies", action=DeprecatedOption, new="--players")
     add_count(tournament, "--games", default=200, help="games per pair (default 200)")

@@ -18,8 +18,9 @@ __all__ = ["is_custom_spec", "load_policy"]
 
 
 def is_custom_spec(text: str) -> bool:
-    """Whether a policy name on the command line names Python code (``X:NAME``)."""
-    return ":" in text
+    """Whether a policy name on the command line names Python code (``X:NAME``, but not the
+    options of the built-in ``search:...``)."""
+    return ":" in text and text.split(":", 1)[0] != "search"
 
 
 def _module(where: str, spec: str) -> ModuleType:

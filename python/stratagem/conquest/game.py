@@ -33,6 +33,7 @@ __all__ = [
     "History",
     "ManyResult",
     "PolicyView",
+    "check_policy_name",
     "game_seed",
     "simulate_many",
     "wilson_interval",
@@ -99,6 +100,15 @@ def _read_only(array: NDArray[Any]) -> NDArray[Any]:
     return array
 
 
+def check_policy_name(name: object) -> str:
+    """``name`` if it names a built-in policy (``search`` with its options, e.g.
+    ``search:rollouts=8:depth=3``), else :class:`InvalidParameter` naming it."""
+    if not isinstance(name, str) or name.split(":", 1)[0] not in POLICIES:
+        raise InvalidParameter(f"unknown policy {name!r}; built-in policies are {POLICIES}")
+    _core.conquest.check_policy(name)
+    return name
+
+
 def _policy_names(policies: Sequence[str | PolicyFn]) -> tuple[list[str], dict[int, PolicyFn]]:
     if isinstance(policies, str) or not isinstance(policies, Sequence):
         raise InvalidParameter(f"policies must be a sequence, one per team, got {policies!r}")
@@ -110,11 +120,10 @@ def _policy_names(policies: Sequence[str | PolicyFn]) -> tuple[list[str], dict[i
     custom: dict[int, PolicyFn] = {}
     for k, policy in enumerate(policies):
         if isinstance(policy, str):
-            if policy not in POLICIES:
-                raise InvalidParameter(
-                    f"team {k}: unknown policy {policy!r}; built-in policies are {POLICIES}"
-                )
-            names.append(policy)
+            try:
+                names.append(check_policy_name(policy))
+            except InvalidParameter as error:
+                raise InvalidParameter(f"team {k}: {error}") from error
         elif callable(policy):
             names.append("custom")
             custom[k] = policy

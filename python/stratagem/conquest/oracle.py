@@ -40,6 +40,7 @@ __all__ = [
     "policy_placement",
     "regions_of",
     "reverse_edges",
+    "search_budget",
     "simulate_battle_counts",
     "troop_limit",
     "validate_placement",
@@ -55,7 +56,9 @@ def troop_limit(n: int) -> int:
     return min(TROOP_LIMIT, (2**63 - 1) // max(n, 1))
 
 
-POLICIES: tuple[str, ...] = ("random", "aggressive", "balanced", "opportunist")
+POLICIES: tuple[str, ...] = ("random", "aggressive", "balanced", "opportunist", "search")
+# The policies that are a rule of one turn (search plays them out).
+_RULES = POLICIES[:4]
 MAX_TEAMS = 64
 MIN_TEAMS = 2
 MAX_RATE = 10
@@ -299,15 +302,6 @@ def regions_of(indptr: Iterable[int], indices: Iterable[int], starts: Iterable[i
     return team
 
 
-def _weakest(troops: list[int], candidates: list[tuple[int, int]]) -> tuple[int, int]:
-    """The weakest of ``(edge, neighbour)`` pairs in CSR order: fewest troops, first on ties."""
-    best = candidates[0]
-    for candidate in candidates[1:]:
-        if troops[candidate[1]] < troops[best[1]]:
-            best = candidate
-    return best
-
-
 def _defend_in_proportion(
     p: list[int], troops: list[int], r: int, defended: list[tuple[int, int]]
 ) -> None:
@@ -359,38 +353,6 @@ def _random_row(state: _Turn, x: int, p: list[int]) -> None:
             remaining -= a
 
 
-def _aggressive_row(state: _Turn, dist: list[int | None], x: int, p: list[int]) -> None:
-    """``aggressive``: "a frontier territory with troops >= 2 attacks its weakest enemy
-    neighbour (fewest troops, first on ties) with troops[x] - 1; others move to the front"."""
-    enemies = _enemy_neighbours(state.board, state.team, x)
-    if enemies and state.troops[x] >= 2:
-        e, _ = _weakest(state.troops, enemies)
-        p[e] = state.troops[x] - 1
-    else:
-        _move_to_front(state, dist, x, p)
-
-
-def _balanced_row(state: _Turn, dist: list[int | None], x: int, p: list[int]) -> None:
-    """``balanced``: with ``t = troops[x]`` and ``w`` the weakest enemy neighbour, "if
-    t - 1 > 2 * troops[w]: attack w with a = (t - 1) // 2, and defend the other enemy borders
-    with the rest, r = t - 1 - a, in proportion to threat; otherwise defend all enemy borders
-    with r = t in proportion to threat. Interior territories move to the front"."""
-    enemies = _enemy_neighbours(state.board, state.team, x)
-    if not enemies:
-        _move_to_front(state, dist, x, p)
-        return
-    troops = state.troops
-    t = troops[x]
-    w_edge, w = _weakest(troops, enemies)
-    if t - 1 > 2 * troops[w]:
-        a = (t - 1) // 2
-        p[w_edge] = a
-        others = [(e, y) for e, y in enemies if e != w_edge]
-        _defend_in_proportion(p, troops, t - 1 - a, others)
-    else:
-        _defend_in_proportion(p, troops, t, enemies)
-
-
 def _pressure(state: _Turn, memo: dict[tuple[int, int], int], team: int, y: int) -> int:
     """The rule: "the sum of troops[z] over the territories z of x's team that border y (x
     included)". ``memo`` keeps each (team, y) sum for the turn, so a territory with many
@@ -402,35 +364,48 @@ def _pressure(state: _Turn, memo: dict[tuple[int, int], int], team: int, y: int)
     return memo[team, y]
 
 
-def _opportunist_row(
+# Each policy's strike: (num, den) of the ratio that makes a neighbour breakable, and whether
+# the cheapest attacks come first (else those on the weakest targets).
+_STRIKES = {
+    "aggressive": ((3, 2), False),
+    "balanced": ((2, 1), False),
+    "opportunist": ((7, 4), True),
+}
+
+
+def _strike_row(
+    name: str,
     state: _Turn,
+    *,
     dist: list[int | None],
     memo: dict[tuple[int, int], int],
     x: int,
     p: list[int],
 ) -> None:
-    """``opportunist``: "y is breakable when 2 * P(y) > 5 * troops[y]. If no enemy neighbour
-    is breakable, x defends all its enemy borders with r = t in proportion to threat.
-    Otherwise let w be the weakest breakable neighbour, share = ceil(troops[w] * t / P(w)) and
-    attack = min(2 * share + 1, t): x attacks w with attack soldiers and defends its other
-    enemy borders with r = t - attack in proportion to threat. Interior territories move to
-    the front"."""
+    """``aggressive``, ``balanced`` and ``opportunist``: "y is breakable when
+    den * P(y) > num * troops[y]; its attack is 2 * ceil(troops[y] * t / P(y)) + 1. x attacks
+    its breakable neighbours in order (key: troops[y], or the attack for opportunist; CSR
+    order on ties), each only if the troops left afford the whole attack, and defends the
+    other enemy borders with every troop left in proportion to threat. Interior territories
+    move to the front"."""
     enemies = _enemy_neighbours(state.board, state.team, x)
     if not enemies:
         _move_to_front(state, dist, x, p)
         return
+    (num, den), cheapest_first = _STRIKES[name]
     troops, t = state.troops, state.troops[x]
-    pressure = {y: _pressure(state, memo, state.team[x], y) for _, y in enemies}
-    breakable = [(e, y) for e, y in enemies if 2 * pressure[y] > 5 * troops[y]]
-    if not breakable:
-        _defend_in_proportion(p, troops, t, enemies)
-        return
-    w_edge, w = _weakest(troops, breakable)
-    share = -(-troops[w] * t // pressure[w])  # ceiling division
-    attack = min(2 * share + 1, t)
-    p[w_edge] = attack
-    others = [(e, y) for e, y in enemies if e != w_edge]
-    _defend_in_proportion(p, troops, t - attack, others)
+    breakable = []
+    for e, y in enemies:
+        pressure = _pressure(state, memo, state.team[x], y)
+        if den * pressure > num * troops[y]:
+            attack = 2 * -(-troops[y] * t // max(pressure, 1)) + 1  # ceiling division
+            breakable.append((attack if cheapest_first else troops[y], e, attack))
+    left = t
+    for _, e, attack in sorted(breakable):
+        if attack <= left:
+            p[e] = attack
+            left -= attack
+    _defend_in_proportion(p, troops, left, [(e, y) for e, y in enemies if p[e] == 0])
 
 
 def _policy_placement(name: str, state: _Turn, teams: set[int]) -> list[int]:
@@ -444,12 +419,8 @@ def _policy_placement(name: str, state: _Turn, teams: set[int]) -> list[int]:
             continue
         if name == "random":
             _random_row(state, x, p)
-        elif name == "aggressive":
-            _aggressive_row(state, dist, x, p)
-        elif name == "balanced":
-            _balanced_row(state, dist, x, p)
         else:
-            _opportunist_row(state, dist, memo, x, p)
+            _strike_row(name, state, dist=dist, memo=memo, x=x, p=p)
     return p
 
 
@@ -465,8 +436,11 @@ def policy_placement(  # noqa: PLR0917 (the published signature)
 ) -> list[int]:
     """The placement (length 2m) the built-in policy ``name`` makes for the territories whose
     team is in ``teams`` (0 on every other row)."""
-    if not isinstance(name, str) or name not in POLICIES:
-        raise InvalidParameter(f"unknown policy {name!r}; the built-in policies are {POLICIES}")
+    if not isinstance(name, str) or name not in _RULES:
+        raise InvalidParameter(
+            f"unknown policy {name!r}; the rules of one turn are {_RULES} (a search plays in "
+            "an OracleGame)"
+        )
     state = _turn_of(indptr, indices, team, troops, seed=seed, turn=turn)
     return _policy_placement(name, state, _team_set(teams))
 
@@ -734,7 +708,7 @@ class OracleGame:
         if isinstance(policies, str) or not isinstance(policies, Sequence):
             raise InvalidParameter(f"policies must be a sequence of names, got {policies!r}")
         for k, name in enumerate(policies):
-            if name != CUSTOM and name not in POLICIES:
+            if name != CUSTOM and name not in _RULES and search_budget(name) is None:
                 raise InvalidParameter(
                     f"team {k} has unknown policy {name!r}; choose one of {POLICIES} or {CUSTOM!r}"
                 )
@@ -786,8 +760,9 @@ class OracleGame:
             raise InvalidParameter(f"team {first} plays 'custom' and needs a custom placement")
         else:
             p = [0] * len(board.indices)
-        for name in POLICIES:
-            teams = {k for k, policy in enumerate(self.policies) if policy == name}
+        played = [_search_choice(self, k, name) for k, name in enumerate(self.policies)]
+        for name in _RULES:
+            teams = {k for k, policy in enumerate(played) if policy == name}
             if not teams:
                 continue
             own = _policy_placement(name, state, teams)
@@ -806,6 +781,15 @@ class OracleGame:
         self.turn += 1
         self.status, self.winner = _end_status(self.team, self.troops, self.turn, self.max_turns)
         return True
+
+    def future(self, policies: Sequence[str], seed: int) -> OracleGame:
+        """This game from its present state with other policies and seed, and no turn limit:
+        one of the futures a search plays out."""
+        copy = OracleGame.__new__(OracleGame)
+        copy.__dict__.update(self.__dict__)
+        copy.policies, copy.seed, copy.max_turns = tuple(policies), seed, None
+        copy.team, copy.troops = list(self.team), list(self.troops)
+        return copy
 
     def history_counts(self) -> tuple[list[int], list[int]]:
         """Territories per team and troops per team (each of length ``n_teams``)."""
@@ -899,3 +883,59 @@ def simulate_battle_counts(  # noqa: PLR0917 (the published signature)
         else:
             wins[2] += 1
     return wins[0], wins[1], wins[2]
+
+
+# --- The search player ------------------------------------------------------------------------
+
+#: The policies a search chooses among, in the order ties are broken (the first wins).
+SEARCH_CANDIDATES = ("aggressive", "balanced", "opportunist")
+_SEARCH_OPTIONS = {"rollouts": 256, "depth": 32}  # each option's largest value
+_SEARCH_DEFAULT = {"rollouts": 4, "depth": 3}
+
+
+def search_budget(name: str) -> tuple[int, int] | None:
+    """``(rollouts, depth)`` of ``search:rollouts=R:depth=D`` (defaults 4 and 3), ``None``
+    for a name that is not a search, :class:`InvalidParameter` for a bad option."""
+    head, _, options = name.partition(":")
+    if head != "search":
+        return None
+    budget = dict(_SEARCH_DEFAULT)
+    for option in filter(None, options.split(":")):
+        key, equals, value = option.partition("=")
+        if not equals:
+            raise InvalidParameter(f"policy {name!r}: option {option!r} is not KEY=VALUE")
+        if key not in _SEARCH_OPTIONS:
+            raise InvalidParameter(f"policy {name!r}: unknown option {key!r}")
+        most = _SEARCH_OPTIONS[key]
+        if not value.isdigit() or not 1 <= int(value) <= most:
+            raise InvalidParameter(f"policy {name!r}: {key} must be from 1 to {most}")
+        budget[key] = int(value)
+    return budget["rollouts"], budget["depth"]
+
+
+def _search_choice(game: OracleGame, team: int, name: str) -> str:
+    """The rule a team plays this turn: its policy, or for a ``search`` the candidate whose
+    futures score highest in sum (the first on ties). "Future r of every candidate plays
+    ``depth`` turns (fewer if the game ends) from the seed ``next_u64()`` of stream
+    ``(seed, "conquest.search", turn, team, r)``, the team playing the candidate and the other
+    teams their own policies (those that search or are custom: balanced); its score is the
+    team's troops minus all other teams' troops"."""
+    budget = search_budget(name)
+    if budget is None:
+        return name
+    rollouts, depth = budget
+    model = ["balanced" if search_budget(p) or p == CUSTOM else p for p in game.policies]
+    sums = []
+    for candidate in SEARCH_CANDIDATES:
+        total = 0
+        for r in range(rollouts):
+            seed = Stream(game.seed, "conquest.search", game.turn, team, r).cursor().next_u64()
+            future = game.future([*model[:team], candidate, *model[team + 1 :]], seed)
+            for _ in range(depth):
+                if not future.step():
+                    break
+            _, troops = future.history_counts()
+            total += 2 * troops[team] - sum(troops)
+        sums.append(total)
+    best = max(range(len(SEARCH_CANDIDATES)), key=lambda c: (sums[c], -c))
+    return SEARCH_CANDIDATES[best]

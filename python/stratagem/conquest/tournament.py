@@ -25,7 +25,12 @@ from numpy.typing import NDArray
 
 from stratagem import _validate, rng
 from stratagem.conquest.board import Board, assign_random, assign_regions, troops_uniform
-from stratagem.conquest.game import POLICIES, TROOP_LIMIT, simulate_many, wilson_interval
+from stratagem.conquest.game import (
+    TROOP_LIMIT,
+    check_policy_name,
+    simulate_many,
+    wilson_interval,
+)
 from stratagem.errors import InvalidParameter
 from stratagem.mpi import Communicator
 from stratagem.progress import ProgressOption
@@ -138,8 +143,7 @@ def _policy_list(policies: Sequence[str]) -> tuple[str, ...]:
     if isinstance(policies, str) or not isinstance(policies, Sequence):
         raise InvalidParameter(f"policies must be a sequence of names, got {policies!r}")
     for name in policies:
-        if name not in POLICIES:
-            raise InvalidParameter(f"unknown policy {name!r}; built-in policies are {POLICIES}")
+        check_policy_name(name)
     if len(set(policies)) != len(policies):
         raise InvalidParameter(f"each policy may enter the tournament once, got {list(policies)}")
     if len(policies) < 2:

@@ -17,6 +17,7 @@ pub mod odds;
 pub mod part;
 pub mod plan;
 pub mod policy;
+pub mod search;
 pub mod share;
 pub mod start;
 pub mod turn;
@@ -39,6 +40,8 @@ pub mod purpose {
     pub const BATTLE: &str = "conquest.battle";
     pub const TIE: &str = "conquest.tie";
     pub const RANDOM_POLICY: &str = "conquest.random";
+    /// The seeds of the futures a `search` player plays out.
+    pub const SEARCH: &str = "conquest.search";
     pub const GAMES: &str = "conquest.games";
     /// The coin each territory flips to decide who resolves a border between two ranks.
     pub const FLIP: &str = "conquest.flip";

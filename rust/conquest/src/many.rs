@@ -6,7 +6,7 @@ use stratagem_core::rng::Stream;
 use stratagem_core::{Cancel, Result};
 
 use crate::game::{Game, Params, Status};
-use crate::purpose;
+use crate::{purpose, search};
 
 /// The seed of game `g` of a batch started from `seed`.
 pub fn game_seed(seed: u64, g: u64) -> Result<u64> {
@@ -32,7 +32,7 @@ pub fn simulate_many(template: &Game, games: u64, cancel: &Cancel) -> Result<Vec
                 ..base
             };
             let mut game = template.with_params(params);
-            while game.step(None)? {
+            while search::step(&mut game, None)? {
                 cancel.check()?;
             }
             Ok(Ending {

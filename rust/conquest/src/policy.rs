@@ -11,40 +11,108 @@ use crate::board::Board;
 use crate::turn::TERRITORIES_PER_TASK;
 use crate::{MAX_TEAMS, purpose};
 
-stratagem_core::named_enum! {
-    /// Who places a team's troops.
-    pub enum Policy {
-        Random = "random",
-        Aggressive = "aggressive",
-        Balanced = "balanced",
-        Opportunist = "opportunist",
-        /// A Python callable: its placement arrives with the turn.
-        Custom = "custom",
-    }
+/// Who places a team's troops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    Random,
+    Aggressive,
+    Balanced,
+    Opportunist,
+    /// Chooses each turn among [`crate::search::CANDIDATES`] by playing the next turns out.
+    Search(Budget),
+    /// A Python callable: its placement arrives with the turn.
+    Custom,
 }
 
 impl Policy {
-    /// The names of the policies the engine plays itself (all but `custom`).
-    pub const BUILT_IN: [&'static str; 4] = {
-        let [random, aggressive, balanced, opportunist, _custom] = Self::NAMES;
-        [random, aggressive, balanced, opportunist]
-    };
+    /// The names of the policies the engine plays itself (all but `custom`); `search` takes
+    /// options (`search:rollouts=R:depth=D`).
+    pub const BUILT_IN: [&'static str; 5] =
+        ["random", "aggressive", "balanced", "opportunist", "search"];
 
+    /// The policy a user names: a built-in name, `search` with its options, or `custom`.
     pub fn parse(name: &str) -> Result<Self> {
-        Self::ALL
-            .into_iter()
-            .find(|policy| policy.name() == name)
-            .ok_or_else(|| {
-                Error::InvalidParameter(format!(
-                    "unknown policy {name:?}; built-in policies are {:?} (or 'custom')",
-                    Self::BUILT_IN
-                ))
-            })
+        let (head, options) = name.split_once(':').unwrap_or((name, ""));
+        let plain = |policy: Self| {
+            if options.is_empty() {
+                Ok(policy)
+            } else {
+                Err(Error::InvalidParameter(format!(
+                    "policy {name:?}: {head:?} takes no options"
+                )))
+            }
+        };
+        match head {
+            "random" => plain(Self::Random),
+            "aggressive" => plain(Self::Aggressive),
+            "balanced" => plain(Self::Balanced),
+            "opportunist" => plain(Self::Opportunist),
+            "custom" => plain(Self::Custom),
+            "search" => Budget::parse(name, options).map(Self::Search),
+            _ => Err(Error::InvalidParameter(format!(
+                "unknown policy {name:?}; built-in policies are {:?} (or 'custom')",
+                Self::BUILT_IN
+            ))),
+        }
     }
 
     /// Whether the policy moves interior troops to the front (needs frontier distances).
     pub fn moves_to_front(self) -> bool {
         matches!(self, Self::Aggressive | Self::Balanced | Self::Opportunist)
+    }
+}
+
+/// The search's budget: `rollouts` futures per candidate, each `depth` turns long.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    pub rollouts: u32,
+    pub depth: u32,
+}
+
+/// The most futures per candidate and turns per future a search accepts: a decision then
+/// costs at most 3 * 256 * 32 turns.
+pub const MAX_ROLLOUTS: u32 = 256;
+pub const MAX_DEPTH: u32 = 32;
+
+impl Default for Budget {
+    fn default() -> Self {
+        Self {
+            rollouts: 4,
+            depth: 3,
+        }
+    }
+}
+
+impl Budget {
+    /// The budget of `search:rollouts=R:depth=D` (either option may be left out); `name` is the
+    /// whole policy name, for the messages.
+    pub fn parse(name: &str, options: &str) -> Result<Self> {
+        let mut budget = Self::default();
+        for option in options.split(':').filter(|o| !o.is_empty()) {
+            let bad = |why: String| Error::InvalidParameter(format!("policy {name:?}: {why}"));
+            let (key, value) = option
+                .split_once('=')
+                .ok_or_else(|| bad(format!("option {option:?} is not KEY=VALUE")))?;
+            let (slot, most) = match key {
+                "rollouts" => (&mut budget.rollouts, MAX_ROLLOUTS),
+                "depth" => (&mut budget.depth, MAX_DEPTH),
+                _ => {
+                    return Err(bad(format!(
+                        "unknown option {key:?}; search takes rollouts and depth"
+                    )));
+                }
+            };
+            *slot = value
+                .parse::<u32>()
+                .ok()
+                .filter(|v| (1..=most).contains(v))
+                .ok_or_else(|| {
+                    bad(format!(
+                        "{key} must be an integer from 1 to {most}, got {value:?}"
+                    ))
+                })?;
+        }
+        Ok(budget)
     }
 }
 
@@ -203,7 +271,7 @@ pub struct View<'a> {
     /// value of each slot)`. Empty slots: every row is whole.
     pub given_pressure: (&'a [u32], &'a [u64]),
     /// What each team masses around the frontier territories ([`Pressure`]); empty unless a
-    /// team plays `opportunist`.
+    /// team plays a policy that strikes.
     pub pressure: &'a Pressure,
     pub seed: u64,
     pub turn: u64,
@@ -215,7 +283,7 @@ const _: () = assert!(MAX_TEAMS <= 64);
 /// The number of `(team, troops)` sums of each territory of a chunk, and the sums.
 type SumsOfChunk = (Vec<u32>, Vec<(u8, u64)>);
 
-/// For every frontier territory `y` (the only ones an opportunist looks around: its targets
+/// For every frontier territory `y` (the only ones a striking policy looks around: its targets
 /// border it), the troops each team holds on `y`'s neighbours, so that a look costs a search
 /// in the frontier and not a walk of `y`'s row (which on a star is the whole board).
 #[derive(Clone, Debug, Default)]
@@ -329,32 +397,22 @@ impl View<'_> {
             .sum()
     }
 
-    /// The enemy neighbour with the fewest troops (first in CSR order on ties) among the
-    /// edges `e` of `x`'s row that `keep` accepts, as an offset in the row.
-    fn weakest(&self, x: usize, keep: impl Fn(usize) -> bool) -> Option<usize> {
+    /// Defends with `r` soldiers the enemy borders of `x` it does not attack (whose entry of
+    /// `row` is still 0), border `y` getting `r * troops[y] // T` where `T` sums `troops[y]`
+    /// over those borders.
+    fn defend_by_threat(&self, x: usize, r: u64, row: &mut [i64]) {
         let start = self.board.row(x).start;
-        self.board
+        let defended: Vec<usize> = self
+            .board
             .row(x)
-            .filter(|&e| self.is_enemy(x, e) && keep(e))
-            .min_by_key(|&e| (self.troops_at(e), e))
-            .map(|e| e - start)
-    }
-
-    /// Defends with `r` soldiers the enemy borders of `x` that `keep` accepts, border `y`
-    /// getting `r * troops[y] // T` where `T` sums `troops[y]` over those borders.
-    fn defend_by_threat(&self, x: usize, r: u64, row: &mut [i64], keep: impl Fn(usize) -> bool) {
-        let start = self.board.row(x).start;
-        let defended = || {
-            self.board
-                .row(x)
-                .filter(|&e| self.is_enemy(x, e) && keep(e))
-        };
+            .filter(|&e| self.is_enemy(x, e) && row[e - start] == 0)
+            .collect();
         // Troops of distinct territories: the sum fits in a u64 (turn::troop_limit).
-        let threat: u64 = defended().map(|e| self.troops_at(e)).sum();
+        let threat: u64 = defended.iter().map(|&e| self.troops_at(e)).sum();
         if threat == 0 {
             return;
         }
-        for e in defended() {
+        for e in defended {
             let share = mul_div(r, self.troops_at(e), threat, false);
             row[e - start] = -(share as i64);
         }
@@ -412,49 +470,86 @@ fn random(view: &View<'_>, x: usize, row: &mut [i64]) {
     }
 }
 
-fn aggressive(view: &View<'_>, x: usize, row: &mut [i64]) {
-    let t = view.troops[x];
-    if t >= 2
-        && let Some(w) = view.weakest(x, |_| true)
-    {
-        row[w] = (t - 1) as i64;
+/// How a policy strikes: an enemy neighbour `y` is *breakable* when the troops of `x`'s team
+/// around it, `P(y)`, exceed `ratio` times its own (`den * P(y) > num * troops[y]`); `x` then
+/// attacks it with `2 * ceil(troops[y] * t / P(y)) + 1` soldiers, twice the defence `y` can
+/// spare for `x`'s border if it defends in proportion to threat, plus one.
+struct Strike {
+    /// `(num, den)`.
+    ratio: (u64, u64),
+    /// Whether the cheapest attacks come first (where the team masses most against the
+    /// target) rather than those on the weakest targets.
+    cheapest_first: bool,
+}
+
+impl View<'_> {
+    /// The attack of `x` (holding `t`) on the edge `e` if its target is breakable, else None.
+    fn attack_on(&self, e: usize, t: u64, (num, den): (u64, u64)) -> Option<u64> {
+        let (pressure, held) = (self.around(e), self.troops_at(e));
+        // P(y) and troops[y] are sums of at most 2^63 troops: the products fit in a u128.
+        if u128::from(den) * u128::from(pressure) <= u128::from(num) * u128::from(held) {
+            return None;
+        }
+        // P(y) >= t > 0 when x holds troops (x borders y); share <= t.
+        let share = mul_div(held, t, pressure.max(1), true);
+        Some(share.saturating_mul(2).saturating_add(1))
     }
+
+    /// The strike of `x`: attack its breakable enemy neighbours, weakest first (fewest troops)
+    /// or cheapest first (smallest attack), first in CSR order on ties, each only if the
+    /// troops left afford the whole attack; then defend the other enemy borders with every
+    /// troop left, in proportion to threat.
+    fn strike(&self, x: usize, row: &mut [i64], strike: &Strike) {
+        let t = self.troops[x];
+        let start = self.board.row(x).start;
+        let mut breakable: Vec<(u64, usize, u64)> = self
+            .board
+            .row(x)
+            .filter(|&e| self.is_enemy(x, e))
+            .filter_map(|e| {
+                let attack = self.attack_on(e, t, strike.ratio)?;
+                let key = if strike.cheapest_first {
+                    attack
+                } else {
+                    self.troops_at(e)
+                };
+                Some((key, e, attack))
+            })
+            .collect();
+        breakable.sort_unstable();
+        let mut left = t;
+        for &(_, e, attack) in &breakable {
+            if attack <= left {
+                row[e - start] = attack as i64;
+                left -= attack;
+            }
+        }
+        self.defend_by_threat(x, left, row);
+    }
+}
+
+fn aggressive(view: &View<'_>, x: usize, row: &mut [i64]) {
+    let strike = Strike {
+        ratio: (3, 2),
+        cheapest_first: false,
+    };
+    view.strike(x, row, &strike);
 }
 
 fn balanced(view: &View<'_>, x: usize, row: &mut [i64]) {
-    let t = view.troops[x];
-    let Some(w) = view.weakest(x, |_| true) else {
-        return;
+    let strike = Strike {
+        ratio: (2, 1),
+        cheapest_first: false,
     };
-    let start = view.board.row(x).start;
-    let weakest_troops = view.troops_at(start + w);
-    if t >= 1 && t - 1 > 2 * weakest_troops {
-        let attack = (t - 1) / 2;
-        row[w] = attack as i64;
-        view.defend_by_threat(x, t - 1 - attack, row, |e| e != start + w);
-    } else {
-        view.defend_by_threat(x, t, row, |_| true);
-    }
+    view.strike(x, row, &strike);
 }
 
 fn opportunist(view: &View<'_>, x: usize, row: &mut [i64]) {
-    let t = view.troops[x];
-    let board = view.board;
-    let around = |e: usize| view.around(e);
-    // An enemy is breakable when the troops of x's team around it exceed 2.5 times its own: a
-    // defence in proportion to threat then leaves it outnumbered on every border.
-    let breakable = |e: usize| 2 * around(e) > 5 * view.troops_at(e);
-    let Some(target) = view.weakest(x, breakable) else {
-        return view.defend_by_threat(x, t, row, |_| true);
+    let strike = Strike {
+        ratio: (7, 4),
+        cheapest_first: true,
     };
-    let start = board.row(x).start;
-    let e = start + target;
-    // Its expected defence on this border, and an attack twice as large (plus one): enough to
-    // win with about 1.4 times that defence left, without emptying x.
-    let share = mul_div(view.troops_at(e), t, around(e), true);
-    let attack = (2 * share + 1).min(t);
-    row[target] = attack as i64;
-    view.defend_by_threat(x, t - attack, row, |other| other != e);
+    view.strike(x, row, &strike);
 }
 
 /// Calls `fill(x, row_x, value_x)` for every territory in parallel, `row_x` being `x`'s slice
@@ -519,7 +614,9 @@ pub fn place(
                 Policy::Aggressive => aggressive(view, x, row),
                 Policy::Balanced => balanced(view, x, row),
                 Policy::Opportunist => opportunist(view, x, row),
-                Policy::Custom => {}
+                // The game puts its choice in place of a search before placing
+                // (search::resolve); a search left here (a rank's part) places nothing.
+                Policy::Search(_) | Policy::Custom => {}
             }
             // Checked placements commit at most the territory's troops.
             row.iter().map(|p| p.unsigned_abs()).sum()
@@ -533,7 +630,7 @@ pub fn needs_distance(policies: &[Policy]) -> bool {
     policies.iter().any(|p| p.moves_to_front())
 }
 
-/// Whether any team's policy needs the pressure around enemies this turn.
+/// Whether any team's policy needs the pressure around enemies this turn (those that strike).
 pub fn needs_pressure(policies: &[Policy]) -> bool {
-    policies.contains(&Policy::Opportunist)
+    policies.iter().any(|p| p.moves_to_front())
 }

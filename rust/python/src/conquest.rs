@@ -7,7 +7,9 @@ use pyo3::prelude::*;
 use stratagem_conquest::game::{Game, History, Params, Record, SEQUENTIAL_TERRITORIES, Status};
 use stratagem_conquest::many::simulate_many;
 use stratagem_conquest::share::Grid;
-use stratagem_conquest::{Board, MAX_TEAMS, MAX_TERRITORIES, Policy, TROOP_LIMIT, exact, odds};
+use stratagem_conquest::{
+    Board, MAX_TEAMS, MAX_TERRITORIES, Policy, TROOP_LIMIT, exact, odds, search,
+};
 
 use crate::convert::rows_array;
 use crate::errors::{param, to_py};
@@ -127,6 +129,13 @@ pub(crate) fn tables<'py>(
         table(py, &history.territories, teams)?,
         table(py, &history.troops, teams)?,
     ))
+}
+
+/// `check_policy(name)`: refuses a policy name the engine does not know (or a `search` with a
+/// bad option), naming it; returns nothing.
+#[pyfunction]
+fn check_policy(name: &str) -> PyResult<()> {
+    Policy::parse(name).map(|_| ()).map_err(to_py)
 }
 
 /// A saved game's record as Python passes it to `resume`: one tuple `(turn, status, winner,
@@ -253,7 +262,8 @@ impl PyGame {
         let custom = custom.map(|c| c.as_array().to_vec());
         let game = &self.game;
         let threads = game.threads_for(self.threads.0);
-        let placement = interruptible_in_pool(py, threads, |_| game.placement(custom.as_deref()))?;
+        let placement =
+            interruptible_in_pool(py, threads, |_| search::placement(game, custom.as_deref()))?;
         Ok(placement.into_pyarray(py))
     }
 
@@ -267,7 +277,7 @@ impl PyGame {
         let custom = custom.map(|c| c.as_array().to_vec());
         let threads = self.game.threads_for(self.threads.0);
         let game = &mut self.game;
-        interruptible_in_pool(py, threads, |_| game.step(custom.as_deref()))
+        interruptible_in_pool(py, threads, |_| search::step(game, custom.as_deref()))
     }
 
     /// Plays up to `turns` turns (built-in policies only), stopping early when the game
@@ -285,7 +295,7 @@ impl PyGame {
             let mut played = 0;
             while played < turns {
                 cancel.check()?;
-                if !game.step(None)? {
+                if !search::step(game, None)? {
                     break;
                 }
                 played += 1;
@@ -437,7 +447,7 @@ fn conquest_simulate_many<'py>(
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("POLICIES", Policy::BUILT_IN)?;
-    add!(m; classes PyBoard, PyGame, PyStanding; functions conquest_battle_odds,
+    add!(m; classes PyBoard, PyGame, PyStanding; functions check_policy, conquest_battle_odds,
         conquest_battle_odds_exact, conquest_simulate_battle, conquest_simulate_many);
     m.add("TROOP_LIMIT", TROOP_LIMIT)?;
     m.add("MAX_TEAMS", MAX_TEAMS)?;

@@ -4,10 +4,10 @@
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use stratagem_conquest::Board;
 use stratagem_conquest::part::{Part, Setup};
 use stratagem_conquest::plan::Plan;
 use stratagem_conquest::share::{self, Csr, Grid, Table, block_share, share};
+use stratagem_conquest::{Board, Policy};
 
 use crate::conquest::{ParamsArg, PyStanding, SavedRecord, Tables, policies_from, tables};
 use crate::errors::{param, to_py};
@@ -143,6 +143,13 @@ impl PyPart {
         keep_csr: bool,
     ) -> PyResult<Self> {
         let policies = policies_from(&policies)?;
+        if policies.iter().any(|p| matches!(p, Policy::Search(_))) {
+            return Err(param(
+                "the search player plays in one process only, not in a game spread over MPI \
+                 ranks (its futures need the whole board)"
+                    .to_string(),
+            ));
+        }
         let counts = (
             checked_list("territory_counts", &territory_counts)?,
             checked_list("troop_counts", &troop_counts)?,
