@@ -20,7 +20,8 @@
 //!   `final_observations` and starts its next episode in the same step (the observation and
 //!   mask written are the new episode's); otherwise its next step resets it (that step's
 //!   action is ignored, its reward is 0) and the mask written when the episode ends is all
-//!   ones, so a masked policy always has an action to pick.
+//!   ones, so a masked policy always has an action to pick (so is the mask of a game the
+//!   opponents ended before the agent's first move, which the next step ends).
 //!
 //! The observation of an env is `int8 (2, cells)`: each cell's owner relative to the agent's
 //! seat (-1 unowned, 0 the agent, 1 the next seat in turn order, ...), then the colour it
@@ -401,17 +402,21 @@ impl Env {
         }
         let board = Arc::clone(&self.board);
         let legal = self.state.legal_mask(&board);
-        let reward =
-            if !(0..board.colour_count() as i64).contains(&action) || legal & (1 << action) == 0 {
-                -1.0
-            } else {
-                self.play(action as usize);
-                self.play_opponents(shared)?;
-                if !self.state.is_over() {
-                    return Ok((0.0, false));
-                }
-                agent_reward(&self.state, shared.settings.seat)
-            };
+        let in_range = (0..board.colour_count() as i64).contains(&action);
+        let reward = if self.state.is_over() {
+            // The opponents ended the game before the agent's first move (tiny boards): the
+            // action is ignored and the episode ends with its result.
+            agent_reward(&self.state, shared.settings.seat)
+        } else if !in_range || legal & (1 << action) == 0 {
+            -1.0
+        } else {
+            self.play(action as usize);
+            self.play_opponents(shared)?;
+            if !self.state.is_over() {
+                return Ok((0.0, false));
+            }
+            agent_reward(&self.state, shared.settings.seat)
+        };
         self.needs_reset = true;
         if shared.settings.same_step {
             let mut no_mask = [0i8; 0];
@@ -484,7 +489,7 @@ impl Env {
             *owner = unit_owner[unit as usize];
             *colour = unit_shown[unit as usize];
         }
-        let legal = if self.needs_reset {
+        let legal = if self.needs_reset || state.is_over() {
             u32::MAX
         } else {
             state.legal_mask(board)
