@@ -127,6 +127,25 @@ def _lead(observations: np.ndarray) -> np.ndarray:
     return ((owner == 0).sum(1) - (owner == 1).sum(1)) / owner.shape[1]
 
 
+def step_all(
+    venvs: list[AnnexationVectorEnv], action: torch.Tensor
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One step of every vector env (each its share of ``action``): the next observations and
+    masks, rewards, ends, and the observations the actions led to (the last of an ended
+    episode)."""
+    size = venvs[0].num_envs
+    parts = [env.step(action[i * size : (i + 1) * size].numpy()) for i, env in enumerate(venvs)]
+    done = np.concatenate([p[2] | p[3] for p in parts])
+    after = [np.where((p[2] | p[3])[:, None, None], p[4]["final_obs"], p[0]) for p in parts]
+    return (
+        np.concatenate([p[0] for p in parts]),
+        np.concatenate([p[4]["action_mask"] for p in parts]),
+        np.concatenate([p[1] for p in parts]),
+        done,
+        np.concatenate(after),
+    )
+
+
 def envs(board: str, n: int) -> list[AnnexationVectorEnv]:
     return [
         AnnexationVectorEnv(n, board=board, opponent=o, autoreset="same_step", threads=1)
@@ -136,7 +155,9 @@ def envs(board: str, n: int) -> list[AnnexationVectorEnv]:
 
 def evaluate(agent: Agent, board: str, opponent: str, games: int = EVAL_GAMES) -> float:
     """The share of ``games`` first episodes on fresh boards the agent wins."""
-    env = AnnexationVectorEnv(games, board=board, opponent=opponent, autoreset="same_step", threads=1)
+    env = AnnexationVectorEnv(
+        games, board=board, opponent=opponent, autoreset="same_step", threads=1
+    )
     observation, info = env.reset(seed=EVAL_SEED)
     result = np.full(games, np.nan)
     with torch.no_grad():
@@ -147,6 +168,65 @@ def evaluate(agent: Agent, board: str, opponent: str, games: int = EVAL_GAMES) -
             first = done & np.isnan(result)
             result[first] = reward[first]
     return float((result == 1.0).mean())
+
+
+def gae(
+    *,
+    rewards: torch.Tensor,
+    values: torch.Tensor,
+    dones: torch.Tensor,
+    next_value: torch.Tensor,
+    next_done: torch.Tensor,
+    args: argparse.Namespace,
+) -> torch.Tensor:
+    """Generalised advantage estimates of a rollout (``dones[t]``: step ``t`` starts an
+    episode)."""
+    steps = rewards.shape[0]
+    advantages = torch.zeros_like(rewards)
+    last = torch.zeros_like(next_value)
+    for t in reversed(range(steps)):
+        following = next_value if t == steps - 1 else values[t + 1]
+        alive = 1.0 - (next_done if t == steps - 1 else dones[t + 1])
+        delta = rewards[t] + args.gamma * following * alive - values[t]
+        last = delta + args.gamma * args.gae_lambda * alive * last
+        advantages[t] = last
+    return advantages
+
+
+def update(
+    agent: Agent,
+    optimizer: torch.optim.Optimizer,
+    flat: tuple[torch.Tensor, ...],
+    args: argparse.Namespace,
+) -> None:
+    """PPO's clipped update over ``args.epochs`` passes of shuffled minibatches."""
+    batch = flat[0].shape[0]
+    for _ in range(args.epochs):
+        order = torch.randperm(batch)
+        for first in range(0, batch, args.minibatch):
+            idx = order[first : first + args.minibatch]
+            obs_b, mask_b, act_b, old_b, adv_b, ret_b = (x[idx] for x in flat)
+            _, logprob, entropy, value = agent.act(obs_b, mask_b, act_b)
+            ratio = (logprob - old_b).exp()
+            adv_b = (adv_b - adv_b.mean()) / (adv_b.std() + 1e-8)
+            clipped = ratio.clamp(1 - args.clip, 1 + args.clip)
+            policy_loss = torch.max(-adv_b * ratio, -adv_b * clipped).mean()
+            value_loss = 0.5 * ((value - ret_b) ** 2).mean()
+            loss = policy_loss + value_loss - args.entropy * entropy.mean()
+            optimizer.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(agent.parameters(), 0.5)
+            optimizer.step()
+
+
+def curve_point(elapsed: float, steps: int, recent: dict[str, list[bool]]) -> dict[str, float]:
+    """A point of the learning curve: the share won of the last 400 training games against
+    each opponent."""
+    point = {"seconds": round(elapsed, 1), "steps": steps}
+    for opponent in OPPONENTS:
+        window = recent[opponent][-400:]
+        point[f"train_vs_{opponent}"] = round(float(np.mean(window)), 3) if window else 0.0
+    return point
 
 
 def train(args: argparse.Namespace) -> dict[str, Any]:
@@ -168,7 +248,7 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     next_mask = torch.as_tensor(np.concatenate([r[1]["action_mask"] for r in resets])).bool()
     next_done = torch.zeros(n)
     curve: list[dict[str, float]] = []
-    recent = {o: [] for o in OPPONENTS}
+    recent: dict[str, list[bool]] = {o: [] for o in OPPONENTS}
     start = time.perf_counter()
     budget = args.minutes * 60.0
     total_steps = 0
@@ -180,73 +260,37 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
                     action, logprob, _, value = agent.act(x, next_mask)
                 observations[t], masks[t], dones[t] = x, next_mask, next_done
                 actions[t], logprobs[t], values[t] = action, logprob, value
-                parts = []
-                for i, env in enumerate(venvs):
-                    chunk = action[i * per_opponent : (i + 1) * per_opponent].numpy()
-                    parts.append(env.step(chunk))
-                reward = np.concatenate([p[1] for p in parts])
-                done = np.concatenate([p[2] | p[3] for p in parts])
-                after = np.concatenate(
-                    [np.where((p[2] | p[3])[:, None, None], p[4]["final_obs"], p[0]) for p in parts]
-                )
+                next_obs_np, next_mask_np, reward, done, after = step_all(venvs, action)
                 shaped = args.shaping * (_lead(after) - _lead(next_obs.numpy()))
                 rewards[t] = torch.as_tensor(reward + shaped, dtype=torch.float32)
-                next_obs = torch.as_tensor(np.concatenate([p[0] for p in parts]))
-                next_mask = torch.as_tensor(
-                    np.concatenate([p[4]["action_mask"] for p in parts])
-                ).bool()
+                next_obs = torch.as_tensor(next_obs_np)
+                next_mask = torch.as_tensor(next_mask_np).bool()
                 next_done = torch.as_tensor(done, dtype=torch.float32)
                 for i, opponent in enumerate(OPPONENTS):
-                    ended = done[i * per_opponent : (i + 1) * per_opponent]
-                    won = reward[i * per_opponent : (i + 1) * per_opponent][ended] == 1.0
-                    recent[opponent].extend(won.tolist())
+                    part = slice(i * per_opponent, (i + 1) * per_opponent)
+                    recent[opponent].extend((reward[part][done[part]] == 1.0).tolist())
             total_steps += steps * n
             with torch.no_grad():
                 next_value = agent.act(features(next_obs), next_mask)[3]
-            advantages = torch.zeros_like(rewards)
-            last = torch.zeros(n)
-            for t in reversed(range(steps)):
-                following = next_value if t == steps - 1 else values[t + 1]
-                alive = 1.0 - (next_done if t == steps - 1 else dones[t + 1])
-                delta = rewards[t] + args.gamma * following * alive - values[t]
-                last = delta + args.gamma * args.gae_lambda * alive * last
-                advantages[t] = last
-            returns = advantages + values
+            advantages = gae(
+                rewards=rewards,
+                values=values,
+                dones=dones,
+                next_value=next_value,
+                next_done=next_done,
+                args=args,
+            )
             flat = (
                 observations.reshape(-1, features.size),
                 masks.reshape(-1, board.colour_count),
                 actions.reshape(-1),
                 logprobs.reshape(-1),
                 advantages.reshape(-1),
-                returns.reshape(-1),
+                (advantages + values).reshape(-1),
             )
-            batch = steps * n
-            for _ in range(args.epochs):
-                order = torch.randperm(batch)
-                for first in range(0, batch, args.minibatch):
-                    idx = order[first : first + args.minibatch]
-                    obs_b, mask_b, act_b, old_b, adv_b, ret_b = (x[idx] for x in flat)
-                    _, logprob, entropy, value = agent.act(obs_b, mask_b, act_b)
-                    ratio = (logprob - old_b).exp()
-                    adv_b = (adv_b - adv_b.mean()) / (adv_b.std() + 1e-8)
-                    policy_loss = torch.max(
-                        -adv_b * ratio, -adv_b * ratio.clamp(1 - args.clip, 1 + args.clip)
-                    ).mean()
-                    loss = (
-                        policy_loss
-                        + 0.5 * ((value - ret_b) ** 2).mean()
-                        - args.entropy * entropy.mean()
-                    )
-                    optimizer.zero_grad()
-                    loss.backward()
-                    nn.utils.clip_grad_norm_(agent.parameters(), 0.5)
-                    optimizer.step()
+            update(agent, optimizer, flat, args)
             elapsed = time.perf_counter() - start
-            point = {"seconds": round(elapsed, 1), "steps": total_steps}
-            for opponent in OPPONENTS:
-                window = recent[opponent][-400:]
-                point[f"train_vs_{opponent}"] = round(float(np.mean(window)), 3) if window else 0.0
-            curve.append(point)
+            curve.append(curve_point(elapsed, total_steps, recent))
             bar.reach(int(min(elapsed, budget)))
     agent.eval()
     result: dict[str, Any] = {
@@ -256,8 +300,8 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
         "steps": total_steps,
         "steps_per_second": round(total_steps / (time.perf_counter() - start)),
         "curve": curve,
+        "eval_games": args.eval_games,
     }
-    result["eval_games"] = args.eval_games
     result["vs_random"] = evaluate(agent, args.board, "random", args.eval_games)
     result["vs_greedy"] = evaluate(agent, args.board, "greedy", args.eval_games)
     return result
