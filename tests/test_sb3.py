@@ -17,8 +17,9 @@ from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv
 
 import stratagem.envs.gymnasium  # noqa: F401  (registers the ids)
 from stratagem.annexation.vector import AnnexationEnv
-from stratagem.envs.sb3 import AnnexationVecEnv, make_vec_env
-from stratagem.errors import InvalidParameter
+from stratagem.envs.gymnasium import StratagemEnv
+from stratagem.envs.sb3 import AnnexationVecEnv, make_vec_env, policy_opponent
+from stratagem.errors import InvalidMove, InvalidParameter
 from stratagem.games import available
 
 _QUICK = {
@@ -96,3 +97,32 @@ def test_bad_input_is_named() -> None:
         venv.step(np.zeros(3, dtype=np.int64))
     with pytest.raises(InvalidParameter, match="only action_masks"):
         venv.env_method("render")
+
+
+def test_a_saved_policy_is_an_opponent_for_any_seat(tmp_path) -> None:
+    """Self-play: a model trained as seat 0 plays seat 0 against a learner in seat 1."""
+    venv = make_vec_env("annexation", 2, seed=0, board="hex:2")
+    model = MaskablePPO("MlpPolicy", venv, n_steps=16, batch_size=32, n_epochs=1, seed=0)
+    model.learn(32)
+    model.save(tmp_path / "seat0")
+    opponent = policy_opponent(tmp_path / "seat0")
+    learner = make_vec_env("annexation", 2, seed=1, board="hex:2", seat=1, opponent=opponent)
+    assert not isinstance(learner, AnnexationVecEnv)  # a callable opponent plays in Python
+    observations = learner.reset()
+    for _ in range(20):
+        masks = np.stack(learner.env_method("action_masks"))
+        observations, _, _, _ = learner.step(_first_legal(masks, 0))
+    assert observations.shape == (2, 2, 19)
+    model_b = MaskablePPO("MlpPolicy", learner, n_steps=16, batch_size=32, n_epochs=1, seed=0)
+    model_b.learn(32)
+
+
+def test_a_callable_opponent_plays_its_legal_moves_and_must() -> None:
+    env = StratagemEnv("annexation", board="hex:2", seat=1, opponent=lambda _, m: int(m.argmax()))
+    env.reset(seed=0)
+    assert env.game.turn == 1  # the callable played seat 0 first
+    cheat = StratagemEnv("annexation", board="hex:2", seat=1, opponent=lambda _, m: 99)
+    with pytest.raises(InvalidMove, match="opponent's action 99 for seat 0"):
+        cheat.reset(seed=0)
+    with pytest.raises(InvalidParameter, match="seat must be from 0 to 1, got 5"):
+        StratagemEnv("annexation", board="hex:2", seat=5)

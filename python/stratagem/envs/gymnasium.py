@@ -4,16 +4,18 @@ game of :func:`stratagem.games.available` (``stratagem/Annexation-v0``,
 ``stratagem/Conquest-v0``, ...).
 
 The agent plays seat ``seat`` (default 0; any seat can learn). A single-agent game
-(Mastermind) is the game itself; in a game of several seats the other seats are played by a
-built-in opponent chosen by ``opponent``:
-``"random"`` (a uniformly random legal action, drawn from the episode's seed) or a name of
-the game's ``GameSpec.opponents`` (its ``suggest``: annexation's ``greedy``, a conquest
-policy, an outpost player, a Diplomacy search). In an alternating game the opponents move
-after the agent until it is the agent's turn again; in a simultaneous game they choose in the
-same step as the agent, without seeing its action.
+(Mastermind) is the game itself; in a game of several seats the other seats are played by
+``opponent``: ``"random"`` (a uniformly random legal action, drawn from the episode's seed), a
+name of the game's ``GameSpec.opponents`` (its ``suggest``: annexation's ``greedy``, a
+conquest policy, an outpost player, a Diplomacy search), or a callable
+``(observation, mask) -> action`` called for each other seat with that seat's observation and
+int8 mask (self-play against an earlier copy of the agent;
+``stratagem.envs.sb3.policy_opponent`` makes one of a saved SB3 policy). In an alternating
+game the opponents move after the agent until it is the agent's turn again; in a simultaneous
+game they choose in the same step as the agent, without seeing its action.
 
-- ``observation``: the game's observation of the agent's seat (its fixed shape and dtype; a ``Box``
-  over the dtype's whole range); ``action``: ``Discrete(num_actions)``;
+- ``observation``: the game's observation of the agent's seat (its fixed shape and dtype; a
+  ``Box`` over the dtype's whole range); ``action``: ``Discrete(num_actions)``;
 - ``info["action_mask"]``: int8 mask of the agent's legal actions, at reset and every step;
   ``env.action_masks()`` gives it as bool (sb3-contrib's ``MaskablePPO`` convention);
 - ``reward``: the agent's protocol reward summed over the steps the env played;
@@ -41,6 +43,7 @@ Rust, the same task step for step) whenever that env can play the configuration,
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, SupportsFloat
 
 import numpy as np
@@ -67,6 +70,9 @@ __all__ = [
 ]
 
 _OPPONENT_PURPOSE = "envs.opponent"
+#: An opponent: a built-in one by name, or a callable ``(observation, mask) -> action`` that
+#: plays every other seat (its observation and int8 mask of legal actions).
+Opponent = str | Callable[[NDArray[Any], NDArray[np.int8]], int] | None
 #: Games with a native batched env for ``gymnasium.make_vec(..., "vector_entry_point")``.
 VECTOR_ENTRY_POINTS = {"annexation": "stratagem.annexation.vector:AnnexationVectorEnv"}
 #: Games with a native single env, and the test of the configurations it plays.
@@ -99,7 +105,7 @@ class StratagemEnv(Bridge, gymnasium.Env[NDArray[Any], np.int64]):
         self,
         name: str,
         *,
-        opponent: str | None = None,
+        opponent: Opponent = None,
         seed: int = 0,
         seat: int = 0,
         render_mode: str | None = None,
@@ -119,11 +125,13 @@ class StratagemEnv(Bridge, gymnasium.Env[NDArray[Any], np.int64]):
         self._game_seed = self._episodes.seed
         self._ended = False
 
-    def _check_opponent(self, opponent: str | None) -> str | None:
+    def _check_opponent(self, opponent: Opponent) -> Opponent:
         if self.game.seats == 1:
             if opponent is not None:
                 raise InvalidParameter(f"{self.spec_.name} has one seat: it takes no opponent")
             return None
+        if callable(opponent):
+            return opponent
         chosen = "random" if opponent is None else opponent
         if chosen not in self.spec_.opponents or (
             chosen != "random" and not isinstance(self.game, Suggests)
@@ -135,6 +143,12 @@ class StratagemEnv(Bridge, gymnasium.Env[NDArray[Any], np.int64]):
         return chosen
 
     def _opponent_action(self, seat: int) -> int:
+        if callable(self.opponent):
+            game = self.game
+            action = self.opponent(game.observation(seat), mask(game, seat))
+            if not is_legal(game, seat, action):
+                raise InvalidMove(f"the opponent's action {action!r} for seat {seat} is not legal")
+            return int(action)
         if self.opponent == "random":
             return random_opponent_action(self.game, seat, self._game_seed)
         assert isinstance(self.game, Suggests)

@@ -22,6 +22,7 @@ as the single env does; every episode of annexation is on a fresh board unless
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -35,11 +36,12 @@ from stratagem.errors import InvalidParameter, MissingDependency
 try:
     import gymnasium
     from gymnasium.envs.registration import load_env_creator
+    from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv
 except ImportError:
     raise MissingDependency.of("stable_baselines3", "rl") from None
 
-__all__ = ["AnnexationVecEnv", "make_vec_env"]
+__all__ = ["AnnexationVecEnv", "make_vec_env", "policy_opponent"]
 
 _MAX_ENVS = 1 << 20
 
@@ -59,6 +61,34 @@ def make_vec_env(name: str, n_envs: int, *, seed: int = 0, **config: Any) -> Vec
     venv = DummyVecEnv([_returning(env) for env in envs])
     venv.seed(seed)
     return venv
+
+
+def policy_opponent(
+    policy: str | os.PathLike[str] | Any, *, deterministic: bool = True
+) -> Callable[[NDArray[Any], NDArray[np.int8]], int]:
+    """An opponent for the Gymnasium env (``opponent=``) that plays an SB3 or sb3-contrib
+    model: one given, or one saved with ``model.save(path)`` (loaded with ``MaskablePPO``),
+    choosing among the legal actions. Self-play: train against an earlier copy of the agent.
+
+    >>> from stratagem.envs.sb3 import policy_opponent
+    >>> policy_opponent(3)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    stratagem.errors.InvalidParameter: policy must be a saved model's path or a model ...
+    """
+    model = MaskablePPO.load(os.fspath(policy)) if isinstance(policy, str | os.PathLike) else policy
+    if not callable(getattr(model, "predict", None)):
+        raise InvalidParameter(
+            f"policy must be a saved model's path or a model with predict(), got {policy!r}"
+        )
+
+    def play(observation: NDArray[Any], mask: NDArray[np.int8]) -> int:
+        action, _ = model.predict(
+            observation, action_masks=mask.astype(bool), deterministic=deterministic
+        )
+        return int(action)
+
+    return play
 
 
 def _returning(env: gymnasium.Env[Any, Any]) -> Callable[[], gymnasium.Env[Any, Any]]:
