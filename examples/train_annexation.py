@@ -314,11 +314,12 @@ def plot_curve(result: dict[str, Any], path: str) -> None:
     import matplotlib.pyplot as plt
 
     curve = result["curve"]
-    minutes = [p["seconds"] / 60 for p in curve]
+    # Steps, not minutes: on a shared machine the steps a minute buys vary.
+    thousands = [p["steps"] / 1000 for p in curve]
     figure, axes = plt.subplots(figsize=(6, 3.5))
     for opponent in OPPONENTS:
-        axes.plot(minutes, [p[f"train_vs_{opponent}"] for p in curve], label=f"vs {opponent}")
-    axes.set_xlabel("minutes of training")
+        axes.plot(thousands, [p[f"train_vs_{opponent}"] for p in curve], label=f"vs {opponent}")
+    axes.set_xlabel(f"thousands of env steps ({result['minutes']:g} minutes)")
     axes.set_ylabel("share of training games won")
     axes.set_ylim(0, 1)
     axes.set_title(
