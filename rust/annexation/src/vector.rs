@@ -47,17 +47,39 @@ pub const COLOUR_ATTEMPTS: u64 = 1000;
 /// Batches up to this size are stepped on the calling thread.
 pub const SERIAL_ENVS: usize = 32;
 
-/// The geometry every fresh board shares; only its colours are drawn per episode.
+/// The geometry every fresh board shares (its graph checked once); only its colours are
+/// drawn per episode.
 #[derive(Clone, Debug)]
 pub struct Layout {
-    pub offsets: Vec<i64>,
-    pub neighbours: Vec<i64>,
-    pub starts: Vec<i64>,
-    pub colour_count: usize,
-    pub rules: Rules,
+    cells: usize,
+    offsets: Vec<i64>,
+    neighbours: Vec<i64>,
+    starts: Vec<i64>,
+    colour_count: usize,
+    rules: Rules,
 }
 
 impl Layout {
+    /// The layout of `board`, whose graph is `offsets` and `neighbours`.
+    pub fn new(board: &Board, offsets: Vec<i64>, neighbours: Vec<i64>) -> Result<Self> {
+        let cells = stratagem_core::graph::check(&offsets, &neighbours, &crate::board::GRAPH)?;
+        if cells != board.cells() {
+            return Err(Error::InvalidParameter(format!(
+                "a layout of {cells} cells for a board of {}",
+                board.cells()
+            )));
+        }
+        Ok(Self {
+            cells,
+            offsets,
+            neighbours,
+            // Start cells are cell ids, far below 2^63.
+            starts: board.starts().iter().map(|&s| s as i64).collect(),
+            colour_count: board.colour_count(),
+            rules: board.rules(),
+        })
+    }
+
     /// The board of game seed `seed` (see the module's docs).
     fn board(&self, seed: u64, colours_tag: u64) -> Result<Board> {
         let cells = self.offsets.len().saturating_sub(1);
@@ -69,7 +91,8 @@ impl Layout {
                 *colour = cursor.uniform_below(self.colour_count as u64) as u8;
             }
             if self.starts_apart(&colours) {
-                return Board::new(
+                return Board::of_checked_graph(
+                    self.cells,
                     &self.offsets,
                     &self.neighbours,
                     &colours,
@@ -233,9 +256,7 @@ impl VectorEnv {
             )));
         }
         if let Boards::Fresh(layout) = &settings.boards {
-            if layout.offsets.len() != board.cells() + 1
-                || layout.colour_count != board.colour_count()
-            {
+            if layout.cells != board.cells() || layout.colour_count != board.colour_count() {
                 return Err(Error::InvalidParameter(
                     "a fresh-board layout must have the board's cells and colours".into(),
                 ));
@@ -674,13 +695,7 @@ mod tests {
         };
         let starts = vec![0, n as i64 - 1];
         let board = Board::new(&offsets, &neighbours, &colours, 4, &starts, rules)?;
-        let layout = Layout {
-            offsets,
-            neighbours,
-            starts,
-            colour_count: 4,
-            rules,
-        };
+        let layout = Layout::new(&board, offsets, neighbours)?;
         Ok((Arc::new(board), layout))
     }
 

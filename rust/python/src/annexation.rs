@@ -529,14 +529,10 @@ impl PyVector {
     ) -> PyResult<Self> {
         let inner = &board.inner;
         let boards = if fresh {
-            Boards::Fresh(Layout {
-                offsets: board.offsets.clone(),
-                neighbours: board.neighbours.clone(),
-                // Start cells are graph ids, far below 2^63.
-                starts: inner.starts().iter().map(|&s| s as i64).collect(),
-                colour_count: inner.colour_count(),
-                rules: inner.rules(),
-            })
+            Boards::Fresh(
+                Layout::new(inner, board.offsets.clone(), board.neighbours.clone())
+                    .map_err(to_py)?,
+            )
         } else {
             Boards::Fixed(Arc::clone(inner))
         };
