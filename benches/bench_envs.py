@@ -61,6 +61,7 @@ def cases(quick: bool) -> list[Case]:
             lambda: _vector_steps(vector, info, 20),
             lambda: _single_steps(singles, infos, 20),
             1,
+            note="the single env is the same engine, one env and one Python call per step",
         )
     ]
 
