@@ -8,6 +8,7 @@ _NEEDS = {
     "python/stratagem/envs/pettingzoo.py": "pettingzoo",
     "python/stratagem/envs/gymnasium.py": "gymnasium",
     "python/stratagem/annexation/vector.py": "gymnasium",
+    "python/stratagem/envs/sb3.py": "sb3_contrib",
     "docs/envs.md": "pettingzoo",
 }
 

@@ -144,12 +144,14 @@ def test_gymnasium_check_env_passes(name: str) -> None:
     ],
 )
 def test_gymnasium_named_opponents_are_the_games_suggestions(name: str, opponent: str) -> None:
-    gymnasium = pytest.importorskip("gymnasium")
-    from stratagem.envs.gymnasium import env_id
+    pytest.importorskip("gymnasium")
+    from stratagem.envs.gymnasium import StratagemEnv
 
-    environment = gymnasium.make(env_id(name), opponent=opponent, **quick(name))
+    # The protocol env (annexation's native env is stepped beside it in
+    # tests/test_annexation_native_env.py).
+    environment = StratagemEnv(name, opponent=opponent, **quick(name))
     _, info = environment.reset(seed=3)
-    game = environment.unwrapped.game
+    game = environment.game
     before = game.clone()
     action = int(np.flatnonzero(info["action_mask"])[0])
     environment.step(action)

@@ -28,14 +28,30 @@ MODES: list[str]
 
 #: observations, rewards, terminated, truncated, masks
 _Buffers = tuple[
-    NDArray[np.int8], NDArray[np.float64], NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_]
+    NDArray[np.int8],
+    NDArray[np.float64],
+    NDArray[np.bool_],
+    NDArray[np.bool_],
+    NDArray[np.int8],
+    NDArray[np.int8],
 ]
 
 @final
 class Vector:
-    def __new__(cls, board: Board, num_envs: int, threads: int | None = None) -> Vector: ...
+    def __new__(
+        cls,
+        board: Board,
+        num_envs: int,
+        threads: int | None = None,
+        *,
+        fresh: bool = False,
+        opponent: Agent | None = None,
+        seat: int = 0,
+        same_step: bool = False,
+    ) -> Vector: ...
     @property
     def num_envs(self) -> int: ...
+    def board_colours(self, env: int) -> NDArray[np.uint8]: ...
     def reset(self, seeds: NDArray[np.uint64], buffers: _Buffers) -> None: ...
     def step(self, actions: NDArray[np.int64], buffers: _Buffers) -> None: ...
 

@@ -1,31 +1,38 @@
-"""Annexation as a native batched Gymnasium vector env: ``num_envs`` games stepped together in
-Rust over threads, in the spirit of Pgx and EnvPool.
+"""Annexation's native envs: :class:`AnnexationEnv`, the single Gymnasium env played in Rust,
+and :class:`AnnexationVectorEnv`, ``num_envs`` games stepped together in Rust over threads, in
+the spirit of Pgx and EnvPool.
 
-``gymnasium.make_vec("stratagem/Annexation-v0", num_envs=N,
-vectorization_mode="vector_entry_point")`` (after ``import stratagem.envs.gymnasium``) builds
-one; so does :class:`AnnexationVectorEnv` directly. Every env is the Gymnasium env of one game
-(``stratagem.envs.gymnasium``) with a random opponent, on one board for all envs and episodes
-(the board of ``board`` and ``board_seed``):
+Both play the task of ``gymnasium.make("stratagem/Annexation-v0", ...)`` through the protocol
+(``stratagem.envs.gymnasium``), step for step (the tests step them side by side):
 
-- observations ``int8 (N, 2, cells)``: each cell's owner relative to seat 0 (-1 unowned), then
-  the colour it shows — ``Annexation.observation(0)`` of every env;
-- actions ``int64 (N,)``, colours; ``info["action_mask"]`` ``bool (N, colours)``;
-- rewards: +1 / -1 when a game ends (a draw 0 when seat 0 shares the top, else -1); an
-  illegal action ends its episode with -1, as in the single env and in Pgx;
-- autoreset ``NEXT_STEP`` (Gymnasium's default): the step after an episode ends resets that
-  env, ignoring its action, with reward 0;
-- ``reset(seed=s)`` seeds env ``i`` with ``s + i``, as Gymnasium's own vector envs do; each env's
-  later episodes follow from its seed exactly as the single env's do, so env ``i`` plays what
-  ``gymnasium.make("stratagem/Annexation-v0", board=..., board_seed=...)`` reset with seed
-  ``s + i`` plays for the same actions.
+- a fresh board for every episode, its colours drawn from the episode's game seed as the
+  protocol game draws them (``board_seed=`` pins one board for every episode; a ``voronoi``
+  board, whose cells come from the seed too, needs ``board_seed`` here);
+- the agent plays ``seat`` (default 0) against ``opponent``: ``"random"`` (the bridges'
+  random opponent, the default) or any AI spec the game accepts (``"greedy"``, ``"fractal"``,
+  ``"mcts:iterations=200"``, ``"minimax:depth=2"``), spawned for each move with seed
+  ``game seed + moves so far`` as the protocol game's ``suggest`` does;
+- observations ``int8 (2, cells)``: each cell's owner relative to the agent's seat (-1
+  unowned, 0 the agent, 1 the next seat in turn order, ...), then the colour it shows;
+- actions: colours; ``info["action_mask"]`` ``int8 (colours,)`` (a row per env);
+- rewards: +1 / -1 when a game ends (a draw 0 when the agent shares the top, else -1); an
+  illegal action ends its episode with -1;
+- episodes: ``reset(seed=s)`` starts episode 0 of seed ``s``, a reset without a seed the next
+  episode of the last seed; the vector env seeds env ``i`` with ``s + i``, as Gymnasium's own
+  vector envs do.
 
-The arrays returned are the env's own buffers, rewritten by the next call: copy what you keep.
+The vector env's autoreset is Gymnasium's ``NEXT_STEP`` (the default): the step after an
+episode ends resets that env, ignoring its action, with reward 0; the mask returned when an
+episode ends is all ones, so a masked policy always has an action to pick.
+``AnnexationVectorEnv(..., autoreset="same_step")`` resets in the step that ends the episode
+instead and puts the last observation in ``info["final_obs"]`` (what SB3 needs). Its arrays
+are the env's own buffers, rewritten by the next call: copy what you keep.
 
 >>> from stratagem.annexation.vector import AnnexationVectorEnv
 >>> env = AnnexationVectorEnv(4, board="hex:3", threads=1)
 >>> observations, info = env.reset(seed=7)
->>> observations.shape, info["action_mask"].shape
-((4, 2, 37), (4, 8))
+>>> observations.shape, info["action_mask"].shape, info["action_mask"].dtype
+((4, 2, 37), (4, 8), dtype('int8'))
 >>> actions = info["action_mask"].argmax(axis=1)
 >>> observations, rewards, terminated, truncated, info = env.step(actions)
 >>> rewards.tolist(), terminated.tolist()
@@ -34,12 +41,14 @@ The arrays returned are the env's own buffers, rewritten by the next call: copy 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, SupportsFloat
 
 import numpy as np
 from numpy.typing import NDArray
 
 from stratagem import _core, _validate
+from stratagem.annexation import layouts
+from stratagem.annexation.ai import AI
 from stratagem.annexation.game import Rules
 from stratagem.annexation.protocol import Annexation
 from stratagem.errors import InvalidMove, InvalidParameter
@@ -53,13 +62,267 @@ except ImportError:
 
     raise MissingDependency.of("gymnasium", "envs") from None
 
-__all__ = ["AnnexationVectorEnv"]
+__all__ = [
+    "AnnexationEnv",
+    "AnnexationVectorEnv",
+    "native_opponent",
+    "plays_natively",
+    "supports_fresh_boards",
+]
 
 _MAX_ENVS = 1 << 24
+#: Board layouts whose cells do not depend on the seed: the engine draws their colours.
+_FIXED_GEOMETRY = ("hexagon", "hex_rectangle", "grid", "load")
+_AUTORESETS = ("next_step", "same_step")
+_RANDOM = "random"
+#: Reward of an illegal action under ``illegal_action="lose"`` (as in the protocol bridges).
+_ILLEGAL_PENALTY = -1.0
+
+
+def supports_fresh_boards(board: object, board_seed: int | None) -> bool:
+    """Whether the native envs can play ``board`` with ``board_seed``: any board pinned by
+    ``board_seed``, and fresh boards of every layout whose cells do not depend on the seed."""
+    if board_seed is not None:
+        return True
+    if not isinstance(board, str):
+        return False
+    name, _ = layouts.parse_spec(board)
+    return name in _FIXED_GEOMETRY
+
+
+def plays_natively(
+    *,
+    opponent: object = None,
+    render_mode: str | None = None,
+    board: object = "hex:8",
+    board_seed: int | None = None,
+    **config: Any,
+) -> bool:
+    """Whether :class:`AnnexationEnv` plays this configuration of the Gymnasium env: a
+    built-in opponent (not a callable), no rendering, and a board it can draw."""
+    if render_mode is not None or callable(opponent):
+        return False
+    return supports_fresh_boards(board, board_seed)
+
+
+def native_opponent(opponent: object) -> Any:
+    """The engine's agent for ``opponent`` (None for the random opponent); an unknown one
+    raises ``InvalidParameter`` naming it."""
+    if opponent is None or opponent == _RANDOM:
+        return None
+    if isinstance(opponent, AI):
+        return opponent._agent
+    if not isinstance(opponent, str):
+        raise InvalidParameter(
+            f"opponent must be 'random' or an annexation AI spec (a string such as 'greedy' or "
+            f"'mcts:iterations=200'), got {opponent!r}"
+        )
+    try:
+        return AI.parse(opponent)._agent
+    except InvalidParameter as error:
+        raise InvalidParameter(f"unknown annexation opponent {opponent!r}: {error}") from None
+
+
+class _Engine:
+    """The engine of ``n`` envs of one configuration and the buffers it writes into."""
+
+    def __init__(
+        self,
+        n: int,
+        config: dict[str, Any],
+        *,
+        opponent: object,
+        seat: int,
+        same_step: bool,
+        threads: int | None,
+    ) -> None:
+        board_seed = config["board_seed"]
+        if board_seed is not None:
+            config = {**config, "board_seed": _validate.seed(board_seed)}
+        if not supports_fresh_boards(config["board"], config["board_seed"]):
+            raise InvalidParameter(
+                f"board={config['board']!r} draws its cells from each episode's seed, which the "
+                "native env cannot: pass board_seed= to play one board"
+            )
+        # The first board and the rules exactly as the protocol game builds them.
+        template = Annexation(**config)
+        self.board = template.native.board
+        players = self.board.players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise InvalidParameter(f"seat must be from 0 to {players - 1}, got {seat!r}")
+        self.seat = seat
+        rules = Rules(config["mode"], config["allow_opponent_colours"], config["max_turns"])
+        self.vector = _core.annexation.Vector(
+            rules.compile(self.board),
+            n,
+            _validate.threads(threads),
+            fresh=config["board_seed"] is None and layouts.parse_spec(config["board"])[0] != "load",
+            opponent=native_opponent(opponent),
+            seat=seat,
+            same_step=same_step,
+        )
+        cells, k = self.board.cells, self.board.colour_count
+        self.cells, self.colours = cells, k
+        self.observations = np.zeros((n, 2, cells), dtype=np.int8)
+        self.rewards = np.zeros(n, dtype=np.float64)
+        self.terminated = np.zeros(n, dtype=np.bool_)
+        self.truncated = np.zeros(n, dtype=np.bool_)
+        self.masks = np.zeros((n, k), dtype=np.int8)
+        self.final_observations = np.zeros((n, 2, cells), dtype=np.int8)
+        self.buffers = (
+            self.observations,
+            self.rewards,
+            self.terminated,
+            self.truncated,
+            self.masks,
+            self.final_observations,
+        )
+        # Observations are owners (-1 to players - 1) and colours (0 to k - 1).
+        low = np.stack([np.full(cells, -1), np.zeros(cells)]).astype(np.int8)
+        high = np.stack([np.full(cells, players - 1), np.full(cells, k - 1)]).astype(np.int8)
+        self.observation_space = spaces.Box(low, high, (2, cells), np.int8)
+
+    def reset(self, seeds: NDArray[np.uint64]) -> None:
+        self.vector.reset(seeds, self.buffers)
+
+    def step(self, actions: NDArray[np.int64]) -> None:
+        self.vector.step(actions, self.buffers)
+
+
+def _config(
+    *,
+    board: str,
+    colours: int,
+    players: int,
+    mode: str,
+    allow_opponent_colours: bool,
+    max_turns: int | None,
+    board_seed: int | None,
+) -> dict[str, Any]:
+    return {
+        "board": board,
+        "colours": colours,
+        "players": players,
+        "mode": mode,
+        "allow_opponent_colours": allow_opponent_colours,
+        "max_turns": max_turns,
+        "board_seed": board_seed,
+    }
+
+
+class AnnexationEnv(gymnasium.Env[NDArray[np.int8], np.int64]):
+    """One annexation game against built-in opponents, stepped in Rust (see the module's
+    docstring); ``gymnasium.make("stratagem/Annexation-v0", ...)`` builds one whenever the
+    engine can play the configuration (else the protocol env of ``stratagem.envs.gymnasium``).
+    ``action_masks()`` is the mask of the agent's legal colours (sb3-contrib's convention)."""
+
+    metadata: dict[str, Any] = {"render_modes": []}  # noqa: RUF012
+
+    def __init__(
+        self,
+        name: str = "annexation",
+        *,
+        opponent: object = None,
+        seed: int = 0,
+        seat: int = 0,
+        illegal_action: str = "lose",
+        board: str = "hex:8",
+        colours: int = 8,
+        players: int = 2,
+        mode: str = "flood",
+        allow_opponent_colours: bool = False,
+        max_turns: int | None = None,
+        board_seed: int | None = None,
+    ) -> None:
+        if name != "annexation":
+            raise InvalidParameter(f"the annexation env plays annexation, not {name!r}")
+        if illegal_action not in ("lose", "raise"):
+            raise InvalidParameter(
+                f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}"
+            )
+        self._illegal = illegal_action
+        config = _config(
+            board=board,
+            colours=colours,
+            players=players,
+            mode=mode,
+            allow_opponent_colours=allow_opponent_colours,
+            max_turns=max_turns,
+            board_seed=board_seed,
+        )
+        self._engine = _Engine(1, config, opponent=opponent, seat=seat, same_step=False, threads=1)
+        self.opponent = _RANDOM if opponent is None else opponent
+        self.seat = self._engine.seat
+        self.observation_space = self._engine.observation_space
+        self.action_space = spaces.Discrete(self._engine.colours)
+        self._seed = _validate.seed(seed)
+        self._started = False
+        self._ended = False
+        self._seeds = np.zeros(1, dtype=np.uint64)
+        self._action = np.zeros(1, dtype=np.int64)
+        self._mask = np.zeros(self._engine.colours, dtype=np.int8)
+
+    def action_masks(self) -> NDArray[np.bool_]:
+        """The agent's legal colours now (sb3-contrib's ``MaskablePPO`` reads this)."""
+        return self._mask.astype(np.bool_)
+
+    def board_colours(self) -> NDArray[np.uint8]:
+        """The cell colours of the board of the current episode."""
+        return self._engine.vector.board_colours(0)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[NDArray[np.int8], dict[str, Any]]:
+        super().reset(seed=seed)
+        engine = self._engine
+        if seed is not None or not self._started:
+            self._seed = self._seed if seed is None else _validate.seed(seed)
+            self._seeds[0] = self._seed
+            engine.reset(self._seeds)
+        else:
+            # The engine starts the next episode of its seed on the step after an end; an
+            # episode cut short is ended first by a losing (ignored) move.
+            if not self._ended:
+                self._action[0] = -1
+                engine.step(self._action)
+            self._action[0] = 0
+            engine.step(self._action)
+        self._started, self._ended = True, False
+        self._mask = engine.masks[0].copy()
+        return engine.observations[0].copy(), {"action_mask": self._mask}
+
+    def step(
+        self, action: np.int64 | int
+    ) -> tuple[NDArray[np.int8], SupportsFloat, bool, bool, dict[str, Any]]:
+        if not self._started or self._ended:
+            raise InvalidMove("the episode is over: call reset()")
+        if isinstance(action, np.ndarray) and action.shape == ():  # type: ignore[unreachable]
+            action = action.item()  # type: ignore[unreachable]
+        if isinstance(action, bool) or not isinstance(action, int | np.integer):
+            raise InvalidParameter(f"action must be an integer (a colour), got {action!r}")
+        engine = self._engine
+        legal = 0 <= action < engine.colours and engine.masks[0, int(action)] == 1
+        if not legal and self._illegal == "raise":
+            raise InvalidMove(f"seat {self.seat}: action {action!r} is not legal now")
+        before = engine.masks[0].copy()
+        self._action[0] = action if legal else -1
+        engine.step(self._action)
+        terminated = bool(engine.terminated[0])
+        info: dict[str, Any] = {"action_mask": engine.masks[0].copy()}
+        if not legal:
+            # The position is unchanged: the mask is the one the agent had.
+            info["action_mask"], info["illegal_action"] = before, True
+        elif terminated:
+            info["action_mask"][:] = 0  # the game is over: no move is legal
+        self._ended = terminated
+        self._mask = info["action_mask"]
+        reward = float(engine.rewards[0])
+        return engine.observations[0].copy(), reward, terminated, False, info
 
 
 class AnnexationVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
-    """``num_envs`` annexation games (seat 0 against a random opponent) stepped in Rust."""
+    """``num_envs`` annexation games against built-in opponents, stepped in Rust (see the
+    module's docstring)."""
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012
 
@@ -73,58 +336,61 @@ class AnnexationVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         mode: str = "flood",
         allow_opponent_colours: bool = False,
         max_turns: int | None = None,
-        board_seed: int = 0,
+        board_seed: int | None = None,
+        opponent: object = None,
+        seat: int = 0,
+        autoreset: str = "next_step",
         threads: int | None = None,
         name: str = "annexation",
     ) -> None:
         if name != "annexation":
             raise InvalidParameter(f"the annexation vector env plays annexation, not {name!r}")
+        if autoreset not in _AUTORESETS:
+            raise InvalidParameter(f"autoreset must be one of {_AUTORESETS}, got {autoreset!r}")
         self.num_envs = _validate.integer("num_envs", num_envs, 1, _MAX_ENVS)
-        # The board and rules exactly as the protocol game builds them.
-        template = Annexation(
+        config = _config(
             board=board,
             colours=colours,
             players=players,
             mode=mode,
             allow_opponent_colours=allow_opponent_colours,
             max_turns=max_turns,
-            board_seed=_validate.seed(board_seed),
+            board_seed=board_seed,
         )
-        native = template.native
-        self.board = native.board
-        engine_board = Rules(mode, allow_opponent_colours, max_turns).compile(self.board)
-        self._engine = _core.annexation.Vector(
-            engine_board, self.num_envs, _validate.threads(threads)
+        self._same_step = autoreset == "same_step"
+        self._engine = _Engine(
+            self.num_envs,
+            config,
+            opponent=opponent,
+            seat=seat,
+            same_step=self._same_step,
+            threads=threads,
         )
-        cells, k = self.board.cells, self.board.colour_count
-        # The single env's space: an int8 Box over the dtype's whole range.
-        self.single_observation_space = spaces.Box(-128, 127, (2, cells), np.int8)
-        self.single_action_space = spaces.Discrete(k)
+        self.metadata = {
+            "autoreset_mode": AutoresetMode.SAME_STEP
+            if self._same_step
+            else AutoresetMode.NEXT_STEP
+        }
+        self.board = self._engine.board
+        self.single_observation_space = self._engine.observation_space
+        self.single_action_space = spaces.Discrete(self._engine.colours)
         self.observation_space = gymnasium.vector.utils.batch_space(
             self.single_observation_space, self.num_envs
         )
         self.action_space = gymnasium.vector.utils.batch_space(
             self.single_action_space, self.num_envs
         )
-        n = self.num_envs
-        self._observations = np.zeros((n, 2, cells), dtype=np.int8)
-        self._rewards = np.zeros(n, dtype=np.float64)
-        self._terminated = np.zeros(n, dtype=np.bool_)
-        self._truncated = np.zeros(n, dtype=np.bool_)
-        self._masks = np.zeros((n, k), dtype=np.bool_)
         self._started = False
 
-    def _outputs(
-        self,
-    ) -> tuple[
-        NDArray[np.int8],
-        NDArray[np.float64],
-        NDArray[np.bool_],
-        NDArray[np.bool_],
-        NDArray[np.bool_],
-    ]:
-        """The buffers the engine writes every env's outputs into."""
-        return (self._observations, self._rewards, self._terminated, self._truncated, self._masks)
+    def board_colours(self, env: int) -> NDArray[np.uint8]:
+        """The cell colours of the board env ``env`` plays now."""
+        return self._engine.vector.board_colours(
+            _validate.integer("env", env, 0, self.num_envs - 1)
+        )
+
+    def action_masks(self) -> NDArray[np.bool_]:
+        """Every env's legal colours now, ``bool (num_envs, colours)``."""
+        return self._engine.masks.astype(np.bool_)
 
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
@@ -137,10 +403,12 @@ class AnnexationVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
             seeds = np.array([_validate.seed(s) for s in seed], dtype=np.uint64)
         else:
             first = 0 if seed is None else _validate.seed(seed)
-            seeds = (np.uint64(first) + np.arange(self.num_envs, dtype=np.uint64)).astype(np.uint64)
-        self._engine.reset(seeds, self._outputs())
+            if first + self.num_envs - 1 >= 1 << 64:
+                raise InvalidParameter(f"seed + num_envs must stay below 2**64, got seed={seed}")
+            seeds = np.uint64(first) + np.arange(self.num_envs, dtype=np.uint64)
+        self._engine.reset(seeds)
         self._started = True
-        return self._observations, {"action_mask": self._masks}
+        return self._engine.observations, {"action_mask": self._engine.masks}
 
     def step(
         self, actions: Any
@@ -155,14 +423,12 @@ class AnnexationVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
                 f"actions must be {self.num_envs} integers (one colour per env), got an array "
                 f"of shape {chosen.shape} and dtype {chosen.dtype}"
             )
-        self._engine.step(np.ascontiguousarray(chosen, dtype=np.int64), self._outputs())
-        return (
-            self._observations,
-            self._rewards,
-            self._terminated,
-            self._truncated,
-            {"action_mask": self._masks},
-        )
+        engine = self._engine
+        engine.step(np.ascontiguousarray(chosen, dtype=np.int64))
+        info: dict[str, Any] = {"action_mask": engine.masks}
+        if self._same_step:
+            info["final_obs"] = engine.final_observations
+        return engine.observations, engine.rewards, engine.terminated, engine.truncated, info
 
     def close_extras(self, **kwargs: Any) -> None:
         """Nothing to release: the games live in the engine object."""

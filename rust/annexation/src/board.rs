@@ -77,6 +77,28 @@ impl Board {
         rules: Rules,
     ) -> Result<Self> {
         let cells = graph::check(offsets, neighbours, &GRAPH)?;
+        Self::of_checked_graph(
+            cells,
+            offsets,
+            neighbours,
+            colours,
+            colour_count,
+            starts,
+            rules,
+        )
+    }
+
+    /// [`Board::new`] on a graph of `cells` cells that has passed `graph::check` (a layout
+    /// recoloured per episode checks its graph once).
+    pub(crate) fn of_checked_graph(
+        cells: usize,
+        offsets: &[i64],
+        neighbours: &[i64],
+        colours: &[u8],
+        colour_count: usize,
+        starts: &[i64],
+        rules: Rules,
+    ) -> Result<Self> {
         if !(MIN_COLOURS..=MAX_COLOURS).contains(&colour_count) {
             return Err(param(format!(
                 "colour_count must be from {MIN_COLOURS} to {MAX_COLOURS}, got {colour_count}"
@@ -136,6 +158,14 @@ impl Board {
         let words = units.div_ceil(64);
         let mut unit_size = vec![0u32; units];
         let mut colour_units = vec![0u64; colour_count * words];
+        // Unit adjacency as bit masks on boards of few words (sorted and free of repeats as
+        // read back), else as pairs sorted afterwards.
+        let dense = words <= DENSE_WORDS;
+        let mut dense_neighbours = if dense {
+            vec![0u64; units * words]
+        } else {
+            Vec::new()
+        };
         let mut touching = Vec::with_capacity(neighbours.len());
         for cell in 0..cells {
             let unit = unit_of_cell[cell];
@@ -146,24 +176,35 @@ impl Board {
             );
             for &other in row(offsets, neighbours, cell) {
                 let other_unit = unit_of_cell[other as usize];
-                if other_unit != unit {
+                if other_unit == unit {
+                    continue;
+                }
+                if dense {
+                    set_bit(
+                        &mut dense_neighbours[unit as usize * words..],
+                        other_unit as usize,
+                    );
+                } else {
                     touching.push((unit, other_unit));
                 }
             }
         }
-        touching.sort_unstable();
-        touching.dedup();
-        let (neighbour_offsets, neighbour_words) = group_by_word(&touching, units);
-        let mut dense_neighbours = Vec::new();
-        if words <= DENSE_WORDS {
-            dense_neighbours = vec![0u64; units * words];
-            for &(unit, other) in &touching {
-                set_bit(
-                    &mut dense_neighbours[unit as usize * words..],
-                    other as usize,
-                );
+        if dense {
+            for (unit, mask) in dense_neighbours.chunks(words).enumerate() {
+                for (w, &word) in mask.iter().enumerate() {
+                    let mut bits = word;
+                    while bits != 0 {
+                        // Units number below 2^32 (they index u32 ids).
+                        touching.push((unit as u32, (w * 64) as u32 + bits.trailing_zeros()));
+                        bits &= bits - 1;
+                    }
+                }
             }
+        } else {
+            touching.sort_unstable();
+            touching.dedup();
         }
+        let (neighbour_offsets, neighbour_words) = group_by_word(&touching, units);
         Ok(Self {
             cells,
             colour_count,

@@ -1,36 +1,180 @@
-//! Many games stepped at once: the engine of the Gymnasium vector env
+//! Many games stepped at once: the engine of the Gymnasium envs of annexation
 //! (`python/stratagem/annexation/vector.py`, docs/envs.md).
 //!
-//! Every env plays seat 0 of a game on the same board against random opponents, exactly as the
-//! Gymnasium env of one game does (`python/stratagem/envs/gymnasium.py`):
-//! - the opponent's move is legal colour number `uniform_below(legal count)` of the first
-//!   cursor of stream `(game seed, "envs.opponent", moves so far, seat)`;
+//! Every env plays one seat (the agent's) of a game against built-in opponents, exactly as the
+//! Gymnasium env of one game through the protocol does (`python/stratagem/envs/gymnasium.py`):
+//! - the board is the same for every episode, or (`Boards::Fresh`) drawn for each episode from
+//!   its game seed as `Board.hex(..., seed=game seed)` draws it: colour draw `a` (from 0) is
+//!   `uniform_below(colours)` per cell, in cell order, from stream
+//!   `(game seed, "annexation.colours", a)`, the first draw that puts the start cells in
+//!   different colour regions;
+//! - the random opponent's move is legal colour number `uniform_below(legal count)` of the
+//!   first cursor of stream `(game seed, "envs.opponent", moves so far, seat)`; any other
+//!   opponent is an AI spawned with seed `game seed + moves so far` for its move;
 //! - episode `e` of an env seeded `s` has game seed `s` when `e` is 0, else word 0 of block 0
 //!   of stream `(s, "envs.episode", e)`;
-//! - a step's reward is seat 0's win/loss reward when the game ends (+1 win, -1 loss; a draw 0
-//!   when seat 0 shares the top, else -1), and an illegal action ends the episode with -1;
-//! - an env whose episode ended is reset by its next step (Gymnasium's next-step autoreset:
-//!   that step's action is ignored, its reward is 0).
+//! - a step's reward is the agent's win/loss reward when the game ends (+1 win, -1 loss; a
+//!   draw 0 when the agent shares the top, else -1), and an illegal action ends the episode
+//!   with -1;
+//! - autoreset: with `same_step`, an env whose episode ends writes its last observation to
+//!   `final_observations` and starts its next episode in the same step (the observation and
+//!   mask written are the new episode's); otherwise its next step resets it (that step's
+//!   action is ignored, its reward is 0) and the mask written when the episode ends is all
+//!   ones, so a masked policy always has an action to pick (so is the mask of a game the
+//!   opponents ended before the agent's first move, which the next step ends).
 //!
-//! The observation of an env is `int8 (2, cells)`: each cell's owner relative to seat 0 (-1
-//! unowned), then the colour it shows. Outputs are written into the caller's buffers, env by
-//! env in parallel; the result does not depend on the thread count.
+//! The observation of an env is `int8 (2, cells)`: each cell's owner relative to the agent's
+//! seat (-1 unowned, 0 the agent, 1 the next seat in turn order, ...), then the colour it
+//! shows. Outputs are written into the caller's buffers, env by env (in parallel for large
+//! batches); the result does not depend on the thread count.
+
+use std::sync::Arc;
 
 use rayon::prelude::*;
 use stratagem_core::rng::Stream;
-use stratagem_core::{Error, Result};
+use stratagem_core::{Cancel, Error, Result};
 
-use crate::board::Board;
+use crate::ai::AiSpec;
+use crate::board::{Board, Rules};
 use crate::state::{Outcome, State, nth_colour};
 
 /// The purposes of the streams the vector env draws from, shared with the Python bridges.
 pub const OPPONENT: &str = "envs.opponent";
 pub const EPISODE: &str = "envs.episode";
+pub const COLOURS: &str = "annexation.colours";
+/// Colour draws tried before a fresh board is given up (as `Board.hex` does).
+pub const COLOUR_ATTEMPTS: u64 = 1000;
+/// Batches up to this size are stepped on the calling thread.
+pub const SERIAL_ENVS: usize = 32;
+
+/// The geometry every fresh board shares (its graph checked once); only its colours are
+/// drawn per episode.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    cells: usize,
+    offsets: Vec<i64>,
+    neighbours: Vec<i64>,
+    starts: Vec<i64>,
+    colour_count: usize,
+    rules: Rules,
+}
+
+impl Layout {
+    /// The layout of `board`, whose graph is `offsets` and `neighbours`.
+    pub fn new(board: &Board, offsets: Vec<i64>, neighbours: Vec<i64>) -> Result<Self> {
+        let cells = stratagem_core::graph::check(&offsets, &neighbours, &crate::board::GRAPH)?;
+        if cells != board.cells() {
+            return Err(Error::InvalidParameter(format!(
+                "a layout of {cells} cells for a board of {}",
+                board.cells()
+            )));
+        }
+        Ok(Self {
+            cells,
+            offsets,
+            neighbours,
+            // Start cells are cell ids, far below 2^63.
+            starts: board.starts().iter().map(|&s| s as i64).collect(),
+            colour_count: board.colour_count(),
+            rules: board.rules(),
+        })
+    }
+
+    /// The board of game seed `seed` (see the module's docs).
+    fn board(&self, seed: u64, colours_tag: u64) -> Result<Board> {
+        let cells = self.offsets.len().saturating_sub(1);
+        let mut colours = vec![0u8; cells];
+        for attempt in 0..COLOUR_ATTEMPTS {
+            let mut cursor = Stream::with_tag(seed, colours_tag, &[attempt])?.cursor();
+            for colour in &mut colours {
+                // Below colour_count <= 16: the cast is exact.
+                *colour = cursor.uniform_below(self.colour_count as u64) as u8;
+            }
+            if self.starts_apart(&colours) {
+                return Board::of_checked_graph(
+                    self.cells,
+                    &self.offsets,
+                    &self.neighbours,
+                    &colours,
+                    self.colour_count,
+                    &self.starts,
+                    self.rules,
+                );
+            }
+        }
+        Err(Error::InvalidBoard(format!(
+            "no colour draw out of {COLOUR_ATTEMPTS} (seed {seed}, {} colours) puts the start \
+             cells in different regions",
+            self.colour_count
+        )))
+    }
+
+    /// Whether no two start cells share a colour region.
+    fn starts_apart(&self, colours: &[u8]) -> bool {
+        let cells = colours.len();
+        let mut region = vec![usize::MAX; cells];
+        let mut stack = Vec::new();
+        for (q, &start) in self.starts.iter().enumerate() {
+            let Ok(start) = usize::try_from(start) else {
+                return false;
+            };
+            match region.get(start) {
+                Some(&usize::MAX) => {}
+                _ => return false,
+            }
+            region[start] = q;
+            stack.push(start);
+            while let Some(cell) = stack.pop() {
+                let (from, to) = (self.offsets[cell] as usize, self.offsets[cell + 1] as usize);
+                for &next in &self.neighbours[from..to] {
+                    let next = next as usize;
+                    if colours[next] == colours[cell] && region[next] != q {
+                        if region[next] != usize::MAX {
+                            return false;
+                        }
+                        region[next] = q;
+                        stack.push(next);
+                    }
+                }
+            }
+        }
+        true
+    }
+}
+
+/// Where each episode's board comes from.
+#[derive(Clone, Debug)]
+pub enum Boards {
+    /// One board for every env and episode.
+    Fixed(Arc<Board>),
+    /// A board drawn from each episode's game seed.
+    Fresh(Layout),
+}
+
+/// Who plays the seats other than the agent's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Opponent {
+    /// The bridges' random opponent (stream `"envs.opponent"`).
+    Random,
+    /// A built-in AI, spawned for each move with seed `game seed + moves so far`.
+    Ai(AiSpec),
+}
+
+/// How the envs are set up: boards, opponent, the agent's seat and the autoreset rule.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub boards: Boards,
+    pub opponent: Opponent,
+    pub seat: usize,
+    pub same_step: bool,
+}
 
 /// One env: its game, the seeds of its episodes and whether its next step resets it.
 #[derive(Clone, Debug)]
 struct Env {
+    board: Arc<Board>,
     state: State,
+    history: Vec<u8>,
     base_seed: u64,
     episode: u64,
     game_seed: u64,
@@ -39,55 +183,106 @@ struct Env {
     /// colour it shows.
     unit_owner: Vec<i8>,
     unit_shown: Vec<i8>,
+    /// The colour of every unit of the board (a unit's cells share one colour).
+    unit_colour: Vec<i8>,
 }
 
-/// The caller's output buffers of one step, env-major: `observations` holds `2 * cells` values
-/// per env, `masks` `colours` values per env.
+/// The colour of every unit of `board`.
+fn unit_colours(board: &Board) -> Vec<i8> {
+    let mut unit_colour = vec![0i8; board.units()];
+    for (&unit, &colour) in board.unit_of_cell().iter().zip(board.cell_colours()) {
+        // Colours are below 16: the cast is exact.
+        unit_colour[unit as usize] = colour as i8;
+    }
+    unit_colour
+}
+
+/// The caller's output buffers of one step, env-major: `observations` and
+/// `final_observations` hold `2 * cells` values per env, `masks` `colours` values per env.
 pub struct Outputs<'a> {
     pub observations: &'a mut [i8],
     pub rewards: &'a mut [f64],
     pub terminated: &'a mut [bool],
     pub truncated: &'a mut [bool],
-    pub masks: &'a mut [bool],
+    pub masks: &'a mut [i8],
+    pub final_observations: &'a mut [i8],
 }
 
-/// `num_envs` games on one board.
+/// One env with its input and its output slots, as the zipped iterators hand them over.
+type Slots<'a, T> = (
+    (
+        (((&'a mut Env, &'a T), &'a mut [i8]), &'a mut [i8]),
+        &'a mut f64,
+    ),
+    (&'a mut bool, &'a mut [i8]),
+);
+
+/// The stream tags and settings an env step reads.
+struct Shared<'a> {
+    settings: &'a Settings,
+    players: usize,
+    opponent_tag: u64,
+    episode_tag: u64,
+    colours_tag: u64,
+}
+
+/// `num_envs` games of one geometry.
 #[derive(Clone, Debug)]
 pub struct VectorEnv {
     envs: Vec<Env>,
-    /// The colour of every unit (a unit's cells share one colour).
-    unit_colour: Vec<i8>,
+    settings: Settings,
+    cells: usize,
+    colours: usize,
+    players: usize,
     opponent_tag: u64,
     episode_tag: u64,
+    colours_tag: u64,
 }
 
 impl VectorEnv {
-    /// `num_envs` envs, each at the first position (seeded 0 until [`VectorEnv::reset`]).
-    pub fn new(board: &Board, num_envs: usize) -> Result<Self> {
+    /// `num_envs` envs on `board` (the first board, and every board for `Boards::Fixed`),
+    /// each at the first position (seeded 0 until [`VectorEnv::reset`]).
+    pub fn new(board: &Arc<Board>, num_envs: usize, settings: Settings) -> Result<Self> {
         if num_envs == 0 {
             return Err(Error::InvalidParameter(
                 "num_envs must be at least 1".into(),
             ));
         }
-        let state = State::initial(board)?;
+        if settings.seat >= board.players() {
+            return Err(Error::InvalidParameter(format!(
+                "seat must be from 0 to {}, got {}",
+                board.players() - 1,
+                settings.seat
+            )));
+        }
+        if let Boards::Fresh(layout) = &settings.boards {
+            if layout.cells != board.cells() || layout.colour_count != board.colour_count() {
+                return Err(Error::InvalidParameter(
+                    "a fresh-board layout must have the board's cells and colours".into(),
+                ));
+            }
+        }
         let env = Env {
-            state,
+            board: Arc::clone(board),
+            state: State::initial(board)?,
+            history: Vec::new(),
             base_seed: 0,
             episode: 0,
             game_seed: 0,
             needs_reset: false,
             unit_owner: vec![-1; board.units()],
             unit_shown: vec![0; board.units()],
+            unit_colour: unit_colours(board),
         };
-        let mut unit_colour = vec![0i8; board.units()];
-        for (&unit, &colour) in board.unit_of_cell().iter().zip(board.cell_colours()) {
-            unit_colour[unit as usize] = colour as i8;
-        }
         Ok(Self {
             envs: vec![env; num_envs],
-            unit_colour,
+            settings,
+            cells: board.cells(),
+            colours: board.colour_count(),
+            players: board.players(),
             opponent_tag: stratagem_core::rng::purpose_tag(OPPONENT),
             episode_tag: stratagem_core::rng::purpose_tag(EPISODE),
+            colours_tag: stratagem_core::rng::purpose_tag(COLOURS),
         })
     }
 
@@ -95,74 +290,97 @@ impl VectorEnv {
         self.envs.len()
     }
 
+    /// The board env `env` plays now.
+    pub fn board(&self, env: usize) -> Option<&Arc<Board>> {
+        self.envs.get(env).map(|env| &env.board)
+    }
+
     /// Starts episode 0 of every env, env `i` seeded `seeds[i]`, and writes the first
     /// observations and masks (rewards 0, no env terminated).
-    pub fn reset(&mut self, board: &Board, seeds: &[u64], out: Outputs<'_>) -> Result<()> {
-        let tags = (self.opponent_tag, self.episode_tag);
-        self.for_each_env(board, seeds, out, |env, &seed| {
+    pub fn reset(&mut self, seeds: &[u64], out: Outputs<'_>) -> Result<()> {
+        self.for_each_env(seeds, out, |env, &seed, shared, _| {
             env.base_seed = seed;
             env.episode = 0;
-            env.start(board, tags.0, tags.1)?;
+            env.start(shared)?;
             Ok((0.0, false))
         })
     }
 
-    /// One step of every env with seat 0's `actions` (see the module's docs).
-    pub fn step(&mut self, board: &Board, actions: &[i64], out: Outputs<'_>) -> Result<()> {
-        let tags = (self.opponent_tag, self.episode_tag);
-        self.for_each_env(board, actions, out, |env, &action| {
-            env.step(board, action, tags.0, tags.1)
+    /// One step of every env with the agent's `actions` (see the module's docs).
+    pub fn step(&mut self, actions: &[i64], out: Outputs<'_>) -> Result<()> {
+        self.for_each_env(actions, out, |env, &action, shared, last| {
+            env.step(action, shared, last)
         })
     }
 
-    /// Runs `play(env, input)` -> `(reward, terminated)` for every env in parallel and writes
-    /// its outputs.
+    /// Runs `play(env, input, shared, final observation)` -> `(reward, terminated)` for every
+    /// env (in parallel for large batches) and writes its outputs.
     fn for_each_env<T: Sync>(
         &mut self,
-        board: &Board,
         inputs: &[T],
         out: Outputs<'_>,
-        play: impl Fn(&mut Env, &T) -> Result<(f64, bool)> + Sync,
+        play: impl Fn(&mut Env, &T, &Shared<'_>, &mut [i8]) -> Result<(f64, bool)> + Sync,
     ) -> Result<()> {
-        self.check_outputs(board, inputs.len(), &out)?;
-        let cells = board.cells();
-        let colours = board.colour_count();
-        let unit_colour = &self.unit_colour;
-        self.envs
-            .par_iter_mut()
-            .zip(inputs.par_iter())
-            .zip(out.observations.par_chunks_mut(2 * cells))
-            .zip(out.masks.par_chunks_mut(colours))
-            .zip(out.rewards.par_iter_mut())
-            .zip(
-                out.terminated
-                    .par_iter_mut()
-                    .zip(out.truncated.par_iter_mut()),
-            )
-            .with_min_len(32)
-            .try_for_each(
-                |(((((env, input), observation), mask), reward), (terminated, truncated))| {
-                    (*reward, *terminated) = play(env, input)?;
-                    *truncated = false;
-                    env.write(board, unit_colour, observation, mask);
-                    Ok(())
-                },
-            )
+        self.check_outputs(inputs.len(), &out)?;
+        let (cells, colours) = (self.cells, self.colours);
+        let shared = Shared {
+            settings: &self.settings,
+            players: self.players,
+            opponent_tag: self.opponent_tag,
+            episode_tag: self.episode_tag,
+            colours_tag: self.colours_tag,
+        };
+        let one =
+            |(((((env, input), observation), mask), reward), (terminated, last)): Slots<'_, T>| {
+                (*reward, *terminated) = play(env, input, &shared, last)?;
+                env.write(&shared, observation, mask);
+                Ok::<(), Error>(())
+            };
+        out.truncated.fill(false);
+        if self.envs.len() <= SERIAL_ENVS {
+            self.envs
+                .iter_mut()
+                .zip(inputs)
+                .zip(out.observations.chunks_mut(2 * cells))
+                .zip(out.masks.chunks_mut(colours))
+                .zip(out.rewards.iter_mut())
+                .zip(
+                    out.terminated
+                        .iter_mut()
+                        .zip(out.final_observations.chunks_mut(2 * cells)),
+                )
+                .try_for_each(one)
+        } else {
+            self.envs
+                .par_iter_mut()
+                .zip(inputs.par_iter())
+                .zip(out.observations.par_chunks_mut(2 * cells))
+                .zip(out.masks.par_chunks_mut(colours))
+                .zip(out.rewards.par_iter_mut())
+                .zip(
+                    out.terminated
+                        .par_iter_mut()
+                        .zip(out.final_observations.par_chunks_mut(2 * cells)),
+                )
+                .with_min_len(SERIAL_ENVS)
+                .try_for_each(one)
+        }
     }
 
-    fn check_outputs(&self, board: &Board, given: usize, out: &Outputs<'_>) -> Result<()> {
+    fn check_outputs(&self, given: usize, out: &Outputs<'_>) -> Result<()> {
         let n = self.envs.len();
         let sizes = [
             ("actions or seeds", given, n),
-            (
-                "observations",
-                out.observations.len(),
-                n * 2 * board.cells(),
-            ),
+            ("observations", out.observations.len(), n * 2 * self.cells),
             ("rewards", out.rewards.len(), n),
             ("terminated", out.terminated.len(), n),
             ("truncated", out.truncated.len(), n),
-            ("masks", out.masks.len(), n * board.colour_count()),
+            ("masks", out.masks.len(), n * self.colours),
+            (
+                "final_observations",
+                out.final_observations.len(),
+                n * 2 * self.cells,
+            ),
         ];
         for (name, got, expected) in sizes {
             if got != expected {
@@ -176,77 +394,110 @@ impl VectorEnv {
 }
 
 impl Env {
-    /// The first position of the current episode, with its game seed.
-    fn start(&mut self, board: &Board, opponent_tag: u64, episode_tag: u64) -> Result<()> {
+    /// The first position of the current episode, with its game seed (and its board).
+    fn start(&mut self, shared: &Shared<'_>) -> Result<()> {
         self.game_seed = if self.episode == 0 {
             self.base_seed
         } else {
-            Stream::with_tag(self.base_seed, episode_tag, &[self.episode])?.block(0)[0]
+            Stream::with_tag(self.base_seed, shared.episode_tag, &[self.episode])?.block(0)[0]
         };
-        self.state = State::initial(board)?;
+        if let Boards::Fresh(layout) = &shared.settings.boards {
+            self.board = Arc::new(layout.board(self.game_seed, shared.colours_tag)?);
+            self.unit_owner.resize(self.board.units(), -1);
+            self.unit_shown.resize(self.board.units(), 0);
+            self.unit_colour = unit_colours(&self.board);
+        }
+        self.state = State::initial(&self.board)?;
+        self.history.clear();
         self.needs_reset = false;
-        self.play_opponents(board, opponent_tag)
+        self.play_opponents(shared)
     }
 
-    /// `(reward, terminated)` of seat 0's `action`.
-    fn step(
-        &mut self,
-        board: &Board,
-        action: i64,
-        opponent_tag: u64,
-        episode_tag: u64,
-    ) -> Result<(f64, bool)> {
+    /// `(reward, terminated)` of the agent's `action`; with same-step autoreset an ended
+    /// episode's last observation goes to `last` and the next episode starts.
+    fn step(&mut self, action: i64, shared: &Shared<'_>, last: &mut [i8]) -> Result<(f64, bool)> {
         if self.needs_reset {
             self.episode += 1;
-            self.start(board, opponent_tag, episode_tag)?;
+            self.start(shared)?;
             return Ok((0.0, false));
         }
-        let legal = self.state.legal_mask(board);
-        if !(0..board.colour_count() as i64).contains(&action) || legal & (1 << action) == 0 {
-            self.needs_reset = true;
-            return Ok((-1.0, true));
-        }
-        self.state.play_unchecked(board, action as usize);
-        self.play_opponents(board, opponent_tag)?;
-        if !self.state.is_over() {
-            return Ok((0.0, false));
-        }
+        let board = Arc::clone(&self.board);
+        let legal = self.state.legal_mask(&board);
+        let in_range = (0..board.colour_count() as i64).contains(&action);
+        let reward = if self.state.is_over() {
+            // The opponents ended the game before the agent's first move (tiny boards): the
+            // action is ignored and the episode ends with its result.
+            agent_reward(&self.state, shared.settings.seat)
+        } else if !in_range || legal & (1 << action) == 0 {
+            -1.0
+        } else {
+            self.play(action as usize);
+            self.play_opponents(shared)?;
+            if !self.state.is_over() {
+                return Ok((0.0, false));
+            }
+            agent_reward(&self.state, shared.settings.seat)
+        };
         self.needs_reset = true;
-        Ok((seat_zero_reward(&self.state), true))
+        if shared.settings.same_step {
+            let mut no_mask = [0i8; 0];
+            self.write(shared, last, &mut no_mask);
+            self.episode += 1;
+            self.start(shared)?;
+        }
+        Ok((reward, true))
     }
 
-    /// The random opponents' moves until seat 0 is to move or the game is over.
-    fn play_opponents(&mut self, board: &Board, opponent_tag: u64) -> Result<()> {
-        while !self.state.is_over() && self.state.to_move() != 0 {
-            let seat = self.state.to_move() as u64;
-            let legal = self.state.legal_mask(board);
-            let ids = [u64::from(self.state.moves()), seat];
-            let mut cursor = Stream::with_tag(self.game_seed, opponent_tag, &ids)?.cursor();
-            let index = cursor.uniform_below(u64::from(legal.count_ones()));
-            self.state
-                .play_unchecked(board, nth_colour(legal, index as u32));
+    fn play(&mut self, colour: usize) {
+        self.state.play_unchecked(&self.board, colour);
+        // Colours are below 16: the cast is exact.
+        self.history.push(colour as u8);
+    }
+
+    /// The opponents' moves until the agent is to move or the game is over.
+    fn play_opponents(&mut self, shared: &Shared<'_>) -> Result<()> {
+        let seat = shared.settings.seat;
+        while !self.state.is_over() && self.state.to_move() != seat {
+            let colour = match shared.settings.opponent {
+                Opponent::Random => {
+                    let legal = self.state.legal_mask(&self.board);
+                    let ids = [u64::from(self.state.moves()), self.state.to_move() as u64];
+                    let mut cursor =
+                        Stream::with_tag(self.game_seed, shared.opponent_tag, &ids)?.cursor();
+                    let index = cursor.uniform_below(u64::from(legal.count_ones()));
+                    nth_colour(legal, index as u32)
+                }
+                Opponent::Ai(spec) => {
+                    let seed = self.game_seed.wrapping_add(u64::from(self.state.moves()));
+                    spec.spawn(seed).choose(
+                        &self.board,
+                        &self.state,
+                        &self.history,
+                        &Cancel::new(),
+                    )?
+                }
+            };
+            self.play(colour);
         }
         Ok(())
     }
 
-    /// Writes the observation of seat 0 and its legal mask: each unit's owner and shown
-    /// colour first, then a branch-free gather per cell.
-    fn write(
-        &mut self,
-        board: &Board,
-        unit_colour: &[i8],
-        observation: &mut [i8],
-        mask: &mut [bool],
-    ) {
-        let state = &self.state;
+    /// Writes the observation of the agent's seat: each unit's owner and shown colour first,
+    /// then a branch-free gather per cell; then its legal mask into `mask` (all ones when the
+    /// episode has ended: the next action is ignored).
+    fn write(&mut self, shared: &Shared<'_>, observation: &mut [i8], mask: &mut [i8]) {
+        let (state, board) = (&self.state, &self.board);
+        let (seat, players) = (shared.settings.seat, shared.players);
         self.unit_owner.fill(-1);
-        self.unit_shown.copy_from_slice(unit_colour);
+        self.unit_shown.copy_from_slice(&self.unit_colour);
         for (q, &colour) in state.player_colours().iter().enumerate() {
+            // Players are at most 4: the casts are exact.
+            let relative = ((q + players - seat) % players) as i8;
             for (w, &bits) in state.owned(q).iter().enumerate() {
                 let mut bits = bits;
                 while bits != 0 {
                     let unit = w * 64 + bits.trailing_zeros() as usize;
-                    self.unit_owner[unit] = q as i8;
+                    self.unit_owner[unit] = relative;
                     self.unit_shown[unit] = colour as i8;
                     bits &= bits - 1;
                 }
@@ -259,27 +510,27 @@ impl Env {
             *owner = unit_owner[unit as usize];
             *colour = unit_shown[unit as usize];
         }
-        let legal = if self.needs_reset {
-            0
+        let legal = if self.needs_reset || state.is_over() {
+            u32::MAX
         } else {
             state.legal_mask(board)
         };
         for (colour, slot) in mask.iter_mut().enumerate() {
-            *slot = legal & (1 << colour) != 0;
+            *slot = i8::from(legal & (1 << colour) != 0);
         }
     }
 }
 
-/// Seat 0's reward at the end (docs/games.md: +1 win, -1 loss; a draw 0 to the seats at the
-/// top, -1 to the rest).
-fn seat_zero_reward(state: &State) -> f64 {
+/// The agent's reward at the end (docs/games.md: +1 win, -1 loss; a draw 0 to the seats at
+/// the top, -1 to the rest).
+fn agent_reward(state: &State, seat: usize) -> f64 {
     match state.outcome() {
-        Outcome::Won(0) => 1.0,
+        Outcome::Won(winner) if usize::from(winner) == seat => 1.0,
         Outcome::Won(_) => -1.0,
         Outcome::Drawn => {
             let scores = state.scores();
             let top = scores.iter().copied().max().unwrap_or(0);
-            if scores.first() == Some(&top) {
+            if scores.get(seat) == Some(&top) {
                 0.0
             } else {
                 -1.0
@@ -312,7 +563,8 @@ mod tests {
         rewards: Vec<f64>,
         terminated: Vec<bool>,
         truncated: Vec<bool>,
-        masks: Vec<bool>,
+        masks: Vec<i8>,
+        final_observations: Vec<i8>,
     }
 
     impl Buffers {
@@ -322,7 +574,8 @@ mod tests {
                 rewards: vec![0.0; n],
                 terminated: vec![false; n],
                 truncated: vec![false; n],
-                masks: vec![false; n * board.colour_count()],
+                masks: vec![0; n * board.colour_count()],
+                final_observations: vec![0; n * 2 * board.cells()],
             }
         }
 
@@ -333,15 +586,27 @@ mod tests {
                 terminated: &mut self.terminated,
                 truncated: &mut self.truncated,
                 masks: &mut self.masks,
+                final_observations: &mut self.final_observations,
             }
         }
     }
 
-    /// `num_envs` envs on `board` and the buffers for their outputs.
+    fn settings(boards: Boards, same_step: bool) -> Settings {
+        Settings {
+            boards,
+            opponent: Opponent::Random,
+            seat: 0,
+            same_step,
+        }
+    }
+
+    /// `num_envs` envs on `board` (next-step autoreset) and the buffers for their outputs.
     fn envs(board: &Board, num_envs: usize) -> Result<(VectorEnv, Buffers)> {
+        let board = Arc::new(board.clone());
+        let fixed = settings(Boards::Fixed(Arc::clone(&board)), false);
         Ok((
-            VectorEnv::new(board, num_envs)?,
-            Buffers::new(board, num_envs),
+            VectorEnv::new(&board, num_envs, fixed)?,
+            Buffers::new(&board, num_envs),
         ))
     }
 
@@ -349,16 +614,16 @@ mod tests {
         let (mut env, mut out) = envs(board, 8)?;
         let seeds: Vec<u64> = (0..8).collect();
         let pool = stratagem_core::parallel::pool(threads)?;
-        pool.install(|| env.reset(board, &seeds, out.outputs()))?;
+        pool.install(|| env.reset(&seeds, out.outputs()))?;
         let mut trace = Vec::new();
         for _ in 0..steps {
             // The first legal colour of each env (0 for an env about to reset).
             let actions: Vec<i64> = out
                 .masks
                 .chunks(board.colour_count())
-                .map(|m| m.iter().position(|&on| on).unwrap_or(0) as i64)
+                .map(|m| m.iter().position(|&on| on == 1).unwrap_or(0) as i64)
                 .collect();
-            pool.install(|| env.step(board, &actions, out.outputs()))?;
+            pool.install(|| env.step(&actions, out.outputs()))?;
             trace.push((out.observations.clone(), out.rewards.clone()));
         }
         Ok(trace)
@@ -382,14 +647,17 @@ mod tests {
     fn illegal_actions_lose_and_the_next_step_resets() -> Result<()> {
         let board = path()?;
         let (mut env, mut out) = envs(&board, 1)?;
-        env.reset(&board, &[5], out.outputs())?;
-        let own = out.masks.iter().position(|&on| !on).unwrap_or(0) as i64;
-        env.step(&board, &[own], out.outputs())?;
+        env.reset(&[5], out.outputs())?;
+        let own = out.masks.iter().position(|&on| on == 0).unwrap_or(0) as i64;
+        env.step(&[own], out.outputs())?;
         assert_eq!((out.rewards[0], out.terminated[0]), (-1.0, true));
-        assert!(out.masks.iter().all(|&on| !on));
-        env.step(&board, &[99], out.outputs())?;
+        assert!(
+            out.masks.iter().all(|&on| on == 1),
+            "any action may be sent to reset"
+        );
+        env.step(&[99], out.outputs())?;
         assert_eq!((out.rewards[0], out.terminated[0]), (0.0, false));
-        assert!(out.masks.iter().any(|&on| on));
+        assert!(out.masks.contains(&1));
         Ok(())
     }
 
@@ -397,9 +665,72 @@ mod tests {
     fn wrong_buffer_sizes_are_refused() -> Result<()> {
         let board = path()?;
         let (mut env, mut out) = envs(&board, 2)?;
-        let refused = env.step(&board, &[0], out.outputs());
+        let refused = env.step(&[0], out.outputs());
         assert!(matches!(refused, Err(Error::InvalidParameter(m)) if m.contains("actions")));
-        assert!(VectorEnv::new(&board, 0).is_err());
+        let board = Arc::new(board);
+        let fixed = settings(Boards::Fixed(Arc::clone(&board)), false);
+        assert!(VectorEnv::new(&board, 0, fixed.clone()).is_err());
+        let far_seat = Settings { seat: 2, ..fixed };
+        assert!(VectorEnv::new(&board, 1, far_seat).is_err());
+        Ok(())
+    }
+
+    /// A path of `n` cells with 4 colours, its ends the starts, and its first board.
+    fn long_path(n: usize) -> Result<(Arc<Board>, Layout)> {
+        let mut offsets = vec![0i64];
+        let mut neighbours = Vec::new();
+        for cell in 0..n as i64 {
+            neighbours.extend(
+                [cell - 1, cell + 1]
+                    .into_iter()
+                    .filter(|&c| (0..n as i64).contains(&c)),
+            );
+            offsets.push(neighbours.len() as i64);
+        }
+        let colours: Vec<u8> = (0..n).map(|cell| (cell % 4) as u8).collect();
+        let rules = Rules {
+            mode: Mode::Flood,
+            allow_opponent_colours: false,
+            max_moves: None,
+        };
+        let starts = vec![0, n as i64 - 1];
+        let board = Board::new(&offsets, &neighbours, &colours, 4, &starts, rules)?;
+        let layout = Layout::new(&board, offsets, neighbours)?;
+        Ok((Arc::new(board), layout))
+    }
+
+    #[test]
+    fn fresh_boards_differ_between_episodes_and_keep_the_starts_apart() -> Result<()> {
+        let (board, layout) = long_path(20)?;
+        let fresh = settings(Boards::Fresh(layout), true);
+        let mut env = VectorEnv::new(&board, 16, fresh)?;
+        let mut out = Buffers::new(&board, 16);
+        env.reset(&(0..16).collect::<Vec<u64>>(), out.outputs())?;
+        let colours: std::collections::HashSet<Vec<u8>> = (0..16)
+            .filter_map(|i| env.board(i).map(|b| b.cell_colours().to_vec()))
+            .collect();
+        assert!(colours.len() > 8, "{} distinct boards of 16", colours.len());
+        Ok(())
+    }
+
+    #[test]
+    fn same_step_autoreset_keeps_the_last_observation_and_a_live_mask() -> Result<()> {
+        let (board, layout) = long_path(20)?;
+        let fresh = settings(Boards::Fresh(layout), true);
+        let mut env = VectorEnv::new(&board, 1, fresh)?;
+        let mut out = Buffers::new(&board, 1);
+        env.reset(&[3], out.outputs())?;
+        let mut ended = 0;
+        for _ in 0..200 {
+            let action = out.masks.iter().position(|&on| on == 1).unwrap_or(99) as i64;
+            assert!(action != 99, "a live env always has a legal colour");
+            env.step(&[action], out.outputs())?;
+            if out.terminated[0] {
+                ended += 1;
+                assert_ne!(out.final_observations, out.observations);
+            }
+        }
+        assert!(ended > 3);
         Ok(())
     }
 }

@@ -5,11 +5,61 @@
 //! call does not pay for spawning threads each time.
 
 use std::collections::HashMap;
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use rayon::ThreadPool;
 
+use crate::cancel::{poll_watch, watching};
 use crate::error::{Result, param};
+
+/// A rayon pool whose [`install`](Pool::install) keeps a watched calling thread polling
+/// ([`crate::Cancel::watched`]) while the pool works.
+#[derive(Debug)]
+pub struct Pool {
+    threads: ThreadPool,
+}
+
+impl Pool {
+    /// Runs `op` in this pool and returns its result. A watched thread from outside the pool
+    /// waits in slices, running its watch between them, instead of blocking until the end.
+    pub fn install<R, F>(&self, op: F) -> R
+    where
+        R: Send,
+        F: FnOnce() -> R + Send,
+    {
+        if self.threads.current_thread_index().is_some() || !watching() {
+            return self.threads.install(op);
+        }
+        self.threads.in_place_scope(|scope| {
+            let (finished, outcome) = channel();
+            scope.spawn(move |_| {
+                // The receiver outlives the scope, so this send cannot fail.
+                let _ = finished.send(catch_unwind(AssertUnwindSafe(op)));
+            });
+            let mut wait = poll_watch(false).unwrap_or_default();
+            loop {
+                match outcome.recv_timeout(wait) {
+                    Ok(Ok(result)) => return result,
+                    Ok(Err(panic)) => resume_unwind(panic),
+                    Err(RecvTimeoutError::Timeout) => {
+                        wait = poll_watch(false).unwrap_or_default();
+                    }
+                    // The sender is dropped only after sending.
+                    Err(RecvTimeoutError::Disconnected) => {
+                        unreachable!("a pool job ended without a result")
+                    }
+                }
+            }
+        })
+    }
+
+    /// The number of worker threads.
+    pub fn current_num_threads(&self) -> usize {
+        self.threads.current_num_threads()
+    }
+}
 
 /// The most threads one call may ask for; far above any sensible machine, it only stops
 /// absurd requests before they spawn threads.
@@ -55,8 +105,8 @@ pub fn validate_threads(threads: usize) -> Result<usize> {
 }
 
 /// A rayon pool with exactly `threads` workers, shared by every call that asks for that size.
-pub fn pool(threads: usize) -> Result<Arc<ThreadPool>> {
-    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<ThreadPool>>>> = OnceLock::new();
+pub fn pool(threads: usize) -> Result<Arc<Pool>> {
+    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<Pool>>>> = OnceLock::new();
     let threads = validate_threads(threads)?;
     let pools = POOLS.get_or_init(|| Mutex::new(HashMap::new()));
     // A poisoned lock only means another thread panicked while inserting; the map is intact.
@@ -71,7 +121,7 @@ pub fn pool(threads: usize) -> Result<Arc<ThreadPool>> {
         .thread_name(move |i| format!("stratagem-{threads}-{i}"))
         .build()
         .map_err(|e| param(format!("cannot start {threads} threads: {e}")))?;
-    let built = Arc::new(built);
+    let built = Arc::new(Pool { threads: built });
     pools.insert(threads, Arc::clone(&built));
     Ok(built)
 }

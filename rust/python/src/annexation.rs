@@ -14,7 +14,9 @@ use stratagem_annexation::batch::{Arrays, step_arrays};
 use stratagem_annexation::matches::{MatchArrays, match_fixtures, match_table, play_fixtures};
 use stratagem_annexation::mcts::{Budget, MctsConfig};
 use stratagem_annexation::playout::{Policy, playouts};
-use stratagem_annexation::vector::{Outputs, VectorEnv};
+use stratagem_annexation::vector::{
+    Boards, Layout, Opponent, Outputs, SERIAL_ENVS, Settings, VectorEnv,
+};
 use stratagem_annexation::{Board, Mode, Outcome, Rules, State};
 use stratagem_core::Cancel;
 use stratagem_core::error::named;
@@ -470,12 +472,11 @@ fn annexation_batch_step<'py>(
 /// random opponents, stepped together over threads into the caller's numpy buffers.
 #[pyclass(module = "stratagem._core.annexation", name = "Vector")]
 pub struct PyVector {
-    board: Arc<Board>,
     inner: VectorEnv,
     threads: usize,
 }
 
-/// The caller's output buffers (a tuple of the five arrays), checked C-contiguous and borrowed
+/// The caller's output buffers (a tuple of the six arrays), checked C-contiguous and borrowed
 /// for one call.
 #[derive(FromPyObject)]
 struct Buffers<'py>(
@@ -483,13 +484,14 @@ struct Buffers<'py>(
     PyReadwriteArray1<'py, f64>,
     PyReadwriteArray1<'py, bool>,
     PyReadwriteArray1<'py, bool>,
-    PyReadwriteArray2<'py, bool>,
+    PyReadwriteArray2<'py, i8>,
+    PyReadwriteArray3<'py, i8>,
 );
 
 impl Buffers<'_> {
     fn outputs(&mut self) -> PyResult<Outputs<'_>> {
         let contiguous = |name: &str| param(format!("{name} must be a C-contiguous array"));
-        let Self(observations, rewards, terminated, truncated, masks) = self;
+        let Self(observations, rewards, terminated, truncated, masks, last) = self;
         Ok(Outputs {
             observations: observations
                 .as_slice_mut()
@@ -502,18 +504,46 @@ impl Buffers<'_> {
                 .as_slice_mut()
                 .map_err(|_| contiguous("truncated"))?,
             masks: masks.as_slice_mut().map_err(|_| contiguous("masks"))?,
+            final_observations: last
+                .as_slice_mut()
+                .map_err(|_| contiguous("final_observations"))?,
         })
     }
 }
 
 #[pymethods]
 impl PyVector {
+    /// `num_envs` envs on `board`; `fresh`: a board drawn from each episode's seed with
+    /// `board`'s cells, starts, colour count and rules; `opponent`: an `Agent` (None: the
+    /// bridges' random opponent); `seat`: the agent's seat; `same_step`: same-step autoreset.
     #[new]
-    #[pyo3(signature = (board, num_envs, threads=None))]
-    fn new(board: &PyBoard, num_envs: usize, threads: Option<usize>) -> PyResult<Self> {
+    #[pyo3(signature = (board, num_envs, threads=None, *, fresh=false, opponent=None, seat=0, same_step=false))]
+    fn new(
+        board: &PyBoard,
+        num_envs: usize,
+        threads: Option<usize>,
+        fresh: bool,
+        opponent: Option<PyRef<'_, PyAgent>>,
+        seat: usize,
+        same_step: bool,
+    ) -> PyResult<Self> {
+        let inner = &board.inner;
+        let boards = if fresh {
+            Boards::Fresh(
+                Layout::new(inner, board.offsets.clone(), board.neighbours.clone())
+                    .map_err(to_py)?,
+            )
+        } else {
+            Boards::Fixed(Arc::clone(inner))
+        };
+        let settings = Settings {
+            boards,
+            opponent: opponent.map_or(Opponent::Random, |agent| Opponent::Ai(agent.spec)),
+            seat,
+            same_step,
+        };
         Ok(Self {
-            inner: VectorEnv::new(&board.inner, num_envs).map_err(to_py)?,
-            board: Arc::clone(&board.inner),
+            inner: VectorEnv::new(inner, num_envs, settings).map_err(to_py)?,
             threads: thread_count(threads)?,
         })
     }
@@ -523,13 +553,26 @@ impl PyVector {
         self.inner.num_envs()
     }
 
+    /// The cell colours of the board env `env` plays now.
+    fn board_colours<'py>(
+        &self,
+        py: Python<'py>,
+        env: usize,
+    ) -> PyResult<Bound<'py, PyArray1<u8>>> {
+        let board = self
+            .inner
+            .board(env)
+            .ok_or_else(|| param(format!("env {env} is out of range")))?;
+        Ok(board.cell_colours().to_vec().into_pyarray(py))
+    }
+
     /// Starts episode 0 of every env (env `i` seeded `seeds[i]`) and writes its outputs into
-    /// `buffers` (observations, rewards, terminated, truncated, masks).
+    /// `buffers` (observations, rewards, terminated, truncated, masks, final observations).
     fn reset(&mut self, seeds: PyReadonlyArray1<'_, u64>, buffers: Buffers<'_>) -> PyResult<()> {
         self.run(&seeds, "seeds", buffers, VectorEnv::reset)
     }
 
-    /// One step of every env with seat 0's `actions`, written into `buffers`.
+    /// One step of every env with the agent's `actions`, written into `buffers`.
     fn step(&mut self, actions: PyReadonlyArray1<'_, i64>, buffers: Buffers<'_>) -> PyResult<()> {
         self.run(&actions, "actions", buffers, VectorEnv::step)
     }
@@ -537,23 +580,26 @@ impl PyVector {
 
 impl PyVector {
     /// Runs `work` on the envs, the values of `input` (which must be C-contiguous; `name`
-    /// names it in errors) and the buffers, in the pool with the GIL released. A step is short
-    /// (a few moves per env), so there is no Ctrl-C watch.
+    /// names it in errors) and the buffers with the GIL released: small batches on this
+    /// thread, larger ones in the pool. A step is short (a few moves per env), so there is no
+    /// Ctrl-C watch.
     fn run<T: numpy::Element + Sync>(
         &mut self,
         input: &PyReadonlyArray1<'_, T>,
         name: &str,
         mut buffers: Buffers<'_>,
-        work: impl FnOnce(&mut VectorEnv, &Board, &[T], Outputs<'_>) -> stratagem_core::Result<()>
-        + Send,
+        work: impl FnOnce(&mut VectorEnv, &[T], Outputs<'_>) -> stratagem_core::Result<()> + Send,
     ) -> PyResult<()> {
         let py = input.py();
         let input = input
             .as_slice()
             .map_err(|_| param(format!("{name} must be C-contiguous")))?;
         let outputs = buffers.outputs()?;
-        let (env, board) = (&mut self.inner, &self.board);
-        detached_in_pool(py, self.threads, || work(env, board, input, outputs))
+        let env = &mut self.inner;
+        if env.num_envs() <= SERIAL_ENVS {
+            return py.detach(|| work(env, input, outputs)).map_err(to_py);
+        }
+        detached_in_pool(py, self.threads, || work(env, input, outputs))
     }
 }
 

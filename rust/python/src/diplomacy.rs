@@ -370,7 +370,7 @@ impl DiplomacyPosition {
         let order = order.unwrap_or_else(|| (0..self.board.powers).collect());
         let budget = budget(max_evaluations, time_limit)?;
         let threads = thread_count(threads)?;
-        let done = AtomicU64::new(0);
+        let done = Arc::new(AtomicU64::new(0));
         let report = progress.as_ref().map(|callback| (callback, &done));
         let (board, position) = (&self.board, &self.position);
         let weights = weights_from(weights);
@@ -641,7 +641,7 @@ impl DiplomacyCombined {
         progress: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
         let budget = budget(max_evaluations, time_limit)?;
-        let done = AtomicU64::new(0);
+        let done = Arc::new(AtomicU64::new(0));
         let report = progress.as_ref().map(|callback| (callback, &done));
         let problem = Problem::new(&self.board, &self.position, self.convention, &self.weights);
         let search = &mut self.search;

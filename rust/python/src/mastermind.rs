@@ -2,6 +2,7 @@
 //! evaluation and contradiction finding. Codes travel as uint8 arrays, a history as a
 //! `(k, spots)` array of guesses and a `(k, 2)` array of (black, white).
 
+use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 
 use numpy::ndarray::{Array1, Array2};
@@ -288,7 +289,7 @@ fn mastermind_count(
 ) -> PyResult<u128> {
     let prefix = prefix_of(history.0.space, prefix)?;
     let threads = thread_count(threads)?;
-    let done = AtomicU64::new(0);
+    let done = Arc::new(AtomicU64::new(0));
     let small = history
         .0
         .space
@@ -300,13 +301,13 @@ fn mastermind_count(
 }
 
 /// Runs `work`: small work on the calling thread (the GIL released) and with one report of
-/// `done` at the end, since it ends long before Ctrl-C or a progress bar could matter and the
-/// watching thread of [`interruptible_reporting`] costs ~60 us; other work watched.
+/// `done` at the end, since it ends long before Ctrl-C or a progress bar could matter; other
+/// work watched.
 fn small_or_watched<T, F>(
     py: Python<'_>,
     small: bool,
     progress: Option<&Py<PyAny>>,
-    done: &AtomicU64,
+    done: &Arc<AtomicU64>,
     work: F,
 ) -> PyResult<T>
 where
@@ -354,7 +355,7 @@ fn mastermind_consistent<'py>(
         .is_some_and(|size| size <= search::SERIAL_COUNT_CODES);
     let threads = thread_count(threads)?;
     let threads = if small { 1 } else { threads };
-    let found = small_or_watched(py, small, None, &AtomicU64::new(0), |cancel| {
+    let found = small_or_watched(py, small, None, &Arc::default(), |cancel| {
         search::all_consistent(&history.0, threads, cancel)
     })?;
     Ok(codes_array(py, space, &found))
@@ -424,7 +425,7 @@ fn mastermind_solve<'py>(
         .map_err(|e| param(format!("secret: {e}")))?;
     let strategy = Strategy::parse(strategy, order).map_err(to_py)?;
     let threads = thread_count(threads)?;
-    let blacks = AtomicU64::new(0);
+    let blacks = Arc::new(AtomicU64::new(0));
     let report = progress.as_ref().map(|callback| (callback, &blacks));
     let history = interruptible_reporting(
         py,
@@ -490,7 +491,7 @@ fn mastermind_evaluate<'py>(
     let strategy = Strategy::parse(strategy, order).map_err(to_py)?;
     let secrets = codes(space, &secrets, "secrets")?;
     let threads = thread_count(threads)?;
-    let done = AtomicU64::new(0);
+    let done = Arc::new(AtomicU64::new(0));
     let small = evaluate::is_small(space, strategy);
     let guesses = small_or_watched(py, small, progress.as_ref(), &done, |cancel| {
         evaluate::evaluate(space, strategy, seed, &secrets, threads, cancel, &done)

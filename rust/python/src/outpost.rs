@@ -333,7 +333,7 @@ impl PyGame {
     /// is called with the turns done so far. Returns the turns played.
     #[pyo3(signature = (turns, progress=None))]
     fn run(&mut self, py: Python<'_>, turns: u32, progress: Option<Py<PyAny>>) -> PyResult<u32> {
-        let done = AtomicU64::new(0);
+        let done = Arc::new(AtomicU64::new(0));
         let report = progress.as_ref().map(|callback| (callback, &done));
         let game = &mut self.inner;
         interruptible_reporting(py, |cancel| game.run(turns, cancel, &done), report)
@@ -502,7 +502,7 @@ fn outpost_tournament<'py>(
         });
     }
     let threads = thread_count(threads)?;
-    let done = AtomicU64::new(0);
+    let done = Arc::new(AtomicU64::new(0));
     let report = progress.as_ref().map(|callback| (callback, &done));
     let tallies =
         interruptible_reporting(py, |cancel| play(&fixtures, threads, cancel, &done), report)?;

@@ -1,17 +1,22 @@
 //! Running long work from Python: a rayon pool sized per call, the GIL released, and Ctrl-C
 //! honoured within about a tenth of a second.
 //!
-//! The calling thread lends the work to a scoped worker thread, then waits on a channel with
-//! the GIL released, waking every [`SIGNAL_POLL`] to let Python run its signal handlers. When
-//! a handler raises (KeyboardInterrupt), the [`Cancel`] token is set, the worker stops at its
-//! next check, and the handler's exception is returned.
+//! The calling thread runs the work itself with the GIL released, so a short call costs no
+//! more than releasing and taking back the GIL. It holds a watch ([`Cancel::watched`]): every
+//! [`SIGNAL_POLL`], at its next cancellation check or while it waits for a pool, it takes the
+//! GIL back to let Python run its signal handlers (only the main thread can). When a handler
+//! raises (KeyboardInterrupt), the [`Cancel`] token is set, the work stops at its next check,
+//! and the handler's exception is returned.
 
+use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::rc::Rc;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::Duration;
 
 use pyo3::prelude::*;
+use stratagem_core::cancel::Poll;
 use stratagem_core::{Cancel, parallel};
 
 use crate::errors::{internal, to_py};
@@ -77,7 +82,7 @@ where
     T: Send,
     F: FnOnce(&Cancel, &AtomicU64) -> stratagem_core::Result<T> + Send,
 {
-    let done = AtomicU64::new(0);
+    let done = Arc::new(AtomicU64::new(0));
     let report = progress.map(|callback| (callback, &done));
     interruptible_reporting(
         py,
@@ -87,7 +92,7 @@ where
 }
 
 /// `work` inside a rayon pool of `threads` threads with the GIL released but no Ctrl-C watch:
-/// for work that ends sooner than starting the watching thread would take.
+/// for work too short to ever need one.
 pub fn detached_in_pool<T, F>(py: Python<'_>, threads: usize, work: F) -> PyResult<T>
 where
     T: Send,
@@ -102,48 +107,44 @@ where
 pub fn interruptible_reporting<T, F>(
     py: Python<'_>,
     work: F,
-    report: Option<(&Py<PyAny>, &AtomicU64)>,
+    report: Option<(&Py<PyAny>, &Arc<AtomicU64>)>,
 ) -> PyResult<T>
 where
     T: Send,
     F: FnOnce(&Cancel) -> stratagem_core::Result<T> + Send,
 {
-    let cancel = Cancel::new();
-    py.detach(|| {
-        std::thread::scope(|scope| {
-            let (done, finished) = channel();
-            let worker_cancel = cancel.clone();
-            scope.spawn(move || {
-                let outcome = catch_unwind(AssertUnwindSafe(|| work(&worker_cancel)));
-                // The receiver outlives the scope, so this send cannot fail.
-                let _ = done.send(outcome);
-            });
-            loop {
-                match finished.recv_timeout(SIGNAL_POLL) {
-                    Ok(Ok(result)) => return result.map_err(to_py),
-                    Ok(Err(_panic)) => return Err(internal("a worker thread panicked")),
-                    Err(RecvTimeoutError::Timeout) => {
-                        let checked = Python::attach(|py| {
-                            py.check_signals()?;
-                            if let Some((callback, done)) = report {
-                                callback.call1(py, (done.load(Ordering::Relaxed),))?;
-                            }
-                            Ok::<(), PyErr>(())
-                        });
-                        if let Err(signal_error) = checked {
-                            cancel.cancel();
-                            // Wait for the worker to notice, so no thread outlives the call.
-                            let _ = finished.recv();
-                            return Err(signal_error);
-                        }
-                    }
-                    Err(RecvTimeoutError::Disconnected) => {
-                        return Err(internal("a worker thread vanished"));
-                    }
+    let report = report.map(|(callback, done)| (callback.clone_ref(py), Arc::clone(done)));
+    let (raised, outcome) = py.detach(move || {
+        // The watch runs on this thread with the GIL taken back; it keeps the error a signal
+        // handler or the progress callback raised, which ends the call.
+        let raised: Rc<Cell<Option<PyErr>>> = Rc::default();
+        let kept = Rc::clone(&raised);
+        let poll: Poll = Box::new(move || {
+            let checked = Python::attach(|py| {
+                py.check_signals()?;
+                if let Some((callback, done)) = &report {
+                    callback.call1(py, (done.load(Ordering::Relaxed),))?;
                 }
+                Ok::<(), PyErr>(())
+            });
+            let carry_on = checked.is_ok();
+            if let Err(error) = checked {
+                kept.set(Some(error));
             }
-        })
-    })
+            carry_on
+        });
+        let outcome = Cancel::new().watched(SIGNAL_POLL, poll, |cancel| {
+            catch_unwind(AssertUnwindSafe(|| work(cancel)))
+        });
+        (raised.take(), outcome)
+    });
+    if let Some(signal_error) = raised {
+        return Err(signal_error);
+    }
+    match outcome {
+        Ok(result) => result.map_err(to_py),
+        Err(_panic) => Err(internal("a worker thread panicked")),
+    }
 }
 
 /// `resolve_threads(threads=None)`: the thread count a call would use.
