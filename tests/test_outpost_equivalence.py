@@ -200,14 +200,20 @@ def player_positions(draw: st.DrawFn) -> tuple[np.ndarray, list[Outpost], int]:
     r=st.integers(0, 7),
     seed=SEEDS,
     turn=st.one_of(st.integers(1, 40), st.integers(0, 2**32 - 1)),
+    # (12, 3) and (40, 10): the 2014 preset's costs; (1, 1): a site everywhere.
+    costs=st.sampled_from([(12, 3), (40, 10), (1, 1)]),
 )
-def test_builtin_players_agree_on_drawn_positions(position, r, seed, turn):
+def test_builtin_players_agree_on_drawn_positions(position, r, seed, turn, costs):
     water, outposts, empire = position
-    view = View(water, oracle.control(water, outposts, r), tuple(outposts), r, 12, 3, turn)
+    land_per, water_per = costs
+    control = oracle.control(water, outposts, r)
+    view = View(water, control, tuple(outposts), r, land_per, water_per, turn)
     own = [o for o in outposts if o.empire == empire]
     event(f"{'some' if own else 'no'} outposts of the empire")
+    stranded = len(own) == 1 and oracle.afford(control, water, empire, land_per, water_per) == 1
+    event(f"stranded: {stranded}")
     for fringe in (False, True):
-        game = restore(water, outposts, r, seed, fringe=fringe)
+        game = restore(water, outposts, r, seed, fringe=fringe, L=land_per, W=water_per)
         np.testing.assert_array_equal(game.control(), view.control)
         expected = {"lookahead": oracle.lookahead_moves(view, empire, fringe=fringe)}
         if not fringe:  # the other players do not read the flag

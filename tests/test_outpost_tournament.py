@@ -516,3 +516,20 @@ def test_plot_writes_a_png(tmp_path: Path, short_round: TournamentResult) -> Non
     for name, result in (("one.png", short_round), ("two.png", two), ("hand.png", hand_made())):
         result.plot(tmp_path / name)
         assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_builtin_players_leave_their_start_on_the_2014_lakes_with_costly_outposts():
+    # The 2014 preset's lakes with r=7, L=40, W=10: each home is walled in by a lake, every
+    # step of the one outpost loses cells, and the 51 cells it holds pay for no second one.
+    # Stranded empires walk to a site (a diamond of 40 land and 10 water cells) instead.
+    result = tournament(maps=["lakes"], params=[Params(7, 40, 10, 4444)], threads=1)
+    start = 51  # the cells the home outpost holds: 21 land and 30 water
+    scores = result.scores
+    totals = Counter[str]()
+    for fixture, row in zip(result.fixtures, scores, strict=True):
+        for seat, player in zip(fixture.seats, row, strict=True):
+            name = result.players[seat]
+            totals[name] += int(player)
+            if name != "random":
+                assert player > start, f"{name} stalled in game {fixture.game}"
+    assert all(totals[name] > totals["random"] for name in BUILTIN_PLAYERS if name != "random")

@@ -186,6 +186,8 @@ class _Seen:
     control: Grid
     outposts: tuple[Outpost, ...]
     r: int
+    L: int
+    W: int
     turn: int
 
 
@@ -274,6 +276,7 @@ def _seen(view: object) -> _Seen:
         _control_grid(view.control),
         _outposts_of(view.outposts),
         _radius(view.r),
+        *_costs(view.L, view.W),
         _validate.integer("turn", view.turn, 0),
     )
 
@@ -678,6 +681,25 @@ def random_moves(view: View, empire: int, seed: int, turn: int) -> list[int]:
     )
 
 
+def _stranded(seen: _Seen, empire: int) -> bool:
+    """The rule: "e is stranded when it has one outpost and n_e = 1"."""
+    own = _own(seen.outposts, empire)
+    return len(own) == 1 and _afford(seen.world.water, seen.control, empire, seen.L, seen.W) == 1
+
+
+def _sites(seen: _Seen) -> Mask:
+    """The rule: "sites: land cells whose diamond holds at least L land and W water cells"."""
+    water = seen.world.water
+    sites = [[False] * SIZE for _ in range(SIZE)]
+    for y in range(SIZE):
+        for x in range(SIZE):
+            if not water[y][x]:
+                cells = diamond(x, y, seen.r)
+                wet = sum(1 for cx, cy in cells if water[cy][cx])
+                sites[y][x] = len(cells) - wet >= seen.L and wet >= seen.W
+    return sites
+
+
 def _greedy_moves(seen: _Seen, empire: int, frontier: bool) -> list[int]:
     """``spread`` and ``frontier``, one outpost at a time.
 
@@ -701,6 +723,9 @@ def _greedy_moves(seen: _Seen, empire: int, frontier: bool) -> list[int]:
     else:
         targets = [[grid[y][x] == 0 for x in range(SIZE)] for y in range(SIZE)]
     walks = _walk(seen.world, targets)  # land cells only: _walk ignores water targets
+    # "A stranded empire's options are ranked by their site walk first (after safe)."
+    stranded = _stranded(seen, empire)
+    site_walks = _walk(seen.world, _sites(seen)) if stranded else None
     moves = []
     for outpost in _own(seen.outposts, empire):
         p = (outpost.x, outpost.y)
@@ -709,8 +734,10 @@ def _greedy_moves(seen: _Seen, empire: int, frontier: bool) -> list[int]:
         for direction in _options(water, outpost.x, outpost.y):
             q = _destination(outpost.x, outpost.y, direction)
             gain, loss = _gain_loss(grid, p, q, r)
-            # The key is smallest-first: larger (safe, gain - loss), then smaller walk.
-            key: tuple[int, ...] = (-(gain - loss), walks[q[1]][q[0]])
+            # The key is smallest-first: larger (safe), smaller site walk, larger gain - loss,
+            # then smaller walk.
+            site_walk = site_walks[q[1]][q[0]] if site_walks is not None else 0
+            key: tuple[int, ...] = (site_walk, -(gain - loss), walks[q[1]][q[0]])
             if frontier:
                 safe = supplied[q[1]][q[0]] and not _danger(seen.outposts, empire, *q)
                 key = (0 if safe else 1, *key)
@@ -978,7 +1005,7 @@ class OracleGame:
         return View(water, grid, self.outposts, self.r, self.L, self.W, turn)
 
     def _seen(self, turn: int) -> _Seen:
-        return _Seen(self._map, self._control, self.outposts, self.r, turn)
+        return _Seen(self._map, self._control, self.outposts, self.r, self.L, self.W, turn)
 
     def scores(self) -> list[int]:
         """The score: "the number of cells (land + water) each empire controls"."""

@@ -53,6 +53,8 @@ pub struct Scratch {
     /// Each empire's cover: a count starts from the empire's last one.
     covers: [Cover; EMPIRES],
     walk: PerCell<u16>,
+    /// Steps to the nearest site, for a stranded empire ([`stranded`]).
+    site_walk: PerCell<u16>,
     reach: Reach,
     simulation: Simulation,
 }
@@ -62,6 +64,7 @@ impl Default for Scratch {
         Self {
             covers: std::array::from_fn(|_| Cover::new(0)),
             walk: per_cell(UNREACHABLE),
+            site_walk: per_cell(UNREACHABLE),
             reach: Reach::default(),
             simulation: Simulation::default(),
         }
@@ -307,6 +310,52 @@ fn settle(
     count
 }
 
+/// Whether `empire` is stranded: one outpost, and the cells it controls alone pay for no
+/// second one. Such an outpost may sit where every step loses cells (a corner walled in by
+/// water: the 2014 preset's `lakes` with `L = 40`, `W = 10`) and would never earn another.
+fn stranded(view: &View<'_>, empire: u8) -> bool {
+    if view.outposts.iter().filter(|o| o.empire == empire).count() != 1 {
+        return false;
+    }
+    let counts = tally(view.terrain, view.control);
+    let [land, water] = counts[usize::from(empire) % EMPIRES];
+    (land / view.params.land).min(water / view.params.water) == 0
+}
+
+/// The sites: land cells whose diamond (cut by the grid) holds at least `L` land and `W` water
+/// cells, where one outpost alone pays for a second.
+fn sites(terrain: &Terrain, params: &Params) -> Rows {
+    let land = terrain.land_rows();
+    // prefix[y][x]: land cells of row y left of column x.
+    let mut prefix = vec![[0u32; SIZE + 1]; SIZE];
+    for (y, row) in prefix.iter_mut().enumerate() {
+        for x in 0..SIZE {
+            row[x + 1] = row[x] + (land[y] >> x) as u32 % 2;
+        }
+    }
+    let r = params.r as usize;
+    let mut found = EMPTY;
+    for y in 0..SIZE {
+        for x in 0..SIZE {
+            if (land[y] >> x) & 1 == 0 {
+                continue;
+            }
+            let (mut land_cells, mut cells) = (0u32, 0u32);
+            let rows_near = y.saturating_sub(r)..(y + r + 1).min(SIZE);
+            for (row_y, row) in rows_near.clone().zip(&prefix[rows_near]) {
+                let reach = r - row_y.abs_diff(y);
+                let (left, right) = (x.saturating_sub(reach), (x + reach + 1).min(SIZE));
+                land_cells += row[right] - row[left];
+                cells += (right - left) as u32;
+            }
+            if land_cells >= params.land && cells - land_cells >= params.water {
+                found[y] |= 1 << x;
+            }
+        }
+    }
+    found
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Greed {
     Spread,
@@ -314,11 +363,13 @@ enum Greed {
 }
 
 /// `spread` and `frontier`: each outpost in id order takes its best option by
-/// `(safe, gain - loss, -walk)`, `cover` following the moves already chosen.
+/// `(safe, -site walk, gain - loss, -walk)`, `cover` following the moves already chosen; the
+/// site walk counts only for a stranded empire.
 fn greedy(view: &View<'_>, empire: u8, greed: Greed, scratch: &mut Scratch) -> Vec<u8> {
     let Scratch {
         covers,
         walk,
+        site_walk,
         reach,
         ..
     } = scratch;
@@ -364,7 +415,18 @@ fn greedy(view: &View<'_>, empire: u8, greed: Greed, scratch: &mut Scratch) -> V
             }
         }
     }
+    let stranded = stranded(view, empire);
+    if stranded {
+        walk_to_targets(terrain, &sites(terrain, view.params), &around, site_walk);
+    }
     let walk_at = |cell: Cell| -> i64 { i64::from(walk[usize::from(cell)]) };
+    let site_walk_at = |cell: Cell| -> i64 {
+        if stranded {
+            i64::from(site_walk[usize::from(cell)])
+        } else {
+            0
+        }
+    };
     let mut chosen = Vec::new();
     for (index, outpost) in view
         .outposts
@@ -381,7 +443,7 @@ fn greedy(view: &View<'_>, empire: u8, greed: Greed, scratch: &mut Scratch) -> V
         };
         let nets = cover.nets(from, legal & !1);
         let mut best = (STAY, from);
-        let mut best_key = (safe & 1 == 1, 0i64, -walk_at(from));
+        let mut best_key = (safe & 1 == 1, -site_walk_at(from), 0i64, -walk_at(from));
         for direction in 1..DIRECTIONS {
             if legal >> direction & 1 == 0 {
                 continue;
@@ -389,6 +451,7 @@ fn greedy(view: &View<'_>, empire: u8, greed: Greed, scratch: &mut Scratch) -> V
             let to = from.wrapping_add_signed(STEP_OFFSETS[usize::from(direction)]);
             let key = (
                 safe >> direction & 1 == 1,
+                -site_walk_at(to),
                 nets[usize::from(direction)],
                 -walk_at(to),
             );
