@@ -18,6 +18,9 @@ observation, "action_mask": int8 mask of the legal actions}``; an action is an i
   ``TerminateIllegalWrapper`` and Pgx do) an illegal action ends the game at once: -1 to the
   seat that played it, 0 to the others, ``info["illegal_action"]`` set. With ``"raise"`` it
   raises :class:`~stratagem.errors.InvalidMove` and changes nothing.
+- **Past the end.** A step once every agent is done (``agents`` is empty) raises
+  :class:`~stratagem.errors.InvalidMove` ("call reset()"), in both APIs; PettingZoo has no
+  error of its own for it.
 
 Episodes: ``reset(seed=s)`` plays the game of seed ``s``; a reset without a seed the next
 episode of the last seed (``docs/envs.md``).
@@ -154,6 +157,8 @@ class StratagemAEC(_Bridge, AECEnv):  # type: ignore[misc]
             self.truncations[agent] = truncated
 
     def step(self, action: Any) -> None:
+        if not self.agents:
+            raise InvalidMove("every agent is done: the game is over, call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
