@@ -41,21 +41,36 @@ if TYPE_CHECKING:
     from stratagem.games import GameSpec
 
 __all__ = [
+    "OBSERVATIONS",
     "OUTCOMES",
     "SAVE_FORMAT",
     "SAVE_VERSION",
     "Actions",
     "Game",
+    "ObservationMode",
     "Outcome",
     "Suggests",
     "TurnGame",
+    "check_observation",
+    "flat",
     "load",
+    "one_hot",
+    "plane_bounds",
+    "row_bounds",
 ]
 
 Outcome = Literal["won", "drawn", "unfinished"]
 #: The three words every game, the command line and JSON use for how a game stands.
 OUTCOMES: tuple[Outcome, ...] = ("won", "drawn", "unfinished")
 Actions = Mapping[int, int] | Sequence[int]
+ObservationMode = Literal["raw", "planes"]
+#: The observation modes every game offers (its ``observation`` configuration key): ``"raw"``
+#: the game's compact integer arrays; ``"planes"`` one-hot/feature planes in [0, 1] as one
+#: float32 vector, the planes (the game's ``planes_shape``) flattened in C order: float32
+#: because learners feed floats (SB3 would divide a uint8 image by 255), flat because an MLP
+#: policy takes a vector (SB3 warns on any other float shape); ``reshape(planes_shape)`` gives
+#: the planes back for a convolution.
+OBSERVATIONS: tuple[ObservationMode, ...] = ("raw", "planes")
 
 SAVE_FORMAT = "stratagem.game"
 SAVE_VERSION = 1
@@ -107,6 +122,12 @@ class Game(Protocol):
 
     @property
     def observation_dtype(self) -> np.dtype[Any]: ...
+
+    @property
+    def observation_bounds(self) -> tuple[NDArray[Any], NDArray[Any]]:
+        """The least and the most value of each entry of an observation (two arrays of
+        ``observation_shape`` and ``observation_dtype``): the bridges' ``Box`` bounds."""
+        ...
 
     def to_move(self) -> tuple[int, ...]:
         """The seats that act in the next step (empty once the game is over)."""
@@ -204,6 +225,19 @@ class TurnGame(ABC):
     def actions_played(self) -> tuple[dict[int, int], ...]:
         """Every step's actions (seat -> action), in order."""
         return tuple(dict(step) for step in self._log)
+
+    @property
+    def observation_bounds(self) -> tuple[NDArray[Any], NDArray[Any]]:
+        """The dtype's whole range; the built-in games declare the values they produce."""
+        dtype = self.observation_dtype
+        if np.issubdtype(dtype, np.integer):
+            low, high = np.iinfo(dtype).min, np.iinfo(dtype).max
+        elif dtype == np.bool_:
+            low, high = 0, 1
+        else:
+            low, high = -np.inf, np.inf
+        shape = self.observation_shape
+        return np.full(shape, low, dtype=dtype), np.full(shape, high, dtype=dtype)
 
     def action_mask(self, seat: int) -> NDArray[np.bool_]:
         mask = np.zeros(self.num_actions, dtype=np.bool_)
@@ -412,6 +446,41 @@ class BuiltinChoiceGame(TurnGame):
                 f"unknown {self.choice_kind} {name!r}; choose one of {self.choices}"
             )
         return self.choices.index(name)
+
+
+def check_observation(mode: object) -> ObservationMode:
+    """An observation mode of :data:`OBSERVATIONS`, or :class:`InvalidParameter` naming it."""
+    if mode not in OBSERVATIONS:
+        raise InvalidParameter(
+            f"observation must be one of {', '.join(map(repr, OBSERVATIONS))}, got {mode!r}"
+        )
+    return mode  # type: ignore[return-value]
+
+
+def flat(shape: tuple[int, ...]) -> tuple[int]:
+    """The shape of ``shape`` flattened."""
+    return (int(np.prod(shape)),)
+
+
+def one_hot(values: NDArray[Any], count: int, low: int = 0) -> NDArray[np.float32]:
+    """Planes ``(count, *values.shape)``: plane ``k`` is 1.0 where ``values == low + k``."""
+    kinds = np.arange(low, low + count).reshape((count,) + (1,) * values.ndim)
+    return (values[np.newaxis] == kinds).astype(np.float32)
+
+
+def plane_bounds(shape: tuple[int, ...]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """The bounds of planes: 0 and 1 everywhere."""
+    return np.zeros(shape, dtype=np.float32), np.ones(shape, dtype=np.float32)
+
+
+def row_bounds(
+    lows: Sequence[int], highs: Sequence[int], width: int, dtype: np.dtype[Any]
+) -> tuple[NDArray[Any], NDArray[Any]]:
+    """The bounds of a ``(rows, width)`` observation whose row ``i`` holds values in
+    ``lows[i]..highs[i]``."""
+    low = np.repeat(np.asarray(lows, dtype=dtype)[:, np.newaxis], width, axis=1)
+    high = np.repeat(np.asarray(highs, dtype=dtype)[:, np.newaxis], width, axis=1)
+    return low, high
 
 
 def _summary(legal: NDArray[np.int64]) -> str:

@@ -12,7 +12,10 @@ Rewards come at the end: a win gives +1 to the winner and -1 to every other team
 troops left anywhere) is shared by every team (0 each); a game that reaches its turn limit is
 over with outcome ``"unfinished"`` (no winner, 0 to all), as the rules score it. The
 observation of seat ``s`` is an ``int64`` array of shape ``(2, territories)``: row 0 the team
-of each territory relative to ``s`` (0 ``s`` itself, 1 the next team, ...), row 1 its troops.
+of each territory relative to ``s`` (0 ``s`` itself, 1 the next team, ...), row 1 its troops (0..``TROOP_LIMIT``). With ``observation="planes"`` it is float32
+planes of shape ``(teams + 1, territories)``: plane ``k < teams`` is 1 on the territories of
+the ``k``-th team after ``s`` (plane 0: ``s`` itself), plane ``teams`` the troops on a log
+scale, ``log1p(troops) / log1p(TROOP_LIMIT)`` (in [0, 1]).
 
 >>> from stratagem.conquest.protocol import Conquest
 >>> game = Conquest(seed=1, board="grid:4x4", teams=2, max_turns=40)
@@ -36,7 +39,16 @@ from stratagem.conquest.board import Board, assign_regions, troops_uniform
 from stratagem.conquest.game import POLICIES, TROOP_LIMIT
 from stratagem.conquest.game import Game as NativeGame
 from stratagem.errors import InvalidParameter
-from stratagem.protocol import BuiltinChoiceGame, Game, Outcome
+from stratagem.protocol import (
+    BuiltinChoiceGame,
+    Game,
+    Outcome,
+    check_observation,
+    flat,
+    one_hot,
+    plane_bounds,
+    row_bounds,
+)
 
 __all__ = ["Conquest"]
 
@@ -63,7 +75,9 @@ class Conquest(BuiltinChoiceGame):
         rate: float = 0.2,
         max_turns: int = 200,
         threads: int | None = None,
+        observation: str = "raw",
     ) -> None:
+        self.observation_mode = check_observation(observation)
         if not isinstance(board, str):
             raise InvalidParameter(f"board must be a board spec string, got {board!r}")
         teams = _validate.integer("teams", teams, 2, _MAX_TEAMS)
@@ -87,6 +101,7 @@ class Conquest(BuiltinChoiceGame):
                 "troops": troops,
                 "rate": rate,
                 "max_turns": max_turns,
+                "observation": observation,
             },
         )
 
@@ -118,12 +133,26 @@ class Conquest(BuiltinChoiceGame):
         return int(self._config["max_turns"])
 
     @property
+    def planes_shape(self) -> tuple[int, int]:
+        """The layout of ``observation="planes"``: (planes, territories)."""
+        return (self.seats + 1, self.native.board.n)
+
+    @property
     def observation_shape(self) -> tuple[int, ...]:
+        if self.observation_mode == "planes":
+            return flat(self.planes_shape)
         return (2, self.native.board.n)
 
     @property
     def observation_dtype(self) -> np.dtype[Any]:
-        return np.dtype(np.int64)
+        return np.dtype(np.float32 if self.observation_mode == "planes" else np.int64)
+
+    @property
+    def observation_bounds(self) -> tuple[NDArray[Any], NDArray[Any]]:
+        if self.observation_mode == "planes":
+            return plane_bounds(self.observation_shape)
+        highs = [self.seats - 1, TROOP_LIMIT]
+        return row_bounds([0, 0], highs, self.native.board.n, self.observation_dtype)
 
     def to_move(self) -> tuple[int, ...]:
         if self.is_over:
@@ -136,10 +165,16 @@ class Conquest(BuiltinChoiceGame):
         self.native.policy_names = list(self._chosen)
         self.native.step()
 
-    def observation(self, seat: int) -> NDArray[np.int64]:
+    def observation(self, seat: int) -> NDArray[Any]:
         seat = self._seat(seat)
         relative = (self.native.team - seat) % self.seats
-        return np.stack([relative, self.native.troops])
+        troops = self.native.troops
+        if self.observation_mode == "planes":
+            scaled = np.log1p(troops.astype(np.float64)) / np.log1p(float(TROOP_LIMIT))
+            return np.concatenate(
+                [one_hot(relative, self.seats), scaled.astype(np.float32)[np.newaxis]]
+            ).ravel()
+        return np.stack([relative, troops])
 
     def _copy_state(self, twin: Conquest) -> None:
         native = object.__new__(NativeGame)

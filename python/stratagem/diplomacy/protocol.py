@@ -19,7 +19,9 @@ value wins, several sharing it draw. The observation is an ``int8`` array of sha
 itself, 1..6 the next powers in map order, -1 nobody): row 0 the power of the unit on the
 province, row 1 its kind (0 none, 1 army, 2 fleet), row 2 the owner of the supply centre
 (-1 also for provinces that are no centre), row 3 whether the province is a centre (1) or
-not (0).
+not (0). With ``observation="planes"`` it is float32 planes of shape ``(17, 75)``: planes
+0..6 the unit's power one-hot (plane 0: ``p`` itself), 7 armies, 8 fleets, 9..15 the centre's
+owner one-hot, 16 the centres.
 
 With no ``position`` the winter is drawn from the seed (:func:`random_position`).
 
@@ -46,7 +48,16 @@ from stratagem.diplomacy.position import Position
 from stratagem.diplomacy.positions import random_position
 from stratagem.diplomacy.search import METHODS, Weights, profile_orders, solve, values
 from stratagem.errors import InvalidParameter
-from stratagem.protocol import Game, Outcome, TurnGame
+from stratagem.protocol import (
+    Game,
+    Outcome,
+    TurnGame,
+    check_observation,
+    flat,
+    one_hot,
+    plane_bounds,
+    row_bounds,
+)
 
 __all__ = ["MAX_ACTIONS", "Diplomacy"]
 
@@ -69,7 +80,9 @@ class Diplomacy(TurnGame):
         convention: str = "exact",
         max_actions: int = 4096,
         threads: int | None = None,
+        observation: str = "raw",
     ) -> None:
+        self.observation_mode = check_observation(observation)
         self.threads = _validate.threads(threads)
         self.convention: Convention = check_convention(convention)
         self._max_actions = _validate.integer("max_actions", max_actions, 1, MAX_ACTIONS)
@@ -93,7 +106,13 @@ class Diplomacy(TurnGame):
         self.values: NDArray[np.int64] | None = None
         self.orders: dict[str, list[str]] = {}
         super().__init__(
-            seed, {"position": position, "convention": convention, "max_actions": max_actions}
+            seed,
+            {
+                "position": position,
+                "convention": convention,
+                "max_actions": max_actions,
+                "observation": observation,
+            },
         )
 
     @property
@@ -134,12 +153,26 @@ class Diplomacy(TurnGame):
         return 1
 
     @property
+    def planes_shape(self) -> tuple[int, int]:
+        """The layout of ``observation="planes"``: (planes, provinces)."""
+        return (2 * self.seats + 3, len(self.position.map.provinces))
+
+    @property
     def observation_shape(self) -> tuple[int, ...]:
+        if self.observation_mode == "planes":
+            return flat(self.planes_shape)
         return (4, len(self.position.map.provinces))
 
     @property
     def observation_dtype(self) -> np.dtype[Any]:
-        return np.dtype(np.int8)
+        return np.dtype(np.float32 if self.observation_mode == "planes" else np.int8)
+
+    @property
+    def observation_bounds(self) -> tuple[NDArray[Any], NDArray[Any]]:
+        if self.observation_mode == "planes":
+            return plane_bounds(self.observation_shape)
+        width, last = len(self.position.map.provinces), self.seats - 1
+        return row_bounds([-1, 0, -1, 0], [last, 2, last, 1], width, self.observation_dtype)
 
     def to_move(self) -> tuple[int, ...]:
         return () if self.is_over else tuple(range(self.seats))
@@ -157,10 +190,10 @@ class Diplomacy(TurnGame):
         self.orders = profile_orders(self.position, self.convention, profile)
         return self.values.astype(np.float64)
 
-    def observation(self, seat: int) -> NDArray[np.int8]:
+    def observation(self, seat: int) -> NDArray[Any]:
         seat = self._seat(seat)
         the_map = self.position.map
-        planes = np.full(self.observation_shape, -1, dtype=np.int8)
+        planes = np.full((4, len(the_map.provinces)), -1, dtype=np.int8)
         planes[1] = 0
         planes[3] = 0
         power_index = {power: i for i, power in enumerate(self.powers)}
@@ -174,7 +207,16 @@ class Diplomacy(TurnGame):
             owner = self.position.owners.get(centre)
             if owner is not None:
                 planes[2, where] = (power_index[owner] - seat) % self.seats
-        return planes
+        if self.observation_mode == "raw":
+            return planes
+        return np.concatenate(
+            [
+                one_hot(planes[0], self.seats),
+                one_hot(planes[1], 2, low=1),
+                one_hot(planes[2], self.seats),
+                planes[3][np.newaxis].astype(np.float32),
+            ]
+        ).ravel()
 
     def _copy_state(self, twin: Diplomacy) -> None:
         twin._counts = list(self._counts)

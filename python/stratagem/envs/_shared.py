@@ -44,22 +44,13 @@ def is_legal(game: Game, seat: int, action: object) -> bool:
     return bool(0 <= action < game.num_actions and game.action_mask(seat)[int(action)])
 
 
-def value_bounds(dtype: np.dtype[Any]) -> tuple[Any, Any]:
-    """The whole range of an integer or float dtype: the bounds of an observation Box."""
-    if np.issubdtype(dtype, np.integer):
-        info = np.iinfo(dtype)
-        return info.min, info.max
-    if dtype == np.bool_:
-        return 0, 1
-    return -np.inf, np.inf
-
-
 def observation_box(game: Game) -> Any:
-    """The ``Box`` of the game's observations: their shape and dtype, over the dtype's range."""
+    """The ``Box`` of the game's observations: their shape and dtype, over the values the game
+    declares it produces (``observation_bounds``)."""
     # Imported here: each bridge first turns a missing gymnasium into a MissingDependency.
     from gymnasium import spaces
 
-    low, high = value_bounds(game.observation_dtype)
+    low, high = game.observation_bounds
     return spaces.Box(low, high, game.observation_shape, game.observation_dtype)
 
 

@@ -14,7 +14,10 @@ the top score and -1 to the others; when several share the top it is a draw, 0 t
 ``(6, 100, 100)`` indexed ``[plane, y, x]``: plane 0 water (1) or land (0); plane 1 the control
 map relative to ``s`` (0 ``s`` itself, 1..3 the next empires, -1 neutral, -2 disputed);
 planes 2..5 the number of outposts on each cell of ``s`` and then of the next empires (at
-most 127 shown).
+most 127 shown). With ``observation="planes"`` it is float32 planes of shape
+``(11, 100, 100)``: plane 0 water; planes 1..6 the control map one-hot (1 neutral, 2
+disputed, ``3 + k`` the ``k``-th empire after ``s``, plane 3 ``s`` itself); planes 7..10 where
+``s`` and then the next empires have at least one outpost.
 
 >>> from stratagem.outpost.protocol import Outpost
 >>> game = Outpost(seed=1, map="rivers", max_turns=60)
@@ -37,12 +40,23 @@ from numpy.typing import NDArray
 from stratagem.errors import InvalidParameter
 from stratagem.outpost.game import BUILTIN_PLAYERS, EMPIRES
 from stratagem.outpost.game import Game as NativeGame
-from stratagem.protocol import BuiltinChoiceGame, Game, Outcome
+from stratagem.protocol import (
+    BuiltinChoiceGame,
+    Game,
+    Outcome,
+    check_observation,
+    flat,
+    one_hot,
+    plane_bounds,
+)
 
 __all__ = ["Outpost"]
 
 _PLANES = 2 + EMPIRES
+#: Planes mode: water, the control one-hot (neutral, disputed, four empires), four presences.
+_FEATURE_PLANES = 1 + (2 + EMPIRES) + EMPIRES
 _SIDE = 100
+_MOST_SHOWN = 127
 
 
 class Outpost(BuiltinChoiceGame):
@@ -62,13 +76,16 @@ class Outpost(BuiltinChoiceGame):
         L: int = 12,  # noqa: N803 (the rules' names)
         W: int = 3,  # noqa: N803
         max_turns: int = 200,
+        observation: str = "raw",
     ) -> None:
+        self.observation_mode = check_observation(observation)
         if not isinstance(map, str):
             raise InvalidParameter(f"map must be a map name or file path, got {map!r}")
         self._chosen = [BUILTIN_PLAYERS[0]] * EMPIRES
         self.native = NativeGame(map, r, L, W, max_turns, list(self._chosen), seed)
         self._water = self.native.map.water.astype(np.int8)
-        super().__init__(seed, {"map": map, "r": r, "L": L, "W": W, "max_turns": max_turns})
+        config = {"map": map, "r": r, "L": L, "W": W, "max_turns": max_turns}
+        super().__init__(seed, {**config, "observation": observation})
 
     @property
     def seats(self) -> int:
@@ -93,12 +110,28 @@ class Outpost(BuiltinChoiceGame):
         return self.native.last_turn
 
     @property
+    def planes_shape(self) -> tuple[int, int, int]:
+        """The layout of ``observation="planes"``: (planes, y, x)."""
+        return (_FEATURE_PLANES, _SIDE, _SIDE)
+
+    @property
     def observation_shape(self) -> tuple[int, ...]:
+        if self.observation_mode == "planes":
+            return flat(self.planes_shape)
         return (_PLANES, _SIDE, _SIDE)
 
     @property
     def observation_dtype(self) -> np.dtype[Any]:
-        return np.dtype(np.int8)
+        return np.dtype(np.float32 if self.observation_mode == "planes" else np.int8)
+
+    @property
+    def observation_bounds(self) -> tuple[NDArray[Any], NDArray[Any]]:
+        if self.observation_mode == "planes":
+            return plane_bounds(self.observation_shape)
+        low = np.zeros(self.observation_shape, dtype=np.int8)
+        high = np.full(self.observation_shape, _MOST_SHOWN, dtype=np.int8)
+        low[1], high[0], high[1] = -2, 1, EMPIRES - 1
+        return low, high
 
     def to_move(self) -> tuple[int, ...]:
         return () if self.is_over else tuple(range(EMPIRES))
@@ -108,18 +141,27 @@ class Outpost(BuiltinChoiceGame):
         self.native._players = tuple(self._chosen)
         self.native.step()
 
-    def observation(self, seat: int) -> NDArray[np.int8]:
+    def observation(self, seat: int) -> NDArray[Any]:
         seat = self._seat(seat)
-        planes = np.zeros(self.observation_shape, dtype=np.int8)
-        planes[0] = self._water
         control = self.native.control
-        planes[1] = np.where(control >= 0, (control - seat) % EMPIRES, control)
+        relative_control = np.where(control >= 0, (control - seat) % EMPIRES, control)
+        counts = np.zeros((EMPIRES, _SIDE, _SIDE), dtype=np.int64)
         rows = self.native.outposts
         if rows.size:
             relative = (rows[:, 1].astype(np.int64) - seat) % EMPIRES
-            counts = np.zeros((EMPIRES, _SIDE, _SIDE), dtype=np.int64)
             np.add.at(counts, (relative, rows[:, 3], rows[:, 2]), 1)
-            planes[2:] = np.minimum(counts, 127)
+        if self.observation_mode == "planes":
+            return np.concatenate(
+                [
+                    self._water[np.newaxis].astype(np.float32),
+                    one_hot(relative_control, 2 + EMPIRES, low=-2)[[1, 0, 2, 3, 4, 5]],
+                    (counts > 0).astype(np.float32),
+                ]
+            ).ravel()
+        planes = np.zeros(self.observation_shape, dtype=np.int8)
+        planes[0] = self._water
+        planes[1] = relative_control
+        planes[2:] = np.minimum(counts, _MOST_SHOWN)
         return planes
 
     def _copy_state(self, twin: Outpost) -> None:
