@@ -209,3 +209,13 @@ def test_planes_pass_sb3_check_env_without_a_warning(name: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         check_env(environment.unwrapped, warn=True, skip_render_check=True)
+
+
+@pytest.mark.parametrize("name", BUILTIN)
+def test_the_protocol_harness_passes_with_planes_and_moves(name: str, tmp_path: Any) -> None:
+    from stratagem import testing
+
+    config = quick(name, observation="planes")
+    if "actions" in games.spec(name).defaults:
+        config["actions"] = "moves"
+    testing.check_protocol(lambda: games.make(name, seed=7, **config), 7, tmp_path)

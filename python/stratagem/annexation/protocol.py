@@ -9,11 +9,11 @@ seats sharing the top and -1 to the rest (0 to all with two players); a game sto
 move limit is scored the same way (the rules score it). The observation of seat ``s`` is an
 ``int8`` array of shape ``(2, cells)``: row 0 the owner of each cell relative to ``s``
 (-1 unowned, 0 ``s`` itself, 1 the next seat in turn order, ...), row 1 the colour each cell
-shows. With ``observation="planes"`` it is float32 planes of shape
-``(1 + players + colours, cells)``: plane 0 is 1 on unowned cells, plane ``1 + k`` on the cells
-of the ``k``-th seat after ``s`` (plane 1: ``s`` itself), plane ``1 + players + c`` on the
-cells showing colour ``c``. ``max_turns`` is the move limit (the rules' ``max_moves``; None: four moves per cell),
-the game-length keyword every game shares.
+shows. With ``observation="planes"`` it is one float32 vector, the planes of
+``planes_shape`` ``(1 + players + colours, cells)`` flattened: plane 0 is 1 on unowned cells,
+plane ``1 + k`` on the cells of the ``k``-th seat after ``s`` (plane 1: ``s`` itself), plane
+``1 + players + c`` on the cells showing colour ``c``. ``max_turns`` is the move limit (the
+rules' ``max_moves``; None: four moves per cell), the game-length keyword every game shares.
 
 >>> from stratagem.annexation.protocol import Annexation
 >>> game = Annexation(seed=2, board="hex:3")

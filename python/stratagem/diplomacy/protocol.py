@@ -19,7 +19,8 @@ value wins, several sharing it draw. The observation is an ``int8`` array of sha
 itself, 1..6 the next powers in map order, -1 nobody): row 0 the power of the unit on the
 province, row 1 its kind (0 none, 1 army, 2 fleet), row 2 the owner of the supply centre
 (-1 also for provinces that are no centre), row 3 whether the province is a centre (1) or
-not (0). With ``observation="planes"`` it is float32 planes of shape ``(17, 75)``: planes
+not (0). With ``observation="planes"`` it is one float32 vector, the planes of ``planes_shape``
+``(17, 75)`` flattened: planes
 0..6 the unit's power one-hot (plane 0: ``p`` itself), 7 armies, 8 fleets, 9..15 the centre's
 owner one-hot, 16 the centres.
 

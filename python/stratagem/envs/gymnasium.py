@@ -41,13 +41,20 @@ import numpy as np
 from numpy.typing import NDArray
 
 from stratagem import games, rng
-from stratagem.envs._shared import ILLEGAL_PENALTY, Bridge, is_legal, mask, observation_box
+from stratagem.envs._shared import (
+    ILLEGAL_PENALTY,
+    Bridge,
+    action_space,
+    as_action,
+    is_legal,
+    mask,
+    observation_box,
+)
 from stratagem.errors import InvalidMove, InvalidParameter, MissingDependency
 from stratagem.protocol import Game, Suggests
 
 try:
     import gymnasium
-    from gymnasium import spaces
 except ImportError:
     raise MissingDependency.of("gymnasium", "envs") from None
 
@@ -94,7 +101,7 @@ class StratagemEnv(Bridge, gymnasium.Env[NDArray[Any], np.int64]):
         self.metadata = {"render_modes": ["ansi"]}
         self.opponent = self._check_opponent(opponent)
         self.observation_space = observation_box(self.game)
-        self.action_space = spaces.Discrete(self.game.num_actions)
+        self.action_space = action_space(self.game)
         self._game_seed = self._episodes.seed
         self._ended = False
 
@@ -152,8 +159,8 @@ class StratagemEnv(Bridge, gymnasium.Env[NDArray[Any], np.int64]):
             info = {**self._info(), "illegal_action": True}
             self._ended = True
             return game.observation(0), ILLEGAL_PENALTY, True, False, info
-        actions = {s: self._opponent_action(s) for s in game.to_move() if s != 0}
-        actions[0] = int(action)
+        actions: dict[int, Any] = {s: self._opponent_action(s) for s in game.to_move() if s != 0}
+        actions[0] = as_action(game, action)
         game.step(actions)
         reward = float(game.rewards()[0]) + self._play_opponents()
         # Read again through self: the check above made a type checker think `game` never ends.

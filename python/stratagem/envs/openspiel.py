@@ -54,7 +54,7 @@ import numpy as np
 
 from stratagem import games
 from stratagem.errors import InvalidMove, InvalidParameter, MissingDependency
-from stratagem.protocol import Game
+from stratagem.protocol import Game, PlaysMoves
 
 try:
     import pyspiel
@@ -146,6 +146,11 @@ class StratagemGame(pyspiel.Game):  # type: ignore[misc]
         config = _decode(values["config"])
         self.template = spec.make(seed=values["seed"], **config)
         template = self.template
+        if isinstance(template, PlaysMoves) and template.move_nvec is not None:
+            raise InvalidParameter(
+                f"actions='moves' makes a {spec.name} action a vector; OpenSpiel's actions are "
+                "integers: load it with actions='players' (PettingZoo and Gymnasium take moves)"
+            )
         low, high = template.return_bounds
         zero_sum = template.seats in spec.zero_sum_seats
         info = pyspiel.GameInfo(

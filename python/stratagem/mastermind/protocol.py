@@ -15,10 +15,11 @@ guesses without it the game is over with outcome ``"unfinished"`` (no winner).
 The observation is an ``int16`` array of shape ``(max_guesses + 1, spots + 2)``: row ``i`` is
 guess ``i`` (its pegs, then black and white), the last row the guess being entered (its pegs
 so far; black and white -1); -1 wherever nothing is yet. The secret never appears in it.
-With ``observation="planes"`` it is float32 of shape
-``(max_guesses + 1, spots * colours + 2 * (spots + 1))``, the same rows one-hot: for each spot
-``i`` the ``colours`` entries from ``i * colours`` (1 at the peg's colour), then ``spots + 1``
-entries for black (1 at the count) and ``spots + 1`` for white; all 0 where nothing is yet.
+With ``observation="planes"`` it is one float32 vector, the rows of ``planes_shape``
+``(max_guesses + 1, spots * colours + 2 * (spots + 1))`` flattened, the same rows one-hot:
+for each spot ``i`` the ``colours`` entries from ``i * colours`` (1 at the peg's colour), then
+``spots + 1`` entries for black (1 at the count) and ``spots + 1`` for white; all 0 where
+nothing is yet.
 
 >>> from stratagem.mastermind.protocol import Mastermind
 >>> game = Mastermind(seed=0, spots=4, colours=6, secret="0123")
