@@ -219,3 +219,49 @@ def test_the_protocol_harness_passes_with_planes_and_moves(name: str, tmp_path: 
     if "actions" in games.spec(name).defaults:
         config["actions"] = "moves"
     testing.check_protocol(lambda: games.make(name, seed=7, **config), 7, tmp_path)
+
+
+def test_diplomacy_reward_scales() -> None:
+    raw = games.make("diplomacy", seed=9)
+    scaled = games.make("diplomacy", seed=9, reward="scaled")
+    outcome = games.make("diplomacy", seed=9, reward="outcome")
+    profile = {seat: int(raw.legal_actions(seat)[-1]) for seat in range(7)}
+    for game in (raw, scaled, outcome):
+        game.step(profile)
+    low, high = raw.return_bounds
+    assert np.allclose(scaled.returns(), raw.returns() / high)
+    assert scaled.return_bounds == (low / high, 1.0)
+    assert np.all(np.abs(scaled.returns()) <= 1.0)
+    assert outcome.return_bounds == (-1.0, 1.0)
+    best = raw.returns() == raw.returns().max()
+    expected = np.where(best, 1.0 if best.sum() == 1 else 0.0, -1.0)
+    assert outcome.returns().tolist() == expected.tolist()
+    assert (scaled.outcome, scaled.winners) == (raw.outcome, raw.winners)
+    with pytest.raises(InvalidParameter, match="reward must be one of 'values', 'scaled'"):
+        games.make("diplomacy", reward="points")
+
+
+@pytest.mark.parametrize(
+    ("name", "config", "named"),
+    [
+        ("annexation", {"observation": "image"}, "observation must be one of"),
+        ("conquest", {"actions": "orders"}, "actions must be one of"),
+        ("annexation", {"actions": "moves"}, "unknown annexation config key"),
+    ],
+)
+def test_the_bridges_refuse_a_wrong_mode_naming_it(
+    name: str, config: dict[str, Any], named: str
+) -> None:
+    pytest.importorskip("pettingzoo")
+    import gymnasium
+
+    from stratagem.envs.gymnasium import env_id
+    from stratagem.envs.pettingzoo import env, parallel_env
+
+    for make in (
+        lambda: gymnasium.make(env_id(name), **config),
+        lambda: env(name, **config),
+        lambda: parallel_env(name, **config),
+    ):
+        with pytest.raises(InvalidParameter, match=named):
+            make()

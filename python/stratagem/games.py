@@ -241,6 +241,7 @@ _BUILTIN = (
             convention=("exact", "counting convention: exact, waives or article"),
             max_actions=(4096, "the action space's size; a power with more options is refused"),
             observation=("raw", "observation: raw (compact integers) or planes (float32 0/1)"),
+            reward=("values", "reward: values (the evaluator's), scaled (in [-1, 1]) or outcome"),
         ),
         parallel=True,
         opponents=("random", "preliminary", "anneal", "combined"),

@@ -14,15 +14,18 @@ refused, naming the power; ``max_actions`` goes up to :data:`MAX_ACTIONS`.
 
 Rewards are the position evaluator's values (``search.values`` with the default
 ``Weights``) of the adjusted position, one per power; the power with the strictly highest
-value wins, several sharing it draw. The observation is an ``int8`` array of shape
-``(4, 75)`` over the provinces in map order, relative to the observing power ``p`` (0 ``p``
-itself, 1..6 the next powers in map order, -1 nobody): row 0 the power of the unit on the
-province, row 1 its kind (0 none, 1 army, 2 fleet), row 2 the owner of the supply centre
-(-1 also for provinces that are no centre), row 3 whether the province is a centre (1) or
-not (0). With ``observation="planes"`` it is one float32 vector, the planes of ``planes_shape``
-``(17, 75)`` flattened: planes
-0..6 the unit's power one-hot (plane 0: ``p`` itself), 7 armies, 8 fleets, 9..15 the centre's
-owner one-hot, 16 the centres.
+value wins, several sharing it draw. ``reward`` chooses their scale: ``"values"`` (the
+default) the values themselves (-306..912 on the standard map); ``"scaled"`` the values
+divided by the most a value can be (912 on the standard map), so in [-1, 1]; ``"outcome"``
++1 to the winner and -1 to the others, 0 to powers sharing the top and -1 to the rest.
+The observation is an ``int8`` array of shape ``(4, 75)`` over the provinces in map order,
+relative to the observing power ``p`` (0 ``p`` itself, 1..6 the next powers in map order, -1
+nobody): row 0 the power of the unit on the province, row 1 its kind (0 none, 1 army, 2
+fleet), row 2 the owner of the supply centre (-1 also for provinces that are no centre), row
+3 whether the province is a centre (1) or not (0). With ``observation="planes"`` it is one
+float32 vector, the planes of ``planes_shape`` ``(17, 75)`` flattened: planes 0..6 the unit's
+power one-hot (plane 0: ``p`` itself), 7 armies, 8 fleets, 9..15 the centre's owner one-hot,
+16 the centres.
 
 With no ``position`` the winter is drawn from the seed (:func:`random_position`).
 
@@ -58,10 +61,13 @@ from stratagem.protocol import (
     one_hot,
     plane_bounds,
     row_bounds,
+    terminal_rewards,
 )
 
-__all__ = ["MAX_ACTIONS", "Diplomacy"]
+__all__ = ["MAX_ACTIONS", "REWARDS", "Diplomacy"]
 
+#: The scales of the rewards (the ``reward`` configuration key).
+REWARDS = ("values", "scaled", "outcome")
 #: The most adjustment options a power may have here: C(17, 9) = 24,310, the largest removal
 #: count of the standard map, fits; masks stay a few kilobytes.
 MAX_ACTIONS = 1 << 16
@@ -82,8 +88,14 @@ class Diplomacy(TurnGame):
         max_actions: int = 4096,
         threads: int | None = None,
         observation: str = "raw",
+        reward: str = "values",
     ) -> None:
         self.observation_mode = check_observation(observation)
+        if reward not in REWARDS:
+            raise InvalidParameter(
+                f"reward must be one of {', '.join(map(repr, REWARDS))}, got {reward!r}"
+            )
+        self.reward = reward
         self.threads = _validate.threads(threads)
         self.convention: Convention = check_convention(convention)
         self._max_actions = _validate.integer("max_actions", max_actions, 1, MAX_ACTIONS)
@@ -113,6 +125,7 @@ class Diplomacy(TurnGame):
                 "convention": convention,
                 "max_actions": max_actions,
                 "observation": observation,
+                "reward": reward,
             },
         )
 
@@ -141,13 +154,23 @@ class Diplomacy(TurnGame):
         return self._max_actions
 
     @property
-    def return_bounds(self) -> tuple[float, float]:
+    def value_bounds(self) -> tuple[float, float]:
         """The evaluator's range with the default weights: every centre owned and in reach,
         a unit on every province, at most; every owned centre threatened, at least."""
         weights, the_map = Weights(), self.position.map
         centres, provinces = len(the_map.centres), len(the_map.provinces)
         most = weights.centre * centres + weights.unit * provinces + weights.reach * 3 * centres
         return (-float(weights.threat * 3 * centres), float(most))
+
+    @property
+    def return_bounds(self) -> tuple[float, float]:
+        """The range of a reward under the game's ``reward`` scale."""
+        low, high = self.value_bounds
+        if self.reward == "scaled":
+            return (low / high, 1.0)
+        if self.reward == "outcome":
+            return (-1.0, 1.0)
+        return (low, high)
 
     @property
     def max_steps(self) -> int:
@@ -189,6 +212,10 @@ class Diplomacy(TurnGame):
         self.values = values(self.position, profile, self.convention)
         self._profile = profile
         self.orders = profile_orders(self.position, self.convention, profile)
+        if self.reward == "outcome":
+            return terminal_rewards(self.seats, self.outcome, self.winners)
+        if self.reward == "scaled":
+            return self.values.astype(np.float64) / self.value_bounds[1]
         return self.values.astype(np.float64)
 
     def observation(self, seat: int) -> NDArray[Any]:
