@@ -70,6 +70,7 @@ __all__ = ["Conquest"]
 _MAX_TEAMS = 8
 #: A territory's choices in ``actions="moves"``: hold, defend, then send to neighbour j.
 _HOLD, _DEFEND, _SENDS = 0, 1, 2
+_INT64_MAX = (1 << 63) - 1
 
 
 class _Placed:
@@ -182,7 +183,9 @@ class Conquest(BuiltinChoiceGame):
     def observation_bounds(self) -> tuple[NDArray[Any], NDArray[Any]]:
         if self.observation_mode == "planes":
             return plane_bounds(self.observation_shape)
-        highs = [self.seats - 1, TROOP_LIMIT]
+        # The rules' troop limit, limit(n) = min(TROOP_LIMIT, (2**63 - 1) // n).
+        most = min(TROOP_LIMIT, _INT64_MAX // max(self.native.board.n, 1))
+        highs = [self.seats - 1, most]
         return row_bounds([0, 0], highs, self.native.board.n, self.observation_dtype)
 
     def to_move(self) -> tuple[int, ...]:
