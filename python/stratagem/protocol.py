@@ -40,21 +40,47 @@ if TYPE_CHECKING:
     from stratagem.games import GameSpec
 
 __all__ = [
+    "ACTION_MODES",
+    "OBSERVATIONS",
     "OUTCOMES",
     "SAVE_FORMAT",
     "SAVE_VERSION",
+    "ActionMode",
     "Actions",
     "Game",
+    "Move",
+    "ObservationMode",
     "Outcome",
+    "PlaysMoves",
     "Suggests",
     "TurnGame",
+    "check_action_mode",
+    "check_observation",
+    "flat",
     "load",
+    "one_hot",
+    "plane_bounds",
+    "row_bounds",
 ]
 
 Outcome = Literal["won", "drawn", "unfinished"]
 #: The three words every game, the command line and JSON use for how a game stands.
 OUTCOMES: tuple[Outcome, ...] = ("won", "drawn", "unfinished")
-Actions = Mapping[int, int] | Sequence[int]
+#: A seat's move in ``actions="moves"``: one choice per component (``PlaysMoves``).
+Move = tuple[int, ...]
+Actions = Mapping[int, int | Sequence[int]] | Sequence[int | Sequence[int]]
+ActionMode = Literal["players", "moves"]
+#: What a seat's action is in the games whose turn is many decisions (conquest, outpost): the
+#: choice of a built-in player for the turn, or the game's own moves (``PlaysMoves``).
+ACTION_MODES: tuple[ActionMode, ...] = ("players", "moves")
+ObservationMode = Literal["raw", "planes"]
+#: The observation modes every game offers (its ``observation`` configuration key): ``"raw"``
+#: the game's compact integer arrays; ``"planes"`` one-hot/feature planes in [0, 1] as one
+#: float32 vector, the planes (the game's ``planes_shape``) flattened in C order: float32
+#: because learners feed floats (SB3 would divide a uint8 image by 255), flat because an MLP
+#: policy takes a vector (SB3 warns on any other float shape); ``reshape(planes_shape)`` gives
+#: the planes back for a convolution.
+OBSERVATIONS: tuple[ObservationMode, ...] = ("raw", "planes")
 
 SAVE_FORMAT = "stratagem.game"
 SAVE_VERSION = 1
@@ -107,6 +133,12 @@ class Game(Protocol):
     @property
     def observation_dtype(self) -> np.dtype[Any]: ...
 
+    @property
+    def observation_bounds(self) -> tuple[NDArray[Any], NDArray[Any]]:
+        """The least and the most value of each entry of an observation (two arrays of
+        ``observation_shape`` and ``observation_dtype``): the bridges' ``Box`` bounds."""
+        ...
+
     def to_move(self) -> tuple[int, ...]:
         """The seats that act in the next step (empty once the game is over)."""
         ...
@@ -156,6 +188,23 @@ class Suggests(Protocol):
         ...
 
 
+@runtime_checkable
+class PlaysMoves(Protocol):
+    """A game whose seats may act by the game's own moves (``actions="moves"``): a seat's
+    action is a vector of ``len(move_nvec)`` integers, component ``i`` in
+    ``0..move_nvec[i] - 1`` (a Gymnasium ``MultiDiscrete``), or an integer, which lets the
+    built-in player of that number play the seat's turn (as in ``actions="players"``: what
+    the bridges' opponents do). ``move_nvec`` is None in ``actions="players"``."""
+
+    @property
+    def move_nvec(self) -> tuple[int, ...] | None: ...
+
+    def move_mask(self, seat: int) -> NDArray[np.bool_]:
+        """``(components, max(move_nvec))``: which choices of each component are legal now
+        (all False for a seat that does not act)."""
+        ...
+
+
 class TurnGame(ABC):
     """The shared half of every game's protocol class.
 
@@ -175,7 +224,7 @@ class TurnGame(ABC):
 
         self._seed = _validate.seed(seed)
         self._config = dict(config)
-        self._log: list[dict[int, int]] = []
+        self._log: list[dict[int, Any]] = []
         self._last_rewards = np.zeros(self.seats, dtype=np.float64)
         self._returns = np.zeros(self.seats, dtype=np.float64)
 
@@ -200,9 +249,24 @@ class TurnGame(ABC):
         return len(self._log)
 
     @property
-    def actions_played(self) -> tuple[dict[int, int], ...]:
+    def actions_played(self) -> tuple[dict[int, Any], ...]:
         """Every step's actions (seat -> action), in order."""
         return tuple(dict(step) for step in self._log)
+
+    @property
+    def observation_bounds(self) -> tuple[NDArray[Any], NDArray[Any]]:
+        """The dtype's whole range; the built-in games declare the values they produce."""
+        dtype = self.observation_dtype
+        low: float
+        high: float
+        if np.issubdtype(dtype, np.integer):
+            low, high = np.iinfo(dtype).min, np.iinfo(dtype).max
+        elif dtype == np.bool_:
+            low, high = 0, 1
+        else:
+            low, high = -np.inf, np.inf
+        shape = self.observation_shape
+        return np.full(shape, low, dtype=dtype), np.full(shape, high, dtype=dtype)
 
     def action_mask(self, seat: int) -> NDArray[np.bool_]:
         mask = np.zeros(self.num_actions, dtype=np.bool_)
@@ -248,7 +312,13 @@ class TurnGame(ABC):
             "game": self.name,
             "seed": self._seed,
             "config": self._config,
-            "actions": [[[seat, action] for seat, action in step.items()] for step in self._log],
+            "actions": [
+                [
+                    [seat, list(action) if isinstance(action, tuple) else action]
+                    for seat, action in step.items()
+                ]
+                for step in self._log
+            ],
         }
         write_json(Path(path), data)
 
@@ -273,7 +343,7 @@ class TurnGame(ABC):
             raise InvalidParameter(f"seat {seat} is outside 0..{self.seats - 1}")
         return int(seat)
 
-    def _checked_actions(self, actions: Actions) -> dict[int, int]:
+    def _checked_actions(self, actions: Actions) -> dict[int, Any]:
         if self.is_over:
             raise InvalidMove(f"the {self.name} game is over ({self.outcome}); no seat acts")
         movers = self.to_move()
@@ -296,21 +366,24 @@ class TurnGame(ABC):
                 raise InvalidMove(f"a seat is an integer, got {seat!r}")
             if int(seat) not in movers:
                 raise InvalidMove(f"seat {seat} does not act now; the seats to move are {movers}")
-        chosen: dict[int, int] = {}
+        chosen: dict[int, Any] = {}
         for seat in movers:
             if seat not in given:
                 raise InvalidMove(f"seat {seat} has no action; the seats to move are {movers}")
-            action = given[seat]
-            if isinstance(action, bool) or not isinstance(action, int | np.integer):
-                raise InvalidMove(f"seat {seat}: an action is an integer, got {action!r}")
-            legal = self.legal_actions(seat)
-            index = int(np.searchsorted(legal, action))
-            if index == legal.size or legal[index] != action:
-                raise InvalidMove(
-                    f"seat {seat}: action {action} is not legal now; legal: {_summary(legal)}"
-                )
-            chosen[seat] = int(action)
+            chosen[seat] = self._checked_action(seat, given[seat])
         return chosen
+
+    def _checked_action(self, seat: int, action: object) -> Any:
+        """One seat's action, checked: an integer of ``legal_actions(seat)``."""
+        if isinstance(action, bool) or not isinstance(action, int | np.integer):
+            raise InvalidMove(f"seat {seat}: an action is an integer, got {action!r}")
+        legal = self.legal_actions(seat)
+        index = int(np.searchsorted(legal, action))
+        if index == legal.size or legal[index] != action:
+            raise InvalidMove(
+                f"seat {seat}: action {action} is not legal now; legal: {_summary(legal)}"
+            )
+        return int(action)
 
     def _end_rewards(self) -> NDArray[np.float64]:
         """A step's rewards in a game scored only when it ends: 0 until then, then
@@ -360,7 +433,7 @@ class TurnGame(ABC):
     def legal_actions(self, seat: int) -> NDArray[np.int64]: ...
 
     @abstractmethod
-    def _apply(self, actions: dict[int, int]) -> Sequence[float] | NDArray[np.float64]:
+    def _apply(self, actions: dict[int, Any]) -> Sequence[float] | NDArray[np.float64]:
         """Plays checked actions; returns the step's reward of every seat."""
 
     @abstractmethod
@@ -378,11 +451,68 @@ class BuiltinChoiceGame(TurnGame):
     """A :class:`TurnGame` whose turn is too many decisions for one action (conquest,
     outpost): action ``i`` lets the built-in ``choices[i]`` (a ``choice_kind``, such as
     ``"policy"``) play the seat's whole turn. ``_chosen`` holds each seat's latest choice; a
-    subclass writes ``_play_turn``, which plays one turn of its engine with them."""
+    subclass writes ``_play_turn``, which plays one turn of its engine with them.
+
+    With ``action_mode="moves"`` a seat may instead give its own moves (:class:`PlaysMoves`):
+    ``_moves`` holds this turn's checked move of each such seat (the others play their
+    built-in); the subclass writes ``_move_sizes`` and ``_move_mask``."""
 
     choices: ClassVar[tuple[str, ...]]
     choice_kind: ClassVar[str]
     _chosen: list[str]
+    action_mode: ActionMode = "players"
+    _moves: dict[int, Move]
+
+    @property
+    def move_nvec(self) -> tuple[int, ...] | None:
+        return self._move_sizes() if self.action_mode == "moves" else None
+
+    def move_mask(self, seat: int) -> NDArray[np.bool_]:
+        if self.action_mode != "moves":
+            raise InvalidParameter(
+                f"this {self.name} game plays actions='players': it has no move mask "
+                "(make it with actions='moves')"
+            )
+        seat = self._seat(seat)
+        if seat not in self.to_move():
+            sizes = self._move_sizes()
+            return np.zeros((len(sizes), max(sizes, default=1)), dtype=np.bool_)
+        return self._move_mask(seat)
+
+    @abstractmethod
+    def _move_sizes(self) -> tuple[int, ...]:
+        """The sizes of a move's components (the same all game long)."""
+
+    @abstractmethod
+    def _move_mask(self, seat: int) -> NDArray[np.bool_]:
+        """The legal choices of each component of ``seat``'s move now (it acts now)."""
+
+    def _checked_action(self, seat: int, action: object) -> Any:
+        if self.action_mode != "moves" or isinstance(action, int | np.integer):
+            return super()._checked_action(seat, action)
+        sizes = self._move_sizes()
+        if isinstance(action, str | bytes) or not isinstance(action, Sequence | np.ndarray):
+            raise InvalidMove(
+                f"seat {seat}: a move is a vector of {len(sizes)} integers (or an integer, a "
+                f"built-in {self.choice_kind}), got {type(action).__name__} {action!r:.60}"
+            )
+        vector = np.asarray(action)
+        if vector.shape != (len(sizes),) or not (
+            vector.size == 0 or np.issubdtype(vector.dtype, np.integer)
+        ):
+            raise InvalidMove(
+                f"seat {seat}: a move is a vector of {len(sizes)} integers, got shape "
+                f"{vector.shape} of {vector.dtype}"
+            )
+        mask = self._move_mask(seat)
+        for component, choice in enumerate(vector.tolist()):
+            if not 0 <= choice < sizes[component] or not mask[component, choice]:
+                legal = np.flatnonzero(mask[component])
+                raise InvalidMove(
+                    f"seat {seat}: component {component} of the move is {choice}, not legal "
+                    f"now; legal: {_summary(legal)}"
+                )
+        return tuple(int(choice) for choice in vector.tolist())
 
     @property
     def num_actions(self) -> int:
@@ -393,15 +523,20 @@ class BuiltinChoiceGame(TurnGame):
             return np.zeros(0, dtype=np.int64)
         return np.arange(len(self.choices), dtype=np.int64)
 
-    def _apply(self, actions: dict[int, int]) -> NDArray[np.float64]:
+    def _apply(self, actions: dict[int, Any]) -> NDArray[np.float64]:
+        self._moves = {}
         for seat, action in actions.items():
-            self._chosen[seat] = self.choices[action]
+            if isinstance(action, tuple):
+                self._moves[seat] = action
+            else:
+                self._chosen[seat] = self.choices[action]
         self._play_turn()
         return self._end_rewards()
 
     @abstractmethod
     def _play_turn(self) -> None:
-        """Plays one turn of the engine, each seat by its built-in of ``_chosen``."""
+        """Plays one turn of the engine: the seats of ``_moves`` by their moves, the others
+        by their built-in of ``_chosen``."""
 
     def suggest(self, seat: int, name: str) -> int:
         """The action that lets the built-in ``name`` play ``seat``'s turn."""
@@ -411,6 +546,51 @@ class BuiltinChoiceGame(TurnGame):
                 f"unknown {self.choice_kind} {name!r}; choose one of {self.choices}"
             )
         return self.choices.index(name)
+
+
+def check_action_mode(mode: object) -> ActionMode:
+    """An action mode of :data:`ACTION_MODES`, or :class:`InvalidParameter` naming it."""
+    if mode not in ACTION_MODES:
+        raise InvalidParameter(
+            f"actions must be one of {', '.join(map(repr, ACTION_MODES))}, got {mode!r}"
+        )
+    return mode
+
+
+def check_observation(mode: object) -> ObservationMode:
+    """An observation mode of :data:`OBSERVATIONS`, or :class:`InvalidParameter` naming it."""
+    if mode not in OBSERVATIONS:
+        raise InvalidParameter(
+            f"observation must be one of {', '.join(map(repr, OBSERVATIONS))}, got {mode!r}"
+        )
+    return mode
+
+
+def flat(shape: tuple[int, ...]) -> tuple[int]:
+    """The shape of ``shape`` flattened."""
+    return (int(np.prod(shape)),)
+
+
+def one_hot(values: NDArray[Any], count: int, low: int = 0) -> NDArray[np.float32]:
+    """Planes ``(count, *values.shape)``: plane ``k`` is 1.0 where ``values == low + k``."""
+    kinds = np.arange(low, low + count).reshape((count,) + (1,) * values.ndim)
+    planes: NDArray[np.float32] = (values[np.newaxis] == kinds).astype(np.float32)
+    return planes
+
+
+def plane_bounds(shape: tuple[int, ...]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """The bounds of planes: 0 and 1 everywhere."""
+    return np.zeros(shape, dtype=np.float32), np.ones(shape, dtype=np.float32)
+
+
+def row_bounds(
+    lows: Sequence[int], highs: Sequence[int], width: int, dtype: np.dtype[Any]
+) -> tuple[NDArray[Any], NDArray[Any]]:
+    """The bounds of a ``(rows, width)`` observation whose row ``i`` holds values in
+    ``lows[i]..highs[i]``."""
+    low = np.repeat(np.asarray(lows, dtype=dtype)[:, np.newaxis], width, axis=1)
+    high = np.repeat(np.asarray(highs, dtype=dtype)[:, np.newaxis], width, axis=1)
+    return low, high
 
 
 def _summary(legal: NDArray[np.int64]) -> str:

@@ -9,8 +9,11 @@ seats sharing the top and -1 to the rest (0 to all with two players); a game sto
 move limit is scored the same way (the rules score it). The observation of seat ``s`` is an
 ``int8`` array of shape ``(2, cells)``: row 0 the owner of each cell relative to ``s``
 (-1 unowned, 0 ``s`` itself, 1 the next seat in turn order, ...), row 1 the colour each cell
-shows. ``max_turns`` is the move limit (the rules' ``max_moves``; None: four moves per cell),
-the game-length keyword every game shares.
+shows. With ``observation="planes"`` it is one float32 vector, the planes of
+``planes_shape`` ``(1 + players + colours, cells)`` flattened: plane 0 is 1 on unowned cells,
+plane ``1 + k`` on the cells of the ``k``-th seat after ``s`` (plane 1: ``s`` itself), plane
+``1 + players + c`` on the cells showing colour ``c``. ``max_turns`` is the move limit (the
+rules' ``max_moves``; None: four moves per cell), the game-length keyword every game shares.
 
 >>> from stratagem.annexation.protocol import Annexation
 >>> game = Annexation(seed=2, board="hex:3")
@@ -33,7 +36,16 @@ from stratagem.annexation.ai import AI
 from stratagem.annexation.board import parse_board
 from stratagem.annexation.game import Game as NativeGame
 from stratagem.errors import InvalidParameter
-from stratagem.protocol import Game, Outcome, TurnGame
+from stratagem.protocol import (
+    Game,
+    Outcome,
+    TurnGame,
+    check_observation,
+    flat,
+    one_hot,
+    plane_bounds,
+    row_bounds,
+)
 
 __all__ = ["Annexation"]
 
@@ -55,7 +67,9 @@ class Annexation(TurnGame):
         allow_opponent_colours: bool = False,
         max_turns: int | None = None,
         board_seed: int | None = None,
+        observation: str = "raw",
     ) -> None:
+        self.observation_mode = check_observation(observation)
         if not isinstance(board, str):
             raise InvalidParameter(f"board must be a board spec string, got {board!r}")
         colours_from = seed if board_seed is None else board_seed
@@ -76,6 +90,7 @@ class Annexation(TurnGame):
                 "allow_opponent_colours": allow_opponent_colours,
                 "max_turns": max_turns,
                 "board_seed": board_seed,
+                "observation": observation,
             },
         )
 
@@ -111,12 +126,28 @@ class Annexation(TurnGame):
         return 4 * self.native.board.cells if limit is None else limit
 
     @property
+    def planes_shape(self) -> tuple[int, int]:
+        """The layout of ``observation="planes"``: (planes, cells)."""
+        board = self.native.board
+        return (1 + board.players + board.colour_count, board.cells)
+
+    @property
     def observation_shape(self) -> tuple[int, ...]:
+        if self.observation_mode == "planes":
+            return flat(self.planes_shape)
         return (2, self.native.board.cells)
 
     @property
     def observation_dtype(self) -> np.dtype[Any]:
-        return np.dtype(np.int8)
+        return np.dtype(np.float32 if self.observation_mode == "planes" else np.int8)
+
+    @property
+    def observation_bounds(self) -> tuple[NDArray[Any], NDArray[Any]]:
+        if self.observation_mode == "planes":
+            return plane_bounds(self.observation_shape)
+        board = self.native.board
+        highs = [board.players - 1, board.colour_count - 1]
+        return row_bounds([-1, 0], highs, board.cells, self.observation_dtype)
 
     def to_move(self) -> tuple[int, ...]:
         return () if self.native.is_over else (self.native.to_move,)
@@ -131,11 +162,17 @@ class Annexation(TurnGame):
         self.native.play(colour)
         return self._end_rewards()
 
-    def observation(self, seat: int) -> NDArray[np.int8]:
+    def observation(self, seat: int) -> NDArray[Any]:
         seat = self._seat(seat)
         owner = self.native.owner.astype(np.int16)
         relative = np.where(owner >= 0, (owner - seat) % self.seats, -1)
-        return np.stack([relative, self.native.cell_colours.astype(np.int16)]).astype(np.int8)
+        colours = self.native.cell_colours.astype(np.int16)
+        if self.observation_mode == "planes":
+            board = self.native.board
+            return np.concatenate(
+                [one_hot(relative, 1 + self.seats, low=-1), one_hot(colours, board.colour_count)]
+            ).ravel()
+        return np.stack([relative, colours]).astype(np.int8)
 
     def _copy_state(self, twin: Annexation) -> None:
         twin.native = self.native.copy()

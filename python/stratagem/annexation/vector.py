@@ -71,6 +71,20 @@ __all__ = [
 ]
 
 _MAX_ENVS = 1 << 24
+#: The keys of the Gymnasium env's config that AnnexationEnv plays, besides those
+#: plays_natively names.
+_NATIVE_KEYS = frozenset(
+    {
+        "seed",
+        "seat",
+        "illegal_action",
+        "colours",
+        "players",
+        "mode",
+        "allow_opponent_colours",
+        "max_turns",
+    }
+)
 #: Board layouts whose cells do not depend on the seed: the engine draws their colours.
 _FIXED_GEOMETRY = ("hexagon", "hex_rectangle", "grid", "load")
 _AUTORESETS = ("next_step", "same_step")
@@ -96,12 +110,16 @@ def plays_natively(
     render_mode: str | None = None,
     board: object = "hex:8",
     board_seed: int | None = None,
+    observation: object = "raw",
     **config: Any,
 ) -> bool:
     """Whether :class:`AnnexationEnv` plays this configuration of the Gymnasium env: a
-    built-in opponent (not a callable), no rendering, and a board it can draw."""
-    if render_mode is not None or callable(opponent):
+    built-in opponent (not a callable), no rendering, the raw observation, and a board it can
+    draw."""
+    if render_mode is not None or callable(opponent) or observation != "raw":
         return False
+    if not set(config) <= _NATIVE_KEYS:
+        return False  # the protocol env names the key it does not know
     return supports_fresh_boards(board, board_seed)
 
 

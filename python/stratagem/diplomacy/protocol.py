@@ -14,12 +14,18 @@ refused, naming the power; ``max_actions`` goes up to :data:`MAX_ACTIONS`.
 
 Rewards are the position evaluator's values (``search.values`` with the default
 ``Weights``) of the adjusted position, one per power; the power with the strictly highest
-value wins, several sharing it draw. The observation is an ``int8`` array of shape
-``(4, 75)`` over the provinces in map order, relative to the observing power ``p`` (0 ``p``
-itself, 1..6 the next powers in map order, -1 nobody): row 0 the power of the unit on the
-province, row 1 its kind (0 none, 1 army, 2 fleet), row 2 the owner of the supply centre
-(-1 also for provinces that are no centre), row 3 whether the province is a centre (1) or
-not (0).
+value wins, several sharing it draw. ``reward`` chooses their scale: ``"values"`` (the
+default) the values themselves (-306..912 on the standard map); ``"scaled"`` the values
+divided by the most a value can be (912 on the standard map), so in [-1, 1]; ``"outcome"``
++1 to the winner and -1 to the others, 0 to powers sharing the top and -1 to the rest.
+The observation is an ``int8`` array of shape ``(4, 75)`` over the provinces in map order,
+relative to the observing power ``p`` (0 ``p`` itself, 1..6 the next powers in map order, -1
+nobody): row 0 the power of the unit on the province, row 1 its kind (0 none, 1 army, 2
+fleet), row 2 the owner of the supply centre (-1 also for provinces that are no centre), row
+3 whether the province is a centre (1) or not (0). With ``observation="planes"`` it is one
+float32 vector, the planes of ``planes_shape`` ``(17, 75)`` flattened: planes 0..6 the unit's
+power one-hot (plane 0: ``p`` itself), 7 armies, 8 fleets, 9..15 the centre's owner one-hot,
+16 the centres.
 
 With no ``position`` the winter is drawn from the seed (:func:`random_position`).
 
@@ -46,10 +52,22 @@ from stratagem.diplomacy.position import Position
 from stratagem.diplomacy.positions import random_position
 from stratagem.diplomacy.search import METHODS, Weights, profile_orders, solve, values
 from stratagem.errors import InvalidParameter
-from stratagem.protocol import Game, Outcome, TurnGame
+from stratagem.protocol import (
+    Game,
+    Outcome,
+    TurnGame,
+    check_observation,
+    flat,
+    one_hot,
+    plane_bounds,
+    row_bounds,
+    terminal_rewards,
+)
 
-__all__ = ["MAX_ACTIONS", "Diplomacy"]
+__all__ = ["MAX_ACTIONS", "REWARDS", "Diplomacy"]
 
+#: The scales of the rewards (the ``reward`` configuration key).
+REWARDS = ("values", "scaled", "outcome")
 #: The most adjustment options a power may have here: C(17, 9) = 24,310, the largest removal
 #: count of the standard map, fits; masks stay a few kilobytes.
 MAX_ACTIONS = 1 << 16
@@ -69,7 +87,15 @@ class Diplomacy(TurnGame):
         convention: str = "exact",
         max_actions: int = 4096,
         threads: int | None = None,
+        observation: str = "raw",
+        reward: str = "values",
     ) -> None:
+        self.observation_mode = check_observation(observation)
+        if reward not in REWARDS:
+            raise InvalidParameter(
+                f"reward must be one of {', '.join(map(repr, REWARDS))}, got {reward!r}"
+            )
+        self.reward = reward
         self.threads = _validate.threads(threads)
         self.convention: Convention = check_convention(convention)
         self._max_actions = _validate.integer("max_actions", max_actions, 1, MAX_ACTIONS)
@@ -93,7 +119,14 @@ class Diplomacy(TurnGame):
         self.values: NDArray[np.int64] | None = None
         self.orders: dict[str, list[str]] = {}
         super().__init__(
-            seed, {"position": position, "convention": convention, "max_actions": max_actions}
+            seed,
+            {
+                "position": position,
+                "convention": convention,
+                "max_actions": max_actions,
+                "observation": observation,
+                "reward": reward,
+            },
         )
 
     @property
@@ -121,7 +154,7 @@ class Diplomacy(TurnGame):
         return self._max_actions
 
     @property
-    def return_bounds(self) -> tuple[float, float]:
+    def value_bounds(self) -> tuple[float, float]:
         """The evaluator's range with the default weights: every centre owned and in reach,
         a unit on every province, at most; every owned centre threatened, at least."""
         weights, the_map = Weights(), self.position.map
@@ -130,16 +163,40 @@ class Diplomacy(TurnGame):
         return (-float(weights.threat * 3 * centres), float(most))
 
     @property
+    def return_bounds(self) -> tuple[float, float]:
+        """The range of a reward under the game's ``reward`` scale."""
+        low, high = self.value_bounds
+        if self.reward == "scaled":
+            return (low / high, 1.0)
+        if self.reward == "outcome":
+            return (-1.0, 1.0)
+        return (low, high)
+
+    @property
     def max_steps(self) -> int:
         return 1
 
     @property
+    def planes_shape(self) -> tuple[int, int]:
+        """The layout of ``observation="planes"``: (planes, provinces)."""
+        return (2 * self.seats + 3, len(self.position.map.provinces))
+
+    @property
     def observation_shape(self) -> tuple[int, ...]:
+        if self.observation_mode == "planes":
+            return flat(self.planes_shape)
         return (4, len(self.position.map.provinces))
 
     @property
     def observation_dtype(self) -> np.dtype[Any]:
-        return np.dtype(np.int8)
+        return np.dtype(np.float32 if self.observation_mode == "planes" else np.int8)
+
+    @property
+    def observation_bounds(self) -> tuple[NDArray[Any], NDArray[Any]]:
+        if self.observation_mode == "planes":
+            return plane_bounds(self.observation_shape)
+        width, last = len(self.position.map.provinces), self.seats - 1
+        return row_bounds([-1, 0, -1, 0], [last, 2, last, 1], width, self.observation_dtype)
 
     def to_move(self) -> tuple[int, ...]:
         return () if self.is_over else tuple(range(self.seats))
@@ -155,12 +212,16 @@ class Diplomacy(TurnGame):
         self.values = values(self.position, profile, self.convention)
         self._profile = profile
         self.orders = profile_orders(self.position, self.convention, profile)
+        if self.reward == "outcome":
+            return terminal_rewards(self.seats, self.outcome, self.winners)
+        if self.reward == "scaled":
+            return self.values.astype(np.float64) / self.value_bounds[1]
         return self.values.astype(np.float64)
 
-    def observation(self, seat: int) -> NDArray[np.int8]:
+    def observation(self, seat: int) -> NDArray[Any]:
         seat = self._seat(seat)
         the_map = self.position.map
-        planes = np.full(self.observation_shape, -1, dtype=np.int8)
+        planes = np.full((4, len(the_map.provinces)), -1, dtype=np.int8)
         planes[1] = 0
         planes[3] = 0
         power_index = {power: i for i, power in enumerate(self.powers)}
@@ -174,7 +235,16 @@ class Diplomacy(TurnGame):
             owner = self.position.owners.get(centre)
             if owner is not None:
                 planes[2, where] = (power_index[owner] - seat) % self.seats
-        return planes
+        if self.observation_mode == "raw":
+            return planes
+        return np.concatenate(
+            [
+                one_hot(planes[0], self.seats),
+                one_hot(planes[1], 2, low=1),
+                one_hot(planes[2], self.seats),
+                planes[3][np.newaxis].astype(np.float32),
+            ]
+        ).ravel()
 
     def _copy_state(self, twin: Diplomacy) -> None:
         twin._counts = list(self._counts)

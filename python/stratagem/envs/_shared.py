@@ -11,8 +11,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from stratagem import _validate, games, rng
-from stratagem.errors import InvalidParameter
-from stratagem.protocol import Game
+from stratagem.errors import InvalidMove, InvalidParameter
+from stratagem.protocol import Game, Move, PlaysMoves
 
 IllegalAction = Literal["lose", "raise"]
 ILLEGAL_ACTIONS: tuple[IllegalAction, ...] = ("lose", "raise")
@@ -37,29 +37,68 @@ def check_render_mode(render_mode: str | None) -> str | None:
     return render_mode
 
 
+def move_nvec(game: Game) -> tuple[int, ...] | None:
+    """The sizes of a move's components when the game's seats act by moves
+    (``actions="moves"``), else None (an action is one integer)."""
+    return game.move_nvec if isinstance(game, PlaysMoves) else None
+
+
 def is_legal(game: Game, seat: int, action: object) -> bool:
-    """Whether ``action`` is an integer (not a bool) that is a legal action of ``seat``."""
+    """Whether ``action`` is a legal action of ``seat``: an integer (not a bool) of its legal
+    actions or, when the game acts by moves, a vector whose every component is legal. A move
+    of the wrong shape or type raises :class:`InvalidMove` (it is no move at all)."""
+    nvec = move_nvec(game)
+    if nvec is not None:
+        vector = np.asarray(action)
+        if vector.shape != (len(nvec),) or not np.issubdtype(vector.dtype, np.integer):
+            raise InvalidMove(
+                f"seat {seat}: a move is a vector of {len(nvec)} integers (the action space's "
+                f"MultiDiscrete), got {action!r:.80}"
+            )
+        assert isinstance(game, PlaysMoves)
+        allowed = game.move_mask(seat)
+        inside = bool(np.all((vector >= 0) & (vector < np.asarray(nvec))))
+        return inside and bool(allowed[np.arange(len(nvec)), vector].all())
     if isinstance(action, bool) or not isinstance(action, int | np.integer):
         return False
     return bool(0 <= action < game.num_actions and game.action_mask(seat)[int(action)])
 
 
-def value_bounds(dtype: np.dtype[Any]) -> tuple[Any, Any]:
-    """The whole range of an integer or float dtype: the bounds of an observation Box."""
-    if np.issubdtype(dtype, np.integer):
-        info = np.iinfo(dtype)
-        return info.min, info.max
-    if dtype == np.bool_:
-        return 0, 1
-    return -np.inf, np.inf
+def as_action(game: Game, action: Any) -> int | Move:
+    """A legal action (see :func:`is_legal`) as the protocol takes it."""
+    if move_nvec(game) is not None:
+        return tuple(int(choice) for choice in np.asarray(action).tolist())
+    return int(action)
+
+
+def action_space(game: Game) -> Any:
+    """``Discrete(num_actions)``, or ``MultiDiscrete(move_nvec)`` when the game acts by moves."""
+    from gymnasium import spaces
+
+    nvec = move_nvec(game)
+    if nvec is None:
+        return spaces.Discrete(game.num_actions)
+    return spaces.MultiDiscrete(np.asarray(nvec, dtype=np.int64))
+
+
+def mask_space(game: Game) -> Any:
+    """The space of :func:`mask`: an int8 ``Box`` of ``num_actions``, or a ``Tuple`` of one
+    per component of a move."""
+    from gymnasium import spaces
+
+    nvec = move_nvec(game)
+    if nvec is None:
+        return spaces.Box(0, 1, (game.num_actions,), np.int8)
+    return spaces.Tuple([spaces.Box(0, 1, (size,), np.int8) for size in nvec])
 
 
 def observation_box(game: Game) -> Any:
-    """The ``Box`` of the game's observations: their shape and dtype, over the dtype's range."""
+    """The ``Box`` of the game's observations: their shape and dtype, over the values the game
+    declares it produces (``observation_bounds``)."""
     # Imported here: each bridge first turns a missing gymnasium into a MissingDependency.
     from gymnasium import spaces
 
-    low, high = value_bounds(game.observation_dtype)
+    low, high = game.observation_bounds
     return spaces.Box(low, high, game.observation_shape, game.observation_dtype)
 
 
@@ -119,5 +158,13 @@ class Bridge:
         return self.game.render() if self.render_mode == "ansi" else None
 
 
-def mask(game: Game, seat: int) -> NDArray[np.int8]:
-    return game.action_mask(seat).astype(np.int8)
+def mask(game: Game, seat: int) -> NDArray[np.int8] | tuple[NDArray[np.int8], ...]:
+    """The int8 mask of ``seat``'s legal actions or, when the game acts by moves, a tuple of
+    one int8 mask per component (what ``MultiDiscrete.sample(mask=...)`` takes;
+    ``np.concatenate`` of it is sb3-contrib's flat mask)."""
+    nvec = move_nvec(game)
+    if nvec is None:
+        return game.action_mask(seat).astype(np.int8)
+    assert isinstance(game, PlaysMoves)
+    rows = game.move_mask(seat).astype(np.int8)
+    return tuple(row[:size] for row, size in zip(rows, nvec, strict=True))

@@ -50,13 +50,20 @@ import numpy as np
 from numpy.typing import NDArray
 
 from stratagem import games, rng
-from stratagem.envs._shared import ILLEGAL_PENALTY, Bridge, is_legal, mask, observation_box
+from stratagem.envs._shared import (
+    ILLEGAL_PENALTY,
+    Bridge,
+    action_space,
+    as_action,
+    is_legal,
+    mask,
+    observation_box,
+)
 from stratagem.errors import InvalidMove, InvalidParameter, MissingDependency
 from stratagem.protocol import Game, Suggests
 
 try:
     import gymnasium
-    from gymnasium import spaces
     from gymnasium.envs.registration import load_env_creator
 except ImportError:
     raise MissingDependency.of("gymnasium", "envs") from None
@@ -72,7 +79,9 @@ __all__ = [
 _OPPONENT_PURPOSE = "envs.opponent"
 #: An opponent: a built-in one by name, or a callable ``(observation, mask) -> action`` that
 #: plays every other seat (its observation and int8 mask of legal actions).
-Opponent = str | Callable[[NDArray[Any], NDArray[np.int8]], int] | None
+#: A callable opponent gets the seat's observation and its mask (a tuple of per-component
+#: masks when the game acts by moves) and returns an action of the env's action space.
+Opponent = str | Callable[[NDArray[Any], Any], Any] | None
 #: Games with a native batched env for ``gymnasium.make_vec(..., "vector_entry_point")``.
 VECTOR_ENTRY_POINTS = {"annexation": "stratagem.annexation.vector:AnnexationVectorEnv"}
 #: Games with a native single env, and the test of the configurations it plays.
@@ -121,7 +130,7 @@ class StratagemEnv(Bridge, gymnasium.Env[NDArray[Any], np.int64]):
         self.seat = seat
         self.opponent = self._check_opponent(opponent)
         self.observation_space = observation_box(self.game)
-        self.action_space = spaces.Discrete(self.game.num_actions)
+        self.action_space = action_space(self.game)
         self._game_seed = self._episodes.seed
         self._ended = False
 
@@ -142,13 +151,13 @@ class StratagemEnv(Bridge, gymnasium.Env[NDArray[Any], np.int64]):
             )
         return chosen
 
-    def _opponent_action(self, seat: int) -> int:
+    def _opponent_action(self, seat: int) -> Any:
         if callable(self.opponent):
             game = self.game
             action = self.opponent(game.observation(seat), mask(game, seat))
             if not is_legal(game, seat, action):
                 raise InvalidMove(f"the opponent's action {action!r} for seat {seat} is not legal")
-            return int(action)
+            return as_action(game, action)
         if self.opponent == "random":
             return random_opponent_action(self.game, seat, self._game_seed)
         assert isinstance(self.game, Suggests)
@@ -158,8 +167,11 @@ class StratagemEnv(Bridge, gymnasium.Env[NDArray[Any], np.int64]):
         return {"action_mask": mask(self.game, self.seat)}
 
     def action_masks(self) -> NDArray[np.bool_]:
-        """The agent's legal actions now (sb3-contrib's ``MaskablePPO`` reads this)."""
-        return self.game.action_mask(self.seat).astype(np.bool_)
+        """The agent's legal actions now (sb3-contrib's ``MaskablePPO`` reads this): one flat
+        mask, the components' masks side by side when the game acts by moves."""
+        legal = mask(self.game, self.seat)
+        flat = np.concatenate(legal) if isinstance(legal, tuple) else legal
+        return flat.astype(np.bool_)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -191,8 +203,8 @@ class StratagemEnv(Bridge, gymnasium.Env[NDArray[Any], np.int64]):
             info = {**self._info(), "illegal_action": True}
             self._ended = True
             return game.observation(seat), ILLEGAL_PENALTY, True, False, info
-        actions = {s: self._opponent_action(s) for s in game.to_move() if s != seat}
-        actions[seat] = int(action)
+        actions: dict[int, Any] = {s: self._opponent_action(s) for s in game.to_move() if s != seat}
+        actions[seat] = as_action(game, action)
         game.step(actions)
         reward = float(game.rewards()[seat]) + self._play_opponents()
         # Read again through self: the check above made a type checker think `game` never ends.
@@ -206,7 +218,10 @@ def make_env(name: str, **config: Any) -> gymnasium.Env[Any, Any]:
     else :class:`StratagemEnv` (what ``gymnasium.make`` calls)."""
     native = NATIVE_ENTRY_POINTS.get(name)
     if native is not None and load_env_creator(native[1])(**config):
-        env = load_env_creator(native[0])(name=name, **config)
+        # The native envs play the raw observation only (their test says so), so the key
+        # that names it is not theirs to take.
+        native_config = {key: value for key, value in config.items() if key != "observation"}
+        env = load_env_creator(native[0])(name=name, **native_config)
         assert isinstance(env, gymnasium.Env)
         return env
     return StratagemEnv(name, **config)

@@ -26,7 +26,10 @@ Each game declares itself as it is:
   returns once the game is over and 0 before; a game whose rewards come during play
   (Mastermind's -1 per guess) delivers their sum at the end;
 - the observation tensor is the protocol's observation (float32, flattened); the observation
-  string the game's ``render()``.
+  string the game's ``render()``;
+- an action applied to a finished game, or ``apply_actions`` given a list that is not one
+  action per player, raises :class:`InvalidAction`: both OpenSpiel's own error
+  (``pyspiel.SpielError``) and stratagem's :class:`~stratagem.errors.InvalidMove`.
 
 States clone by copying the engine's state and serialise as the game's seed, configuration
 and actions (replayed on load).
@@ -50,19 +53,25 @@ from typing import Any
 import numpy as np
 
 from stratagem import games
-from stratagem.errors import InvalidParameter, MissingDependency
-from stratagem.protocol import Game
+from stratagem.errors import InvalidMove, InvalidParameter, MissingDependency
+from stratagem.protocol import Game, PlaysMoves
 
 try:
     import pyspiel
 except ImportError:
     raise MissingDependency.of("open_spiel", "openspiel") from None
 
-__all__ = ["load_game", "register", "short_name"]
+__all__ = ["InvalidAction", "load_game", "register", "short_name"]
 
 _INT_MAX = (1 << 31) - 1
 _DEFAULT_PARAMETERS: dict[str, Any] = {"seed": 0, "config": ""}
 _SIMULTANEOUS = ("simultaneous", "one-shot")
+
+
+class InvalidAction(InvalidMove, pyspiel.SpielError):  # type: ignore[misc]
+    """An action OpenSpiel's state cannot take (the game is over, or a simultaneous node's
+    list is not one action per player): ``except pyspiel.SpielError`` (what OpenSpiel's own
+    games raise) and ``except InvalidMove`` both catch it."""
 
 
 def short_name(name: str) -> str:
@@ -137,6 +146,11 @@ class StratagemGame(pyspiel.Game):  # type: ignore[misc]
         config = _decode(values["config"])
         self.template = spec.make(seed=values["seed"], **config)
         template = self.template
+        if isinstance(template, PlaysMoves) and template.move_nvec is not None:
+            raise InvalidParameter(
+                f"actions='moves' makes a {spec.name} action a vector; OpenSpiel's actions are "
+                "integers: load it with actions='players' (PettingZoo and Gymnasium take moves)"
+            )
         low, high = template.return_bounds
         zero_sum = template.seats in spec.zero_sum_seats
         info = pyspiel.GameInfo(
@@ -199,12 +213,24 @@ class StratagemState(pyspiel.State):  # type: ignore[misc]
             return [int(a) for a in game.legal_actions(player)]
         return [0] if self._simultaneous else []
 
-    def _apply_action(self, action: int) -> None:
+    def _playing(self) -> Game:
         game = self._engine.game
+        if game.is_over:
+            raise InvalidAction(
+                f"the {game.spec.name} game is over ({game.outcome}): no action applies"
+            )
+        return game
+
+    def _apply_action(self, action: int) -> None:
+        game = self._playing()
         game.step({game.to_move()[0]: int(action)})
 
     def _apply_actions(self, actions: list[int]) -> None:
-        game = self._engine.game
+        game = self._playing()
+        if len(actions) != game.seats:
+            raise InvalidAction(
+                f"apply_actions takes one action per player ({game.seats}), got {len(actions)}"
+            )
         game.step({seat: int(actions[seat]) for seat in game.to_move()})
 
     def _action_to_string(self, player: int, action: int) -> str:

@@ -3,7 +3,10 @@
 
 Agents are ``seat_0``, ``seat_1``, ...; an observation is ``{"observation": the game's
 observation, "action_mask": int8 mask of the legal actions}``; an action is an integer of
-``Discrete(num_actions)``. Rewards are the protocol's rewards of each step.
+``Discrete(num_actions)``. A game made with ``actions="moves"`` (conquest, outpost) acts by
+its own moves: an action is a vector of ``MultiDiscrete(move_nvec)`` and ``action_mask`` a
+tuple of one int8 mask per component (``docs/envs.md``). Rewards are the protocol's rewards of
+each step.
 
 - **AEC.** In an alternating game the seat to move is the agent selected. In a simultaneous
   game (and a one-shot one) the seats to move are selected in turn and their actions are held
@@ -18,6 +21,9 @@ observation, "action_mask": int8 mask of the legal actions}``; an action is an i
   ``TerminateIllegalWrapper`` and Pgx do) an illegal action ends the game at once: -1 to the
   seat that played it, 0 to the others, ``info["illegal_action"]`` set. With ``"raise"`` it
   raises :class:`~stratagem.errors.InvalidMove` and changes nothing.
+- **Past the end.** A step once every agent is done (``agents`` is empty) raises
+  :class:`~stratagem.errors.InvalidMove` ("call reset()"), in both APIs; PettingZoo has no
+  error of its own for it.
 
 Episodes: ``reset(seed=s)`` plays the game of seed ``s``; a reset without a seed the next
 episode of the last seed (``docs/envs.md``).
@@ -40,9 +46,12 @@ import numpy as np
 from stratagem.envs._shared import (
     ILLEGAL_PENALTY,
     Bridge,
+    action_space,
     agent_name,
+    as_action,
     is_legal,
     mask,
+    mask_space,
     observation_box,
 )
 from stratagem.errors import InvalidMove, InvalidParameter, MissingDependency
@@ -64,17 +73,11 @@ class _Spaces:
     def __init__(self, game: Game) -> None:
         self.possible_agents = [agent_name(seat) for seat in range(game.seats)]
         observation = observation_box(game)
-        actions = game.num_actions
         self.observation_spaces = {
-            agent: spaces.Dict(
-                {
-                    "observation": observation,
-                    "action_mask": spaces.Box(0, 1, (actions,), np.int8),
-                }
-            )
+            agent: spaces.Dict({"observation": observation, "action_mask": mask_space(game)})
             for agent in self.possible_agents
         }
-        self.action_spaces = {agent: spaces.Discrete(actions) for agent in self.possible_agents}
+        self.action_spaces = {agent: action_space(game) for agent in self.possible_agents}
 
     def seat(self, agent: str) -> int:
         if agent not in self.possible_agents:
@@ -141,7 +144,7 @@ class StratagemAEC(_Bridge, AECEnv):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self._held: dict[int, int] = {}
+        self._held: dict[int, Any] = {}
         self.agent_selection = self._next_agent()
 
     def _next_agent(self) -> str:
@@ -154,6 +157,8 @@ class StratagemAEC(_Bridge, AECEnv):  # type: ignore[misc]
             self.truncations[agent] = truncated
 
     def step(self, action: Any) -> None:
+        if not self.agents:
+            raise InvalidMove("every agent is done: the game is over, call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -170,7 +175,7 @@ class StratagemAEC(_Bridge, AECEnv):  # type: ignore[misc]
             self.agent_selection = self.agents[0]
             self._accumulate_rewards()
             return
-        self._held[seat] = int(action)
+        self._held[seat] = as_action(self.game, action)
         if all(mover in self._held for mover in self.game.to_move()):
             self.game.step(self._held)
             self._held = {}
@@ -204,7 +209,7 @@ class StratagemParallel(_Bridge, ParallelEnv):  # type: ignore[misc]
         agents = list(self.agents)
         rewards = dict.fromkeys(agents, 0.0)
         infos: dict[str, dict[str, Any]] = {agent: {} for agent in agents}
-        chosen: dict[int, int] = {}
+        chosen: dict[int, Any] = {}
         offender = None
         for seat in self.game.to_move():
             agent = agent_name(seat)
@@ -218,7 +223,7 @@ class StratagemParallel(_Bridge, ParallelEnv):  # type: ignore[misc]
                     raise InvalidMove(f"{agent}: action {actions[agent]!r} is not legal now")
                 offender = agent
                 break
-            chosen[seat] = int(actions[agent])
+            chosen[seat] = as_action(self.game, actions[agent])
         if offender is not None:
             rewards[offender] = ILLEGAL_PENALTY
             infos[offender] = {"illegal_action": True}

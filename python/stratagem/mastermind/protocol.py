@@ -15,6 +15,11 @@ guesses without it the game is over with outcome ``"unfinished"`` (no winner).
 The observation is an ``int16`` array of shape ``(max_guesses + 1, spots + 2)``: row ``i`` is
 guess ``i`` (its pegs, then black and white), the last row the guess being entered (its pegs
 so far; black and white -1); -1 wherever nothing is yet. The secret never appears in it.
+With ``observation="planes"`` it is one float32 vector, the rows of ``planes_shape``
+``(max_guesses + 1, spots * colours + 2 * (spots + 1))`` flattened, the same rows one-hot:
+for each spot ``i`` the ``colours`` entries from ``i * colours`` (1 at the peg's colour), then
+``spots + 1`` entries for black (1 at the count) and ``spots + 1`` for white; all 0 where
+nothing is yet.
 
 >>> from stratagem.mastermind.protocol import Mastermind
 >>> game = Mastermind(seed=0, spots=4, colours=6, secret="0123")
@@ -39,7 +44,15 @@ from stratagem.errors import InvalidParameter
 from stratagem.mastermind.code import as_code, check_space, format_code, parse_code
 from stratagem.mastermind.evaluate import sample_secrets
 from stratagem.mastermind.game import STRATEGIES, AnsweredGuesses, score
-from stratagem.protocol import Game, Outcome, TurnGame
+from stratagem.protocol import (
+    Game,
+    Outcome,
+    TurnGame,
+    check_observation,
+    flat,
+    one_hot,
+    plane_bounds,
+)
 
 __all__ = ["Mastermind"]
 
@@ -61,7 +74,9 @@ class Mastermind(AnsweredGuesses, TurnGame):
         max_guesses: int = 12,
         secret: str | None = None,
         threads: int | None = None,
+        observation: str = "raw",
     ) -> None:
+        self.observation_mode = check_observation(observation)
         self.threads = _validate.threads(threads)
         self.spots, self.colours = check_space(spots, colours)
         self.max_guesses = _validate.integer("max_guesses", max_guesses, 1, _MAX_GUESS_LIMIT)
@@ -78,7 +93,13 @@ class Mastermind(AnsweredGuesses, TurnGame):
         self._pegs: list[int] = []
         super().__init__(
             seed,
-            {"spots": spots, "colours": colours, "max_guesses": max_guesses, "secret": secret},
+            {
+                "spots": spots,
+                "colours": colours,
+                "max_guesses": max_guesses,
+                "secret": secret,
+                "observation": observation,
+            },
         )
 
     @property
@@ -115,12 +136,28 @@ class Mastermind(AnsweredGuesses, TurnGame):
         return self.max_guesses * self.spots
 
     @property
+    def planes_shape(self) -> tuple[int, int]:
+        """The layout of ``observation="planes"``: (rows, one-hot entries of a row)."""
+        return (self.max_guesses + 1, self.spots * self.colours + 2 * (self.spots + 1))
+
+    @property
     def observation_shape(self) -> tuple[int, ...]:
+        if self.observation_mode == "planes":
+            return flat(self.planes_shape)
         return (self.max_guesses + 1, self.spots + 2)
 
     @property
     def observation_dtype(self) -> np.dtype[Any]:
-        return np.dtype(np.int16)
+        return np.dtype(np.float32 if self.observation_mode == "planes" else np.int16)
+
+    @property
+    def observation_bounds(self) -> tuple[NDArray[Any], NDArray[Any]]:
+        if self.observation_mode == "planes":
+            return plane_bounds(self.observation_shape)
+        low = np.full(self.observation_shape, -1, dtype=np.int16)
+        high = np.full(self.observation_shape, self.spots, dtype=np.int16)
+        high[:, : self.spots] = self.colours - 1
+        return low, high
 
     def to_move(self) -> tuple[int, ...]:
         return () if self.is_over else (0,)
@@ -140,14 +177,25 @@ class Mastermind(AnsweredGuesses, TurnGame):
         self._pegs = []
         return [-1.0]
 
-    def observation(self, seat: int) -> NDArray[np.int16]:
+    def observation(self, seat: int) -> NDArray[Any]:
         self._seat(seat)
-        board = np.full(self.observation_shape, -1, dtype=np.int16)
+        board = np.full((self.max_guesses + 1, self.spots + 2), -1, dtype=np.int16)
         played = len(self._guesses)
         board[:played, : self.spots] = self._guesses
         board[:played, self.spots :] = self._feedback
         board[-1, : len(self._pegs)] = self._pegs
-        return board
+        if self.observation_mode == "raw":
+            return board
+        rows = board.shape[0]
+        pegs = one_hot(board[:, : self.spots], self.colours)  # (colours, rows, spots)
+        counts = one_hot(board[:, self.spots :], self.spots + 1)  # (spots + 1, rows, 2)
+        return np.concatenate(
+            [
+                pegs.transpose(1, 2, 0).reshape(rows, -1),
+                counts.transpose(1, 2, 0).reshape(rows, -1),
+            ],
+            axis=1,
+        ).ravel()
 
     def _copy_state(self, twin: Mastermind) -> None:
         twin._guesses = self._guesses.copy()

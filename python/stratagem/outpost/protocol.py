@@ -2,11 +2,23 @@
 
 Seats are the four empires, who move at once each turn (``dynamics="simultaneous"``). A turn
 of outpost is many decisions (a direction for every outpost, and at a season which outpost to
-disband), so the protocol's action is a choice among the built-in players for this turn:
-action ``i`` lets ``BUILTIN_PLAYERS[i]`` (``random``, ``spread``, ``frontier``,
-``lookahead``) make all of the empire's moves this turn, and its season disbandment. An
-agent can so change its empire's conduct turn by turn; it cannot move outposts one by one —
-the native :class:`~stratagem.outpost.Game` takes Python players (``move(state)``) for that.
+disband); the ``actions`` key says how a seat makes them.
+
+- ``actions="players"`` (the default): the action is a choice among the built-in players for
+  this turn: action ``i`` lets ``BUILTIN_PLAYERS[i]`` (``random``, ``spread``, ``frontier``,
+  ``lookahead``) make all of the empire's moves this turn, and its season disbandment.
+- ``actions="moves"``: the action is the empire's own move, one step per outpost slot (a
+  ``MultiDiscrete`` of ``slots`` components of 5 choices, ``move_nvec``): slot ``i`` is the
+  empire's ``i``-th outpost in increasing id, its choice a direction of ``DIRECTIONS`` (0
+  stay, 1 N, 2 E, 3 S, 4 W). ``move_mask(seat)`` allows stay everywhere and a step only onto
+  a land cell inside the grid, and only stay on slots without an outpost. ``slots`` is
+  ``1 + min(max_turns // 10, land // L, water // W)`` (the map's land and water cells): the
+  most outposts an empire can hold, one being built a season at most. The move is chosen from
+  the state at the start of the turn, before the season: an outpost built this turn stays,
+  and when the season demands a disbandment the empire's newest outpost goes (so every other
+  slot keeps its outpost). What it cannot express: which outpost to disband — the native
+  :class:`~stratagem.outpost.Game` takes Python players (``move`` and ``disband``) for that.
+  An integer still lets a built-in play the turn (the bridges' opponents).
 
 Rewards come after the last turn, from the scores (cells controlled): +1 to the empire with
 the top score and -1 to the others; when several share the top it is a draw, 0 to them and
@@ -14,7 +26,10 @@ the top score and -1 to the others; when several share the top it is a draw, 0 t
 ``(6, 100, 100)`` indexed ``[plane, y, x]``: plane 0 water (1) or land (0); plane 1 the control
 map relative to ``s`` (0 ``s`` itself, 1..3 the next empires, -1 neutral, -2 disputed);
 planes 2..5 the number of outposts on each cell of ``s`` and then of the next empires (at
-most 127 shown).
+most 127 shown). With ``observation="planes"`` it is one float32 vector, the planes of
+``planes_shape`` ``(11, 100, 100)`` flattened: plane 0 water; planes 1..6 the control map
+one-hot (1 neutral, 2 disputed, ``3 + k`` the ``k``-th empire after ``s``, plane 3 ``s``
+itself); planes 7..10 where ``s`` and then the next empires have at least one outpost.
 
 >>> from stratagem.outpost.protocol import Outpost
 >>> game = Outpost(seed=1, map="rivers", max_turns=60)
@@ -35,14 +50,45 @@ import numpy as np
 from numpy.typing import NDArray
 
 from stratagem.errors import InvalidParameter
-from stratagem.outpost.game import BUILTIN_PLAYERS, EMPIRES
+from stratagem.outpost.game import BUILTIN_PLAYERS, EMPIRES, State
 from stratagem.outpost.game import Game as NativeGame
-from stratagem.protocol import BuiltinChoiceGame, Game, Outcome
+from stratagem.protocol import (
+    BuiltinChoiceGame,
+    Game,
+    Move,
+    Outcome,
+    check_action_mode,
+    check_observation,
+    flat,
+    one_hot,
+    plane_bounds,
+)
 
 __all__ = ["Outpost"]
 
 _PLANES = 2 + EMPIRES
+#: Planes mode: water, the control one-hot (neutral, disputed, four empires), four presences.
+_FEATURE_PLANES = 1 + (2 + EMPIRES) + EMPIRES
 _SIDE = 100
+_MOST_SHOWN = 127
+#: A step of each direction of ``DIRECTIONS`` (stay, N, E, S, W) as (dx, dy).
+_STEPS = np.array([(0, 0), (0, -1), (1, 0), (0, 1), (-1, 0)], dtype=np.int64)
+_SEASON = 10
+
+
+class _MovePlayer:
+    """An empire's move given through the protocol, as the native game's Python player: its
+    outposts (in id order) step as the move's slots say; a disbandment takes the newest."""
+
+    def __init__(self, move: Move) -> None:
+        self.directions = list(move)
+
+    def move(self, state: State) -> list[int]:
+        count = len(state.mine())
+        return self.directions[:count] + [0] * max(count - len(self.directions), 0)
+
+    def disband(self, state: State) -> int:
+        return int(state.mine()[-1, 0])
 
 
 class Outpost(BuiltinChoiceGame):
@@ -62,13 +108,23 @@ class Outpost(BuiltinChoiceGame):
         L: int = 12,  # noqa: N803 (the rules' names)
         W: int = 3,  # noqa: N803
         max_turns: int = 200,
+        observation: str = "raw",
+        actions: str = "players",
     ) -> None:
+        self.observation_mode = check_observation(observation)
+        self.action_mode = check_action_mode(actions)
+        self._moves = {}
         if not isinstance(map, str):
             raise InvalidParameter(f"map must be a map name or file path, got {map!r}")
         self._chosen = [BUILTIN_PLAYERS[0]] * EMPIRES
         self.native = NativeGame(map, r, L, W, max_turns, list(self._chosen), seed)
         self._water = self.native.map.water.astype(np.int8)
-        super().__init__(seed, {"map": map, "r": r, "L": L, "W": W, "max_turns": max_turns})
+        config = {"map": map, "r": r, "L": L, "W": W, "max_turns": max_turns}
+        water = int(np.count_nonzero(self.native.map.water))
+        self._slots = 1 + min(
+            self.native.last_turn // _SEASON, (_SIDE * _SIDE - water) // L, water // W
+        )
+        super().__init__(seed, {**config, "observation": observation, "actions": actions})
 
     @property
     def seats(self) -> int:
@@ -93,33 +149,78 @@ class Outpost(BuiltinChoiceGame):
         return self.native.last_turn
 
     @property
+    def planes_shape(self) -> tuple[int, int, int]:
+        """The layout of ``observation="planes"``: (planes, y, x)."""
+        return (_FEATURE_PLANES, _SIDE, _SIDE)
+
+    @property
     def observation_shape(self) -> tuple[int, ...]:
+        if self.observation_mode == "planes":
+            return flat(self.planes_shape)
         return (_PLANES, _SIDE, _SIDE)
 
     @property
     def observation_dtype(self) -> np.dtype[Any]:
-        return np.dtype(np.int8)
+        return np.dtype(np.float32 if self.observation_mode == "planes" else np.int8)
+
+    @property
+    def observation_bounds(self) -> tuple[NDArray[Any], NDArray[Any]]:
+        if self.observation_mode == "planes":
+            return plane_bounds(self.observation_shape)
+        low = np.zeros(self.observation_shape, dtype=np.int8)
+        high = np.full(self.observation_shape, _MOST_SHOWN, dtype=np.int8)
+        low[1], high[0], high[1] = -2, 1, EMPIRES - 1
+        return low, high
 
     def to_move(self) -> tuple[int, ...]:
         return () if self.is_over else tuple(range(EMPIRES))
 
+    def _move_sizes(self) -> tuple[int, ...]:
+        return (len(_STEPS),) * self._slots
+
+    def _move_mask(self, seat: int) -> NDArray[np.bool_]:
+        mask = np.zeros((self._slots, len(_STEPS)), dtype=np.bool_)
+        mask[:, 0] = True
+        rows = self.native.outposts
+        mine = rows[rows[:, 1] == seat][: self._slots]
+        cells = mine[:, np.newaxis, 2:4].astype(np.int64) + _STEPS[np.newaxis]  # (k, 5, [x, y])
+        x, y = cells[..., 0], cells[..., 1]
+        inside = (x >= 0) & (x < _SIDE) & (y >= 0) & (y < _SIDE)
+        land = np.zeros_like(inside)
+        land[inside] = self._water[y[inside], x[inside]] == 0
+        mask[: len(mine), 1:] = land[:, 1:]
+        return mask
+
     def _play_turn(self) -> None:
-        self.native._core.set_players(list(self._chosen))
-        self.native._players = tuple(self._chosen)
+        players = [
+            _MovePlayer(self._moves[seat]) if seat in self._moves else self._chosen[seat]
+            for seat in range(EMPIRES)
+        ]
+        self.native._core.set_players([p if isinstance(p, str) else None for p in players])
+        self.native._players = tuple(players)
         self.native.step()
 
-    def observation(self, seat: int) -> NDArray[np.int8]:
+    def observation(self, seat: int) -> NDArray[Any]:
         seat = self._seat(seat)
-        planes = np.zeros(self.observation_shape, dtype=np.int8)
-        planes[0] = self._water
         control = self.native.control
-        planes[1] = np.where(control >= 0, (control - seat) % EMPIRES, control)
+        relative_control = np.where(control >= 0, (control - seat) % EMPIRES, control)
+        counts = np.zeros((EMPIRES, _SIDE, _SIDE), dtype=np.int64)
         rows = self.native.outposts
         if rows.size:
             relative = (rows[:, 1].astype(np.int64) - seat) % EMPIRES
-            counts = np.zeros((EMPIRES, _SIDE, _SIDE), dtype=np.int64)
             np.add.at(counts, (relative, rows[:, 3], rows[:, 2]), 1)
-            planes[2:] = np.minimum(counts, 127)
+        if self.observation_mode == "planes":
+            return np.concatenate(
+                [
+                    self._water[np.newaxis].astype(np.float32),
+                    one_hot(relative_control, 2 + EMPIRES, low=-2)[[1, 0, 2, 3, 4, 5]],
+                    (counts > 0).astype(np.float32),
+                ]
+            ).ravel()
+        planes = np.zeros(self.observation_shape, dtype=np.int8)
+        planes[0] = self._water
+        planes[1] = relative_control
+        planes[2:] = np.minimum(counts, _MOST_SHOWN)
         return planes
 
     def _copy_state(self, twin: Outpost) -> None:
@@ -135,10 +236,13 @@ class Outpost(BuiltinChoiceGame):
         lines = [f"outpost on {self.native.map.name}, turn {self.native.turn}: {self.outcome}"]
         for empire in range(EMPIRES):
             lines.append(
-                f"  empire {empire} ({self._chosen[empire]}): {int(result.scores[empire])} "
+                f"  empire {empire} ({self._conduct(empire)}): {int(result.scores[empire])} "
                 f"cells, {int(result.outposts[empire])} outposts"
             )
         return "\n".join(lines)
+
+    def _conduct(self, seat: int) -> str:
+        return "moves" if seat in self._moves else self._chosen[seat]
 
     def picture(self, path: str) -> None:
         """Draws the map, the control and the outposts (PNG)."""
