@@ -69,6 +69,10 @@ def islands() -> Board:
 RGG = Board.random_geometric(2000, seed=3)
 SHUFFLED = shuffled(Board.random_geometric(400, seed=2), seed=1)
 ISLANDS = islands()
+#: The built-in policies a game spread over ranks plays (the search player refuses to: its
+#: futures need the whole board; tests/test_conquest_cli.py checks the refusal).
+SPREAD_POLICIES = tuple(name for name in POLICIES if name != "search")
+
 # name: (board, order, teams, policies). Boards with geography (grids, rgg, edge lists)
 # start from regions, the others from random teams.
 CASES: dict[str, tuple[Board, str, int, tuple[str, ...]]] = {
@@ -151,7 +155,7 @@ def setups(draw: st.DrawFn) -> Setup:
         board=board,
         team=np.array(draw(st.lists(st.integers(0, k - 1), min_size=board.n, max_size=board.n))),
         troops=draw(st.lists(amounts, min_size=board.n, max_size=board.n)),  # type: ignore[arg-type]
-        policies=tuple(draw(st.lists(st.sampled_from(POLICIES), min_size=k, max_size=k))),
+        policies=tuple(draw(st.lists(st.sampled_from(SPREAD_POLICIES), min_size=k, max_size=k))),
         seed=draw(st.integers(0, 2**64 - 1)),
         rate=draw(st.sampled_from([0.0, 0.2, 0.7])),
         cap=draw(st.one_of(st.none(), st.integers(1, 60))),
