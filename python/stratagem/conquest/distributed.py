@@ -27,7 +27,6 @@ True
 from __future__ import annotations
 
 import os
-import socket
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -221,13 +220,6 @@ class Traffic:
 
 
 # -- the game ---------------------------------------------------------------------------------
-
-
-def _cores_per_rank(comm: Communicator) -> int:
-    """The default thread count of a rank: its host's cores shared among the ranks there."""
-    host = socket.gethostname()
-    neighbours_here = sum(1 for other in comm.allgather_object(host) if other == host)
-    return max(1, _core.default_threads() // neighbours_here)
 
 
 def _fingerprint(*arrays: NDArray[Any]) -> int:
@@ -433,10 +425,9 @@ class DistributedGame(_Recorded):
             raise InvalidParameter(f"order must be one of {ORDERS}, got {order!r}")
 
     def _share_cores(self, threads: int | None) -> None:
-        """A collective every rank makes (whatever its arguments), after the checks agreed."""
-        shared_cores = _cores_per_rank(self.comm)
+        """Unless told, a rank takes its host's cores shared among the ranks there."""
         if threads is None and os.environ.get("STRATAGEM_NUM_THREADS") is None:
-            self._threads = shared_cores
+            self._threads = max(1, _core.default_threads() // self.comm.ranks_on_host)
 
     def _agree(self, board_and_start: tuple[Any, ...]) -> None:
         """Every rank must hold the same board, state and parameters."""

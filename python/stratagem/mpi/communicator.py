@@ -101,9 +101,12 @@ class Communicator(ABC):
         mpi_available: bool,
         library_version: str | None,
         mpi_standard: str | None,
+        ranks_on_host: int = 1,
     ) -> None:
         self.rank = rank
         self.size = size
+        #: The ranks of this group on this rank's host (itself included): they share its cores.
+        self.ranks_on_host = ranks_on_host
         self.mpi_available = mpi_available
         self.library_version = library_version
         self.mpi_standard = mpi_standard
@@ -304,12 +307,17 @@ class MPICommunicator(Communicator):
         from mpi4py import MPI
 
         version, subversion = MPI.Get_version()
+        # The ranks that can share memory with this one are those on its host.
+        same_host = comm.Split_type(MPI.COMM_TYPE_SHARED)
+        ranks_on_host = same_host.Get_size()
+        same_host.Free()
         super().__init__(
             rank=comm.Get_rank(),
             size=comm.Get_size(),
             mpi_available=True,
             library_version=_first_line(MPI.Get_library_version()),
             mpi_standard=f"{version}.{subversion}",
+            ranks_on_host=ranks_on_host,
         )
         self.comm = comm
         self._mpi = MPI
