@@ -395,6 +395,10 @@ def test_serial_game_has_one_part_without_messages() -> None:
     by_phase = summary["bytes_per_turn_by_phase"]
     point_to_point = ("distance", "pressure", "placement", "report", "state")
     assert [by_phase[p] for p in point_to_point] == [0] * 5
+    assert summary["bytes_sent_per_turn_by_rank"] == [summary["bytes_per_turn"]]
+    (compute,) = summary["compute_seconds_per_turn_by_rank"]
+    (wait,) = summary["wait_seconds_per_turn_by_rank"]
+    assert compute > 0 and wait >= 0
     # The collectives alone: one flag per distance round, then 3 territory and 3 troop counts.
     rounds = summary["distance_rounds_per_turn"]
     assert rounds >= 1  # moving to the front needs the distances every turn

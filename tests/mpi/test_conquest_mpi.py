@@ -238,6 +238,14 @@ def test_traffic_is_what_the_message_pattern_says(
         assert by_phase["distance"] == pytest.approx(4 * ghosts * per_round)
         assert by_phase["collective"] == pytest.approx(comm.size * (8 * per_round + 32))
         assert summary["bytes_per_turn"] == pytest.approx(sum(by_phase.values()))
+        # Per rank: what it sent (its own count, and all ranks' together), and its seconds.
+        sent = summary["bytes_sent_per_turn_by_rank"]
+        assert sent[comm.rank] == pytest.approx(sum(mine.values()) / turns)
+        assert sum(sent) == pytest.approx(summary["bytes_per_turn"])
+        compute = summary["compute_seconds_per_turn_by_rank"]
+        wait = summary["wait_seconds_per_turn_by_rank"]
+        assert len(compute) == len(wait) == comm.size
+        assert all(c > 0 for c in compute) and all(w >= 0 for w in wait)
         point_to_point[side] = sum(
             by_phase[p] for p in ("pressure", "placement", "report", "state")
         )

@@ -27,6 +27,7 @@ True
 from __future__ import annotations
 
 import os
+import time
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -204,6 +205,10 @@ class Traffic:
 
     turns: int = 0
     distance_rounds: int = 0
+    #: Seconds of the turns spent in the engine's phases (and the driver between them), and
+    #: in messages and collectives: waiting for the other ranks, and moving the buffers.
+    compute_seconds: float = 0.0
+    wait_seconds: float = 0.0
     bytes: dict[str, int] = field(
         default_factory=lambda: dict.fromkeys(
             ("distance", "pressure", "placement", "report", "state", "collective"), 0
@@ -536,15 +541,28 @@ class DistributedGame(_Recorded):
         send_counts[self._local.neighbours] = send
         recv_counts[self._local.neighbours] = recv
         self.traffic.bytes[phase] += outgoing.nbytes
-        return exchange_with_neighbors(
+        started = time.perf_counter()
+        received = exchange_with_neighbors(
             self.comm, self.neighbours, outgoing, send_counts, recv_counts, tag=tag
         )
+        self.traffic.wait_seconds += time.perf_counter() - started
+        return received
 
     def _sum(self, values: NDArray[np.int64]) -> NDArray[np.int64]:
         self.traffic.bytes["collective"] += values.nbytes
-        return allreduce(values, "sum", comm=self.comm)
+        started = time.perf_counter()
+        total = allreduce(values, "sum", comm=self.comm)
+        self.traffic.wait_seconds += time.perf_counter() - started
+        return total
 
     def _play_turn(self) -> bool:
+        started, waited = time.perf_counter(), self.traffic.wait_seconds
+        played = self._play_phases()
+        turn_seconds = time.perf_counter() - started
+        self.traffic.compute_seconds += turn_seconds - (self.traffic.wait_seconds - waited)
+        return played
+
+    def _play_phases(self) -> bool:
         part, plan = self._part, self._local
         halo_send = np.diff(plan.halo_send_offsets)
         halo_recv = np.diff(plan.halo_recv_offsets)
@@ -638,7 +656,8 @@ class DistributedGame(_Recorded):
 
     def traffic_summary(self) -> dict[str, Any]:
         """Collective: bytes sent per turn by all ranks together, by phase, and the ranks'
-        cut borders and ghosts."""
+        cut borders and ghosts; per rank (in rank order), the bytes it sent and the seconds
+        it computed and waited for messages and collectives, a turn."""
         phases = list(self.traffic.bytes)
         mine = np.array(
             [self.traffic.bytes[p] for p in phases] + [self.n_cut_borders, self.n_ghosts],
@@ -646,6 +665,14 @@ class DistributedGame(_Recorded):
         )
         total = allreduce(mine, "sum", comm=self.comm)
         turns = max(self.traffic.turns, 1)
+        # Per rank, in rank order: bytes it sent, seconds it computed and waited, a turn.
+        ranks = self.comm.allgather_object(
+            (
+                self.traffic.total / turns,
+                self.traffic.compute_seconds / turns,
+                self.traffic.wait_seconds / turns,
+            )
+        )
         return {
             "ranks": self.comm.size,
             "order": self.order,
@@ -656,6 +683,9 @@ class DistributedGame(_Recorded):
             "bytes_per_turn": float(total[: len(phases)].sum()) / turns,
             "bytes_per_turn_by_phase": {p: float(total[k]) / turns for k, p in enumerate(phases)},
             "distance_rounds_per_turn": self.traffic.distance_rounds / turns,
+            "bytes_sent_per_turn_by_rank": [sent for sent, _, _ in ranks],
+            "compute_seconds_per_turn_by_rank": [compute for _, compute, _ in ranks],
+            "wait_seconds_per_turn_by_rank": [wait for _, _, wait in ranks],
         }
 
     # -- saving ----------------------------------------------------------------------------
