@@ -532,9 +532,17 @@ class DistributedGame(_Recorded):
     # -- playing -------------------------------------------------------------------------
 
     def _exchange(
-        self, phase: str, tag: int, outgoing: NDArray[Any], send: ArrayLike, recv: ArrayLike
+        self,
+        phase: str,
+        tag: int,
+        outgoing: NDArray[Any],
+        send: ArrayLike,
+        recv: ArrayLike,
+        *,
+        summed: NDArray[np.int64] | None = None,
     ) -> NDArray[Any]:
-        """Rows to and from the neighbour ranks; ``send``/``recv`` count rows per neighbour."""
+        """Rows to and from the neighbour ranks; ``send``/``recv`` count rows per neighbour.
+        ``summed`` is summed over all ranks (in place) in the same meeting of the ranks."""
         size = self.comm.size
         send_counts = np.zeros(size, dtype=np.int64)
         recv_counts = np.zeros(size, dtype=np.int64)
@@ -542,18 +550,15 @@ class DistributedGame(_Recorded):
         recv_counts[self._local.neighbours] = recv
         self.traffic.bytes[phase] += outgoing.nbytes
         started = time.perf_counter()
+        pending = []
+        if summed is not None:
+            self.traffic.bytes["collective"] += summed.nbytes
+            pending.append(self.comm.iallreduce_inplace(summed, "sum"))
         received = exchange_with_neighbors(
-            self.comm, self.neighbours, outgoing, send_counts, recv_counts, tag=tag
+            self.comm, self.neighbours, outgoing, send_counts, recv_counts, tag=tag, pending=pending
         )
         self.traffic.wait_seconds += time.perf_counter() - started
         return received
-
-    def _sum(self, values: NDArray[np.int64]) -> NDArray[np.int64]:
-        self.traffic.bytes["collective"] += values.nbytes
-        started = time.perf_counter()
-        total = allreduce(values, "sum", comm=self.comm)
-        self.traffic.wait_seconds += time.perf_counter() - started
-        return total
 
     def _play_turn(self) -> bool:
         started, waited = time.perf_counter(), self.traffic.wait_seconds
@@ -571,13 +576,24 @@ class DistributedGame(_Recorded):
             return False
         if part.needs_distance:
             # Frontier distances: relax from the ghosts' distances until no rank lowers one.
+            # Each round's "did any rank lower one?" is summed while the next round's halo
+            # travels (one meeting of the ranks a round, not two); when none did, that halo
+            # holds what the last one held and is left unused.
+            ghosts = self._exchange(
+                "distance", _TAG_DISTANCE, part.distance_halo(), halo_send, halo_recv
+            )
             while True:
-                ghosts = self._exchange(
-                    "distance", _TAG_DISTANCE, part.distance_halo(), halo_send, halo_recv
-                )
-                lowered = part.distance_update(ghosts)
+                lowered = np.array([int(part.distance_update(ghosts))], dtype=np.int64)
                 self.traffic.distance_rounds += 1
-                if not self._sum(np.array([int(lowered)], dtype=np.int64))[0]:
+                ghosts = self._exchange(
+                    "distance",
+                    _TAG_DISTANCE,
+                    part.distance_halo(),
+                    halo_send,
+                    halo_recv,
+                    summed=lowered,
+                )
+                if not lowered[0]:
                     break
         if part.needs_pressure:
             part.pressure_in(
@@ -594,9 +610,10 @@ class DistributedGame(_Recorded):
             _REPORT_WORDS * resolved,
             _REPORT_WORDS * (cut - resolved),
         )
-        ghosts = self._exchange("state", _TAG_STATE, part.occupy(reports), halo_send, halo_recv)
-        territories, troops = part.end_turn(ghosts)
-        total = self._sum(np.concatenate([territories, troops]))
+        halo, (territories, troops) = part.occupy(reports)
+        # The whole board's counts are summed while the ghosts' new state travels.
+        total = np.concatenate([territories, troops])
+        part.end_turn(self._exchange("state", _TAG_STATE, halo, halo_send, halo_recv, summed=total))
         k = len(self.policy_names)
         part.commit(total[:k], total[k:])
         self.traffic.turns += 1
@@ -725,7 +742,7 @@ class DistributedGame(_Recorded):
             order=order,
             comm=comm,
         )
-        counts = game._sum(np.concatenate(game._part.counts()))
+        counts = allreduce(np.concatenate(game._part.counts()), "sum", comm=comm)
         k = len(game.policy_names)
         checked_together(
             comm,

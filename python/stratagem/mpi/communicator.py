@@ -132,6 +132,11 @@ class Communicator(ABC):
         """Reduce ``buffer`` element-wise over all ranks, leaving the result in it everywhere."""
 
     @abstractmethod
+    def iallreduce_inplace(self, buffer: NDArray[Any], op: ReduceOp) -> Request:
+        """Start :meth:`allreduce_inplace`; ``buffer`` holds the result once the request is
+        complete (wait for it with :meth:`waitall`, alone or with other requests)."""
+
+    @abstractmethod
     def bcast_bytes(self, buffer: NDArray[np.uint8], root: int) -> None:
         """Copy ``root``'s buffer into every rank's buffer of the same length."""
 
@@ -232,6 +237,9 @@ class SerialCommunicator(Communicator):
     def allreduce_inplace(self, buffer: NDArray[Any], op: ReduceOp) -> None:
         return None  # the reduction of one contribution is itself
 
+    def iallreduce_inplace(self, buffer: NDArray[Any], op: ReduceOp) -> Request:
+        return Request()  # complete already: the reduction of one contribution is itself
+
     def bcast_bytes(self, buffer: NDArray[np.uint8], root: int) -> None:
         return None
 
@@ -330,6 +338,9 @@ class MPICommunicator(Communicator):
 
     def allreduce_inplace(self, buffer: NDArray[Any], op: ReduceOp) -> None:
         self.comm.Allreduce(self._mpi.IN_PLACE, buffer, self._ops[op])
+
+    def iallreduce_inplace(self, buffer: NDArray[Any], op: ReduceOp) -> Request:
+        return Request(self.comm.Iallreduce(self._mpi.IN_PLACE, buffer, self._ops[op]))
 
     def bcast_bytes(self, buffer: NDArray[np.uint8], root: int) -> None:
         self.comm.Bcast([buffer, self._mpi.BYTE], root=root)

@@ -247,21 +247,19 @@ impl PyPart {
         self.exchange(py, theirs, Part::fight)
     }
 
+    /// The ghosts' new state to send (halo order), and the owned territories' new counts.
     fn occupy<'py>(
         &mut self,
         py: Python<'py>,
         reports: PyReadonlyArray1<'py, i64>,
-    ) -> PyResult<Bound<'py, PyArray1<u64>>> {
-        self.exchange(py, reports, Part::occupy)
+    ) -> PyResult<(Bound<'py, PyArray1<u64>>, Counts<'py>)> {
+        let reports = reports.as_array().to_vec();
+        let (halo, counts) = self.run(py, move |part| part.occupy(&reports))?;
+        Ok((halo.into_pyarray(py), counts_out(py, counts)))
     }
 
-    fn end_turn<'py>(
-        &mut self,
-        py: Python<'py>,
-        ghosts: PyReadonlyArray1<'py, u64>,
-    ) -> PyResult<Counts<'py>> {
-        let counts = self.part.end_turn(ghosts.as_slice()?).map_err(to_py)?;
-        Ok(counts_out(py, counts))
+    fn end_turn(&mut self, ghosts: PyReadonlyArray1<'_, u64>) -> PyResult<()> {
+        self.part.end_turn(ghosts.as_slice()?).map_err(to_py)
     }
 
     fn commit(
