@@ -28,6 +28,7 @@ __all__ = [
     "board_regions",
     "csr_share",
     "grid_csr",
+    "grid_regions",
     "grid_share",
     "part_share",
     "regions_of",
@@ -174,6 +175,14 @@ def part_share(
 def grid_share(
     rows: int, cols: int, torus: bool, offsets: NDArray[np.int64], rank: int
 ) -> dict[str, NDArray[np.int64] | NDArray[np.bool_]]: ...
+def grid_regions(
+    rows: int,
+    cols: int,
+    torus: bool,
+    starts: list[int],
+    ids: NDArray[np.int64],
+    threads: int | None = None,
+) -> NDArray[np.int64]: ...
 def csr_share(
     indptr: NDArray[np.int64], indices: NDArray[np.int64], offsets: NDArray[np.int64], rank: int
 ) -> dict[str, NDArray[np.int64] | NDArray[np.bool_]]: ...

@@ -25,10 +25,17 @@ pub fn default_threads() -> usize {
 static PROCESSES_ON_HOST: AtomicUsize = AtomicUsize::new(1);
 
 /// Says that `processes` processes (this one included) share this host's cores, so that a
-/// call naming no thread count takes its share of them; returns that share.
+/// call naming no thread count takes its share of them; returns that share. Work that runs on
+/// rayon's global pool (sized once, on its first use) takes the share too when this is said
+/// before that first use.
 pub fn share_cores(processes: usize) -> usize {
     PROCESSES_ON_HOST.store(processes.max(1), Ordering::Relaxed);
-    shared_threads()
+    let share = shared_threads();
+    // An error means the global pool runs already: it keeps its size.
+    let _ = rayon::ThreadPoolBuilder::new()
+        .num_threads(share)
+        .build_global();
+    share
 }
 
 /// This process's share of the host's cores: `default_threads() / processes on the host`,
