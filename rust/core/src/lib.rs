@@ -7,13 +7,8 @@
 pub mod cancel;
 pub mod error;
 pub mod graph;
-pub mod hugepages;
 pub mod parallel;
 pub mod rng;
 
 pub use cancel::Cancel;
 pub use error::{Error, Result};
-
-/// Every binary that links the engines allocates through [`hugepages::HugePages`].
-#[global_allocator]
-static ALLOCATOR: hugepages::HugePages = hugepages::HugePages;
