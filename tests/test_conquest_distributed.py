@@ -397,6 +397,11 @@ def test_serial_game_has_one_part_without_messages() -> None:
     by_phase = summary["bytes_per_turn_by_phase"]
     point_to_point = ("distance", "pressure", "placement", "report", "state")
     assert [by_phase[p] for p in point_to_point] == [0] * 5
+    assert summary["bytes_sent_per_turn_by_rank"] == [summary["bytes_per_turn"]]
+    (compute,) = summary["compute_seconds_per_turn_by_rank"]
+    (wait,) = summary["wait_seconds_per_turn_by_rank"]
+    assert compute > 0
+    assert wait >= 0
     # The collectives alone: one flag per distance round, then 3 territory and 3 troop counts.
     rounds = summary["distance_rounds_per_turn"]
     assert rounds >= 1  # moving to the front needs the distances every turn
@@ -551,12 +556,12 @@ def test_part_refuses_buffers_of_the_wrong_length() -> None:
     expected = 2 * (cut - resolved)
     with pytest.raises(InconsistentInput, match=f"expected {expected} report values"):
         part.occupy(np.zeros(expected + 2, dtype=np.int64))
-    part.occupy(np.zeros(expected, dtype=np.int64))
+    _, (territories, troops) = part.occupy(np.zeros(expected, dtype=np.int64))
     with pytest.raises(InconsistentInput, match=r"expected 6 ghost states .* got 0"):
         part.end_turn(np.zeros(0, dtype=np.uint64))
     with pytest.raises(InconsistentInput, match=r"territory 18 received team 5 with 1 troops"):
         part.end_turn(np.full(6, (5 << 48) | 1, dtype=np.uint64))
-    territories, troops = part.end_turn(np.full(6, (1 << 48) | 7, dtype=np.uint64))
+    part.end_turn(np.full(6, (1 << 48) | 7, dtype=np.uint64))
     with pytest.raises(InconsistentInput, match=r"expected 2 territory counts .* got 3"):
         part.commit(np.zeros(3, dtype=np.int64), troops)
     part.commit(territories + np.array([0, 18]), troops)
@@ -940,6 +945,11 @@ class ThreadCommunicator(Communicator):
         stacked = np.stack(self._share(buffer.copy()))
         reduce = {"sum": np.sum, "max": np.max, "min": np.min}[op]
         buffer[...] = reduce(stacked, axis=0).astype(buffer.dtype)
+
+    def iallreduce_inplace(self, buffer: NDArray[Any], op: ReduceOp) -> Request:
+        # Every rank starts its collectives in the same order, so reducing at once is safe.
+        self.allreduce_inplace(buffer, op)
+        return Request()
 
     def bcast_bytes(self, buffer: NDArray[np.uint8], root: int) -> None:
         buffer[:] = self._share(buffer.copy())[root]

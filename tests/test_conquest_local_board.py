@@ -35,7 +35,7 @@ from stratagem.conquest.local_board import (
     region_starts,
     regions,
 )
-from stratagem.errors import InconsistentInput, InvalidParameter
+from stratagem.errors import InconsistentInput, InvalidBoard, InvalidParameter
 from stratagem.mpi import Communicator, block_partition
 from test_conquest_distributed import ThreadWorld, outcomes_or_raise
 
@@ -114,6 +114,15 @@ def test_regions_from_the_nearest_start_are_assign_regions(
     starts = random_order(seed, "conquest.assign.regions", board.n)[:teams].tolist()
     team = regions(GridRows(rows, cols, torus), starts, np.arange(board.n))
     assert team.tolist() == assign_regions(board, teams, seed).tolist()
+
+
+def test_grid_regions_refuses_territories_outside_the_grid() -> None:
+    with pytest.raises(InvalidBoard, match=r"territory 12 is outside the grid's 0..12"):
+        _core.conquest.grid_regions(3, 4, False, [0, 12], np.arange(12))
+    with pytest.raises(InvalidBoard, match=r"territory -1 is outside"):
+        _core.conquest.grid_regions(3, 4, False, [0, 5], np.array([3, -1]))
+    with pytest.raises(InvalidParameter, match="a grid needs rows and columns, got 0x4"):
+        _core.conquest.grid_regions(0, 4, False, [0], np.arange(1))
 
 
 class Offers:

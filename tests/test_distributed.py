@@ -18,7 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mpi_launch import SCRIPTS, json_lines, mpirun, run
-from stratagem import mpi
+from stratagem import _core, mpi
 from stratagem.errors import InvalidParameter, StratagemError
 
 # --------------------------------------------------------------------------------------------
@@ -400,6 +400,32 @@ def test_an_error_on_one_rank_ends_the_whole_job(ranks, mode):
     assert "RuntimeError: deliberate failure on rank 1" in result.stderr
     # MPIEXEC_TIMEOUT (60 s) would also end a hung job; an abort ends it in about a second.
     assert elapsed < 30
+
+
+def _threads_of_ranks(*args: str, **env: str) -> list[int]:
+    result = mpirun(2, ["-m", "stratagem", "info", "--json", *args], **env)
+    assert result.returncode == 0, result.stderr
+    (report,) = json_lines(result.stdout)
+    return [entry["threads"] for entry in sorted(report["ranks"], key=lambda e: e["rank"])]
+
+
+def test_two_ranks_on_one_host_take_half_its_cores_each_unless_told():
+    cores = _core.default_threads()
+    assert _threads_of_ranks() == [max(1, cores // 2)] * 2
+    assert _threads_of_ranks(STRATAGEM_NUM_THREADS="3") == [3, 3]
+    assert _threads_of_ranks("--threads", "3") == [3, 3]
+
+
+def test_share_cores_sets_the_default_of_calls_that_name_no_threads(monkeypatch):
+    monkeypatch.delenv("STRATAGEM_NUM_THREADS", raising=False)
+    cores = _core.default_threads()
+    try:
+        assert _core.share_cores(cores + 1) == 1
+        assert _core.resolve_threads() == 1
+        assert _core.resolve_threads(2) == 2
+    finally:
+        assert _core.share_cores(1) == cores
+    assert _core.resolve_threads() == cores
 
 
 def test_cli_info_json_under_mpiexec():

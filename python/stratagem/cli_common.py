@@ -158,7 +158,8 @@ def common_options() -> argparse.ArgumentParser:
         "--threads",
         type=_threads,
         default=None,
-        help="worker threads (default: STRATAGEM_NUM_THREADS, else every core)",
+        help="worker threads (default: STRATAGEM_NUM_THREADS, else every core, shared among "
+        "the MPI ranks on one host)",
     )
     common.add_argument(
         "--json", action="store_true", help="print one JSON object on stdout, nothing else"

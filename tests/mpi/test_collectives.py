@@ -4,10 +4,12 @@ single-process answer from the full data and compares it with the collective's r
 from __future__ import annotations
 
 import os
+import socket
 
 import numpy as np
 import pytest
 
+from stratagem import _core
 from stratagem.errors import InvalidParameter
 from stratagem.mpi import (
     Communicator,
@@ -29,6 +31,15 @@ def contribution(rank: int, dtype: np.dtype, shape: tuple[int, ...] = (5, 3)) ->
     """What rank ``rank`` contributes to a reduction: a deterministic function of the rank."""
     values = (np.arange(np.prod(shape)).reshape(shape) * (rank + 3)) % 11 + rank
     return values.astype(dtype)
+
+
+def test_ranks_on_one_host_share_its_cores(comm: Communicator) -> None:
+    hosts = comm.allgather_object(socket.gethostname())
+    here = hosts.count(socket.gethostname())
+    assert comm.ranks_on_host == here
+    if os.environ.get("STRATAGEM_NUM_THREADS") is None:
+        assert _core.resolve_threads() == max(1, _core.default_threads() // here)
+    assert _core.resolve_threads(3) == 3
 
 
 def test_world_is_mpi_and_ranks_are_distinct(comm: Communicator) -> None:

@@ -225,23 +225,34 @@ def test_traffic_is_what_the_message_pattern_says(
         assert summary["ghosts"] == ghosts
         # This rank: every message is a whole number of rows of the plan.
         assert mine["state"] == 8 * halo_here * turns  # one packed word per halo territory
-        assert mine["distance"] == (4 * halo_here * rounds if moving else 0)
+        # One halo a round, and one more that carries nothing new while the ranks learn
+        # that no distance fell.
+        assert mine["distance"] == (4 * halo_here * (rounds + turns) if moving else 0)
         assert mine["pressure"] == (8 * cut_here * turns if "opportunist" in policies else 0)
         # Placements go out on the borders the other side resolves, 2-word report cards on
         # those this rank resolves: 8 bytes per cut border and turn, whoever resolves it.
         assert mine["placement"] + mine["report"] // 2 == 8 * cut_here * turns
         assert mine["report"] % 16 == 0
         assert mine["collective"] == 8 * rounds + 16 * 2 * turns
-        # All ranks per turn: (4R + 8) H + 40 C with an opportunist, 24 C without (R rounds).
+        # All ranks per turn: (4R + 12) H + 40 C with an opportunist, 24 C without (R rounds).
         by_phase = summary["bytes_per_turn_by_phase"]
         per_round = summary["distance_rounds_per_turn"]
         assert by_phase["placement"] == 8 * cut
         assert by_phase["report"] == 16 * cut
         assert by_phase["state"] == 8 * ghosts
         assert by_phase["pressure"] == (16 * cut if "opportunist" in policies else 0)
-        assert by_phase["distance"] == pytest.approx(4 * ghosts * per_round)
+        assert by_phase["distance"] == pytest.approx(4 * ghosts * (per_round + 1) if moving else 0)
         assert by_phase["collective"] == pytest.approx(comm.size * (8 * per_round + 32))
         assert summary["bytes_per_turn"] == pytest.approx(sum(by_phase.values()))
+        # Per rank: what it sent (its own count, and all ranks' together), and its seconds.
+        sent = summary["bytes_sent_per_turn_by_rank"]
+        assert sent[comm.rank] == pytest.approx(sum(mine.values()) / turns)
+        assert sum(sent) == pytest.approx(summary["bytes_per_turn"])
+        compute = summary["compute_seconds_per_turn_by_rank"]
+        wait = summary["wait_seconds_per_turn_by_rank"]
+        assert len(compute) == len(wait) == comm.size
+        assert all(c > 0 for c in compute)
+        assert all(w >= 0 for w in wait)
         point_to_point[side] = sum(
             by_phase[p] for p in ("pressure", "placement", "report", "state")
         )

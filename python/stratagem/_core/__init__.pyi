@@ -22,6 +22,7 @@ __all__ = [
     "outpost",
     "resolve_threads",
     "rng",
+    "share_cores",
 ]
 
 __version__: str
@@ -30,3 +31,4 @@ MAX_THREADS: int
 
 def resolve_threads(threads: int | None = None) -> int: ...
 def default_threads() -> int: ...
+def share_cores(processes: int) -> int: ...

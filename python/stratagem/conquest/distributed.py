@@ -27,7 +27,7 @@ True
 from __future__ import annotations
 
 import os
-import socket
+import time
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -205,6 +205,10 @@ class Traffic:
 
     turns: int = 0
     distance_rounds: int = 0
+    #: Seconds of the turns spent in the engine's phases (and the driver between them), and
+    #: in messages and collectives: waiting for the other ranks, and moving the buffers.
+    compute_seconds: float = 0.0
+    wait_seconds: float = 0.0
     bytes: dict[str, int] = field(
         default_factory=lambda: dict.fromkeys(
             ("distance", "pressure", "placement", "report", "state", "collective"), 0
@@ -221,13 +225,6 @@ class Traffic:
 
 
 # -- the game ---------------------------------------------------------------------------------
-
-
-def _cores_per_rank(comm: Communicator) -> int:
-    """The default thread count of a rank: its host's cores shared among the ranks there."""
-    host = socket.gethostname()
-    neighbours_here = sum(1 for other in comm.allgather_object(host) if other == host)
-    return max(1, _core.default_threads() // neighbours_here)
 
 
 def _fingerprint(*arrays: NDArray[Any]) -> int:
@@ -433,10 +430,9 @@ class DistributedGame(_Recorded):
             raise InvalidParameter(f"order must be one of {ORDERS}, got {order!r}")
 
     def _share_cores(self, threads: int | None) -> None:
-        """A collective every rank makes (whatever its arguments), after the checks agreed."""
-        shared_cores = _cores_per_rank(self.comm)
+        """Unless told, a rank takes its host's cores shared among the ranks there."""
         if threads is None and os.environ.get("STRATAGEM_NUM_THREADS") is None:
-            self._threads = shared_cores
+            self._threads = max(1, _core.default_threads() // self.comm.ranks_on_host)
 
     def _agree(self, board_and_start: tuple[Any, ...]) -> None:
         """Every rank must hold the same board, state and parameters."""
@@ -536,24 +532,42 @@ class DistributedGame(_Recorded):
     # -- playing -------------------------------------------------------------------------
 
     def _exchange(
-        self, phase: str, tag: int, outgoing: NDArray[Any], send: ArrayLike, recv: ArrayLike
+        self,
+        phase: str,
+        tag: int,
+        outgoing: NDArray[Any],
+        send: ArrayLike,
+        recv: ArrayLike,
+        *,
+        summed: NDArray[np.int64] | None = None,
     ) -> NDArray[Any]:
-        """Rows to and from the neighbour ranks; ``send``/``recv`` count rows per neighbour."""
+        """Rows to and from the neighbour ranks; ``send``/``recv`` count rows per neighbour.
+        ``summed`` is summed over all ranks (in place) in the same meeting of the ranks."""
         size = self.comm.size
         send_counts = np.zeros(size, dtype=np.int64)
         recv_counts = np.zeros(size, dtype=np.int64)
         send_counts[self._local.neighbours] = send
         recv_counts[self._local.neighbours] = recv
         self.traffic.bytes[phase] += outgoing.nbytes
-        return exchange_with_neighbors(
-            self.comm, self.neighbours, outgoing, send_counts, recv_counts, tag=tag
+        started = time.perf_counter()
+        pending = []
+        if summed is not None:
+            self.traffic.bytes["collective"] += summed.nbytes
+            pending.append(self.comm.iallreduce_inplace(summed, "sum"))
+        received = exchange_with_neighbors(
+            self.comm, self.neighbours, outgoing, send_counts, recv_counts, tag=tag, pending=pending
         )
-
-    def _sum(self, values: NDArray[np.int64]) -> NDArray[np.int64]:
-        self.traffic.bytes["collective"] += values.nbytes
-        return allreduce(values, "sum", comm=self.comm)
+        self.traffic.wait_seconds += time.perf_counter() - started
+        return received
 
     def _play_turn(self) -> bool:
+        started, waited = time.perf_counter(), self.traffic.wait_seconds
+        played = self._play_phases()
+        turn_seconds = time.perf_counter() - started
+        self.traffic.compute_seconds += turn_seconds - (self.traffic.wait_seconds - waited)
+        return played
+
+    def _play_phases(self) -> bool:
         part, plan = self._part, self._local
         halo_send = np.diff(plan.halo_send_offsets)
         halo_recv = np.diff(plan.halo_recv_offsets)
@@ -562,13 +576,24 @@ class DistributedGame(_Recorded):
             return False
         if part.needs_distance:
             # Frontier distances: relax from the ghosts' distances until no rank lowers one.
+            # Each round's "did any rank lower one?" is summed while the next round's halo
+            # travels (one meeting of the ranks a round, not two); when none did, that halo
+            # holds what the last one held and is left unused.
+            ghosts = self._exchange(
+                "distance", _TAG_DISTANCE, part.distance_halo(), halo_send, halo_recv
+            )
             while True:
-                ghosts = self._exchange(
-                    "distance", _TAG_DISTANCE, part.distance_halo(), halo_send, halo_recv
-                )
-                lowered = part.distance_update(ghosts)
+                lowered = np.array([int(part.distance_update(ghosts))], dtype=np.int64)
                 self.traffic.distance_rounds += 1
-                if not self._sum(np.array([int(lowered)], dtype=np.int64))[0]:
+                ghosts = self._exchange(
+                    "distance",
+                    _TAG_DISTANCE,
+                    part.distance_halo(),
+                    halo_send,
+                    halo_recv,
+                    summed=lowered,
+                )
+                if not lowered[0]:
                     break
         if part.needs_pressure:
             part.pressure_in(
@@ -585,9 +610,10 @@ class DistributedGame(_Recorded):
             _REPORT_WORDS * resolved,
             _REPORT_WORDS * (cut - resolved),
         )
-        ghosts = self._exchange("state", _TAG_STATE, part.occupy(reports), halo_send, halo_recv)
-        territories, troops = part.end_turn(ghosts)
-        total = self._sum(np.concatenate([territories, troops]))
+        halo, (territories, troops) = part.occupy(reports)
+        # The whole board's counts are summed while the ghosts' new state travels.
+        total = np.concatenate([territories, troops])
+        part.end_turn(self._exchange("state", _TAG_STATE, halo, halo_send, halo_recv, summed=total))
         k = len(self.policy_names)
         part.commit(total[:k], total[k:])
         self.traffic.turns += 1
@@ -647,7 +673,8 @@ class DistributedGame(_Recorded):
 
     def traffic_summary(self) -> dict[str, Any]:
         """Collective: bytes sent per turn by all ranks together, by phase, and the ranks'
-        cut borders and ghosts."""
+        cut borders and ghosts; per rank (in rank order), the bytes it sent and the seconds
+        it computed and waited for messages and collectives, a turn."""
         phases = list(self.traffic.bytes)
         mine = np.array(
             [self.traffic.bytes[p] for p in phases] + [self.n_cut_borders, self.n_ghosts],
@@ -655,6 +682,14 @@ class DistributedGame(_Recorded):
         )
         total = allreduce(mine, "sum", comm=self.comm)
         turns = max(self.traffic.turns, 1)
+        # Per rank, in rank order: bytes it sent, seconds it computed and waited, a turn.
+        ranks = self.comm.allgather_object(
+            (
+                self.traffic.total / turns,
+                self.traffic.compute_seconds / turns,
+                self.traffic.wait_seconds / turns,
+            )
+        )
         return {
             "ranks": self.comm.size,
             "order": self.order,
@@ -665,6 +700,9 @@ class DistributedGame(_Recorded):
             "bytes_per_turn": float(total[: len(phases)].sum()) / turns,
             "bytes_per_turn_by_phase": {p: float(total[k]) / turns for k, p in enumerate(phases)},
             "distance_rounds_per_turn": self.traffic.distance_rounds / turns,
+            "bytes_sent_per_turn_by_rank": [sent for sent, _, _ in ranks],
+            "compute_seconds_per_turn_by_rank": [compute for _, compute, _ in ranks],
+            "wait_seconds_per_turn_by_rank": [wait for _, _, wait in ranks],
         }
 
     # -- saving ----------------------------------------------------------------------------
@@ -704,7 +742,7 @@ class DistributedGame(_Recorded):
             order=order,
             comm=comm,
         )
-        counts = game._sum(np.concatenate(game._part.counts()))
+        counts = allreduce(np.concatenate(game._part.counts()), "sum", comm=comm)
         k = len(game.policy_names)
         checked_together(
             comm,

@@ -101,9 +101,12 @@ class Communicator(ABC):
         mpi_available: bool,
         library_version: str | None,
         mpi_standard: str | None,
+        ranks_on_host: int = 1,
     ) -> None:
         self.rank = rank
         self.size = size
+        #: The ranks of this group on this rank's host (itself included): they share its cores.
+        self.ranks_on_host = ranks_on_host
         self.mpi_available = mpi_available
         self.library_version = library_version
         self.mpi_standard = mpi_standard
@@ -127,6 +130,11 @@ class Communicator(ABC):
     @abstractmethod
     def allreduce_inplace(self, buffer: NDArray[Any], op: ReduceOp) -> None:
         """Reduce ``buffer`` element-wise over all ranks, leaving the result in it everywhere."""
+
+    @abstractmethod
+    def iallreduce_inplace(self, buffer: NDArray[Any], op: ReduceOp) -> Request:
+        """Start :meth:`allreduce_inplace`; ``buffer`` holds the result once the request is
+        complete (wait for it with :meth:`waitall`, alone or with other requests)."""
 
     @abstractmethod
     def bcast_bytes(self, buffer: NDArray[np.uint8], root: int) -> None:
@@ -229,6 +237,9 @@ class SerialCommunicator(Communicator):
     def allreduce_inplace(self, buffer: NDArray[Any], op: ReduceOp) -> None:
         return None  # the reduction of one contribution is itself
 
+    def iallreduce_inplace(self, buffer: NDArray[Any], op: ReduceOp) -> Request:
+        return Request()  # complete already: the reduction of one contribution is itself
+
     def bcast_bytes(self, buffer: NDArray[np.uint8], root: int) -> None:
         return None
 
@@ -304,12 +315,17 @@ class MPICommunicator(Communicator):
         from mpi4py import MPI
 
         version, subversion = MPI.Get_version()
+        # The ranks that can share memory with this one are those on its host.
+        same_host = comm.Split_type(MPI.COMM_TYPE_SHARED)
+        ranks_on_host = same_host.Get_size()
+        same_host.Free()
         super().__init__(
             rank=comm.Get_rank(),
             size=comm.Get_size(),
             mpi_available=True,
             library_version=_first_line(MPI.Get_library_version()),
             mpi_standard=f"{version}.{subversion}",
+            ranks_on_host=ranks_on_host,
         )
         self.comm = comm
         self._mpi = MPI
@@ -322,6 +338,9 @@ class MPICommunicator(Communicator):
 
     def allreduce_inplace(self, buffer: NDArray[Any], op: ReduceOp) -> None:
         self.comm.Allreduce(self._mpi.IN_PLACE, buffer, self._ops[op])
+
+    def iallreduce_inplace(self, buffer: NDArray[Any], op: ReduceOp) -> Request:
+        return Request(self.comm.Iallreduce(self._mpi.IN_PLACE, buffer, self._ops[op]))
 
     def bcast_bytes(self, buffer: NDArray[np.uint8], root: int) -> None:
         self.comm.Bcast([buffer, self._mpi.BYTE], root=root)

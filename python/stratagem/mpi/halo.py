@@ -32,12 +32,15 @@ def exchange_with_neighbors(
     recv_counts: ArrayLike,
     *,
     tag: int = _TAG_NEIGHBORS,
+    pending: Sequence[Request] = (),
 ) -> NDArray[Any]:
     """Point-to-point exchange with a few neighbour ranks: ``outgoing`` holds the rows for
     each rank in rank order (``send_counts[q]`` rows for rank ``q``); the result holds the
     rows received, ``recv_counts[q]`` from rank ``q``, in rank order. Only ``neighbors``
     (which must include every rank with a nonzero count) are contacted, with ``Irecv`` and
-    ``Isend`` on the numpy buffers. Every rank of a pair must agree on the counts.
+    ``Isend`` on the numpy buffers. Every rank of a pair must agree on the counts. The
+    ``pending`` requests (a collective started before) are completed in the same wait, so the
+    ranks meet once for both.
     """
     send = np.asarray(send_counts, dtype=np.int64)
     recv = np.asarray(recv_counts, dtype=np.int64)
@@ -62,7 +65,7 @@ def exchange_with_neighbors(
             first = int(send_displs[q]) * row_bytes
             part = out_bytes[first : first + int(send[q]) * row_bytes]
             requests.append(comm.isend(part, q, tag))
-    comm.waitall(requests)
+    comm.waitall([*requests, *pending])
     return incoming
 
 

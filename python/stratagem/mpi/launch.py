@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from types import TracebackType
 from typing import TypedDict, TypeVar
 
-from stratagem import errors
+from stratagem import _core, errors
 from stratagem.errors import InvalidParameter, StratagemError
 from stratagem.mpi.communicator import (
     LAUNCHER_VARIABLES,
@@ -95,6 +95,9 @@ def _create_world(environ: Mapping[str, str]) -> Communicator:
     from mpi4py import MPI
 
     comm = MPICommunicator(MPI.COMM_WORLD)
+    # Ranks on one host share its cores: a call that names no thread count (and finds no
+    # STRATAGEM_NUM_THREADS) takes cores // ranks_on_host threads, not every core.
+    _core.share_cores(comm.ranks_on_host)
     if not comm.is_distributed:
         # mpiexec -n 1: MPI is up, but one rank takes the serial path like a plain run.
         return SerialCommunicator(

@@ -70,7 +70,12 @@ pub struct Part {
     candidates: Vec<u32>,
     /// The owned frontier territories, then every ghost: the rows battles start from.
     fronts: Vec<u32>,
+    /// Frontier distances. While the search runs, every ghost reads 0 here, so that the
+    /// search never enters one (its distance is its owner's to find) and needs no ownership
+    /// test; the ghosts' own distances are in `ghost_dist` until [`Self::place`] reads them.
     dist: Vec<u32>,
+    /// The ghosts' frontier distances from their owners (halo order).
+    ghost_dist: Vec<u32>,
     /// Buffers of the distance search, kept from turn to turn.
     seeds: Vec<(u32, u32)>,
     level: Vec<u32>,
@@ -84,9 +89,10 @@ pub struct Part {
     next_team: Vec<u8>,
     /// The garrisons of the owned territories, then their next troops.
     next_troops: Vec<u64>,
-    /// Territories and troops per team over the owned territories after this turn.
-    next_counts: (Vec<u64>, Vec<u64>),
 }
+
+/// Territories and troops per team.
+pub type Counts = (Vec<u64>, Vec<u64>);
 
 fn inconsistent(message: String) -> Error {
     Error::InconsistentInput(message)
@@ -164,6 +170,7 @@ impl Part {
             candidates: Vec::new(),
             fronts: Vec::new(),
             dist: Vec::new(),
+            ghost_dist: Vec::new(),
             seeds: Vec::new(),
             level: Vec::new(),
             next: Vec::new(),
@@ -172,7 +179,6 @@ impl Part {
             placement: vec![0; board.n_edges()],
             next_team: vec![0; board.n()],
             next_troops: vec![0; board.n()],
-            next_counts: (Vec::new(), Vec::new()),
             phase: Phase::Idle,
             board,
             owned,
@@ -321,6 +327,12 @@ impl Part {
     fn local_distance(&mut self) {
         self.dist.clear();
         self.dist.resize(self.board.n(), NO_DISTANCE);
+        for &g in &self.plan.halo_recv {
+            self.dist[g as usize] = 0;
+        }
+        self.ghost_dist.clear();
+        self.ghost_dist
+            .resize(self.plan.halo_recv.len(), NO_DISTANCE);
         let mut seeds = std::mem::take(&mut self.seeds);
         seeds.clear();
         for &x in &self.fronts {
@@ -335,14 +347,14 @@ impl Part {
     }
 
     /// Lowers the distances of owned interior territories from `seeds`, `(distance,
-    /// territory)` pairs of territories whose distance just fell, sorted by distance: a
-    /// breadth-first search level by level, each level joined by the seeds of its distance.
-    /// Frontier territories (distance 0) are never lowered, so only ownership is checked.
+    /// territory)` pairs of territories whose distance just fell (each once), sorted by
+    /// distance: a breadth-first search level by level, each level joined by the seeds of its
+    /// distance. Frontier territories and ghosts read 0, so the search never enters them.
     fn relax(&mut self, seeds: &[(u32, u32)]) {
         let Some(&(mut d, _)) = seeds.first() else {
             return;
         };
-        let (board, owned, dist) = (&self.board, &self.owned, &mut self.dist);
+        let (board, dist) = (&self.board, &mut self.dist);
         let (mut level, mut next) = (
             std::mem::take(&mut self.level),
             std::mem::take(&mut self.next),
@@ -351,9 +363,7 @@ impl Part {
         let mut pending = seeds.iter().peekable();
         loop {
             while let Some(&(_, x)) = pending.next_if(|&&(seed_d, _)| seed_d == d) {
-                if dist[x as usize] == d {
-                    level.push(x);
-                }
+                level.push(x);
             }
             if level.is_empty() {
                 match pending.peek() {
@@ -362,10 +372,15 @@ impl Part {
                 }
                 continue;
             }
-            for &x in &level {
+            for (i, &x) in level.iter().enumerate() {
+                // A level is scattered over the part: ask for the neighbours of the territory
+                // some places ahead, as the whole board's search does.
+                if let Some(&ahead) = level.get(i + 16) {
+                    prefetch(board.edges().0, board.row_start(ahead as usize));
+                }
                 for &y in board.neighbours(x as usize) {
                     let y = y as usize;
-                    if dist[y] > d + 1 && owned[y] {
+                    if dist[y] > d + 1 {
                         dist[y] = d + 1;
                         next.push(y as u32);
                     }
@@ -394,11 +409,17 @@ impl Part {
         let mut fallen = std::mem::take(&mut self.seeds);
         fallen.clear();
         let policies = &self.policies;
-        for (&g, &d) in self.plan.halo_recv.iter().zip(ghosts) {
+        for ((&g, &d), known) in self
+            .plan
+            .halo_recv
+            .iter()
+            .zip(ghosts)
+            .zip(&mut self.ghost_dist)
+        {
             // Only the teams whose policy reads the distances search beyond their frontier.
             let searched = policies[usize::from(self.team[g as usize])].moves_to_front();
-            if searched && d < self.dist[g as usize] {
-                self.dist[g as usize] = d;
+            if searched && d < *known {
+                *known = d;
                 fallen.push((d, g));
             }
         }
@@ -498,6 +519,12 @@ impl Part {
             }
             None => {}
         }
+        if policy::needs_distance(&self.policies) {
+            // The search is over: the ghosts' distances join the owned ones.
+            for (&g, &d) in self.plan.halo_recv.iter().zip(&self.ghost_dist) {
+                self.dist[g as usize] = d;
+            }
+        }
         let view = View {
             board: &self.board,
             team: &self.team,
@@ -572,8 +599,10 @@ impl Part {
 
     /// Takes the report cards of the borders the neighbours resolved (cut order), then
     /// occupies and recruits the owned territories; returns the new state of the territories
-    /// the neighbours see as ghosts (halo order, team and troops packed in one word).
-    pub fn occupy(&mut self, reports: &[i64]) -> Result<Vec<u64>> {
+    /// the neighbours see as ghosts (halo order, team and troops packed in one word), and the
+    /// new per-team territories and troops of the owned territories, which the caller sums
+    /// over the ranks for [`Self::commit`] (while the ghosts' state travels).
+    pub fn occupy(&mut self, reports: &[i64]) -> Result<(Vec<u64>, Counts)> {
         self.require(Phase::Fought, "occupy")?;
         let reported: Vec<usize> = self.cut_where(false).collect();
         check_len(
@@ -618,7 +647,7 @@ impl Part {
             limit,
         };
         let owned = &self.owned;
-        self.next_counts = turn::occupy_and_recruit(
+        let counts = turn::occupy_and_recruit(
             &before,
             self.policies.len(),
             &mut self.next_team,
@@ -626,17 +655,17 @@ impl Part {
             |x| owned[x],
         );
         self.phase = Phase::Occupied;
-        Ok(self
+        let halo = self
             .plan
             .halo_send
             .iter()
             .map(|&x| pack_state(self.next_team[x as usize], self.next_troops[x as usize]))
-            .collect())
+            .collect();
+        Ok((halo, counts))
     }
 
-    /// Takes the ghosts' new state (halo order); returns the new per-team counts of the owned
-    /// territories, which the caller sums over the ranks for [`Self::commit`].
-    pub fn end_turn(&mut self, ghosts: &[u64]) -> Result<(Vec<u64>, Vec<u64>)> {
+    /// Takes the ghosts' new state (halo order).
+    pub fn end_turn(&mut self, ghosts: &[u64]) -> Result<()> {
         self.require(Phase::Occupied, "end_turn")?;
         check_len("ghost states", ghosts.len(), self.plan.halo_recv.len())?;
         let k = self.policies.len() as u64;
@@ -652,7 +681,7 @@ impl Part {
             self.next_troops[g as usize] = troops;
         }
         self.phase = Phase::Ended;
-        Ok(std::mem::take(&mut self.next_counts))
+        Ok(())
     }
 
     /// Makes the turn's state current and records the whole board's counts.
@@ -692,6 +721,23 @@ impl Part {
                 board.row(x).any(|e| after[board.target(e)] != after[x])
             }));
     }
+}
+
+/// Asks the processor to bring `values[i]` into its cache (nothing when `i` is out of range,
+/// nor on targets other than x86-64).
+#[inline(always)]
+fn prefetch<T>(values: &[T], i: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(value) = values.get(i) {
+        // SAFETY: a prefetch neither reads nor writes memory as the program sees it, and the
+        // pointer comes from a reference.
+        unsafe {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(value).cast::<i8>());
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (values, i);
 }
 
 /// `values` at each of `indices`, in their order (what a rank sends its neighbours).
@@ -799,8 +845,8 @@ mod tests {
             part.pressure_in(&part.pressure_out()?)?;
             let out = part.place(None)?;
             let reports = part.fight(&out)?;
-            let ghosts = part.occupy(&reports)?;
-            let (territories, troops) = part.end_turn(&ghosts)?;
+            let (ghosts, (territories, troops)) = part.occupy(&reports)?;
+            part.end_turn(&ghosts)?;
             part.commit(&territories, &troops)?;
             assert!(game.step(None)?);
             assert_eq!(part.team(), game.team());

@@ -6,6 +6,7 @@
 
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -70,11 +71,34 @@ pub fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
+/// The processes sharing this host's cores (MPI ranks on one host); 1 outside MPI.
+static PROCESSES_ON_HOST: AtomicUsize = AtomicUsize::new(1);
+
+/// Says that `processes` processes (this one included) share this host's cores, so that a
+/// call naming no thread count takes its share of them; returns that share. Work that runs on
+/// rayon's global pool (sized once, on its first use) takes the share too when this is said
+/// before that first use.
+pub fn share_cores(processes: usize) -> usize {
+    PROCESSES_ON_HOST.store(processes.max(1), Ordering::Relaxed);
+    let share = shared_threads();
+    // An error means the global pool runs already: it keeps its size.
+    let _ = rayon::ThreadPoolBuilder::new()
+        .num_threads(share)
+        .build_global();
+    share
+}
+
+/// This process's share of the host's cores: `default_threads() / processes on the host`,
+/// at least one.
+pub fn shared_threads() -> usize {
+    (default_threads() / PROCESSES_ON_HOST.load(Ordering::Relaxed)).max(1)
+}
+
 /// The environment variable that sets the thread count when a call does not.
 pub const THREADS_ENV: &str = "STRATAGEM_NUM_THREADS";
 
 /// The thread count for a call: the argument if given, else `STRATAGEM_NUM_THREADS`, else
-/// every available core.
+/// this process's share of the cores ([`shared_threads`]: all of them outside MPI).
 pub fn resolve_threads(requested: Option<usize>) -> Result<usize> {
     if let Some(threads) = requested {
         return validate_threads(threads);
@@ -90,7 +114,7 @@ pub fn resolve_threads(requested: Option<usize>) -> Result<usize> {
                     "{THREADS_ENV} must be a whole number from 1 to {MAX_THREADS}, got {text:?}"
                 ))
             }),
-        Err(_) => Ok(default_threads()),
+        Err(_) => Ok(shared_threads()),
     }
 }
 

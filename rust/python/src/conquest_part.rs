@@ -254,21 +254,19 @@ impl PyPart {
         self.exchange(py, theirs, Part::fight)
     }
 
+    /// The ghosts' new state to send (halo order), and the owned territories' new counts.
     fn occupy<'py>(
         &mut self,
         py: Python<'py>,
         reports: PyReadonlyArray1<'py, i64>,
-    ) -> PyResult<Bound<'py, PyArray1<u64>>> {
-        self.exchange(py, reports, Part::occupy)
+    ) -> PyResult<(Bound<'py, PyArray1<u64>>, Counts<'py>)> {
+        let reports = reports.as_array().to_vec();
+        let (halo, counts) = self.run(py, move |part| part.occupy(&reports))?;
+        Ok((halo.into_pyarray(py), counts_out(py, counts)))
     }
 
-    fn end_turn<'py>(
-        &mut self,
-        py: Python<'py>,
-        ghosts: PyReadonlyArray1<'py, u64>,
-    ) -> PyResult<Counts<'py>> {
-        let counts = self.part.end_turn(ghosts.as_slice()?).map_err(to_py)?;
-        Ok(counts_out(py, counts))
+    fn end_turn(&mut self, ghosts: PyReadonlyArray1<'_, u64>) -> PyResult<()> {
+        self.part.end_turn(ghosts.as_slice()?).map_err(to_py)
     }
 
     fn commit(
@@ -394,6 +392,31 @@ fn grid_share<'py>(
     share_dict(py, cut)
 }
 
+/// `grid_regions(rows, cols, torus, starts, ids, threads=None)`: the team of each of `ids`
+/// in the `regions` start of the grid whose teams start at `starts` (`Grid::regions`).
+#[pyfunction]
+#[pyo3(signature = (rows, cols, torus, starts, ids, threads=None))]
+fn grid_regions<'py>(
+    py: Python<'py>,
+    rows: i64,
+    cols: i64,
+    torus: bool,
+    starts: Vec<i64>,
+    ids: PyReadonlyArray1<'py, i64>,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyArray1<i64>>> {
+    if rows < 1 || cols < 1 {
+        return Err(param(format!(
+            "a grid needs rows and columns, got {rows}x{cols}"
+        )));
+    }
+    let grid = Grid { rows, cols, torus };
+    let ids = ids.as_slice()?;
+    let threads = Threads::new(threads)?.0;
+    let teams = interruptible_in_pool(py, threads, |_| grid.regions(&starts, ids))?;
+    Ok(teams.into_pyarray(py))
+}
+
 /// `csr_share(indptr, indices, offsets, rank)`: the share of [`grid_share`] for the board
 /// of the CSR `indptr`, `indices` (memory-mapped from a board file: only the rows of the
 /// block and of its ghosts are read, and each is checked).
@@ -473,6 +496,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyPart>()?;
     m.add_function(wrap_pyfunction!(part_share, m)?)?;
     m.add_function(wrap_pyfunction!(grid_share, m)?)?;
+    m.add_function(wrap_pyfunction!(grid_regions, m)?)?;
     m.add_function(wrap_pyfunction!(csr_share, m)?)?;
     m.add_function(wrap_pyfunction!(rows_share, m)?)
 }

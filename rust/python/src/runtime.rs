@@ -154,6 +154,14 @@ fn resolve_threads(threads: Option<usize>) -> PyResult<usize> {
     thread_count(threads)
 }
 
+/// `share_cores(processes)`: `processes` processes (MPI ranks on this host, this one
+/// included) share the cores; a call naming no thread count (and finding no
+/// `STRATAGEM_NUM_THREADS`) then takes this process's share. Returns that share.
+#[pyfunction]
+fn share_cores(processes: usize) -> usize {
+    parallel::share_cores(processes)
+}
+
 /// `default_threads()`: the number of cores rayon sees.
 #[pyfunction]
 fn default_threads() -> usize {
@@ -161,7 +169,7 @@ fn default_threads() -> usize {
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    add!(m; functions resolve_threads, default_threads);
+    add!(m; functions resolve_threads, default_threads, share_cores);
     m.add("MAX_THREADS", parallel::MAX_THREADS)?;
     Ok(())
 }
