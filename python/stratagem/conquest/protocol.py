@@ -33,7 +33,7 @@ the troops on a log scale, ``log1p(troops) / log1p(TROOP_LIMIT)`` (in [0, 1]).
 >>> from stratagem.conquest.protocol import Conquest
 >>> game = Conquest(seed=1, board="grid:4x4", teams=2, max_turns=40)
 >>> game.to_move(), game.num_actions, game.observation_shape
-((0, 1), 4, (2, 16))
+((0, 1), 5, (2, 16))
 >>> while not game.is_over:
 ...     game.step([game.suggest(0, "opportunist"), game.suggest(1, "random")])
 >>> game.outcome, game.winners, game.returns().tolist()

@@ -34,7 +34,7 @@ episode of the last seed (``docs/envs.md``).
 >>> aec.agents, aec.agent_selection
 (['seat_0', 'seat_1'], 'seat_0')
 >>> sorted(aec.observe("seat_0")), aec.action_space("seat_0")
-(['action_mask', 'observation'], Discrete(4))
+(['action_mask', 'observation'], Discrete(5))
 """
 
 from __future__ import annotations
