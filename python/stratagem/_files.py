@@ -234,7 +234,7 @@ def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, size: int) -> 
             f"(a deflate stream expands {DEFLATE_RATIO} times at most)"
         )
     with archive.open(info) as member:
-        shape, dtype, start = _header(member)
+        shape, _fortran, dtype, start = _header(member)
     nbytes = int(np.prod(shape, dtype=object)) * dtype.itemsize
     if start + nbytes > info.file_size:
         raise _Unreadable(
@@ -246,19 +246,19 @@ def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, size: int) -> 
     return array
 
 
-def _header(stream: IO[bytes]) -> tuple[tuple[int, ...], np.dtype[Any], int]:
-    """The shape and dtype of the ``.npy`` data at the start of ``stream``, and the byte
-    where its data starts (after the header)."""
+def _header(stream: IO[bytes]) -> tuple[tuple[int, ...], bool, np.dtype[Any], int]:
+    """The shape, Fortran order and dtype of the ``.npy`` data at the start of ``stream``,
+    and the byte where its data starts (after the header)."""
     version = np.lib.format.read_magic(stream)
     if version == (1, 0):
-        shape, _fortran, dtype = np.lib.format.read_array_header_1_0(stream)
+        shape, fortran, dtype = np.lib.format.read_array_header_1_0(stream)
     elif version == (2, 0):
-        shape, _fortran, dtype = np.lib.format.read_array_header_2_0(stream)
+        shape, fortran, dtype = np.lib.format.read_array_header_2_0(stream)
     else:
         raise _Unreadable(f"has a .npy header of version {version}, not 1.0 or 2.0")
     if dtype.hasobject:
         raise _Unreadable("holds Python objects")
-    return shape, dtype, stream.tell()
+    return shape, fortran, dtype, stream.tell()
 
 
 def read_arrays(
@@ -338,18 +338,9 @@ def _map_member(handle: Any, name: str, info: zipfile.ZipInfo, remedy: str) -> N
     start = info.header_offset + _LOCAL_HEADER.size + name_length + extra_length
     end = start + info.file_size
     handle.seek(start)
-    version = np.lib.format.read_magic(handle)
-    if version == (1, 0):
-        shape, fortran, dtype = np.lib.format.read_array_header_1_0(handle)
-    elif version == (2, 0):
-        shape, fortran, dtype = np.lib.format.read_array_header_2_0(handle)
-    else:
-        raise _Unreadable(f"has a .npy header of version {version}, not 1.0 or 2.0")
+    shape, fortran, dtype, offset = _header(handle)
     if fortran:
         raise _Unreadable("is stored in Fortran order")
-    if dtype.hasobject:
-        raise _Unreadable("holds Python objects")
-    offset = handle.tell()
     nbytes = int(np.prod(shape, dtype=object)) * dtype.itemsize
     if offset + nbytes > min(end, size):
         held = min(end, size) - offset

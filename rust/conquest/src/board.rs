@@ -257,6 +257,23 @@ impl Board {
     }
 }
 
+/// Asks the processor to bring `values[i]` into its cache (nothing when `i` is out of range,
+/// nor on targets other than x86-64).
+#[inline(always)]
+pub(crate) fn prefetch<T>(values: &[T], i: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(value) = values.get(i) {
+        // SAFETY: a prefetch neither reads nor writes memory as the program sees it, and the
+        // pointer comes from a reference.
+        unsafe {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(value).cast::<i8>());
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (values, i);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

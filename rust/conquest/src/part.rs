@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use stratagem_core::rng::{Stream, purpose_tag};
 use stratagem_core::{Error, Result};
 
-use crate::board::Board;
+use crate::board::{Board, prefetch};
 use crate::game::{History, Params, Record, Status, check_committed};
 use crate::plan::{Plan, check_plan};
 use crate::policy::{self, NO_DISTANCE, NO_SLOT, Policy, Pressure, View};
@@ -721,23 +721,6 @@ impl Part {
                 board.row(x).any(|e| after[board.target(e)] != after[x])
             }));
     }
-}
-
-/// Asks the processor to bring `values[i]` into its cache (nothing when `i` is out of range,
-/// nor on targets other than x86-64).
-#[inline(always)]
-fn prefetch<T>(values: &[T], i: usize) {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(value) = values.get(i) {
-        // SAFETY: a prefetch neither reads nor writes memory as the program sees it, and the
-        // pointer comes from a reference.
-        unsafe {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(value).cast::<i8>());
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (values, i);
 }
 
 /// `values` at each of `indices`, in their order (what a rank sends its neighbours).

@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use stratagem_core::rng::{Stream, purpose_tag};
 use stratagem_core::{Error, Result};
 
-use crate::board::Board;
+use crate::board::{Board, prefetch};
 use crate::turn::TERRITORIES_PER_TASK;
 use crate::{MAX_TEAMS, purpose};
 
@@ -228,23 +228,6 @@ pub fn frontier_distance(
             next.clear();
         }
     });
-}
-
-/// Asks the processor to bring `values[i]` into its cache (nothing when `i` is out of range,
-/// nor on targets other than x86-64).
-#[inline(always)]
-fn prefetch<T>(values: &[T], i: usize) {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(value) = values.get(i) {
-        // SAFETY: a prefetch neither reads nor writes memory as the program sees it, and the
-        // pointer comes from a reference.
-        unsafe {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(value).cast::<i8>());
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (values, i);
 }
 
 /// The buffers of [`frontier_distance`], kept from turn to turn: each team's current and next
