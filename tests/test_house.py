@@ -29,6 +29,28 @@ def test_no_room_is_oversized():
     assert house.oversized() == []
 
 
+def test_no_package_folder_holds_more_than_fifteen_modules():
+    assert house.crowded_folders() == []
+
+
+def test_deferred_and_type_only_imports_count(tmp_path):
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "from . import sibling\n"
+        "if TYPE_CHECKING:\n"
+        "    from stratagem.room.board import Board\n"
+        "def load():\n"
+        "    from .files import read\n"
+    )
+    tree = house.ast.parse(source)
+    assert house._imported_names(tree, "stratagem.room.game", is_package=False) == [
+        "typing.TYPE_CHECKING",
+        "stratagem.room.sibling",
+        "stratagem.room.board.Board",
+        "stratagem.room.files.read",
+    ]
+
+
 def test_the_circle_finder_finds_loops_and_only_loops():
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": {"e"}, "f": set()}
     assert house.circles(graph) == [["a", "b", "c"]]
