@@ -4,8 +4,9 @@ saved games) and ``save``/``load`` (``.npz`` archives of named arrays, no pickle
 checks everything again; anything missing or malformed raises
 :class:`~stratagem.errors.InvalidBoard`.
 
-The board class is passed in (``from_dict(Board, data)``), so this module does not import
-the board module.
+The board is read through :class:`SavedBoard` (what the board shows) and built by the
+callable passed in (``from_dict(Board, data)``: the class builds itself from plain arrays), so
+this module does not import the board module.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ import json
 import numbers
 import os
 import re
-from collections.abc import Hashable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -25,16 +26,44 @@ from stratagem._files import parse_json, read_arrays, write_arrays
 from stratagem.annexation import layouts
 from stratagem.errors import InvalidBoard, StratagemError
 
-if TYPE_CHECKING:
-    from stratagem.annexation.board import Board
+__all__ = ["FILE_FORMAT", "FILE_VERSION", "SavedBoard", "from_dict", "load", "save", "to_dict"]
 
-__all__ = ["FILE_FORMAT", "FILE_VERSION", "from_dict", "load", "save", "to_dict"]
+_T = TypeVar("_T")
 
 FILE_FORMAT = "stratagem.annexation.board"
 #: 2: a grid or hex rectangle's kind gives rows by columns (``grid:RxC``, as in every game);
 #: version 1 files gave width by height and are read with their kind turned round.
 FILE_VERSION = 2
 _READABLE_VERSIONS = (1, 2)
+
+
+class SavedBoard(Protocol):
+    """What the files read of a board: its arrays and descriptions (the board shows them)."""
+
+    @property
+    def kind(self) -> Any: ...
+    @property
+    def cells(self) -> int: ...
+    @property
+    def colour_count(self) -> int: ...
+    @property
+    def offsets(self) -> NDArray[Any]: ...
+    @property
+    def neighbours(self) -> NDArray[Any]: ...
+    @property
+    def colours(self) -> NDArray[Any]: ...
+    @property
+    def starts(self) -> NDArray[Any]: ...
+    @property
+    def labels(self) -> Sequence[Hashable] | None: ...
+    @property
+    def centres(self) -> NDArray[Any] | None: ...
+    @property
+    def polygons(self) -> Sequence[NDArray[Any]] | None: ...
+    @property
+    def _polygon_vertices(self) -> NDArray[Any] | None: ...
+    @property
+    def _polygon_offsets(self) -> NDArray[Any] | None: ...
 
 
 def _kind(data: Mapping[str, Any]) -> Any:
@@ -47,7 +76,7 @@ def _kind(data: Mapping[str, Any]) -> Any:
     return kind
 
 
-def to_dict(board: Board) -> dict[str, Any]:
+def to_dict(board: SavedBoard) -> dict[str, Any]:
     """The board as JSON-able data (lists, numbers, strings), for embedding in a saved
     game; :meth:`from_dict` reads it back (checking everything again). The geometry of a
     hexagon, hex rectangle or grid board is rebuilt from ``kind`` rather than stored."""
@@ -75,7 +104,7 @@ def to_dict(board: Board) -> dict[str, Any]:
     }
 
 
-def from_dict(board_class: type[Board], data: Mapping[str, Any]) -> Board:
+def from_dict(build: Callable[..., _T], data: Mapping[str, Any]) -> _T:
     """The board :meth:`to_dict` described; anything missing or malformed raises
     ``InvalidBoard``."""
     try:
@@ -97,14 +126,14 @@ def from_dict(board_class: type[Board], data: Mapping[str, Any]) -> Board:
             centres = geometry["centres"]
             polygons = geometry["polygons"]
         meta = {**data, "kind": kind}
-        return _board(board_class, meta, data, centres=centres, polygons=polygons)
+        return _board(build, meta, data, centres=centres, polygons=polygons)
     except InvalidBoard:
         raise
     except (StratagemError, KeyError, TypeError, ValueError) as error:
         raise InvalidBoard(f"malformed annexation board data: {error}") from error
 
 
-def save(board: Board, path: str | os.PathLike[str]) -> None:
+def save(board: SavedBoard, path: str | os.PathLike[str]) -> None:
     """Write the board to ``path``, an ``.npz`` archive (written to exactly that path)."""
     meta = {
         "format": FILE_FORMAT,
@@ -141,7 +170,7 @@ _MEMBERS = (
 )
 
 
-def load(board_class: type[Board], path: str | os.PathLike[str]) -> Board:
+def load(build: Callable[..., _T], path: str | os.PathLike[str]) -> _T:
     """Read a board written by :meth:`save`; everything is checked again, and a file that
     is not a valid annexation board raises ``InvalidBoard`` naming the file."""
     name = os.fspath(path)
@@ -165,7 +194,7 @@ def load(board_class: type[Board], path: str | os.PathLike[str]) -> Board:
                     f"array of shape {vertices.shape}"
                 )
             polygons = np.split(vertices, vertex_offsets[1:-1])
-        return _board(board_class, meta, arrays, centres=arrays.get("centres"), polygons=polygons)
+        return _board(build, meta, arrays, centres=arrays.get("centres"), polygons=polygons)
     except KeyError as error:
         raise InvalidBoard(
             f"{name}: not a valid annexation board file: the array {error.args[0]!r} is missing"
@@ -175,17 +204,17 @@ def load(board_class: type[Board], path: str | os.PathLike[str]) -> Board:
 
 
 def _board(
-    board_class: type[Board],
+    build: Callable[..., _T],
     meta: Mapping[str, Any],
     arrays: Mapping[str, Any],
     *,
     centres: Any,
     polygons: Any,
-) -> Board:
+) -> _T:
     """The board of a dictionary or an archive: its graph, colours and starts from
     ``arrays``, its kind, colour count and labels from ``meta`` (checked by the board)."""
     labels = meta.get("labels")
-    return board_class(
+    return build(
         arrays["offsets"],
         arrays["neighbours"],
         colour_count=meta["colour_count"],
@@ -226,7 +255,7 @@ def _label_from_json(value: Any) -> Hashable:
 
 
 def _same_geometry(
-    board: Board, centres: NDArray[Any], vertices: NDArray[Any], polygon_offsets: NDArray[Any]
+    board: SavedBoard, centres: NDArray[Any], vertices: NDArray[Any], polygon_offsets: NDArray[Any]
 ) -> bool:
     return (
         same_optional(board.centres, centres)

@@ -283,7 +283,7 @@ class Board:
         graph is checked again; a file that is not a valid board raises ``InvalidBoard``
         naming the file. ``progress`` (:mod:`stratagem.progress`) draws a bar on stderr, or
         is told, as the file is read and checked."""
-        return board_files.load(cls, path, progress=progress)
+        return board_files.load(cls, cls._checked, path, progress=progress)
 
     @property
     def engine(self) -> Any:
@@ -454,7 +454,7 @@ class Board:
         the long builds: a board file, a random geometric board.
         """
         if isinstance(text, str) and text.endswith(".npz"):
-            return board_files.load(cls, text, kind=text, progress=progress)
+            return board_files.load(cls, cls._checked, text, kind=text, progress=progress)
         return cls._trusted(layouts.from_spec(text, progress=progress))
 
 

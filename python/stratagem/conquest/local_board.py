@@ -2,7 +2,7 @@
 and their ghosts, straight from the board's spec, and the start of its own territories.
 
 A grid's rows and CSR offsets have closed forms, so the share of a rank (the arrays of
-``stratagem.conquest.distributed._PartArrays``) is built by the engine from the ids of its
+the :class:`PartArrays` below) is built by the engine from the ids of its
 block of the natural order alone (``_core.conquest.grid_share``): the block's rows, its cut
 edges (with the whole board's border ids) and its ghosts' rows, in memory proportional to the
 share. The arrays are the ones the engine cuts from the whole board
@@ -38,6 +38,7 @@ from stratagem.mpi import Communicator, allreduce, block_partition
 
 __all__ = [
     "GridRows",
+    "PartArrays",
     "local_share",
     "local_start",
     "random_positions",
@@ -52,6 +53,25 @@ _RANDOM = "conquest.assign.random"
 _TAG_RING = 0x5320
 # Ids further apart than this are drawn as separate runs of words.
 _RUN_GAP = 1 << 12
+
+
+@dataclass
+class PartArrays:
+    """One rank's share of the board: the local CSR (owned rows complete, ghost rows holding
+    their borders with owned territories), the whole board's ids, and the exchange plan."""
+
+    local_ids: NDArray[np.int64]
+    indptr: NDArray[np.int64]
+    indices: NDArray[np.int64]
+    edge_ids: NDArray[np.int64]
+    owned: NDArray[np.bool_]
+    neighbours: NDArray[np.int64]
+    halo_send: NDArray[np.int64]
+    halo_send_offsets: NDArray[np.int64]
+    halo_recv: NDArray[np.int64]
+    halo_recv_offsets: NDArray[np.int64]
+    cut: NDArray[np.int64]
+    cut_offsets: NDArray[np.int64]
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """Rank-local random geometric boards: each rank of a distributed game builds its share of
-``rgg:N`` (the arrays of ``stratagem.conquest.distributed._PartArrays``, block ``q`` of the
+``rgg:N`` (the arrays of ``stratagem.conquest.local_board.PartArrays``, block ``q`` of the
 natural order being rank ``q``'s) from the spec, never holding the whole board.
 
 The territories of ``rgg:N`` are its points sorted by cell row (cells at least one radius

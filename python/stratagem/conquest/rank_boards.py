@@ -102,7 +102,7 @@ class RankBoard:
         comm: Communicator,
         progress: ProgressOption = None,
     ) -> tuple[IntArray, IntArray]:
-        """Collective: the team of every territory of ``share`` (a ``_PartArrays``) in the
+        """Collective: the team of every territory of ``share`` (a ``PartArrays``) in the
         ``regions`` or ``random`` start, and the whole board's territories per team, with
         this rank's bar ``progress`` as the regions of a board but a grid grow (a grid's
         have closed forms)."""
