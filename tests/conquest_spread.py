@@ -13,8 +13,8 @@ from numpy.typing import NDArray
 from stratagem.conquest import Board, Game
 from stratagem.conquest.board import assign_random, assign_regions, troops_uniform
 from stratagem.conquest.distributed import DistributedGame
+from stratagem.conquest.distributed.local_board import PartArrays
 from stratagem.conquest.game import Assign, BoardShape, PolicyFn, PolicyView
-from stratagem.conquest.local_board import PartArrays
 from stratagem.mpi import Communicator
 
 IntArray = NDArray[np.int64]

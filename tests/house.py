@@ -40,7 +40,7 @@ FOLDER_LIMIT = 15
 
 SHARED_TIER = ("errors", "_validate", "rng", "mpi", "_files", "progress", "stats", "_plotting")
 MACHINERY_TIER = ("games", "protocol", "cli_common", "testing", "graph", "tournament", "names")
-CHECKING = ("stratagem.testing", "stratagem.demo")
+CHECKING = ("stratagem.testing", "stratagem.cli.demo")
 
 
 def _python_module_name(path: Path) -> str:

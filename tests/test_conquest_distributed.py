@@ -36,7 +36,7 @@ from conquest_spread import (
 from mpi_launch import SCRIPTS, mpirun
 from stratagem import _core
 from stratagem.conquest import POLICIES, TROOP_LIMIT, Board, Game, assign_regions
-from stratagem.conquest.distributed import (
+from stratagem.conquest.distributed.game import (
     ORDERS,
     DistributedGame,
     PartitionSummary,
@@ -45,8 +45,8 @@ from stratagem.conquest.distributed import (
     partition,
     territory_order,
 )
+from stratagem.conquest.distributed.local_board import PartArrays
 from stratagem.conquest.game import PolicyView, read_game
-from stratagem.conquest.local_board import PartArrays
 from stratagem.errors import (
     InconsistentInput,
     InvalidBoard,

@@ -628,7 +628,7 @@ def test_map_show_and_list(capsys, tmp_path):
 
 
 def test_the_demo_part_plays_a_game_and_checks_the_oracle():
-    from stratagem.demo import _PARTS
+    from stratagem.cli.demo import _PARTS
 
     parts = dict(_PARTS)
     lines: list[str] = []

@@ -8,7 +8,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 # Part reads the share's arrays by attribute.
-from stratagem.conquest.local_board import PartArrays
+from stratagem.conquest.distributed.local_board import PartArrays
 
 __all__ = [
     "MAX_ODDS_PRODUCT",

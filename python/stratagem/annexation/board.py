@@ -65,8 +65,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from stratagem import _validate, graph, rng
-from stratagem.annexation import board_files, layouts
-from stratagem.annexation.layouts import MAX_CELLS, VORONOI_PURPOSE, Layout
+from stratagem.annexation.boards import board_files, layouts
+from stratagem.annexation.boards.layouts import MAX_CELLS, VORONOI_PURPOSE, Layout
 from stratagem.errors import InvalidBoard, InvalidParameter
 from stratagem.graph import FloatArray, IntArray
 

@@ -46,8 +46,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from stratagem import _core, _validate, graph
-from stratagem.conquest import board_files, layouts
-from stratagem.conquest.layouts import MAX_TERRITORIES, Layout
+from stratagem.conquest.boards import board_files, layouts
+from stratagem.conquest.boards.layouts import MAX_TERRITORIES, Layout
 from stratagem.errors import InvalidBoard, InvalidParameter
 from stratagem.graph import FloatArray, IntArray
 from stratagem.progress import Progress, ProgressOption
@@ -140,7 +140,7 @@ class Board:
     @classmethod
     def _trusted(cls, layout: Layout) -> Board:
         """The board of a layout whose CSR pair was built correctly (by
-        :mod:`stratagem.conquest.layouts`, or checked before): not checked again."""
+        :mod:`stratagem.conquest.boards.layouts`, or checked before): not checked again."""
         board = object.__new__(cls)
         board._assign(layout)
         return board
@@ -274,7 +274,7 @@ class Board:
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the board to ``path`` (an ``.npz`` archive, written to exactly that path),
         uncompressed, so that its CSR can be read by slices
-        (:func:`~stratagem.conquest.board_files.map_csr`), and without copying the board."""
+        (:func:`~stratagem.conquest.boards.board_files.map_csr`), and without copying the board."""
         board_files.save(self, path)
 
     @classmethod
@@ -436,7 +436,7 @@ class Board:
 
     @classmethod
     def risk_world(cls) -> Board:
-        """The classic RISK world map (:mod:`stratagem.conquest.worldmap`): 42 named
+        """The classic RISK world map (:mod:`stratagem.conquest.boards.worldmap`): 42 named
         territories, 6 continents, 83 borders, positions as rough longitude and latitude."""
         return cls._trusted(layouts.risk_world())
 

@@ -1,11 +1,12 @@
 """The start of a rank's share of any board, without the whole board: the team
 :func:`~stratagem.conquest.board.assign_regions` or
 :func:`~stratagem.conquest.board.assign_random` gives each territory of the share (the arrays
-of ``stratagem.conquest.local_board.PartArrays``, as ``_core.conquest.part_share`` cuts them).
+of ``stratagem.conquest.distributed.local_board.PartArrays``, as ``_core.conquest.part_share``
+cuts them).
 
 ``assign_regions`` gives territory ``x`` the lowest team among those whose start is nearest
-to ``x`` (the proof is in :mod:`stratagem.conquest.local_board`), that is the team of the
-smallest key ``distance * teams + team`` over the starts. On a grid the distance has a closed
+to ``x`` (the proof is in :mod:`stratagem.conquest.distributed.local_board`), that is the team
+of the smallest key ``distance * teams + team`` over the starts. On a grid the distance has a closed
 form; on any other graph the keys are relaxed: a start's key is its team, and a territory's
 key is the smallest of its neighbours' keys plus ``teams``. Each rank relaxes its own
 territories from its territories and ghosts with a breadth-first search one level at a time
@@ -39,8 +40,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from stratagem import _validate
+from stratagem.conquest.distributed.local_board import PartArrays, random_positions, region_starts
 from stratagem.conquest.game import MAX_TEAMS, check_assign
-from stratagem.conquest.local_board import PartArrays, random_positions, region_starts
 from stratagem.errors import InvalidParameter
 from stratagem.graph import concatenated_ranges
 from stratagem.mpi import (

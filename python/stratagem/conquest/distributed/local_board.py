@@ -33,7 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from stratagem import _core
-from stratagem.conquest.layouts import _raw_words, first_in_order, grid_of_spec
+from stratagem.conquest.boards.layouts import _raw_words, first_in_order, grid_of_spec
 from stratagem.mpi import Communicator, allreduce, block_partition
 
 __all__ = [

@@ -39,7 +39,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from stratagem import _core, _validate
 from stratagem._files import map_arrays, parse_json, read_arrays, write_arrays
-from stratagem.conquest.layouts import Layout
+from stratagem.conquest.boards.layouts import Layout
 from stratagem.errors import InvalidBoard, InvalidParameter, StratagemError
 from stratagem.progress import Progress, ProgressOption
 

@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 
 from stratagem import graph
 from stratagem._files import parse_json, read_arrays, write_arrays
-from stratagem.annexation import layouts
+from stratagem.annexation.boards import layouts
 from stratagem.errors import InvalidBoard, StratagemError
 
 __all__ = ["FILE_FORMAT", "FILE_VERSION", "SavedBoard", "from_dict", "load", "save", "to_dict"]

@@ -38,6 +38,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from stratagem import _core, _validate
+from stratagem.conquest.distributed.local_board import PartArrays
+from stratagem.conquest.distributed.rank_boards import RankBoard
 from stratagem.conquest.game import (
     ASSIGNS,
     Assign,
@@ -52,8 +54,6 @@ from stratagem.conquest.game import (
     custom_placement,
     whole_start,
 )
-from stratagem.conquest.local_board import PartArrays
-from stratagem.conquest.rank_boards import RankBoard
 from stratagem.conquest.saves import read_game, write_game
 from stratagem.errors import InconsistentInput, InvalidParameter
 from stratagem.mpi import (
@@ -321,10 +321,11 @@ class DistributedGame(_Recorded):
 
         On a grid (``grid:RxC``, ``:torus``), a random geometric graph (``rgg:N...``) or a
         board file (``PATH.npz``) in the natural order, each rank builds only its own
-        territories, their ghosts and their start (:mod:`stratagem.conquest.rank_boards`),
-        and no rank holds the whole board; any other board or order is built whole on every
-        rank first. ``progress`` (:mod:`stratagem.progress`) is rank 0's bar as it builds its
-        board or share (the other ranks draw none).
+        territories, their ghosts and their start
+        (:mod:`stratagem.conquest.distributed.rank_boards`), and no rank holds the whole board;
+        any other board or order is built whole on every rank first. ``progress``
+        (:mod:`stratagem.progress`) is rank 0's bar as it builds its board or share (the other
+        ranks draw none).
         """
         comm = world() if comm is None else comm
         progress = progress if comm.rank == 0 else False
