@@ -6,6 +6,8 @@
   functions and under `if TYPE_CHECKING:` alike (a deferred or type-only import that dodges a
   circle at run time is still a circle in the design). Relative imports are resolved, and
   `from pkg import name` counts as importing the submodule `pkg.name` when there is one.
+  Importing a module of another package also imports that package (Python runs its
+  `__init__` first), so a package face that imports its users is a circle too.
 - **Rust modules**: every `crate::`, `super::` and `self::` path in each crate's files (the
   `#[cfg(test)]` module and comments left out), resolved to the module that defines it,
   following the crate root's `pub use` re-exports.
@@ -100,8 +102,19 @@ def python_graph() -> dict[str, set[str]]:
                 resolved = resolved.rpartition(".")[0]
             if resolved and resolved != name:
                 targets.add(resolved)
+                targets.update(_entered_packages(name, resolved, modules))
         graph[name] = targets
     return graph
+
+
+def _entered_packages(module: str, target: str, modules: dict[str, Path]) -> set[str]:
+    """The packages whose ``__init__`` Python runs to import ``target`` from ``module``: the
+    target's enclosing packages, but for those that enclose the module too (already run)."""
+    parts = target.split(".")
+    enclosing = {".".join(parts[:cut]) for cut in range(1, len(parts))}
+    own = module.split(".")
+    already = {".".join(own[:cut]) for cut in range(1, len(own) + 1)}
+    return {package for package in enclosing - already if package in modules}
 
 
 _RUST_PATH = re.compile(r"\b(crate|super|self)((?:::[A-Za-z_][A-Za-z0-9_]*)+)")

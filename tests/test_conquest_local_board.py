@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 from conquest_spread import SPEC_CASES, spec_on_ranks
 from stratagem import _core
 from stratagem.conquest import Board, Game, assign_random, assign_regions
+from stratagem.conquest.boards.grid_rows import GridRows
 from stratagem.conquest.boards.layouts import random_order
 from stratagem.conquest.distributed import DistributedGame, local_board, partition
 from stratagem.conquest.distributed.local_board import (
-    GridRows,
     local_share,
     random_positions,
     region_starts,

@@ -51,6 +51,16 @@ def test_deferred_and_type_only_imports_count(tmp_path):
     ]
 
 
+def test_importing_into_another_package_runs_its_face():
+    modules = dict.fromkeys(["stratagem.room", "stratagem.room.game", "stratagem.room.mpi"])
+    modules["stratagem.room.mpi.share"] = None
+    entered = house._entered_packages("stratagem.room.game", "stratagem.room.mpi.share", modules)
+    assert entered == {"stratagem.room.mpi"}
+    assert (
+        house._entered_packages("stratagem.room.mpi.share", "stratagem.room.game", modules) == set()
+    )
+
+
 def test_the_circle_finder_finds_loops_and_only_loops():
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": {"e"}, "f": set()}
     assert house.circles(graph) == [["a", "b", "c"]]

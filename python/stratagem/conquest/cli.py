@@ -40,9 +40,9 @@ from stratagem.cli_common import (
 from stratagem.cli_common import count_argument as _count
 from stratagem.conquest import defaults
 from stratagem.conquest.board import Board
+from stratagem.conquest.boards.grid_rows import GridRows
 from stratagem.conquest.custom import is_custom_spec, load_policy
 from stratagem.conquest.distributed.game import ORDERS, DistributedGame
-from stratagem.conquest.distributed.local_board import GridRows
 from stratagem.conquest.distributed.rank_boards import RankBoard
 from stratagem.conquest.game import (
     MAX_TEAMS,

@@ -35,9 +35,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from stratagem.conquest.boards.board_files import file_share, map_csr
+from stratagem.conquest.boards.grid_rows import GridRows
 from stratagem.conquest.boards.layouts import Geometric
 from stratagem.conquest.distributed.graph_start import graph_start
-from stratagem.conquest.distributed.local_board import GridRows, local_share, local_start
+from stratagem.conquest.distributed.local_board import local_share, local_start
 from stratagem.conquest.distributed.local_rgg import rgg_share
 from stratagem.conquest.game import BoardShape
 from stratagem.mpi import Communicator, block_partition, checked_together
