@@ -230,7 +230,7 @@ def back_up_imports(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
             room_cli = (
                 target.endswith(".cli")
                 and tier(target) == 2
-                and module.rpartition(".")[0] == target.rpartition(".")[0]
+                and module.split(".")[:2] == target.split(".")[:2]  # the room, sub-packages too
                 and not module.endswith(".cli")
                 and module != target.rpartition(".")[0]
             )

@@ -73,6 +73,7 @@ def test_the_circle_finder_finds_loops_and_only_loops():
         ("stratagem.rng", "stratagem.conquest.game", True),
         ("stratagem.protocol", "stratagem.cli", True),
         ("stratagem.conquest.game", "stratagem.conquest.cli", True),
+        ("stratagem.conquest.distributed.game", "stratagem.conquest.cli", True),
         ("stratagem.conquest.cli", "stratagem.mpi", False),
         ("stratagem.cli", "stratagem.conquest.cli", False),
         ("stratagem.conquest", "stratagem.conquest.cli", False),

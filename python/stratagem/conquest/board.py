@@ -259,11 +259,22 @@ class Board:
 
     # -- files, comparison, display --------------------------------------------------------
 
+    def _layout(self) -> Layout:
+        """The board as plain data (its own read-only arrays), what its files are written from."""
+        return Layout(
+            self._indptr,
+            self._indices,
+            kind=self._kind,
+            names=self._names,
+            continents=self.continents,
+            positions=self._positions,
+        )
+
     def to_arrays(self) -> dict[str, NDArray[Any]]:
         """The board as named arrays (no pickled objects): ``indptr``, ``indices``, ``meta``
         (a JSON string: format, version, kind, names, continents) and, if any,
         ``positions``. :meth:`from_arrays` reads them back; :meth:`save` stores them."""
-        return board_files.to_arrays(self)
+        return board_files.to_arrays(self._layout())
 
     @classmethod
     def from_arrays(cls, arrays: Mapping[str, ArrayLike]) -> Board:
@@ -275,7 +286,7 @@ class Board:
         """Write the board to ``path`` (an ``.npz`` archive, written to exactly that path),
         uncompressed, so that its CSR can be read by slices
         (:func:`~stratagem.conquest.boards.board_files.map_csr`), and without copying the board."""
-        board_files.save(self, path)
+        board_files.save(self._layout(), path)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], *, progress: ProgressOption = None) -> Board:

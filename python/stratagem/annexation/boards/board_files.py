@@ -4,9 +4,9 @@ saved games) and ``save``/``load`` (``.npz`` archives of named arrays, no pickle
 checks everything again; anything missing or malformed raises
 :class:`~stratagem.errors.InvalidBoard`.
 
-The board is read through :class:`SavedBoard` (what the board shows) and built by the
-callable passed in (``from_dict(Board, data)``: the class builds itself from plain arrays), so
-this module does not import the board module.
+The board is written from plain data (``Board._data()``: its arrays and values by name) and
+built by the callable passed in (``from_dict(Board, data)``: the class builds itself from
+plain arrays), so this module does not import the board module.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import json
 import numbers
 import os
 import re
-from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import Any, Protocol, TypeVar
+from collections.abc import Callable, Hashable, Mapping
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -26,7 +26,7 @@ from stratagem._files import parse_json, read_arrays, write_arrays
 from stratagem.annexation.boards import layouts
 from stratagem.errors import InvalidBoard, StratagemError
 
-__all__ = ["FILE_FORMAT", "FILE_VERSION", "SavedBoard", "from_dict", "load", "save", "to_dict"]
+__all__ = ["FILE_FORMAT", "FILE_VERSION", "from_dict", "load", "save", "to_dict"]
 
 _T = TypeVar("_T")
 
@@ -35,35 +35,6 @@ FILE_FORMAT = "stratagem.annexation.board"
 #: version 1 files gave width by height and are read with their kind turned round.
 FILE_VERSION = 2
 _READABLE_VERSIONS = (1, 2)
-
-
-class SavedBoard(Protocol):
-    """What the files read of a board: its arrays and descriptions (the board shows them)."""
-
-    @property
-    def kind(self) -> Any: ...
-    @property
-    def cells(self) -> int: ...
-    @property
-    def colour_count(self) -> int: ...
-    @property
-    def offsets(self) -> NDArray[Any]: ...
-    @property
-    def neighbours(self) -> NDArray[Any]: ...
-    @property
-    def colours(self) -> NDArray[Any]: ...
-    @property
-    def starts(self) -> NDArray[Any]: ...
-    @property
-    def labels(self) -> Sequence[Hashable] | None: ...
-    @property
-    def centres(self) -> NDArray[Any] | None: ...
-    @property
-    def polygons(self) -> Sequence[NDArray[Any]] | None: ...
-    @property
-    def _polygon_vertices(self) -> NDArray[Any] | None: ...
-    @property
-    def _polygon_offsets(self) -> NDArray[Any] | None: ...
 
 
 def _kind(data: Mapping[str, Any]) -> Any:
@@ -76,30 +47,30 @@ def _kind(data: Mapping[str, Any]) -> Any:
     return kind
 
 
-def to_dict(board: SavedBoard) -> dict[str, Any]:
+def to_dict(board: Mapping[str, Any]) -> dict[str, Any]:
     """The board as JSON-able data (lists, numbers, strings), for embedding in a saved
     game; :meth:`from_dict` reads it back (checking everything again). The geometry of a
     hexagon, hex rectangle or grid board is rebuilt from ``kind`` rather than stored."""
     geometry: Any = None
-    regular = layouts.regular_geometry(board.kind, board.cells)
+    regular = layouts.regular_geometry(board["kind"], board["cells"])
     if regular is not None and _same_geometry(board, *regular):
         geometry = "regular"
-    elif board.centres is not None or board._polygon_vertices is not None:
-        polygons = board.polygons
+    elif board["centres"] is not None or board["polygon_vertices"] is not None:
+        polygons = _polygons(board)
         geometry = {
-            "centres": None if board.centres is None else board.centres.tolist(),
+            "centres": None if board["centres"] is None else board["centres"].tolist(),
             "polygons": None if polygons is None else [shape.tolist() for shape in polygons],
         }
     return {
         "format": FILE_FORMAT,
         "version": FILE_VERSION,
-        "kind": board.kind,
-        "colour_count": board.colour_count,
-        "offsets": board.offsets.tolist(),
-        "neighbours": board.neighbours.tolist(),
-        "colours": board.colours.tolist(),
-        "starts": board.starts.tolist(),
-        "labels": None if board.labels is None else [_label_to_json(x) for x in board.labels],
+        "kind": board["kind"],
+        "colour_count": board["colour_count"],
+        "offsets": board["offsets"].tolist(),
+        "neighbours": board["neighbours"].tolist(),
+        "colours": board["colours"].tolist(),
+        "starts": board["starts"].tolist(),
+        "labels": None if board["labels"] is None else [_label_to_json(x) for x in board["labels"]],
         "geometry": geometry,
     }
 
@@ -133,27 +104,27 @@ def from_dict(build: Callable[..., _T], data: Mapping[str, Any]) -> _T:
         raise InvalidBoard(f"malformed annexation board data: {error}") from error
 
 
-def save(board: SavedBoard, path: str | os.PathLike[str]) -> None:
+def save(board: Mapping[str, Any], path: str | os.PathLike[str]) -> None:
     """Write the board to ``path``, an ``.npz`` archive (written to exactly that path)."""
     meta = {
         "format": FILE_FORMAT,
         "version": FILE_VERSION,
-        "kind": board.kind,
-        "colour_count": board.colour_count,
-        "labels": None if board.labels is None else [_label_to_json(x) for x in board.labels],
+        "kind": board["kind"],
+        "colour_count": board["colour_count"],
+        "labels": None if board["labels"] is None else [_label_to_json(x) for x in board["labels"]],
     }
     arrays: dict[str, Any] = {
         "meta": np.array(json.dumps(meta)),
-        "offsets": board.offsets,
-        "neighbours": board.neighbours,
-        "colours": board.colours,
-        "starts": board.starts,
+        "offsets": board["offsets"],
+        "neighbours": board["neighbours"],
+        "colours": board["colours"],
+        "starts": board["starts"],
     }
-    if board.centres is not None:
-        arrays["centres"] = board.centres
-    if board._polygon_vertices is not None and board._polygon_offsets is not None:
-        arrays["polygon_vertices"] = board._polygon_vertices
-        arrays["polygon_offsets"] = board._polygon_offsets
+    if board["centres"] is not None:
+        arrays["centres"] = board["centres"]
+    if board["polygon_vertices"] is not None and board["polygon_offsets"] is not None:
+        arrays["polygon_vertices"] = board["polygon_vertices"]
+        arrays["polygon_offsets"] = board["polygon_offsets"]
     write_arrays(path, arrays)
 
 
@@ -227,6 +198,12 @@ def _board(
     )
 
 
+def _polygons(board: Mapping[str, Any]) -> list[NDArray[Any]] | None:
+    """The board's polygons, one ``(m_i, 2)`` array of vertices per cell, or None."""
+    vertices, offsets = board["polygon_vertices"], board["polygon_offsets"]
+    return None if vertices is None or offsets is None else np.split(vertices, offsets[1:-1])
+
+
 def same_optional(a: NDArray[Any] | None, b: NDArray[Any] | None) -> bool:
     if a is None or b is None:
         return a is None and b is None
@@ -255,10 +232,13 @@ def _label_from_json(value: Any) -> Hashable:
 
 
 def _same_geometry(
-    board: SavedBoard, centres: NDArray[Any], vertices: NDArray[Any], polygon_offsets: NDArray[Any]
+    board: Mapping[str, Any],
+    centres: NDArray[Any],
+    vertices: NDArray[Any],
+    polygon_offsets: NDArray[Any],
 ) -> bool:
     return (
-        same_optional(board.centres, centres)
-        and same_optional(board._polygon_vertices, vertices)
-        and same_optional(board._polygon_offsets, polygon_offsets)
+        same_optional(board["centres"], centres)
+        and same_optional(board["polygon_vertices"], vertices)
+        and same_optional(board["polygon_offsets"], polygon_offsets)
     )

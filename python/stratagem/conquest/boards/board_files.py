@@ -9,9 +9,9 @@ on a multiple of 64 bytes of the file, so that :func:`map_csr` can memory-map th
 :func:`file_share` can read one rank's rows of a board too big for one process (files saved
 before, compressed, are still read whole by :func:`load`).
 
-The board is read through :class:`SavedBoard` (what the board shows) and built by the
-callables passed in (``from_arrays(Board, arrays)``: the class builds itself from plain
-arrays), so this module does not import the board module.
+The board is written from its plain data (a :class:`~stratagem.conquest.boards.layouts.Layout`
+of its arrays) and built by the callables passed in (``from_arrays(Board, arrays)``: the class
+builds itself from plain arrays), so this module does not import the board module.
 
 >>> import tempfile
 >>> from pathlib import Path
@@ -32,7 +32,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple, Protocol, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -58,23 +58,6 @@ __all__ = [
 _T = TypeVar("_T")
 
 
-class SavedBoard(Protocol):
-    """What the files read of a board: its CSR and descriptions (the board shows them)."""
-
-    @property
-    def kind(self) -> str: ...
-    @property
-    def names(self) -> tuple[str, ...] | None: ...
-    @property
-    def continents(self) -> dict[str, tuple[int, ...]] | None: ...
-    @property
-    def indptr(self) -> NDArray[np.int64]: ...
-    @property
-    def indices(self) -> NDArray[np.int64]: ...
-    @property
-    def positions(self) -> NDArray[np.float64] | None: ...
-
-
 FILE_FORMAT = "stratagem.conquest.board"
 FILE_VERSION = 1
 # The members of a board file (any other member is left unread).
@@ -83,7 +66,7 @@ MEMBERS = ("meta", "indptr", "indices", "positions")
 _SLICE = 1 << 22
 
 
-def to_arrays(board: SavedBoard) -> dict[str, NDArray[Any]]:
+def to_arrays(board: Layout) -> dict[str, NDArray[Any]]:
     """The board as named arrays (no pickled objects): ``indptr``, ``indices``, ``meta``
     (a JSON string: format, version, kind, names, continents) and, if any,
     ``positions``. :meth:`from_arrays` reads them back; :meth:`save` stores them."""
@@ -100,7 +83,7 @@ def to_arrays(board: SavedBoard) -> dict[str, NDArray[Any]]:
         "indices": board.indices,
     }
     if board.positions is not None:
-        arrays["positions"] = board.positions
+        arrays["positions"] = np.asarray(board.positions)
     return arrays
 
 
@@ -152,7 +135,7 @@ def _bad_meta(reason: str) -> InvalidBoard:
     return InvalidBoard(f"the board's meta is {reason}")
 
 
-def save(board: SavedBoard, path: str | os.PathLike[str]) -> None:
+def save(board: Layout, path: str | os.PathLike[str]) -> None:
     """Write the board to ``path`` (an ``.npz`` archive, written to exactly that path), every
     member stored uncompressed and aligned (:func:`map_csr` maps its CSR), each written in
     chunks: no copy of the board is made."""

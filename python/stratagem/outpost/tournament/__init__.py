@@ -5,28 +5,7 @@
 :mod:`~stratagem.outpost.tournament.standings` keeps the table.
 """
 
-from stratagem.outpost.tournament.play import (
-    PURPOSE,
-    ROTATIONS,
-    TOURNAMENT_2014,
-    Fixture,
-    Params,
-    Standing,
-    TournamentResult,
-    TournamentSetup,
-    fixtures,
-    tournament,
-)
+from stratagem.outpost.tournament import play
+from stratagem.outpost.tournament.play import *  # noqa: F403 (the names play.__all__ lists)
 
-__all__ = [
-    "PURPOSE",
-    "ROTATIONS",
-    "TOURNAMENT_2014",
-    "Fixture",
-    "Params",
-    "Standing",
-    "TournamentResult",
-    "TournamentSetup",
-    "fixtures",
-    "tournament",
-]
+__all__ = play.__all__
