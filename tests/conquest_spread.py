@@ -12,7 +12,8 @@ from numpy.typing import NDArray
 
 from stratagem.conquest import Board, Game
 from stratagem.conquest.board import assign_random, assign_regions, troops_uniform
-from stratagem.conquest.distributed import DistributedGame, _PartArrays
+from stratagem.conquest.distributed import DistributedGame
+from stratagem.conquest.distributed.local_board import PartArrays
 from stratagem.conquest.game import Assign, BoardShape, PolicyFn, PolicyView
 from stratagem.mpi import Communicator
 
@@ -160,7 +161,7 @@ def _offsets_by(keys: NDArray[np.int64], neighbours: NDArray[np.int64]) -> NDArr
     return np.searchsorted(keys, np.append(neighbours, np.iinfo(np.int64).max)).astype(np.int64)
 
 
-def numpy_part_arrays(board: Board, owner: NDArray[np.int64], rank: int) -> _PartArrays:
+def numpy_part_arrays(board: Board, owner: NDArray[np.int64], rank: int) -> PartArrays:
     """The share of ``distributed._part_arrays``, computed with numpy: the reference the
     engine's ``part_share`` is checked against."""
     indptr, indices, n = board.indptr, board.indices, board.n
@@ -200,7 +201,7 @@ def numpy_part_arrays(board: Board, owner: NDArray[np.int64], rank: int) -> _Par
     send_keys = np.unique(cut_owner * n + cut_source)
     send_owner = send_keys // n
     recv_order = np.lexsort((ghost_ids, owner[ghost_ids]))
-    return _PartArrays(
+    return PartArrays(
         local_ids=local_ids,
         indptr=local_indptr,
         indices=np.searchsorted(local_ids, all_target[by_row]).astype(np.int64),

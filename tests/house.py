@@ -2,8 +2,12 @@
 
 `python tests/house.py` prints the report; `tests/test_house.py` holds the limits. What it reads:
 
-- **Python modules**: every `import` under `python/stratagem` except those under
-  `if TYPE_CHECKING:` (they never run), resolved to the module they load.
+- **Python modules**: every `import` under `python/stratagem`: at module level, inside
+  functions and under `if TYPE_CHECKING:` alike (a deferred or type-only import that dodges a
+  circle at run time is still a circle in the design). Relative imports are resolved, and
+  `from pkg import name` counts as importing the submodule `pkg.name` when there is one.
+  Importing a module of another package also imports that package (Python runs its
+  `__init__` first), so a package face that imports its users is a circle too.
 - **Rust modules**: every `crate::`, `super::` and `self::` path in each crate's files (the
   `#[cfg(test)]` module and comments left out), resolved to the module that defines it,
   following the crate root's `pub use` re-exports.
@@ -14,6 +18,8 @@
   them, the protocol, the CLI vocabulary, the conformance harness, the shared graph and
   tournament), the game rooms, and the front (bridges, command line, demo). Inside a room, only
   `cli.py` and the package's `__init__` may import the room's `cli.py`.
+- **Folder sizes**: the modules of each package folder (its `__init__` included); a folder
+  holds at most 15 of them, subsystems go to sub-packages.
 - **Oracle imports**: a module that is not itself an oracle or checking code (a room's
   `conformance.py`, `stratagem.testing`, the demo's Rust-against-oracle tour) importing an
   oracle module. The oracles are the second path the engine is checked against.
@@ -32,10 +38,11 @@ PACKAGE = ROOT / "python" / "stratagem"
 GAMES = ("annexation", "conquest", "diplomacy", "mastermind", "outpost")
 PYTHON_ROOM_LIMIT = 800
 RUST_FILE_LIMIT = 900
+FOLDER_LIMIT = 15
 
 SHARED_TIER = ("errors", "_validate", "rng", "mpi", "_files", "progress", "stats", "_plotting")
 MACHINERY_TIER = ("games", "protocol", "cli_common", "testing", "graph", "tournament", "names")
-CHECKING = ("stratagem.testing", "stratagem.demo")
+CHECKING = ("stratagem.testing", "stratagem.cli.demo")
 
 
 def _python_module_name(path: Path) -> str:
@@ -53,21 +60,12 @@ def python_modules() -> dict[str, Path]:
     return modules
 
 
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
 def _imported_names(tree: ast.AST, module: str, is_package: bool) -> list[str]:
-    """Every dotted name the module imports at run time (`from a import b` gives `a.b`)."""
+    """Every dotted name the module imports, wherever the import stands (`from a import b`
+    gives `a.b`)."""
     found: list[str] = []
 
     def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
-            for child in node.orelse:
-                visit(child)
-            return
         if isinstance(node, ast.Import):
             found.extend(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -104,8 +102,19 @@ def python_graph() -> dict[str, set[str]]:
                 resolved = resolved.rpartition(".")[0]
             if resolved and resolved != name:
                 targets.add(resolved)
+                targets.update(_entered_packages(name, resolved, modules))
         graph[name] = targets
     return graph
+
+
+def _entered_packages(module: str, target: str, modules: dict[str, Path]) -> set[str]:
+    """The packages whose ``__init__`` Python runs to import ``target`` from ``module``: the
+    target's enclosing packages, but for those that enclose the module too (already run)."""
+    parts = target.split(".")
+    enclosing = {".".join(parts[:cut]) for cut in range(1, len(parts))}
+    own = module.split(".")
+    already = {".".join(own[:cut]) for cut in range(1, len(own) + 1)}
+    return {package for package in enclosing - already if package in modules}
 
 
 _RUST_PATH = re.compile(r"\b(crate|super|self)((?:::[A-Za-z_][A-Za-z0-9_]*)+)")
@@ -221,7 +230,7 @@ def back_up_imports(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
             room_cli = (
                 target.endswith(".cli")
                 and tier(target) == 2
-                and module.rpartition(".")[0] == target.rpartition(".")[0]
+                and module.split(".")[:2] == target.split(".")[:2]  # the room, sub-packages too
                 and not module.endswith(".cli")
                 and module != target.rpartition(".")[0]
             )
@@ -255,6 +264,18 @@ def oversized() -> list[tuple[str, int]]:
     return found
 
 
+def folder_sizes() -> dict[str, int]:
+    """The number of modules (``.py`` files, ``__init__`` included) in each package folder."""
+    return {
+        str(folder.relative_to(ROOT)): len(list(folder.glob("*.py")))
+        for folder in sorted(p.parent for p in PACKAGE.rglob("__init__.py"))
+    }
+
+
+def crowded_folders() -> list[tuple[str, int]]:
+    return [(folder, n) for folder, n in folder_sizes().items() if n > FOLDER_LIMIT]
+
+
 @dataclass
 class Report:
     python_circles: list[list[str]] = field(default_factory=list)
@@ -262,6 +283,7 @@ class Report:
     back_up: list[tuple[str, str]] = field(default_factory=list)
     oracle: list[tuple[str, str]] = field(default_factory=list)
     too_long: list[tuple[str, int]] = field(default_factory=list)
+    folders: dict[str, int] = field(default_factory=dict)
 
 
 def report() -> Report:
@@ -272,6 +294,7 @@ def report() -> Report:
         back_up=back_up_imports(graph),
         oracle=oracle_imports(graph),
         too_long=oversized(),
+        folders=folder_sizes(),
     )
 
 
@@ -295,6 +318,10 @@ def main() -> int:
     )
     for path, lines in found.too_long:
         print(f"  {path}: {lines} lines")
+    crowded = sum(n > FOLDER_LIMIT for n in found.folders.values())
+    print(f"package folders (modules each, at most {FOLDER_LIMIT}): {crowded} over")
+    for folder, n in found.folders.items():
+        print(f"  {folder}: {n}{'  (over)' if n > FOLDER_LIMIT else ''}")
     return 0
 
 

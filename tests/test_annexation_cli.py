@@ -351,7 +351,7 @@ def test_bad_options_exit_2_from_the_parser(capsys, argv):
 
 
 def test_demo_part_plays_a_game_and_times_the_playouts():
-    from stratagem.demo import _PARTS
+    from stratagem.cli.demo import _PARTS
 
     lines: list[str] = []
     report = dict(_PARTS)["annexation"](5, 2, lines.append)

@@ -19,7 +19,6 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from stratagem import graph
-from stratagem.conquest import layouts
 from stratagem.conquest import oracle as conquest_oracle
 from stratagem.conquest.board import (
     MAX_TEAMS,
@@ -31,6 +30,7 @@ from stratagem.conquest.board import (
     troops_given,
     troops_uniform,
 )
+from stratagem.conquest.boards import layouts
 from stratagem.errors import InvalidBoard, InvalidParameter
 from stratagem.rng import oracle
 

@@ -1,4 +1,4 @@
-"""Board files read by slices (``stratagem.conquest.board_files``): ``Board.save`` stores the
+"""Board files read by slices (``stratagem.conquest.boards.board_files``): ``Board.save`` stores the
 CSR uncompressed and aligned, ``map_csr`` maps it, and ``file_share`` gives each rank the share
 ``part_share`` cuts from the whole board while reading only its own rows and its ghosts' (and
 checking them); files saved before (compressed) still load whole; ``Board.from_spec`` and the

@@ -212,7 +212,7 @@ def test_bad_input_exits_2_with_the_error_named(capsys, argv, named):
 
 
 def test_demo_part_plays_a_game_and_checks_the_odds():
-    from stratagem.demo import _PARTS
+    from stratagem.cli.demo import _PARTS
 
     lines: list[str] = []
     report = dict(_PARTS)["conquest"](5, 2, lines.append)
@@ -292,7 +292,7 @@ def test_python_policies_by_module_and_by_file(capsys, tmp_path):
 
 @pytest.mark.parametrize("seed", range(10))
 def test_the_demo_game_ends_with_a_result(seed):
-    from stratagem.demo import _PARTS
+    from stratagem.cli.demo import _PARTS
 
     report = dict(_PARTS)["conquest"](seed, 1, lambda line: None)
     assert report["status"] in ("won", "draw")

@@ -36,16 +36,16 @@ from conquest_spread import (
 from mpi_launch import SCRIPTS, mpirun
 from stratagem import _core
 from stratagem.conquest import POLICIES, TROOP_LIMIT, Board, Game, assign_regions
-from stratagem.conquest.distributed import (
+from stratagem.conquest.distributed.game import (
     ORDERS,
     DistributedGame,
     PartitionSummary,
     _part_arrays,
-    _PartArrays,
     cut_borders,
     partition,
     territory_order,
 )
+from stratagem.conquest.distributed.local_board import PartArrays
 from stratagem.conquest.game import PolicyView, read_game
 from stratagem.errors import (
     InconsistentInput,
@@ -221,21 +221,21 @@ def _group(values: IntArray, offsets: IntArray, j: int) -> IntArray:
     return values[offsets[j] : offsets[j + 1]]
 
 
-def _edge_pairs(arrays: _PartArrays, positions: IntArray) -> list[tuple[int, int]]:
+def _edge_pairs(arrays: PartArrays, positions: IntArray) -> list[tuple[int, int]]:
     """The whole board's ``(source, target)`` of local directed edges."""
     source = np.repeat(np.arange(arrays.local_ids.shape[0]), np.diff(arrays.indptr))
     ids = arrays.local_ids
     return [(int(ids[source[p]]), int(ids[arrays.indices[p]])) for p in positions]
 
 
-def check_part_arrays(board: Board, owner: IntArray, ranks: int) -> list[_PartArrays]:
+def check_part_arrays(board: Board, owner: IntArray, ranks: int) -> list[PartArrays]:
     """Asserts what every rank's share must be, computed here from the whole board; returns
     the shares."""
     everyone = [_part_arrays(board, owner, rank) for rank in range(ranks)]
     # The engine's share is the numpy one, array for array (same values, same dtypes).
     for rank, arrays in enumerate(everyone):
         reference = numpy_part_arrays(board, owner, rank)
-        for field in dataclasses.fields(_PartArrays):
+        for field in dataclasses.fields(PartArrays):
             ours, theirs = getattr(arrays, field.name), getattr(reference, field.name)
             assert ours.dtype == theirs.dtype, field.name
             assert ours.tolist() == theirs.tolist(), field.name
@@ -301,7 +301,7 @@ def check_part_arrays(board: Board, owner: IntArray, ranks: int) -> list[_PartAr
 
 
 def part_arguments(
-    arrays: _PartArrays, board: Board, team: IntArray, troops: IntArray, policies: Sequence[str]
+    arrays: PartArrays, board: Board, team: IntArray, troops: IntArray, policies: Sequence[str]
 ) -> dict[str, Any]:
     """The arguments DistributedGame passes to ``_core.conquest.Part`` for this share."""
     k = len(policies)
@@ -488,12 +488,12 @@ class Share:
     """Rank 0's share of a 6x6 grid cut in two (natural order) and the arguments of its part."""
 
     board: Board
-    arrays: _PartArrays
+    arrays: PartArrays
     arguments: dict[str, Any]
 
     def part(self, **changes: Any) -> Any:
         """The part with some of its arguments, or of its share's arrays, changed."""
-        share_fields = {field.name for field in dataclasses.fields(_PartArrays)}
+        share_fields = {field.name for field in dataclasses.fields(PartArrays)}
         share = {name: changes.pop(name) for name in share_fields & changes.keys()}
         share_arrays = dataclasses.replace(self.arguments["share"], **share)
         return _core.conquest.Part(**{**self.arguments, "share": share_arrays, **changes})

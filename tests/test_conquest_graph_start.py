@@ -1,4 +1,5 @@
-"""The start of a rank's share of any board (stratagem.conquest.graph_start) against the whole
+"""The start of a rank's share of any board (stratagem.conquest.distributed.graph_start) against
+the whole
 board's assign_regions and assign_random: shares cut by the engine (part_share) from boards of
 every kind, owned in blocks of the natural order, of the reverse Cuthill-McKee order or
 scattered at random, on ranks emulated by threads.
@@ -19,9 +20,9 @@ from numpy.typing import NDArray
 from conquest_spread import shuffled
 from stratagem import _core, graph
 from stratagem.conquest import Board, assign_random, assign_regions
+from stratagem.conquest.boards.layouts import random_order
 from stratagem.conquest.distributed import partition
-from stratagem.conquest.graph_start import _region_keys, graph_regions, graph_start
-from stratagem.conquest.layouts import random_order
+from stratagem.conquest.distributed.graph_start import _region_keys, graph_regions, graph_start
 from stratagem.errors import InvalidParameter
 from stratagem.mpi import Communicator, block_partition, world
 from test_conquest_distributed import ThreadWorld, outcomes_or_raise

@@ -1,5 +1,5 @@
-"""Rank-local grid boards (stratagem.conquest.local_board) against the whole board: the rows
-and offsets of a grid from its spec, each rank's share built from its own block against the
+"""Rank-local grid boards (stratagem.conquest.distributed.local_board) against the whole board: the
+rows and offsets of a grid from its spec, each rank's share built from its own block against the
 engine's cut of the whole board, the regions start from the distances to the starts against
 the breadth-first growth of assign_regions, and DistributedGame.from_spec against Game, on
 the serial communicator and on ranks emulated by threads.
@@ -18,23 +18,17 @@ from hypothesis import strategies as st
 
 from conquest_spread import SPEC_CASES, spec_on_ranks
 from stratagem import _core
-from stratagem.conquest import (
-    Board,
-    Game,
-    assign_random,
-    assign_regions,
-    local_board,
-)
-from stratagem.conquest.distributed import DistributedGame, partition
-from stratagem.conquest.game import Assign
-from stratagem.conquest.layouts import random_order
-from stratagem.conquest.local_board import (
-    GridRows,
+from stratagem.conquest import Board, Game, assign_random, assign_regions
+from stratagem.conquest.boards.grid_rows import GridRows
+from stratagem.conquest.boards.layouts import random_order
+from stratagem.conquest.distributed import DistributedGame, local_board, partition
+from stratagem.conquest.distributed.local_board import (
     local_share,
     random_positions,
     region_starts,
     regions,
 )
+from stratagem.conquest.game import Assign
 from stratagem.errors import InconsistentInput, InvalidBoard, InvalidParameter
 from stratagem.mpi import Communicator, block_partition
 from test_conquest_distributed import ThreadWorld, outcomes_or_raise

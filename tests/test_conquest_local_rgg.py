@@ -1,5 +1,5 @@
-"""Rank-local random geometric boards (stratagem.conquest.local_rgg) against the whole board:
-each rank's share, built from its own points and the cell rows about its block, against the
+"""Rank-local random geometric boards (stratagem.conquest.distributed.local_rgg) against the whole
+board: each rank's share, built from its own points and the cell rows about its block, against the
 engine's cut of ``Board.from_spec``, on the serial communicator and on ranks emulated by
 threads; the spec's errors against ``Board.from_spec``'s.
 
@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from stratagem import _core
 from stratagem.conquest import Board
 from stratagem.conquest.distributed import partition
-from stratagem.conquest.local_rgg import LocalRgg, rgg_share
+from stratagem.conquest.distributed.local_rgg import LocalRgg, rgg_share
 from stratagem.errors import InconsistentInput, InvalidParameter
 from stratagem.mpi import Communicator, SerialCommunicator
 from test_conquest_distributed import ThreadWorld, outcomes_or_raise

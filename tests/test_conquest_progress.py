@@ -15,9 +15,10 @@ import pytest
 from stratagem import _core, graph, progress
 from stratagem._files import write_arrays
 from stratagem.cli import main
-from stratagem.conquest import Board, Game, assign_regions, board_files, layouts, rgg_rows
+from stratagem.conquest import Board, Game, assign_regions
+from stratagem.conquest.boards import board_files, layouts, rgg_rows
 from stratagem.conquest.distributed import DistributedGame
-from stratagem.conquest.graph_start import graph_start
+from stratagem.conquest.distributed.graph_start import graph_start
 from stratagem.errors import InvalidBoard
 from stratagem.mpi import SerialCommunicator
 

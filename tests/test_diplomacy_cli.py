@@ -392,7 +392,7 @@ def test_bad_options_are_refused_by_the_parser(capsys, argv, message):
 
 
 def test_the_demo_part_counts_searches_and_checks_the_oracle():
-    from stratagem.demo import _PARTS
+    from stratagem.cli.demo import _PARTS
 
     lines: list[str] = []
     started = time.perf_counter()

@@ -1,5 +1,5 @@
-"""Counting Spring openings (``stratagem.diplomacy.openings``): every unit's orders against the
-``diplomacy`` package, and the joint counts against brute force on small positions."""
+"""Counting Spring openings (``stratagem.diplomacy.article.openings``): every unit's orders against
+the ``diplomacy`` package, and the joint counts against brute force on small positions."""
 
 from __future__ import annotations
 

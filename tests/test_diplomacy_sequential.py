@@ -13,8 +13,8 @@ from cli_helpers import Command
 from stratagem.cli import main
 from stratagem.diplomacy import adjustments as adj
 from stratagem.diplomacy import oracle, search
-from stratagem.diplomacy.compare import compare
 from stratagem.diplomacy.map import Map
+from stratagem.diplomacy.search.compare import compare
 from stratagem.errors import InvalidParameter
 from test_diplomacy_equivalence import budgets, conventions, seeds, small_game, weights_strategy
 

@@ -29,6 +29,38 @@ def test_no_room_is_oversized():
     assert house.oversized() == []
 
 
+def test_no_package_folder_holds_more_than_fifteen_modules():
+    assert house.crowded_folders() == []
+
+
+def test_deferred_and_type_only_imports_count(tmp_path):
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "from . import sibling\n"
+        "if TYPE_CHECKING:\n"
+        "    from stratagem.room.board import Board\n"
+        "def load():\n"
+        "    from .files import read\n"
+    )
+    tree = house.ast.parse(source)
+    assert house._imported_names(tree, "stratagem.room.game", is_package=False) == [
+        "typing.TYPE_CHECKING",
+        "stratagem.room.sibling",
+        "stratagem.room.board.Board",
+        "stratagem.room.files.read",
+    ]
+
+
+def test_importing_into_another_package_runs_its_face():
+    modules = dict.fromkeys(["stratagem.room", "stratagem.room.game", "stratagem.room.mpi"])
+    modules["stratagem.room.mpi.share"] = None
+    entered = house._entered_packages("stratagem.room.game", "stratagem.room.mpi.share", modules)
+    assert entered == {"stratagem.room.mpi"}
+    assert (
+        house._entered_packages("stratagem.room.mpi.share", "stratagem.room.game", modules) == set()
+    )
+
+
 def test_the_circle_finder_finds_loops_and_only_loops():
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": {"e"}, "f": set()}
     assert house.circles(graph) == [["a", "b", "c"]]
@@ -41,6 +73,7 @@ def test_the_circle_finder_finds_loops_and_only_loops():
         ("stratagem.rng", "stratagem.conquest.game", True),
         ("stratagem.protocol", "stratagem.cli", True),
         ("stratagem.conquest.game", "stratagem.conquest.cli", True),
+        ("stratagem.conquest.distributed.game", "stratagem.conquest.cli", True),
         ("stratagem.conquest.cli", "stratagem.mpi", False),
         ("stratagem.cli", "stratagem.conquest.cli", False),
         ("stratagem.conquest", "stratagem.conquest.cli", False),

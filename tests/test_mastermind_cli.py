@@ -423,7 +423,7 @@ def test_the_old_solve_and_strategy_still_work_with_a_note(capsys):
 
 
 def test_demo_part_solves_the_seed_instance_and_evaluates_knuth():
-    from stratagem.demo import _PARTS
+    from stratagem.cli.demo import _PARTS
 
     lines: list[str] = []
     report = dict(_PARTS)["mastermind"](5, 2, lines.append)

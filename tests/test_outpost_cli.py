@@ -464,8 +464,8 @@ def test_tournament_with_a_python_player_and_all_rotations(capsys, player_file):
 
 
 def test_tournament_preset_2014(capsys, monkeypatch):
-    # The package exports the function `tournament`, which hides the module of that name.
-    module = importlib.import_module("stratagem.outpost.tournament")
+    # The command reads the preset where the tournament is played (the package's `play`).
+    module = importlib.import_module("stratagem.outpost.tournament.play")
 
     error, _ = failure(capsys, "tournament", "--preset", "2014", "--maps", "lakes")
     assert "drop --maps" in error["message"]
@@ -628,7 +628,7 @@ def test_map_show_and_list(capsys, tmp_path):
 
 
 def test_the_demo_part_plays_a_game_and_checks_the_oracle():
-    from stratagem.demo import _PARTS
+    from stratagem.cli.demo import _PARTS
 
     parts = dict(_PARTS)
     lines: list[str] = []

@@ -1,4 +1,6 @@
-"""The registry of games: :func:`available`, :func:`make`, :class:`GameSpec`.
+"""The registry of games: :func:`available`, :func:`make`, :class:`GameSpec`, and the face
+every game it hands out shows, :class:`Game` (a ``typing.Protocol``; :mod:`stratagem.protocol`
+holds the shared implementation, ``docs/games.md``).
 
 >>> from stratagem import games
 >>> names = [spec.name for spec in games.available()]
@@ -21,22 +23,27 @@ whose object is a :class:`GameSpec` (or a function returning one). They then app
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+import os
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol, Self, runtime_checkable
+
+import numpy as np
+from numpy.typing import NDArray
 
 from stratagem.errors import InvalidParameter
 
-if TYPE_CHECKING:
-    from stratagem.protocol import Game
-    from stratagem.testing import GameAdapter
-
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "Actions",
     "ConfigKey",
+    "Game",
     "GameSpec",
+    "Outcome",
+    "PlaysMoves",
+    "Suggests",
     "available",
     "make",
     "register",
@@ -44,6 +51,8 @@ __all__ = [
 ]
 
 ENTRY_POINT_GROUP = "stratagem.games"
+Outcome = Literal["won", "drawn", "unfinished"]
+Actions = Mapping[int, int | Sequence[int]] | Sequence[int | Sequence[int]]
 Dynamics = Literal["alternating", "simultaneous", "single-agent", "one-shot"]
 Chance = Literal["deterministic", "seeded"]
 
@@ -100,10 +109,10 @@ class GameSpec:
         return cls
 
     @property
-    def conformance(self) -> GameAdapter[Any, Any]:
-        """A fresh instance of the game's conformance adapter."""
-        adapter: GameAdapter[Any, Any] = _resolve(self.adapter)()
-        return adapter
+    def conformance(self) -> Any:
+        """A fresh instance of the game's conformance adapter (a
+        :class:`~stratagem.testing.GameAdapter`)."""
+        return _resolve(self.adapter)()
 
     parallel: bool = False
     """Whether the game's work runs over threads (then ``make`` takes ``threads``)."""
@@ -131,6 +140,125 @@ class GameSpec:
 
     def defaults_dict(self) -> dict[str, Any]:
         return {key: entry.default for key, entry in self.defaults.items()}
+
+
+@runtime_checkable
+class Game(Protocol):
+    """What every game satisfies (``docs/games.md``, "The protocol")."""
+
+    @property
+    def spec(self) -> GameSpec:
+        """The game's registry entry."""
+        ...
+
+    @property
+    def config(self) -> Mapping[str, Any]:
+        """The configuration the game was made with, every key filled in."""
+        ...
+
+    @property
+    def seed(self) -> int: ...
+
+    @property
+    def seats(self) -> int: ...
+
+    @property
+    def turn(self) -> int:
+        """Steps taken so far."""
+        ...
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def outcome(self) -> Outcome:
+        """``"won"`` (``winners`` holds the winner), ``"drawn"`` (``winners`` holds the seats
+        that share the top) or ``"unfinished"`` (still going, or stopped at a limit with no
+        result; ``winners`` is empty)."""
+        ...
+
+    @property
+    def winners(self) -> tuple[int, ...]: ...
+
+    @property
+    def num_actions(self) -> int: ...
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]: ...
+
+    @property
+    def observation_dtype(self) -> np.dtype[Any]: ...
+
+    @property
+    def observation_bounds(self) -> tuple[NDArray[Any], NDArray[Any]]:
+        """The least and the most value of each entry of an observation (two arrays of
+        ``observation_shape`` and ``observation_dtype``): the bridges' ``Box`` bounds."""
+        ...
+
+    def to_move(self) -> tuple[int, ...]:
+        """The seats that act in the next step (empty once the game is over)."""
+        ...
+
+    def legal_actions(self, seat: int) -> NDArray[np.int64]:
+        """The legal actions of ``seat``, ascending (empty when it does not act now)."""
+        ...
+
+    def action_mask(self, seat: int) -> NDArray[np.bool_]: ...
+
+    def step(self, actions: Actions) -> None: ...
+
+    def rewards(self) -> NDArray[np.float64]:
+        """The reward of each seat from the last step."""
+        ...
+
+    def returns(self) -> NDArray[np.float64]:
+        """The summed rewards of each seat since the start."""
+        ...
+
+    @property
+    def return_bounds(self) -> tuple[float, float]:
+        """The least and the most any seat's return can be in a game of this configuration."""
+        ...
+
+    @property
+    def max_steps(self) -> int:
+        """The most steps a game of this configuration can take."""
+        ...
+
+    def observation(self, seat: int) -> NDArray[Any]: ...
+
+    def clone(self) -> Self: ...
+
+    def save(self, path: str | os.PathLike[str]) -> None: ...
+
+    def render(self) -> str: ...
+
+
+@runtime_checkable
+class Suggests(Protocol):
+    """A game whose built-in players can be asked for a move: the opponents of the bridges
+    (``GameSpec.opponents``)."""
+
+    def suggest(self, seat: int, name: str) -> int:
+        """The action the built-in player ``name`` would take for ``seat`` now."""
+        ...
+
+
+@runtime_checkable
+class PlaysMoves(Protocol):
+    """A game whose seats may act by the game's own moves (``actions="moves"``): a seat's
+    action is a vector of ``len(move_nvec)`` integers, component ``i`` in
+    ``0..move_nvec[i] - 1`` (a Gymnasium ``MultiDiscrete``), or an integer, which lets the
+    built-in player of that number play the seat's turn (as in ``actions="players"``: what
+    the bridges' opponents do). ``move_nvec`` is None in ``actions="players"``."""
+
+    @property
+    def move_nvec(self) -> tuple[int, ...] | None: ...
+
+    def move_mask(self, seat: int) -> NDArray[np.bool_]:
+        """``(components, max(move_nvec))``: which choices of each component are legal now
+        (all False for a seat that does not act)."""
+        ...
 
 
 def _config(**keys: tuple[Any, str]) -> Mapping[str, ConfigKey]:

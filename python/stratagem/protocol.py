@@ -28,16 +28,17 @@ import os
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, Self, runtime_checkable
+from typing import Any, ClassVar, Literal, Self
 
 import numpy as np
 from numpy.typing import NDArray
 
+from stratagem import games
 from stratagem._files import read_json, write_json
 from stratagem.errors import InvalidBoard, InvalidMove, InvalidParameter
 
-if TYPE_CHECKING:
-    from stratagem.games import GameSpec
+# The face every game shows lives with the registry that hands games out; named here too.
+from stratagem.games import Actions, Game, GameSpec, Outcome, PlaysMoves, Suggests
 
 __all__ = [
     "ACTION_MODES",
@@ -63,12 +64,10 @@ __all__ = [
     "row_bounds",
 ]
 
-Outcome = Literal["won", "drawn", "unfinished"]
 #: The three words every game, the command line and JSON use for how a game stands.
 OUTCOMES: tuple[Outcome, ...] = ("won", "drawn", "unfinished")
 #: A seat's move in ``actions="moves"``: one choice per component (``PlaysMoves``).
 Move = tuple[int, ...]
-Actions = Mapping[int, int | Sequence[int]] | Sequence[int | Sequence[int]]
 ActionMode = Literal["players", "moves"]
 #: What a seat's action is in the games whose turn is many decisions (conquest, outpost): the
 #: choice of a built-in player for the turn, or the game's own moves (``PlaysMoves``).
@@ -84,125 +83,6 @@ OBSERVATIONS: tuple[ObservationMode, ...] = ("raw", "planes")
 
 SAVE_FORMAT = "stratagem.game"
 SAVE_VERSION = 1
-
-
-@runtime_checkable
-class Game(Protocol):
-    """What every game satisfies (``docs/games.md``, "The protocol")."""
-
-    @property
-    def spec(self) -> GameSpec:
-        """The game's registry entry."""
-        ...
-
-    @property
-    def config(self) -> Mapping[str, Any]:
-        """The configuration the game was made with, every key filled in."""
-        ...
-
-    @property
-    def seed(self) -> int: ...
-
-    @property
-    def seats(self) -> int: ...
-
-    @property
-    def turn(self) -> int:
-        """Steps taken so far."""
-        ...
-
-    @property
-    def is_over(self) -> bool: ...
-
-    @property
-    def outcome(self) -> Outcome:
-        """``"won"`` (``winners`` holds the winner), ``"drawn"`` (``winners`` holds the seats
-        that share the top) or ``"unfinished"`` (still going, or stopped at a limit with no
-        result; ``winners`` is empty)."""
-        ...
-
-    @property
-    def winners(self) -> tuple[int, ...]: ...
-
-    @property
-    def num_actions(self) -> int: ...
-
-    @property
-    def observation_shape(self) -> tuple[int, ...]: ...
-
-    @property
-    def observation_dtype(self) -> np.dtype[Any]: ...
-
-    @property
-    def observation_bounds(self) -> tuple[NDArray[Any], NDArray[Any]]:
-        """The least and the most value of each entry of an observation (two arrays of
-        ``observation_shape`` and ``observation_dtype``): the bridges' ``Box`` bounds."""
-        ...
-
-    def to_move(self) -> tuple[int, ...]:
-        """The seats that act in the next step (empty once the game is over)."""
-        ...
-
-    def legal_actions(self, seat: int) -> NDArray[np.int64]:
-        """The legal actions of ``seat``, ascending (empty when it does not act now)."""
-        ...
-
-    def action_mask(self, seat: int) -> NDArray[np.bool_]: ...
-
-    def step(self, actions: Actions) -> None: ...
-
-    def rewards(self) -> NDArray[np.float64]:
-        """The reward of each seat from the last step."""
-        ...
-
-    def returns(self) -> NDArray[np.float64]:
-        """The summed rewards of each seat since the start."""
-        ...
-
-    @property
-    def return_bounds(self) -> tuple[float, float]:
-        """The least and the most any seat's return can be in a game of this configuration."""
-        ...
-
-    @property
-    def max_steps(self) -> int:
-        """The most steps a game of this configuration can take."""
-        ...
-
-    def observation(self, seat: int) -> NDArray[Any]: ...
-
-    def clone(self) -> Self: ...
-
-    def save(self, path: str | os.PathLike[str]) -> None: ...
-
-    def render(self) -> str: ...
-
-
-@runtime_checkable
-class Suggests(Protocol):
-    """A game whose built-in players can be asked for a move: the opponents of the bridges
-    (``GameSpec.opponents``)."""
-
-    def suggest(self, seat: int, name: str) -> int:
-        """The action the built-in player ``name`` would take for ``seat`` now."""
-        ...
-
-
-@runtime_checkable
-class PlaysMoves(Protocol):
-    """A game whose seats may act by the game's own moves (``actions="moves"``): a seat's
-    action is a vector of ``len(move_nvec)`` integers, component ``i`` in
-    ``0..move_nvec[i] - 1`` (a Gymnasium ``MultiDiscrete``), or an integer, which lets the
-    built-in player of that number play the seat's turn (as in ``actions="players"``: what
-    the bridges' opponents do). ``move_nvec`` is None in ``actions="players"``."""
-
-    @property
-    def move_nvec(self) -> tuple[int, ...] | None: ...
-
-    def move_mask(self, seat: int) -> NDArray[np.bool_]:
-        """``(components, max(move_nvec))``: which choices of each component are legal now
-        (all False for a seat that does not act)."""
-        ...
 
 
 class TurnGame(ABC):
@@ -232,8 +112,6 @@ class TurnGame(ABC):
 
     @property
     def spec(self) -> GameSpec:
-        from stratagem import games
-
         return games.spec(self.name)
 
     @property
@@ -617,7 +495,6 @@ def terminal_rewards(seats: int, outcome: Outcome, winners: Sequence[int]) -> ND
 def load(path: str | os.PathLike[str]) -> TurnGame:
     """Any game saved by :meth:`TurnGame.save`, rebuilt from the registry and replayed step by
     step (so a tampered file is refused by the rules, naming the step)."""
-    from stratagem import games
 
     if not Path(path).exists():
         raise InvalidParameter(f"{path}: no such file")  # what is no regular file: read_json

@@ -1,6 +1,6 @@
 """Rank-local random geometric boards over the ranks of the MPI world: every rank's share of
-``rgg`` boards (stratagem.conquest.local_rgg) against the engine's cut of the whole board.
-The same shares on ranks emulated by threads are in tests/test_conquest_local_rgg.py.
+``rgg`` boards (stratagem.conquest.distributed.local_rgg) against the engine's cut of the whole
+board. The same shares on ranks emulated by threads are in tests/test_conquest_local_rgg.py.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from stratagem import _core
 from stratagem.conquest import Board
 from stratagem.conquest.distributed import partition
-from stratagem.conquest.local_rgg import rgg_share
+from stratagem.conquest.distributed.local_rgg import rgg_share
 from stratagem.mpi import Communicator
 
 pytestmark = pytest.mark.any_world_size

@@ -8,7 +8,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 # Part reads the share's arrays by attribute.
-from stratagem.conquest.distributed import _PartArrays
+from stratagem.conquest.distributed.local_board import PartArrays
 
 __all__ = [
     "MAX_ODDS_PRODUCT",
@@ -108,7 +108,7 @@ class Game:
 class Part:
     def __new__(
         cls,
-        share: _PartArrays,
+        share: PartArrays,
         team: NDArray[np.int64],
         troops: NDArray[np.int64],
         policies: list[str],

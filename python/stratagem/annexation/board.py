@@ -65,8 +65,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from stratagem import _validate, graph, rng
-from stratagem.annexation import board_files, layouts
-from stratagem.annexation.layouts import MAX_CELLS, VORONOI_PURPOSE, Layout
+from stratagem.annexation.boards import board_files, layouts
+from stratagem.annexation.boards.layouts import MAX_CELLS, VORONOI_PURPOSE, Layout
 from stratagem.errors import InvalidBoard, InvalidParameter
 from stratagem.graph import FloatArray, IntArray
 
@@ -396,11 +396,15 @@ class Board:
 
     # -- files and dictionaries ------------------------------------------------------------
 
+    def _data(self) -> dict[str, Any]:
+        """The board as plain arrays and values by name, what its files are written from."""
+        return {slot.lstrip("_"): getattr(self, slot) for slot in self.__slots__}
+
     def to_dict(self) -> dict[str, Any]:
         """The board as JSON-able data (lists, numbers, strings), for embedding in a saved
         game; :meth:`from_dict` reads it back (checking everything again). The geometry of a
         hexagon, hex rectangle or grid board is rebuilt from ``kind`` rather than stored."""
-        return board_files.to_dict(self)
+        return board_files.to_dict(self._data())
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Board:
@@ -410,7 +414,7 @@ class Board:
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the board to ``path``, an ``.npz`` archive (written to exactly that path)."""
-        board_files.save(self, path)
+        board_files.save(self._data(), path)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Board:

@@ -47,8 +47,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from stratagem import _core, _validate
-from stratagem.annexation import layouts
 from stratagem.annexation.ai import AI
+from stratagem.annexation.boards import layouts
 from stratagem.annexation.game import Rules
 from stratagem.annexation.protocol import Annexation
 from stratagem.errors import InvalidMove, InvalidParameter

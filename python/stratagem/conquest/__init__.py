@@ -21,6 +21,7 @@ from stratagem.conquest.board import (
     troops_given,
     troops_uniform,
 )
+from stratagem.conquest.boards import board_files
 from stratagem.conquest.game import (
     POLICIES,
     TROOP_LIMIT,
@@ -51,6 +52,7 @@ __all__ = [
     "assign_regions",
     "battle_odds",
     "battle_odds_fractions",
+    "board_files",
     "game_seed",
     "simulate_battle",
     "simulate_many",

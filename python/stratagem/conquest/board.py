@@ -46,8 +46,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from stratagem import _core, _validate, graph
-from stratagem.conquest import board_files, layouts
-from stratagem.conquest.layouts import MAX_TERRITORIES, Layout
+from stratagem.conquest.boards import board_files, layouts
+from stratagem.conquest.boards.layouts import MAX_TERRITORIES, Layout
 from stratagem.errors import InvalidBoard, InvalidParameter
 from stratagem.graph import FloatArray, IntArray
 from stratagem.progress import Progress, ProgressOption
@@ -140,7 +140,7 @@ class Board:
     @classmethod
     def _trusted(cls, layout: Layout) -> Board:
         """The board of a layout whose CSR pair was built correctly (by
-        :mod:`stratagem.conquest.layouts`, or checked before): not checked again."""
+        :mod:`stratagem.conquest.boards.layouts`, or checked before): not checked again."""
         board = object.__new__(cls)
         board._assign(layout)
         return board
@@ -259,11 +259,22 @@ class Board:
 
     # -- files, comparison, display --------------------------------------------------------
 
+    def _layout(self) -> Layout:
+        """The board as plain data (its own read-only arrays), what its files are written from."""
+        return Layout(
+            self._indptr,
+            self._indices,
+            kind=self._kind,
+            names=self._names,
+            continents=self.continents,
+            positions=self._positions,
+        )
+
     def to_arrays(self) -> dict[str, NDArray[Any]]:
         """The board as named arrays (no pickled objects): ``indptr``, ``indices``, ``meta``
         (a JSON string: format, version, kind, names, continents) and, if any,
         ``positions``. :meth:`from_arrays` reads them back; :meth:`save` stores them."""
-        return board_files.to_arrays(self)
+        return board_files.to_arrays(self._layout())
 
     @classmethod
     def from_arrays(cls, arrays: Mapping[str, ArrayLike]) -> Board:
@@ -274,8 +285,8 @@ class Board:
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the board to ``path`` (an ``.npz`` archive, written to exactly that path),
         uncompressed, so that its CSR can be read by slices
-        (:func:`~stratagem.conquest.board_files.map_csr`), and without copying the board."""
-        board_files.save(self, path)
+        (:func:`~stratagem.conquest.boards.board_files.map_csr`), and without copying the board."""
+        board_files.save(self._layout(), path)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], *, progress: ProgressOption = None) -> Board:
@@ -283,7 +294,7 @@ class Board:
         graph is checked again; a file that is not a valid board raises ``InvalidBoard``
         naming the file. ``progress`` (:mod:`stratagem.progress`) draws a bar on stderr, or
         is told, as the file is read and checked."""
-        return board_files.load(cls, path, progress=progress)
+        return board_files.load(cls, cls._checked, path, progress=progress)
 
     @property
     def engine(self) -> Any:
@@ -436,7 +447,7 @@ class Board:
 
     @classmethod
     def risk_world(cls) -> Board:
-        """The classic RISK world map (:mod:`stratagem.conquest.worldmap`): 42 named
+        """The classic RISK world map (:mod:`stratagem.conquest.boards.worldmap`): 42 named
         territories, 6 continents, 83 borders, positions as rough longitude and latitude."""
         return cls._trusted(layouts.risk_world())
 
@@ -454,7 +465,7 @@ class Board:
         the long builds: a board file, a random geometric board.
         """
         if isinstance(text, str) and text.endswith(".npz"):
-            return board_files.load(cls, text, kind=text, progress=progress)
+            return board_files.load(cls, cls._checked, text, kind=text, progress=progress)
         return cls._trusted(layouts.from_spec(text, progress=progress))
 
 

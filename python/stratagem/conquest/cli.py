@@ -40,8 +40,10 @@ from stratagem.cli_common import (
 from stratagem.cli_common import count_argument as _count
 from stratagem.conquest import defaults
 from stratagem.conquest.board import Board
+from stratagem.conquest.boards.grid_rows import GridRows
 from stratagem.conquest.custom import is_custom_spec, load_policy
-from stratagem.conquest.distributed import ORDERS, DistributedGame
+from stratagem.conquest.distributed.game import ORDERS, DistributedGame
+from stratagem.conquest.distributed.rank_boards import RankBoard
 from stratagem.conquest.game import (
     MAX_TEAMS,
     POLICIES,
@@ -50,9 +52,7 @@ from stratagem.conquest.game import (
     check_policy_name,
     start,
 )
-from stratagem.conquest.local_board import GridRows
 from stratagem.conquest.odds import battle_odds, battle_odds_fractions, simulate_battle
-from stratagem.conquest.rank_boards import RankBoard
 from stratagem.errors import InvalidParameter, StratagemError
 from stratagem.mpi import world
 

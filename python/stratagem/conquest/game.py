@@ -533,7 +533,7 @@ class Game(_Recorded):
         10
         """
         from stratagem.conquest.board import random_teams, regions_from
-        from stratagem.conquest.local_board import GridRows
+        from stratagem.conquest.boards.grid_rows import GridRows
 
         settings: dict[str, Any] = {
             "seed": seed,

@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from stratagem._files import read_arrays, write_arrays
-from stratagem.conquest import board_files
+from stratagem.conquest.boards import board_files
 from stratagem.errors import InvalidParameter, StratagemError
 
 if TYPE_CHECKING:
@@ -59,7 +59,7 @@ class History:
 @dataclass(frozen=True)
 class SavedGame:
     """Everything a saved game holds (the file format of :meth:`Game.save`, shared by the
-    checkpoints of :class:`~stratagem.conquest.distributed.DistributedGame`)."""
+    checkpoints of :class:`~stratagem.conquest.distributed.game.DistributedGame`)."""
 
     board: Board
     policy_names: list[str]

@@ -8,12 +8,13 @@ the article's open problem, and the winter through the common protocol.
 """
 
 from stratagem.diplomacy import adjustments, open_problem, search
+from stratagem.diplomacy.article import openings, tables
 from stratagem.diplomacy.engine import CONVENTIONS, Convention
 from stratagem.diplomacy.map import Map
 from stratagem.diplomacy.position import Position, Unit
 from stratagem.diplomacy.positions import OPENING, random_position
 from stratagem.diplomacy.protocol import Diplomacy
-from stratagem.diplomacy.search import (
+from stratagem.diplomacy.search.finder import (
     METHODS,
     CombinedSearch,
     SearchResult,
@@ -38,8 +39,10 @@ __all__ = [
     "adjustments",
     "mixed_equilibrium",
     "open_problem",
+    "openings",
     "random_position",
     "search",
     "solve",
+    "tables",
     "values",
 ]

@@ -44,12 +44,13 @@ from stratagem.cli_common import (
     print_files,
     save_on_interrupt,
 )
-from stratagem.diplomacy import adjustments, reports, tables
+from stratagem.diplomacy import adjustments, reports
+from stratagem.diplomacy.article import tables
 from stratagem.diplomacy.engine import CONVENTIONS, Convention, check_convention
 from stratagem.diplomacy.map import Map
 from stratagem.diplomacy.position import Position
 from stratagem.diplomacy.positions import OPENING
-from stratagem.diplomacy.search import METHODS, CombinedSearch, SearchResult, solve
+from stratagem.diplomacy.search.finder import METHODS, CombinedSearch, SearchResult, solve
 from stratagem.errors import InvalidParameter, StratagemError
 from stratagem.mpi import world
 from stratagem.progress import Progress

@@ -2,7 +2,7 @@
 
 Winter adjustments are one simultaneous move, so the game the checks play is the resumable
 combined search: a turn is one evaluation of step 3 of "Combined search" on the rules page. The
-fast side is :class:`stratagem.diplomacy.search.CombinedSearch` (Rust), the oracle side
+fast side is :class:`stratagem.diplomacy.search.finder.CombinedSearch` (Rust), the oracle side
 :class:`stratagem.diplomacy.oracle.CombinedSearch`; a snapshot is the whole state of the search
 (profile, values, the power to move, every new and old list, the history and the ending).
 Positions come from :func:`~stratagem.diplomacy.positions.random_position`. Imports hypothesis
@@ -22,7 +22,7 @@ from stratagem.diplomacy import adjustments as adj
 from stratagem.diplomacy import oracle
 from stratagem.diplomacy.engine import CONVENTIONS, Convention
 from stratagem.diplomacy.positions import random_position
-from stratagem.diplomacy.search import CombinedSearch, Weights
+from stratagem.diplomacy.search.finder import CombinedSearch, Weights
 from stratagem.errors import InvalidParameter
 
 if TYPE_CHECKING:

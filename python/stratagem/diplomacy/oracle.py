@@ -30,7 +30,7 @@ Readings of the rules page made here:
   finished result with ``cycle is None``. The restricted game's players choose among the
   options they played in the cycle in increasing index order; its payoffs are evaluated
   afresh, outside the search's count of evaluations. The restricted game is solved by
-  :mod:`stratagem.diplomacy.equilibrium`, shared with the engine's searches.
+  :mod:`stratagem.diplomacy.search.equilibrium`, shared with the engine's searches.
 - A proposal of the simulated annealing that reproduces the current option is evaluated like
   any other (it is never better, so it is never kept).
 - ``apply`` and ``values`` take the convention (it fixes the listing the indices point into),
@@ -56,13 +56,13 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from stratagem import _validate
-from stratagem.diplomacy.equilibrium import (
+from stratagem.diplomacy.map import Map
+from stratagem.diplomacy.position import Position, Unit
+from stratagem.diplomacy.search.equilibrium import (
     MixedEquilibrium,
     cycle_equilibrium,
     restricted_equilibrium,
 )
-from stratagem.diplomacy.map import Map
-from stratagem.diplomacy.position import Position, Unit
 from stratagem.errors import InconsistentInput, InvalidParameter
 from stratagem.rng.oracle import Cursor, Stream
 

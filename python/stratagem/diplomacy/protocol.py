@@ -50,7 +50,7 @@ from stratagem.diplomacy import adjustments
 from stratagem.diplomacy.engine import Convention, check_convention
 from stratagem.diplomacy.position import Position
 from stratagem.diplomacy.positions import random_position
-from stratagem.diplomacy.search import METHODS, Weights, profile_orders, solve, values
+from stratagem.diplomacy.search.finder import METHODS, Weights, profile_orders, solve, values
 from stratagem.errors import InvalidParameter
 from stratagem.protocol import (
     Game,

@@ -7,12 +7,12 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
-from stratagem.diplomacy import openings as opening_counts
 from stratagem.diplomacy import retreats
-from stratagem.diplomacy.compare import compare
+from stratagem.diplomacy.article import openings as opening_counts
 from stratagem.diplomacy.engine import Convention
 from stratagem.diplomacy.map import Map
 from stratagem.diplomacy.position import Position
+from stratagem.diplomacy.search.compare import compare
 from stratagem.errors import InvalidParameter
 
 
@@ -57,7 +57,7 @@ def comparison(
     order: Sequence[str] | None,
     convention: Convention,
 ) -> dict[str, Any]:
-    """:func:`~stratagem.diplomacy.compare.compare` as a dict."""
+    """:func:`~stratagem.diplomacy.search.compare.compare` as a dict."""
     return asdict(compare(positions, seed=seed, units=units, order=order, convention=convention))
 
 

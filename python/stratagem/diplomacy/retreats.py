@@ -23,7 +23,7 @@ from stratagem.diplomacy import adjustments, engine
 from stratagem.diplomacy.engine import Convention, check_convention
 from stratagem.diplomacy.map import Map
 from stratagem.diplomacy.position import Position, Unit
-from stratagem.diplomacy.search import Weights
+from stratagem.diplomacy.search.finder import Weights
 from stratagem.errors import InvalidParameter
 
 #: A retreat choice for each dislodged unit of a power: a location, or ``None`` to disband.

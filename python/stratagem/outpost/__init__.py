@@ -19,7 +19,7 @@ from stratagem.outpost.game import (
 )
 from stratagem.outpost.map import DEFAULT_MAP, Map, MapWarning, parse_map
 from stratagem.outpost.protocol import Outpost
-from stratagem.outpost.tournament import (
+from stratagem.outpost.tournament.play import (
     TOURNAMENT_2014,
     Params,
     TournamentResult,

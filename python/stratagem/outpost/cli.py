@@ -64,7 +64,7 @@ from stratagem.progress import Progress
 
 if TYPE_CHECKING:
     from stratagem.outpost.plot import GifRecorder
-    from stratagem.outpost.tournament import Params
+    from stratagem.outpost.tournament.play import Params
 
 __all__ = ["load_player", "map_summary", "parse_params", "parse_players", "register"]
 
@@ -170,7 +170,7 @@ def parse_players(text: str, *, count: int | None = EMPIRES) -> list[str | Playe
 
 def parse_params(text: str) -> list[Params]:
     """Parameter sets ``r:L:W:T`` separated by commas."""
-    from stratagem.outpost.tournament import Params
+    from stratagem.outpost.tournament.play import Params
 
     sets = []
     for part in (p.strip() for p in text.split(",")):
@@ -445,7 +445,7 @@ def _tournament(args: argparse.Namespace) -> dict[str, Any]:
     parameter set, --repeats times, over threads (or MPI ranks under mpiexec), and print
     each player's mean score, wins and mean placing.
     """
-    from stratagem.outpost.tournament import TOURNAMENT_2014, tournament
+    from stratagem.outpost.tournament.play import TOURNAMENT_2014, tournament
 
     if args.preset is not None:
         given = [

@@ -1,4 +1,4 @@
-//! The preferential-attachment board `ba:N:M` (`stratagem.conquest.layouts.barabasi_albert`):
+//! The preferential-attachment board `ba:N:M` (`stratagem.conquest.boards.layouts.barabasi_albert`):
 //! territories `0..=M` start as the star of `0`, and every later territory `v` borders `M`
 //! distinct territories picked in proportion to their degree. `barabasi_albert_ends` in
 //! `python/stratagem/conquest/oracle.py` is the same rule in plain Python.

@@ -88,7 +88,7 @@ impl Board {
 
     /// The board `grid:RxC` (`:torus`) straight from its closed forms, as `u32` arrays: the
     /// board [`Self::from_csr`] builds from the grid's CSR ([`Grid::csr`]), without the `i64`
-    /// arrays. Refuses a shape `stratagem.conquest.layouts.grid_shape` refuses.
+    /// arrays. Refuses a shape `stratagem.conquest.boards.layouts.grid_shape` refuses.
     pub fn grid(grid: &Grid) -> Result<Self> {
         let n = grid.checked_n()?;
         check_edges(usize::try_from(grid.offset(n)?).unwrap_or(usize::MAX))?;

@@ -180,7 +180,7 @@ pub trait Rows {
 
 /// A grid board (`grid:RxC`, `:torus` joining the first and last row and column) known by
 /// its shape alone: territory `r * cols + c`, its row and its CSR offset in closed form, the
-/// same as the generator's (`stratagem.conquest.layouts.grid`).
+/// same as the generator's (`stratagem.conquest.boards.layouts.grid`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Grid {
     pub rows: i64,
@@ -273,7 +273,7 @@ impl Grid {
     }
 
     /// The whole CSR of the grid (`indptr`, `indices`), the arrays of
-    /// `stratagem.conquest.layouts.grid`: offsets in closed form, rows written block by block
+    /// `stratagem.conquest.boards.layouts.grid`: offsets in closed form, rows written block by block
     /// in parallel (the same arrays for any number of threads). Refuses a shape
     /// `layouts.grid_shape` refuses.
     pub fn csr(&self) -> Result<(Vec<i64>, Vec<i64>)> {

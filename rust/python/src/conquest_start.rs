@@ -17,7 +17,7 @@ use crate::runtime::{counted_in_pool, thread_count};
 type CsrArrays<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>);
 
 /// `grid_csr(rows, cols, torus)`: `(indptr, indices)` of the grid `grid:{rows}x{cols}`
-/// (`:torus`), the arrays of `stratagem.conquest.layouts.grid`.
+/// (`:torus`), the arrays of `stratagem.conquest.boards.layouts.grid`.
 #[pyfunction]
 fn grid_csr(py: Python<'_>, rows: i64, cols: i64, torus: bool) -> PyResult<CsrArrays<'_>> {
     let grid = Grid { rows, cols, torus };
@@ -26,7 +26,7 @@ fn grid_csr(py: Python<'_>, rows: i64, cols: i64, torus: bool) -> PyResult<CsrAr
 }
 
 /// `attachment_csr(n, m, seed, progress=None)`: `(indptr, indices)` of the board `ba:{n}:{m}`
-/// with `seed` (`stratagem.conquest.layouts.barabasi_albert`); `progress(added)` counts the
+/// with `seed` (`stratagem.conquest.boards.layouts.barabasi_albert`); `progress(added)` counts the
 /// territories added.
 #[pyfunction]
 #[pyo3(signature = (n, m, seed, progress=None))]

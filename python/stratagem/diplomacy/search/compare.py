@@ -19,7 +19,7 @@ from stratagem.diplomacy import adjustments
 from stratagem.diplomacy.engine import Convention, check_convention
 from stratagem.diplomacy.map import Map
 from stratagem.diplomacy.positions import random_position
-from stratagem.diplomacy.search import power_order, solve
+from stratagem.diplomacy.search.finder import power_order, solve
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,12 @@
 """The start of a rank's share of any board, without the whole board: the team
 :func:`~stratagem.conquest.board.assign_regions` or
 :func:`~stratagem.conquest.board.assign_random` gives each territory of the share (the arrays
-of ``stratagem.conquest.distributed._PartArrays``, as ``_core.conquest.part_share`` cuts them).
+of ``stratagem.conquest.distributed.local_board.PartArrays``, as ``_core.conquest.part_share``
+cuts them).
 
 ``assign_regions`` gives territory ``x`` the lowest team among those whose start is nearest
-to ``x`` (the proof is in :mod:`stratagem.conquest.local_board`), that is the team of the
-smallest key ``distance * teams + team`` over the starts. On a grid the distance has a closed
+to ``x`` (the proof is in :mod:`stratagem.conquest.distributed.local_board`), that is the team
+of the smallest key ``distance * teams + team`` over the starts. On a grid the distance has a closed
 form; on any other graph the keys are relaxed: a start's key is its team, and a territory's
 key is the smallest of its neighbours' keys plus ``teams``. Each rank relaxes its own
 territories from its territories and ghosts with a breadth-first search one level at a time
@@ -33,14 +34,14 @@ On a ring of 8 the territories halfway between the starts 0 (team 0) and 4 (team
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeAlias
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from stratagem import _validate
+from stratagem.conquest.distributed.local_board import PartArrays, random_positions, region_starts
 from stratagem.conquest.game import MAX_TEAMS, check_assign
-from stratagem.conquest.local_board import random_positions, region_starts
 from stratagem.errors import InvalidParameter
 from stratagem.graph import concatenated_ranges
 from stratagem.mpi import (
@@ -53,12 +54,7 @@ from stratagem.mpi import (
 )
 from stratagem.progress import Progress, ProgressOption
 
-if TYPE_CHECKING:
-    from typing import TypeAlias
-
-    from stratagem.conquest.distributed import _PartArrays
-
-    Share: TypeAlias = Mapping[str, NDArray[Any]] | _PartArrays
+Share: TypeAlias = Mapping[str, NDArray[Any]] | PartArrays
 
 __all__ = ["graph_regions", "graph_start"]
 
@@ -70,7 +66,7 @@ _TAG_KEYS = 0x5330
 
 
 def _field(share: Share, name: str) -> NDArray[Any]:
-    """Array ``name`` of a share: a mapping (as ``part_share`` gives it) or ``_PartArrays``."""
+    """Array ``name`` of a share: a mapping (as ``part_share`` gives it) or ``PartArrays``."""
     return share[name] if isinstance(share, Mapping) else getattr(share, name)
 
 

@@ -1,10 +1,11 @@
 """Rank-local random geometric boards: each rank of a distributed game builds its share of
-``rgg:N`` (the arrays of ``stratagem.conquest.distributed._PartArrays``, block ``q`` of the
-natural order being rank ``q``'s) from the spec, never holding the whole board.
+``rgg:N`` (the arrays of ``stratagem.conquest.distributed.local_board.PartArrays``, block
+``q`` of the natural order being rank ``q``'s) from the spec, never holding the whole board.
 
 The territories of ``rgg:N`` are its points sorted by cell row (cells at least one radius
-wide), boustrophedon column and drawing index (:class:`~stratagem.conquest.layouts.Geometric`),
-and two territories border only within one cell row of each other. So:
+wide), boustrophedon column and drawing index
+(:class:`~stratagem.conquest.boards.layouts.Geometric`), and two territories border only
+within one cell row of each other. So:
 
 1. each rank draws the points of its slice of drawing indices (``block_range``);
 2. one ``allreduce`` of the points per cell row gives every row's first territory id, hence
@@ -13,7 +14,8 @@ and two territories border only within one cell row of each other. So:
    at most two rows away from it: a rank then holds the complete rows of its block and of its
    ghosts (one row away), whose neighbours are at most two rows away;
 4. each rank numbers its points and finds their borders, a band of cell rows at a time
-   (:meth:`Geometric.csr <stratagem.conquest.layouts.Geometric.csr>`, the whole board's rule);
+   (:meth:`Geometric.csr <stratagem.conquest.boards.layouts.Geometric.csr>`, the whole
+   board's rule);
 5. the degree sums of the blocks (one ``allgather``) give where each block's rows start in
    the whole board's CSR, local prefix sums the rest, and the engine cuts the share from the
    rows held (``_core.conquest.rows_share``).
@@ -42,8 +44,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from stratagem import _core
-from stratagem.conquest.layouts import Geometric
-from stratagem.conquest.rgg_rows import row_order
+from stratagem.conquest.boards.layouts import Geometric
+from stratagem.conquest.boards.rgg_rows import row_order
 from stratagem.errors import InconsistentInput, InvalidParameter
 from stratagem.mpi import (
     Communicator,

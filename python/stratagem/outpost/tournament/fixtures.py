@@ -1,5 +1,5 @@
 """The fixtures of an outpost tournament: its parameter sets, its games in order and each
-game's seed (:mod:`stratagem.outpost.tournament` plays them)."""
+game's seed (:mod:`stratagem.outpost.tournament.play` plays them)."""
 
 from __future__ import annotations
 

@@ -180,7 +180,7 @@ def _print_rng_binomial(report: dict[str, Any]) -> None:
 
 
 def _demo(args: argparse.Namespace) -> dict[str, Any]:
-    from stratagem.demo import run_demo
+    from stratagem.cli.demo import run_demo
 
     return run_demo(seed=args.seed, threads=args.threads, echo=not args.json)
 

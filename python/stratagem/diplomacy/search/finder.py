@@ -18,7 +18,7 @@ from stratagem._files import cannot_read, read_json, write_json
 from stratagem.diplomacy import engine
 from stratagem.diplomacy.adjustments import batch, describe
 from stratagem.diplomacy.engine import Convention, check_convention
-from stratagem.diplomacy.equilibrium import (
+from stratagem.diplomacy.search.equilibrium import (
     MixedEquilibrium,
     cycle_equilibrium,
     restricted_equilibrium,

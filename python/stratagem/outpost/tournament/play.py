@@ -68,7 +68,10 @@ from numpy.typing import NDArray
 from stratagem import _core, _validate
 from stratagem.errors import InvalidParameter
 from stratagem.mpi import Communicator, checked_together, world
-from stratagem.outpost.fixtures import (
+from stratagem.outpost.game import BUILTIN_PLAYERS, EMPIRES, Game, Player, check_budget
+from stratagem.outpost.geometry import GRID
+from stratagem.outpost.map import Map, parse_map
+from stratagem.outpost.tournament.fixtures import (
     _COUNTS,
     _FLAGS,
     PURPOSE,
@@ -82,10 +85,7 @@ from stratagem.outpost.fixtures import (
     _flags,
     fixtures,
 )
-from stratagem.outpost.game import BUILTIN_PLAYERS, EMPIRES, Game, Player, check_budget
-from stratagem.outpost.geometry import GRID
-from stratagem.outpost.map import Map, parse_map
-from stratagem.outpost.standings import Standing, TournamentResult
+from stratagem.outpost.tournament.standings import Standing, TournamentResult
 from stratagem.progress import ProgressOption
 from stratagem.tournament import Checkpoint, run
 

@@ -1,5 +1,5 @@
 """The results of an outpost tournament: each seat's final counts per game, and the table
-of the players' standings (:mod:`stratagem.outpost.tournament` plays the games)."""
+of the players' standings (:mod:`stratagem.outpost.tournament.play` plays the games)."""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ from numpy.typing import ArrayLike, NDArray
 from stratagem._files import JSON_LIMIT, Refusal, cannot_read, parse_json, read_text, write_text
 from stratagem._plotting import matplotlib, save_figure
 from stratagem.errors import InvalidBoard, InvalidParameter
-from stratagem.outpost.fixtures import _COUNTS, _FLAGS, _GROUPS, FORMAT, Fixture, Params
 from stratagem.outpost.game import EMPIRES
+from stratagem.outpost.tournament.fixtures import _COUNTS, _FLAGS, _GROUPS, FORMAT, Fixture, Params
 from stratagem.stats import Z95, wilson_interval
 
 # -- results ----------------------------------------------------------------------------------

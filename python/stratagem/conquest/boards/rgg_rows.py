@@ -1,9 +1,9 @@
 """The borders of a random geometric board found a band of cell rows at a time, for the whole
-board (:func:`stratagem.conquest.layouts.random_geometric`) and for the rows a rank holds
-(:mod:`stratagem.conquest.local_rgg`).
+board (:func:`stratagem.conquest.boards.layouts.random_geometric`) and for the rows a rank holds
+(:mod:`stratagem.conquest.distributed.local_rgg`).
 
 Two points border when ``dx * dx + dy * dy <= radius * radius`` in float64 and their cell rows
-are at most one apart (:class:`~stratagem.conquest.layouts.Geometric`). The points are sorted
+are at most one apart (:class:`~stratagem.conquest.boards.layouts.Geometric`). The points are sorted
 by cell row, so the rows of a band of cell rows are a run of territories, and their neighbours
 lie in the band or in the row on either side of it: each band gives its own rows of the CSR,
 in order, with temporaries the size of the band, and reports them as it goes (a progress bar

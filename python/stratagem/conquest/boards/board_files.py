@@ -9,8 +9,9 @@ on a multiple of 64 bytes of the file, so that :func:`map_csr` can memory-map th
 :func:`file_share` can read one rank's rows of a board too big for one process (files saved
 before, compressed, are still read whole by :func:`load`).
 
-The board class is passed in (``from_arrays(Board, arrays)``), so this module does not
-import the board module.
+The board is written from its plain data (a :class:`~stratagem.conquest.boards.layouts.Layout`
+of its arrays) and built by the callables passed in (``from_arrays(Board, arrays)``: the class
+builds itself from plain arrays), so this module does not import the board module.
 
 >>> import tempfile
 >>> from pathlib import Path
@@ -31,19 +32,16 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from stratagem import _core, _validate
 from stratagem._files import map_arrays, parse_json, read_arrays, write_arrays
-from stratagem.conquest.layouts import Layout
+from stratagem.conquest.boards.layouts import Layout
 from stratagem.errors import InvalidBoard, InvalidParameter, StratagemError
 from stratagem.progress import Progress, ProgressOption
-
-if TYPE_CHECKING:
-    from stratagem.conquest.board import Board
 
 __all__ = [
     "FILE_FORMAT",
@@ -59,6 +57,7 @@ __all__ = [
 
 _T = TypeVar("_T")
 
+
 FILE_FORMAT = "stratagem.conquest.board"
 FILE_VERSION = 1
 # The members of a board file (any other member is left unread).
@@ -67,7 +66,7 @@ MEMBERS = ("meta", "indptr", "indices", "positions")
 _SLICE = 1 << 22
 
 
-def to_arrays(board: Board) -> dict[str, NDArray[Any]]:
+def to_arrays(board: Layout) -> dict[str, NDArray[Any]]:
     """The board as named arrays (no pickled objects): ``indptr``, ``indices``, ``meta``
     (a JSON string: format, version, kind, names, continents) and, if any,
     ``positions``. :meth:`from_arrays` reads them back; :meth:`save` stores them."""
@@ -84,20 +83,20 @@ def to_arrays(board: Board) -> dict[str, NDArray[Any]]:
         "indices": board.indices,
     }
     if board.positions is not None:
-        arrays["positions"] = board.positions
+        arrays["positions"] = np.asarray(board.positions)
     return arrays
 
 
 def from_arrays(
-    board_class: type[Board], arrays: Mapping[str, ArrayLike], *, kind: str | None = None
-) -> Board:
+    build: Callable[..., _T], arrays: Mapping[str, ArrayLike], *, kind: str | None = None
+) -> _T:
     """The board :meth:`to_arrays` described (its kind ``kind`` if given, else the stored
     one); everything is checked again, and anything missing or malformed raises
     ``InvalidBoard``."""
 
-    def build() -> Board:
+    def board() -> _T:
         meta = _meta(arrays)
-        return board_class(
+        return build(
             arrays["indptr"],
             arrays["indices"],
             names=meta["names"],
@@ -106,10 +105,10 @@ def from_arrays(
             kind=meta["kind"] if kind is None else kind,
         )
 
-    return _malformed(build)
+    return _malformed(board)
 
 
-def _malformed(build: Callable[[], Board]) -> Board:
+def _malformed(build: Callable[[], _T]) -> _T:
     """``build()``; anything missing or malformed raises ``InvalidBoard``."""
     try:
         return build()
@@ -136,7 +135,7 @@ def _bad_meta(reason: str) -> InvalidBoard:
     return InvalidBoard(f"the board's meta is {reason}")
 
 
-def save(board: Board, path: str | os.PathLike[str]) -> None:
+def save(board: Layout, path: str | os.PathLike[str]) -> None:
     """Write the board to ``path`` (an ``.npz`` archive, written to exactly that path), every
     member stored uncompressed and aligned (:func:`map_csr` maps its CSR), each written in
     chunks: no copy of the board is made."""
@@ -144,24 +143,27 @@ def save(board: Board, path: str | os.PathLike[str]) -> None:
 
 
 def load(
-    board_class: type[Board],
+    build: Callable[..., _T],
+    checked: Callable[[Layout], _T],
     path: str | os.PathLike[str],
     *,
     kind: str | None = None,
     progress: ProgressOption = None,
-) -> Board:
+) -> _T:
     """Read a board written by :meth:`save` (now or by an earlier version, compressed), with
     the kind ``kind`` if given. The graph is checked again; a file that is not a valid board
     raises ``InvalidBoard`` naming the file. A stored file is read a slice of its CSR at a
     time, into the board's own arrays, with a bar (``progress``) counting the entries read,
-    then checked; a compressed one is read whole."""
+    then checked; a compressed one is read whole. The board is built by ``build`` (from the
+    arrays, as the board's constructor takes them) or ``checked`` (from a layout of fresh
+    arrays, checked without copying them)."""
     try:
         mapped = map_csr(path)
     except InvalidBoard:
         mapped = None  # compressed, or no board file: read whole, and refused in its words
     if mapped is None:
         arrays = read_arrays(path, "a valid board file", InvalidBoard, MEMBERS)
-        return _naming(path, lambda: from_arrays(board_class, arrays, kind=kind))
+        return _naming(path, lambda: from_arrays(build, arrays, kind=kind))
     total = mapped.indptr.shape[0] + 2 * mapped.indices.shape[0]
     with Progress(total, f"board {mapped.path}", enabled=progress, counts=False) as bar:
         indptr = _read_in_slices(mapped.indptr, bar)
@@ -174,7 +176,7 @@ def load(
             positions=mapped.positions,
             kind=mapped.kind if kind is None else kind,
         )
-        board = _naming(path, lambda: _malformed(lambda: board_class._checked(layout)))
+        board = _naming(path, lambda: _malformed(lambda: checked(layout)))
         bar.advance(indices.shape[0])
     return board
 

@@ -38,6 +38,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from stratagem import _core, _validate
+from stratagem.conquest.distributed.local_board import PartArrays
+from stratagem.conquest.distributed.rank_boards import RankBoard
 from stratagem.conquest.game import (
     ASSIGNS,
     Assign,
@@ -52,7 +54,6 @@ from stratagem.conquest.game import (
     custom_placement,
     whole_start,
 )
-from stratagem.conquest.rank_boards import RankBoard
 from stratagem.conquest.saves import read_game, write_game
 from stratagem.errors import InconsistentInput, InvalidParameter
 from stratagem.mpi import (
@@ -166,33 +167,14 @@ class PartitionSummary:
         )
 
 
-@dataclass
-class _PartArrays:
-    """One rank's share of the board: the local CSR (owned rows complete, ghost rows holding
-    their borders with owned territories), the whole board's ids, and the exchange plan."""
-
-    local_ids: NDArray[np.int64]
-    indptr: NDArray[np.int64]
-    indices: NDArray[np.int64]
-    edge_ids: NDArray[np.int64]
-    owned: NDArray[np.bool_]
-    neighbours: NDArray[np.int64]
-    halo_send: NDArray[np.int64]
-    halo_send_offsets: NDArray[np.int64]
-    halo_recv: NDArray[np.int64]
-    halo_recv_offsets: NDArray[np.int64]
-    cut: NDArray[np.int64]
-    cut_offsets: NDArray[np.int64]
-
-
-def _part_arrays(board: Board, owner: NDArray[np.int64], rank: int) -> _PartArrays:
+def _part_arrays(board: Board, owner: NDArray[np.int64], rank: int) -> PartArrays:
     """Rank ``rank``'s share of ``board`` when territory ``x`` belongs to rank ``owner[x]``
     (computed by the engine in time proportional to the share)."""
     arrays = _core.conquest.part_share(
         board.indptr, board.indices, np.ascontiguousarray(owner, dtype=np.int64), rank
     )
     # Read-only: custom policies see these arrays.
-    return _PartArrays(**{name: _read_only(array) for name, array in arrays.items()})
+    return PartArrays(**{name: _read_only(array) for name, array in arrays.items()})
 
 
 # -- traffic ----------------------------------------------------------------------------------
@@ -339,10 +321,11 @@ class DistributedGame(_Recorded):
 
         On a grid (``grid:RxC``, ``:torus``), a random geometric graph (``rgg:N...``) or a
         board file (``PATH.npz``) in the natural order, each rank builds only its own
-        territories, their ghosts and their start (:mod:`stratagem.conquest.rank_boards`),
-        and no rank holds the whole board; any other board or order is built whole on every
-        rank first. ``progress`` (:mod:`stratagem.progress`) is rank 0's bar as it builds its
-        board or share (the other ranks draw none).
+        territories, their ghosts and their start
+        (:mod:`stratagem.conquest.distributed.rank_boards`), and no rank holds the whole board;
+        any other board or order is built whole on every rank first. ``progress``
+        (:mod:`stratagem.progress`) is rank 0's bar as it builds its board or share (the other
+        ranks draw none).
         """
         comm = world() if comm is None else comm
         progress = progress if comm.rank == 0 else False
@@ -397,7 +380,7 @@ class DistributedGame(_Recorded):
         """Collective: this rank's part of a game on a rank-local board, built from its own
         block only (with the bar ``progress``)."""
         share, self.board_shape = local.build(self.comm, progress=progress)
-        arrays = _PartArrays(**{name: _read_only(array) for name, array in share.items()})
+        arrays = PartArrays(**{name: _read_only(array) for name, array in share.items()})
         team, territories = local.start(
             arrays, teams, assign=assign, seed=self.seed, comm=self.comm, progress=progress
         )
@@ -460,7 +443,7 @@ class DistributedGame(_Recorded):
 
     def _make_part(
         self,
-        arrays: _PartArrays,
+        arrays: PartArrays,
         local: tuple[NDArray[np.int64], NDArray[np.int64]],
         territories: NDArray[np.int64],
         troop_counts: NDArray[np.int64],

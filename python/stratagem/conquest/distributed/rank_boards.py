@@ -2,17 +2,18 @@
 rank holds the whole board.
 
 - ``grid:RxC`` and ``grid:RxC:torus``: rows and CSR offsets in closed form
-  (:mod:`stratagem.conquest.local_board`), and so the ``regions`` start too (Manhattan
-  distances to the starts);
+  (:mod:`stratagem.conquest.distributed.local_board`), and so the ``regions`` start too
+  (Manhattan distances to the starts);
 - ``rgg:N...``: each rank draws its slice of the points and gathers the cell rows about its
-  block (:mod:`stratagem.conquest.local_rgg`);
+  block (:mod:`stratagem.conquest.distributed.local_rgg`);
 - a board file (a spec ending in ``.npz``, written by ``Board.save``): each rank maps the
   file and reads the rows of its block and of its ghosts only
-  (:func:`stratagem.conquest.board_files.file_share`).
+  (:func:`stratagem.conquest.boards.board_files.file_share`).
 
 The ``regions`` start of any board but a grid is relaxed over the ranks' shares
-(:mod:`stratagem.conquest.graph_start`); the ``random`` start of any board comes from the
-ranks' sorted blocks of random words (:func:`~stratagem.conquest.local_board.random_positions`).
+(:mod:`stratagem.conquest.distributed.graph_start`); the ``random`` start of any board comes
+from the ranks' sorted blocks of random words
+(:func:`~stratagem.conquest.distributed.local_board.random_positions`).
 Block ``q`` of the natural order is rank ``q``'s, as in the whole-board path, and the arrays
 and the start are exactly those the whole board's cut gives.
 
@@ -33,12 +34,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from stratagem.conquest.board_files import file_share, map_csr
+from stratagem.conquest.boards.board_files import file_share, map_csr
+from stratagem.conquest.boards.grid_rows import GridRows
+from stratagem.conquest.boards.layouts import Geometric
+from stratagem.conquest.distributed.graph_start import graph_start
+from stratagem.conquest.distributed.local_board import local_share, local_start
+from stratagem.conquest.distributed.local_rgg import rgg_share
 from stratagem.conquest.game import BoardShape
-from stratagem.conquest.graph_start import graph_start
-from stratagem.conquest.layouts import Geometric
-from stratagem.conquest.local_board import GridRows, local_share, local_start
-from stratagem.conquest.local_rgg import rgg_share
 from stratagem.mpi import Communicator, block_partition, checked_together
 from stratagem.progress import ProgressOption
 
@@ -102,7 +104,7 @@ class RankBoard:
         comm: Communicator,
         progress: ProgressOption = None,
     ) -> tuple[IntArray, IntArray]:
-        """Collective: the team of every territory of ``share`` (a ``_PartArrays``) in the
+        """Collective: the team of every territory of ``share`` (a ``PartArrays``) in the
         ``regions`` or ``random`` start, and the whole board's territories per team, with
         this rank's bar ``progress`` as the regions of a board but a grid grow (a grid's
         have closed forms)."""

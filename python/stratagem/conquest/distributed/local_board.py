@@ -2,7 +2,7 @@
 and their ghosts, straight from the board's spec, and the start of its own territories.
 
 A grid's rows and CSR offsets have closed forms, so the share of a rank (the arrays of
-``stratagem.conquest.distributed._PartArrays``) is built by the engine from the ids of its
+the :class:`PartArrays` below) is built by the engine from the ids of its
 block of the natural order alone (``_core.conquest.grid_share``): the block's rows, its cut
 edges (with the whole board's border ids) and its ghosts' rows, in memory proportional to the
 share. The arrays are the ones the engine cuts from the whole board
@@ -33,11 +33,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from stratagem import _core
-from stratagem.conquest.layouts import _raw_words, first_in_order, grid_of_spec
+from stratagem.conquest.boards.grid_rows import GridRows
+from stratagem.conquest.boards.layouts import _raw_words, first_in_order
 from stratagem.mpi import Communicator, allreduce, block_partition
 
 __all__ = [
-    "GridRows",
+    "PartArrays",
     "local_share",
     "local_start",
     "random_positions",
@@ -54,46 +55,23 @@ _TAG_RING = 0x5320
 _RUN_GAP = 1 << 12
 
 
-@dataclass(frozen=True)
-class GridRows:
-    """The rows of the board ``grid:RxC`` (``:torus``) computed from the spec alone."""
+@dataclass
+class PartArrays:
+    """One rank's share of the board: the local CSR (owned rows complete, ghost rows holding
+    their borders with owned territories), the whole board's ids, and the exchange plan."""
 
-    n_rows: int
-    n_cols: int
-    torus: bool
-
-    @classmethod
-    def of_spec(cls, text: str) -> GridRows | None:
-        """The grid of a spec (checked as ``Board.from_spec`` checks it, errors alike), or
-        None for a spec of another board."""
-        shape = grid_of_spec(text)
-        return None if shape is None else cls(*shape)
-
-    @property
-    def kind(self) -> str:
-        return f"grid:{self.n_rows}x{self.n_cols}" + (":torus" if self.torus else "")
-
-    @property
-    def n(self) -> int:
-        return self.n_rows * self.n_cols
-
-    @property
-    def n_borders(self) -> int:
-        rows, cols = self.n_rows, self.n_cols
-        return 2 * rows * cols if self.torus else rows * (cols - 1) + cols * (rows - 1)
-
-    def distances(self, source: int, ids: IntArray) -> IntArray:
-        """Borders crossed on a shortest path from ``source`` to each of ``ids``."""
-        return self._hops(source, *np.divmod(ids, self.n_cols))
-
-    def _hops(self, source: int, r: IntArray, c: IntArray) -> IntArray:
-        """:meth:`distances` to the territories in rows ``r`` and columns ``c``."""
-        dr, dc = np.abs(r - source // self.n_cols), np.abs(c - source % self.n_cols)
-        if self.torus:
-            np.minimum(dr, self.n_rows - dr, out=dr)
-            np.minimum(dc, self.n_cols - dc, out=dc)
-        dr += dc
-        return dr
+    local_ids: NDArray[np.int64]
+    indptr: NDArray[np.int64]
+    indices: NDArray[np.int64]
+    edge_ids: NDArray[np.int64]
+    owned: NDArray[np.bool_]
+    neighbours: NDArray[np.int64]
+    halo_send: NDArray[np.int64]
+    halo_send_offsets: NDArray[np.int64]
+    halo_recv: NDArray[np.int64]
+    halo_recv_offsets: NDArray[np.int64]
+    cut: NDArray[np.int64]
+    cut_offsets: NDArray[np.int64]
 
 
 def local_share(grid: GridRows, ranks: int, rank: int) -> dict[str, NDArray[Any]]:

@@ -134,7 +134,7 @@ def _conquest(seed: int, threads: int, say: Say) -> dict[str, Any]:
     for every seed), and one border battle's exact odds against the engine's own coin flips."""
     from stratagem.conquest import defaults
     from stratagem.conquest.board import Board, assign_regions, troops_uniform
-    from stratagem.conquest.distributed import DistributedGame
+    from stratagem.conquest.distributed.game import DistributedGame
     from stratagem.conquest.game import Game
     from stratagem.conquest.odds import battle_odds, simulate_battle
 
@@ -366,7 +366,7 @@ def _diplomacy(seed: int, threads: int, say: Say) -> dict[str, Any]:
     from stratagem.diplomacy.open_problem import solve as solve_open_problem
     from stratagem.diplomacy.position import Position
     from stratagem.diplomacy.positions import OPENING
-    from stratagem.diplomacy.search import solve
+    from stratagem.diplomacy.search.finder import solve
 
     opening = Position.parse(OPENING)
     say(f"diplomacy, the 1901 start: {total(opening):,} adjustment profile (nobody adjusts)")

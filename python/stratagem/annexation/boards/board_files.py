@@ -4,8 +4,9 @@ saved games) and ``save``/``load`` (``.npz`` archives of named arrays, no pickle
 checks everything again; anything missing or malformed raises
 :class:`~stratagem.errors.InvalidBoard`.
 
-The board class is passed in (``from_dict(Board, data)``), so this module does not import
-the board module.
+The board is written from plain data (``Board._data()``: its arrays and values by name) and
+built by the callable passed in (``from_dict(Board, data)``: the class builds itself from
+plain arrays), so this module does not import the board module.
 """
 
 from __future__ import annotations
@@ -14,21 +15,20 @@ import json
 import numbers
 import os
 import re
-from collections.abc import Hashable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Hashable, Mapping
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 from stratagem import graph
 from stratagem._files import parse_json, read_arrays, write_arrays
-from stratagem.annexation import layouts
+from stratagem.annexation.boards import layouts
 from stratagem.errors import InvalidBoard, StratagemError
 
-if TYPE_CHECKING:
-    from stratagem.annexation.board import Board
-
 __all__ = ["FILE_FORMAT", "FILE_VERSION", "from_dict", "load", "save", "to_dict"]
+
+_T = TypeVar("_T")
 
 FILE_FORMAT = "stratagem.annexation.board"
 #: 2: a grid or hex rectangle's kind gives rows by columns (``grid:RxC``, as in every game);
@@ -47,35 +47,35 @@ def _kind(data: Mapping[str, Any]) -> Any:
     return kind
 
 
-def to_dict(board: Board) -> dict[str, Any]:
+def to_dict(board: Mapping[str, Any]) -> dict[str, Any]:
     """The board as JSON-able data (lists, numbers, strings), for embedding in a saved
     game; :meth:`from_dict` reads it back (checking everything again). The geometry of a
     hexagon, hex rectangle or grid board is rebuilt from ``kind`` rather than stored."""
     geometry: Any = None
-    regular = layouts.regular_geometry(board.kind, board.cells)
+    regular = layouts.regular_geometry(board["kind"], board["cells"])
     if regular is not None and _same_geometry(board, *regular):
         geometry = "regular"
-    elif board.centres is not None or board._polygon_vertices is not None:
-        polygons = board.polygons
+    elif board["centres"] is not None or board["polygon_vertices"] is not None:
+        polygons = _polygons(board)
         geometry = {
-            "centres": None if board.centres is None else board.centres.tolist(),
+            "centres": None if board["centres"] is None else board["centres"].tolist(),
             "polygons": None if polygons is None else [shape.tolist() for shape in polygons],
         }
     return {
         "format": FILE_FORMAT,
         "version": FILE_VERSION,
-        "kind": board.kind,
-        "colour_count": board.colour_count,
-        "offsets": board.offsets.tolist(),
-        "neighbours": board.neighbours.tolist(),
-        "colours": board.colours.tolist(),
-        "starts": board.starts.tolist(),
-        "labels": None if board.labels is None else [_label_to_json(x) for x in board.labels],
+        "kind": board["kind"],
+        "colour_count": board["colour_count"],
+        "offsets": board["offsets"].tolist(),
+        "neighbours": board["neighbours"].tolist(),
+        "colours": board["colours"].tolist(),
+        "starts": board["starts"].tolist(),
+        "labels": None if board["labels"] is None else [_label_to_json(x) for x in board["labels"]],
         "geometry": geometry,
     }
 
 
-def from_dict(board_class: type[Board], data: Mapping[str, Any]) -> Board:
+def from_dict(build: Callable[..., _T], data: Mapping[str, Any]) -> _T:
     """The board :meth:`to_dict` described; anything missing or malformed raises
     ``InvalidBoard``."""
     try:
@@ -97,34 +97,34 @@ def from_dict(board_class: type[Board], data: Mapping[str, Any]) -> Board:
             centres = geometry["centres"]
             polygons = geometry["polygons"]
         meta = {**data, "kind": kind}
-        return _board(board_class, meta, data, centres=centres, polygons=polygons)
+        return _board(build, meta, data, centres=centres, polygons=polygons)
     except InvalidBoard:
         raise
     except (StratagemError, KeyError, TypeError, ValueError) as error:
         raise InvalidBoard(f"malformed annexation board data: {error}") from error
 
 
-def save(board: Board, path: str | os.PathLike[str]) -> None:
+def save(board: Mapping[str, Any], path: str | os.PathLike[str]) -> None:
     """Write the board to ``path``, an ``.npz`` archive (written to exactly that path)."""
     meta = {
         "format": FILE_FORMAT,
         "version": FILE_VERSION,
-        "kind": board.kind,
-        "colour_count": board.colour_count,
-        "labels": None if board.labels is None else [_label_to_json(x) for x in board.labels],
+        "kind": board["kind"],
+        "colour_count": board["colour_count"],
+        "labels": None if board["labels"] is None else [_label_to_json(x) for x in board["labels"]],
     }
     arrays: dict[str, Any] = {
         "meta": np.array(json.dumps(meta)),
-        "offsets": board.offsets,
-        "neighbours": board.neighbours,
-        "colours": board.colours,
-        "starts": board.starts,
+        "offsets": board["offsets"],
+        "neighbours": board["neighbours"],
+        "colours": board["colours"],
+        "starts": board["starts"],
     }
-    if board.centres is not None:
-        arrays["centres"] = board.centres
-    if board._polygon_vertices is not None and board._polygon_offsets is not None:
-        arrays["polygon_vertices"] = board._polygon_vertices
-        arrays["polygon_offsets"] = board._polygon_offsets
+    if board["centres"] is not None:
+        arrays["centres"] = board["centres"]
+    if board["polygon_vertices"] is not None and board["polygon_offsets"] is not None:
+        arrays["polygon_vertices"] = board["polygon_vertices"]
+        arrays["polygon_offsets"] = board["polygon_offsets"]
     write_arrays(path, arrays)
 
 
@@ -141,7 +141,7 @@ _MEMBERS = (
 )
 
 
-def load(board_class: type[Board], path: str | os.PathLike[str]) -> Board:
+def load(build: Callable[..., _T], path: str | os.PathLike[str]) -> _T:
     """Read a board written by :meth:`save`; everything is checked again, and a file that
     is not a valid annexation board raises ``InvalidBoard`` naming the file."""
     name = os.fspath(path)
@@ -165,7 +165,7 @@ def load(board_class: type[Board], path: str | os.PathLike[str]) -> Board:
                     f"array of shape {vertices.shape}"
                 )
             polygons = np.split(vertices, vertex_offsets[1:-1])
-        return _board(board_class, meta, arrays, centres=arrays.get("centres"), polygons=polygons)
+        return _board(build, meta, arrays, centres=arrays.get("centres"), polygons=polygons)
     except KeyError as error:
         raise InvalidBoard(
             f"{name}: not a valid annexation board file: the array {error.args[0]!r} is missing"
@@ -175,17 +175,17 @@ def load(board_class: type[Board], path: str | os.PathLike[str]) -> Board:
 
 
 def _board(
-    board_class: type[Board],
+    build: Callable[..., _T],
     meta: Mapping[str, Any],
     arrays: Mapping[str, Any],
     *,
     centres: Any,
     polygons: Any,
-) -> Board:
+) -> _T:
     """The board of a dictionary or an archive: its graph, colours and starts from
     ``arrays``, its kind, colour count and labels from ``meta`` (checked by the board)."""
     labels = meta.get("labels")
-    return board_class(
+    return build(
         arrays["offsets"],
         arrays["neighbours"],
         colour_count=meta["colour_count"],
@@ -196,6 +196,12 @@ def _board(
         polygons=polygons,
         labels=None if labels is None else [_label_from_json(x) for x in labels],
     )
+
+
+def _polygons(board: Mapping[str, Any]) -> list[NDArray[Any]] | None:
+    """The board's polygons, one ``(m_i, 2)`` array of vertices per cell, or None."""
+    vertices, offsets = board["polygon_vertices"], board["polygon_offsets"]
+    return None if vertices is None or offsets is None else np.split(vertices, offsets[1:-1])
 
 
 def same_optional(a: NDArray[Any] | None, b: NDArray[Any] | None) -> bool:
@@ -226,10 +232,13 @@ def _label_from_json(value: Any) -> Hashable:
 
 
 def _same_geometry(
-    board: Board, centres: NDArray[Any], vertices: NDArray[Any], polygon_offsets: NDArray[Any]
+    board: Mapping[str, Any],
+    centres: NDArray[Any],
+    vertices: NDArray[Any],
+    polygon_offsets: NDArray[Any],
 ) -> bool:
     return (
-        same_optional(board.centres, centres)
-        and same_optional(board._polygon_vertices, vertices)
-        and same_optional(board._polygon_offsets, polygon_offsets)
+        same_optional(board["centres"], centres)
+        and same_optional(board["polygon_vertices"], vertices)
+        and same_optional(board["polygon_offsets"], polygon_offsets)
     )

@@ -27,7 +27,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from stratagem import _core, _validate, graph, rng
-from stratagem.conquest import rgg_rows, worldmap
+from stratagem.conquest.boards import rgg_rows, worldmap
 from stratagem.errors import InvalidBoard, InvalidParameter
 from stratagem.graph import FloatArray, IntArray
 from stratagem.progress import Progress, ProgressOption
@@ -271,7 +271,7 @@ def random_geometric(
 class Geometric:
     """The random geometric board ``rgg:N`` known by its parameters, and the steps that
     build it, written once for :func:`random_geometric` (the whole board) and for
-    :mod:`stratagem.conquest.local_rgg` (one rank's rows).
+    :mod:`stratagem.conquest.distributed.local_rgg` (one rank's rows).
 
     Point ``i`` (its *drawing index*) is words ``2i`` and ``2i + 1`` of stream
     ``(seed, "conquest.board.rgg")`` as uniforms (x, y). The unit square is cut into
@@ -343,7 +343,7 @@ class Geometric:
         ``dx * dx + dy * dy <= radius * radius`` in float64 and cell rows at most one apart
         (always so in exact arithmetic: it settles rounding at a cell's edge, so that a rank
         holding some rows of cells decides every pair as the whole board does), a band of
-        cell rows at a time (:func:`~stratagem.conquest.rgg_rows.csr_by_bands`, which calls
+        cell rows at a time (:func:`~stratagem.conquest.boards.rgg_rows.csr_by_bands`, which calls
         ``advance(k)`` as the rows of ``k`` more points are written)."""
         return rgg_rows.csr_by_bands(points, row, self.radius, advance=advance)
 
@@ -408,7 +408,7 @@ def barabasi_albert(n: int, m: int, *, seed: int = 0, progress: ProgressOption =
 
 
 def risk_world() -> Layout:
-    """The classic RISK world map (:mod:`stratagem.conquest.worldmap`): 42 named
+    """The classic RISK world map (:mod:`stratagem.conquest.boards.worldmap`): 42 named
     territories, 6 continents, 83 borders, positions as rough longitude and latitude."""
     ids = {name: i for i, name in enumerate(worldmap.TERRITORIES)}
     edges = [(ids[a], ids[b]) for a, b in worldmap.BORDERS]

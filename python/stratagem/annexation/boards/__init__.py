@@ -1,0 +1,1 @@
+"""Annexation's boards before they are boards: their layouts and their files."""
