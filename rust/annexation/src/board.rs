@@ -77,28 +77,6 @@ impl Board {
         rules: Rules,
     ) -> Result<Self> {
         let cells = graph::check(offsets, neighbours, &GRAPH)?;
-        Self::of_checked_graph(
-            cells,
-            offsets,
-            neighbours,
-            colours,
-            colour_count,
-            starts,
-            rules,
-        )
-    }
-
-    /// [`Board::new`] on a graph of `cells` cells that has passed `graph::check` (a layout
-    /// recoloured per episode checks its graph once).
-    pub(crate) fn of_checked_graph(
-        cells: usize,
-        offsets: &[i64],
-        neighbours: &[i64],
-        colours: &[u8],
-        colour_count: usize,
-        starts: &[i64],
-        rules: Rules,
-    ) -> Result<Self> {
         if !(MIN_COLOURS..=MAX_COLOURS).contains(&colour_count) {
             return Err(param(format!(
                 "colour_count must be from {MIN_COLOURS} to {MAX_COLOURS}, got {colour_count}"
@@ -135,77 +113,15 @@ impl Board {
             Some(limit) => limit,
         };
         let starts = check_starts(starts, cells)?;
-        let (region_of_cell, _) = label_regions(offsets, neighbours, colours);
-        for (q, &a) in starts.iter().enumerate() {
-            for &b in &starts[q + 1..] {
-                if region_of_cell[a] == region_of_cell[b] {
-                    return Err(invalid(format!(
-                        "start cells {a} and {b} lie in one region of colour {}",
-                        colours[a]
-                    )));
-                }
-            }
+        let mut regions = Regions::default();
+        regions.label(offsets, neighbours, colours);
+        if let Some((a, b)) = regions.shared_start(&starts) {
+            return Err(invalid(format!(
+                "start cells {a} and {b} lie in one region of colour {}",
+                colours[a]
+            )));
         }
-        let unit_of_cell = match rules.mode {
-            Mode::Flood => region_of_cell,
-            Mode::Adjacent => (0..cells as u32).collect(),
-        };
-        let units = unit_of_cell
-            .iter()
-            .map(|&u| u as usize + 1)
-            .max()
-            .unwrap_or(0);
-        let words = units.div_ceil(64);
-        let mut unit_size = vec![0u32; units];
-        let mut colour_units = vec![0u64; colour_count * words];
-        // Unit adjacency as bit masks on boards of few words (sorted and free of repeats as
-        // read back), else as pairs sorted afterwards.
-        let dense = words <= DENSE_WORDS;
-        let mut dense_neighbours = if dense {
-            vec![0u64; units * words]
-        } else {
-            Vec::new()
-        };
-        let mut touching = Vec::with_capacity(neighbours.len());
-        for cell in 0..cells {
-            let unit = unit_of_cell[cell];
-            unit_size[unit as usize] += 1;
-            set_bit(
-                &mut colour_units[usize::from(colours[cell]) * words..],
-                unit as usize,
-            );
-            for &other in row(offsets, neighbours, cell) {
-                let other_unit = unit_of_cell[other as usize];
-                if other_unit == unit {
-                    continue;
-                }
-                if dense {
-                    set_bit(
-                        &mut dense_neighbours[unit as usize * words..],
-                        other_unit as usize,
-                    );
-                } else {
-                    touching.push((unit, other_unit));
-                }
-            }
-        }
-        if dense {
-            for (unit, mask) in dense_neighbours.chunks(words).enumerate() {
-                for (w, &word) in mask.iter().enumerate() {
-                    let mut bits = word;
-                    while bits != 0 {
-                        // Units number below 2^32 (they index u32 ids).
-                        touching.push((unit as u32, (w * 64) as u32 + bits.trailing_zeros()));
-                        bits &= bits - 1;
-                    }
-                }
-            }
-        } else {
-            touching.sort_unstable();
-            touching.dedup();
-        }
-        let (neighbour_offsets, neighbour_words) = group_by_word(&touching, units);
-        Ok(Self {
+        let mut board = Self {
             cells,
             colour_count,
             players,
@@ -214,14 +130,111 @@ impl Board {
             mode: rules.mode,
             allow_opponent_colours: rules.allow_opponent_colours,
             max_moves,
-            unit_of_cell,
-            unit_size,
-            words,
-            neighbour_offsets,
-            neighbour_words,
-            dense_neighbours,
-            colour_units,
-        })
+            unit_of_cell: Vec::new(),
+            unit_size: Vec::new(),
+            words: 0,
+            neighbour_offsets: Vec::new(),
+            neighbour_words: Vec::new(),
+            dense_neighbours: Vec::new(),
+            colour_units: Vec::new(),
+        };
+        board.build_units(offsets, neighbours, &regions);
+        Ok(board)
+    }
+
+    /// Makes this board the one [`Board::new`] builds with `colours`, whose colour regions
+    /// `regions` holds (no two start cells in one), on the same graph (`offsets` and
+    /// `neighbours`, checked when the board was built), starts and rules. The board's
+    /// buffers are reused: a layout recoloured per episode allocates nothing.
+    pub(crate) fn recolour_in_place(
+        &mut self,
+        offsets: &[i64],
+        neighbours: &[i64],
+        colours: &[u8],
+        regions: &Regions,
+    ) {
+        self.cell_colours.copy_from_slice(colours);
+        self.build_units(offsets, neighbours, regions);
+    }
+
+    /// The units of the board's colours (`regions` labels their regions), into the board's
+    /// buffers.
+    fn build_units(&mut self, offsets: &[i64], neighbours: &[i64], regions: &Regions) {
+        let cells = self.cells;
+        match self.mode {
+            Mode::Flood => refill_from(&mut self.unit_of_cell, &regions.of_cell),
+            Mode::Adjacent if self.unit_of_cell.len() == cells => {}
+            // Cells number below 2^32 (graph::check): the cast is exact.
+            Mode::Adjacent => self.unit_of_cell = (0..cells as u32).collect(),
+        }
+        let units = match self.mode {
+            Mode::Flood => regions.count,
+            Mode::Adjacent => cells,
+        };
+        let words = units.div_ceil(64);
+        self.words = words;
+        refill(&mut self.unit_size, units, 0);
+        refill(&mut self.colour_units, self.colour_count * words, 0);
+        // Unit adjacency as bit masks on boards of few words (sorted and free of repeats as
+        // read back), else as pairs sorted afterwards.
+        let dense = words <= DENSE_WORDS;
+        refill(
+            &mut self.dense_neighbours,
+            if dense { units * words } else { 0 },
+            0,
+        );
+        let mut touching = Vec::new();
+        let unit_of_cell = &self.unit_of_cell;
+        for (cell, &colour) in self.cell_colours.iter().enumerate() {
+            let unit = unit_of_cell[cell] as usize;
+            self.unit_size[unit] += 1;
+            set_bit(&mut self.colour_units[usize::from(colour) * words..], unit);
+            let next = row(offsets, neighbours, cell);
+            if dense {
+                // Every neighbour's unit, the cell's own too (cleared below): no branch.
+                let mask = &mut self.dense_neighbours[unit * words..(unit + 1) * words];
+                for &other in next {
+                    set_bit(mask, unit_of_cell[other as usize] as usize);
+                }
+            } else {
+                for &other in next {
+                    let other_unit = unit_of_cell[other as usize];
+                    if other_unit as usize != unit {
+                        // Units number below 2^32 (they index u32 ids).
+                        touching.push((unit as u32, other_unit));
+                    }
+                }
+            }
+        }
+        if dense {
+            for (unit, mask) in self.dense_neighbours.chunks_mut(words).enumerate() {
+                mask[unit / 64] &= !(1u64 << (unit % 64));
+            }
+        }
+        self.neighbour_offsets.clear();
+        self.neighbour_offsets.push(0);
+        self.neighbour_words.clear();
+        if dense {
+            for mask in self.dense_neighbours.chunks(words) {
+                for (w, &bits) in mask.iter().enumerate() {
+                    if bits != 0 {
+                        // Words number below 2^32 (units are u32 ids).
+                        self.neighbour_words.push((w as u32, bits));
+                    }
+                }
+                self.neighbour_offsets
+                    .push(self.neighbour_words.len() as u32);
+            }
+        } else {
+            touching.sort_unstable();
+            touching.dedup();
+            group_by_word(
+                &touching,
+                units,
+                &mut self.neighbour_offsets,
+                &mut self.neighbour_words,
+            );
+        }
     }
 
     /// The same board with other colours (same graph, starts and rules).
@@ -321,10 +334,15 @@ fn set_bit(words: &mut [u64], bit: usize) {
     words[bit / 64] |= 1u64 << (bit % 64);
 }
 
-/// Packs sorted (unit, neighbour unit) pairs into per-unit (word, bits) lists.
-fn group_by_word(touching: &[(u32, u32)], units: usize) -> (Vec<u32>, Vec<(u32, u64)>) {
-    let mut offsets = vec![0u32; units + 1];
-    let mut words: Vec<(u32, u64)> = Vec::new();
+/// Packs sorted (unit, neighbour unit) pairs into per-unit (word, bits) lists: `offsets`
+/// (holding its first 0) and `words` get the units' lists in turn.
+fn group_by_word(
+    touching: &[(u32, u32)],
+    units: usize,
+    offsets: &mut Vec<u32>,
+    words: &mut Vec<(u32, u64)>,
+) {
+    offsets.resize(units + 1, 0);
     let mut previous_unit = None;
     for &(unit, other) in touching {
         let (word, bit) = (other / 64, 1u64 << (other % 64));
@@ -338,7 +356,18 @@ fn group_by_word(touching: &[(u32, u32)], units: usize) -> (Vec<u32>, Vec<(u32, 
     for unit in 0..units {
         offsets[unit + 1] = offsets[unit + 1].max(offsets[unit]);
     }
-    (offsets, words)
+}
+
+/// `values` as `len` copies of `value`, in its own buffer.
+fn refill<T: Copy>(values: &mut Vec<T>, len: usize, value: T) {
+    values.clear();
+    values.resize(len, value);
+}
+
+/// `values` as a copy of `from`, in its own buffer.
+fn refill_from<T: Copy>(values: &mut Vec<T>, from: &[T]) {
+    values.clear();
+    values.extend_from_slice(from);
 }
 
 fn row<'a>(offsets: &[i64], neighbours: &'a [i64], cell: usize) -> &'a [i64] {
@@ -377,30 +406,69 @@ fn check_starts(starts: &[i64], cells: usize) -> Result<Vec<usize>> {
     Ok(checked)
 }
 
-/// Region ids per cell, numbered in order of their lowest cell, and the region count.
-fn label_regions(offsets: &[i64], neighbours: &[i64], colours: &[u8]) -> (Vec<u32>, usize) {
-    let cells = colours.len();
-    let mut region = vec![u32::MAX; cells];
-    let mut count = 0u32;
-    let mut stack = Vec::new();
-    for first in 0..cells {
-        if region[first] != u32::MAX {
-            continue;
-        }
-        region[first] = count;
-        stack.push(first);
-        while let Some(cell) = stack.pop() {
+/// The colour regions of a colouring (a maximal connected set of cells of one colour), with
+/// the buffers to label another colouring of the graph without allocating.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Regions {
+    /// Region id per cell, numbered in order of their lowest cell.
+    of_cell: Vec<u32>,
+    count: usize,
+    /// Union-find links between cells of one region, towards its lowest cell.
+    parent: Vec<u32>,
+}
+
+impl Regions {
+    /// Labels the regions of `colours` on the graph `offsets`, `neighbours`: each edge
+    /// between cells of one colour joins their sets (a union-find whose roots are the sets'
+    /// lowest cells), then the cells take their root's number in cell order.
+    pub(crate) fn label(&mut self, offsets: &[i64], neighbours: &[i64], colours: &[u8]) {
+        let cells = colours.len();
+        self.parent.clear();
+        // Cells number below 2^32 (graph::check): the casts are exact.
+        self.parent.extend(0..cells as u32);
+        for (cell, &colour) in colours.iter().enumerate() {
             for &other in row(offsets, neighbours, cell) {
                 let other = other as usize;
-                if region[other] == u32::MAX && colours[other] == colours[cell] {
-                    region[other] = count;
-                    stack.push(other);
+                if other < cell && colours[other] == colour {
+                    let (a, b) = (root(&mut self.parent, other), root(&mut self.parent, cell));
+                    self.parent[a.max(b) as usize] = a.min(b);
                 }
             }
         }
-        count += 1;
+        refill(&mut self.of_cell, cells, 0);
+        let mut count = 0u32;
+        for cell in 0..cells {
+            let first = root(&mut self.parent, cell) as usize;
+            self.of_cell[cell] = if first == cell {
+                count += 1;
+                count - 1
+            } else {
+                self.of_cell[first]
+            };
+        }
+        self.count = count as usize;
     }
-    (region, count as usize)
+
+    /// Two start cells in one region, if any.
+    pub(crate) fn shared_start(&self, starts: &[usize]) -> Option<(usize, usize)> {
+        starts.iter().enumerate().find_map(|(q, &a)| {
+            starts[q + 1..]
+                .iter()
+                .find(|&&b| self.of_cell[a] == self.of_cell[b])
+                .map(|&b| (a, b))
+        })
+    }
+}
+
+/// The root of `cell`'s set, halving the path on the way.
+fn root(parent: &mut [u32], cell: usize) -> u32 {
+    let mut at = cell as u32;
+    while parent[at as usize] != at {
+        let up = parent[parent[at as usize] as usize];
+        parent[at as usize] = up;
+        at = up;
+    }
+    at
 }
 
 #[cfg(test)]

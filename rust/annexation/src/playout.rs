@@ -34,6 +34,7 @@ macro_rules! with_words {
         }
     };
 }
+pub(crate) use with_words;
 
 /// How a playout picks its moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

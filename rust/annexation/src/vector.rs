@@ -31,11 +31,12 @@
 use std::sync::Arc;
 
 use rayon::prelude::*;
-use stratagem_core::rng::Stream;
+use stratagem_core::rng::{Cursor, Stream};
 use stratagem_core::{Cancel, Error, Result};
 
 use crate::ai::AiSpec;
-use crate::board::{Board, Rules};
+use crate::board::{Board, Regions};
+use crate::playout::with_words;
 use crate::state::{Outcome, State, nth_colour};
 
 /// The purposes of the streams the vector env draws from, shared with the Python bridges.
@@ -47,16 +48,12 @@ pub const COLOUR_ATTEMPTS: u64 = 1000;
 /// Batches up to this size are stepped on the calling thread.
 pub const SERIAL_ENVS: usize = 32;
 
-/// The geometry every fresh board shares (its graph checked once); only its colours are
-/// drawn per episode.
+/// The graph every fresh board shares (checked once); only its colours are drawn per episode,
+/// into the env's own board.
 #[derive(Clone, Debug)]
 pub struct Layout {
-    cells: usize,
     offsets: Vec<i64>,
     neighbours: Vec<i64>,
-    starts: Vec<i64>,
-    colour_count: usize,
-    rules: Rules,
 }
 
 impl Layout {
@@ -70,76 +67,68 @@ impl Layout {
             )));
         }
         Ok(Self {
-            cells,
             offsets,
             neighbours,
-            // Start cells are cell ids, far below 2^63.
-            starts: board.starts().iter().map(|&s| s as i64).collect(),
-            colour_count: board.colour_count(),
-            rules: board.rules(),
         })
     }
 
-    /// The board of game seed `seed` (see the module's docs).
-    fn board(&self, seed: u64, colours_tag: u64) -> Result<Board> {
-        let cells = self.offsets.len().saturating_sub(1);
-        let mut colours = vec![0u8; cells];
+    fn cells(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
+    /// Recolours `board` (a board of this layout) as the board of game seed `seed` (see the
+    /// module's docs), in place; `scratch` holds the draw under test.
+    fn redraw(
+        &self,
+        board: &mut Board,
+        seed: u64,
+        colours_tag: u64,
+        scratch: &mut Redraw,
+    ) -> Result<()> {
+        let k = board.colour_count() as u64;
+        scratch.colours.resize(board.cells(), 0);
         for attempt in 0..COLOUR_ATTEMPTS {
             let mut cursor = Stream::with_tag(seed, colours_tag, &[attempt])?.cursor();
-            for colour in &mut colours {
-                // Below colour_count <= 16: the cast is exact.
-                *colour = cursor.uniform_below(self.colour_count as u64) as u8;
-            }
-            if self.starts_apart(&colours) {
-                return Board::of_checked_graph(
-                    self.cells,
-                    &self.offsets,
-                    &self.neighbours,
-                    &colours,
-                    self.colour_count,
-                    &self.starts,
-                    self.rules,
-                );
+            draw_below(&mut cursor, k, &mut scratch.colours);
+            let (offsets, neighbours) = (&self.offsets, &self.neighbours);
+            scratch.regions.label(offsets, neighbours, &scratch.colours);
+            if scratch.regions.shared_start(board.starts()).is_none() {
+                board.recolour_in_place(offsets, neighbours, &scratch.colours, &scratch.regions);
+                return Ok(());
             }
         }
         Err(Error::InvalidBoard(format!(
-            "no colour draw out of {COLOUR_ATTEMPTS} (seed {seed}, {} colours) puts the start \
-             cells in different regions",
-            self.colour_count
+            "no colour draw out of {COLOUR_ATTEMPTS} (seed {seed}, {k} colours) puts the start \
+             cells in different regions"
         )))
     }
+}
 
-    /// Whether no two start cells share a colour region.
-    fn starts_apart(&self, colours: &[u8]) -> bool {
-        let cells = colours.len();
-        let mut region = vec![usize::MAX; cells];
-        let mut stack = Vec::new();
-        for (q, &start) in self.starts.iter().enumerate() {
-            let Ok(start) = usize::try_from(start) else {
-                return false;
-            };
-            match region.get(start) {
-                Some(&usize::MAX) => {}
-                _ => return false,
+/// `values[i] = cursor.uniform_below(n)` in turn (the same words and values), the rejection
+/// bound worked out once and a power-of-two `n` taken by a mask instead of a division.
+fn draw_below(cursor: &mut Cursor, n: u64, values: &mut [u8]) {
+    let rejected_below = n.wrapping_neg() % n;
+    let low_bits = n.is_power_of_two().then(|| n - 1);
+    for value in values {
+        let word = loop {
+            let word = cursor.next_u64();
+            if word >= rejected_below {
+                break word;
             }
-            region[start] = q;
-            stack.push(start);
-            while let Some(cell) = stack.pop() {
-                let (from, to) = (self.offsets[cell] as usize, self.offsets[cell + 1] as usize);
-                for &next in &self.neighbours[from..to] {
-                    let next = next as usize;
-                    if colours[next] == colours[cell] && region[next] != q {
-                        if region[next] != usize::MAX {
-                            return false;
-                        }
-                        region[next] = q;
-                        stack.push(next);
-                    }
-                }
-            }
-        }
-        true
+        };
+        // Below n <= 16 colours: the casts are exact.
+        *value = match low_bits {
+            Some(mask) => (word & mask) as u8,
+            None => (word % n) as u8,
+        };
     }
+}
+
+/// The buffers a fresh board is drawn in: the colours under test and their regions.
+#[derive(Clone, Debug, Default)]
+struct Redraw {
+    colours: Vec<u8>,
+    regions: Regions,
 }
 
 /// Where each episode's board comes from.
@@ -179,22 +168,63 @@ struct Env {
     episode: u64,
     game_seed: u64,
     needs_reset: bool,
-    /// Scratch, rebuilt for each observation: the owner of every unit (-1: unowned) and the
-    /// colour it shows.
-    unit_owner: Vec<i8>,
-    unit_shown: Vec<i8>,
-    /// The colour of every unit of the board (a unit's cells share one colour).
-    unit_colour: Vec<i8>,
+    /// The board's cells as the observation shows them before any is owned.
+    blank: Blank,
+    redraw: Redraw,
 }
 
-/// The colour of every unit of `board`.
-fn unit_colours(board: &Board) -> Vec<i8> {
-    let mut unit_colour = vec![0i8; board.units()];
-    for (&unit, &colour) in board.unit_of_cell().iter().zip(board.cell_colours()) {
-        // Colours are below 16: the cast is exact.
-        unit_colour[unit as usize] = colour as i8;
+/// What the observation of a board needs besides the position: the observation with no cell
+/// owned (owners -1, then the cells' colours), and the cells of each unit (as CSR), which the
+/// owned units overwrite.
+#[derive(Clone, Debug, Default)]
+struct Blank {
+    observation: Vec<i8>,
+    unit_offsets: Vec<u32>,
+    unit_cells: Vec<u32>,
+}
+
+impl Blank {
+    fn of(board: &Board) -> Self {
+        let mut blank = Self::default();
+        blank.rebuild(board);
+        blank
     }
-    unit_colour
+
+    /// The blank of `board`, in the buffers it has.
+    fn rebuild(&mut self, board: &Board) {
+        let cells = board.cells();
+        self.observation.clear();
+        self.observation.resize(cells, -1);
+        // Colours are below 16: the casts are exact.
+        let colours = board.cell_colours().iter().map(|&c| c as i8);
+        self.observation.extend(colours);
+        // A counting sort of the cells by unit: counts, their running sums (each unit's end),
+        // then the cells placed from the last down, which leaves each unit's start one slot
+        // up.
+        self.unit_offsets.clear();
+        self.unit_offsets.resize(board.units() + 1, 0);
+        for &unit in board.unit_of_cell() {
+            self.unit_offsets[unit as usize + 1] += 1;
+        }
+        for unit in 0..board.units() {
+            self.unit_offsets[unit + 1] += self.unit_offsets[unit];
+        }
+        self.unit_cells.resize(cells, 0);
+        for (cell, &unit) in board.unit_of_cell().iter().enumerate().rev() {
+            let end = &mut self.unit_offsets[unit as usize + 1];
+            *end -= 1;
+            // Cells number below 2^32 (graph::check).
+            self.unit_cells[*end as usize] = cell as u32;
+        }
+        self.unit_offsets.copy_within(1.., 0);
+        if let Some(last) = self.unit_offsets.last_mut() {
+            *last = cells as u32;
+        }
+    }
+
+    fn cells_of(&self, unit: usize) -> &[u32] {
+        &self.unit_cells[self.unit_offsets[unit] as usize..self.unit_offsets[unit + 1] as usize]
+    }
 }
 
 /// The caller's output buffers of one step, env-major: `observations` and
@@ -256,9 +286,9 @@ impl VectorEnv {
             )));
         }
         if let Boards::Fresh(layout) = &settings.boards {
-            if layout.cells != board.cells() || layout.colour_count != board.colour_count() {
+            if layout.cells() != board.cells() {
                 return Err(Error::InvalidParameter(
-                    "a fresh-board layout must have the board's cells and colours".into(),
+                    "a fresh-board layout must have the board's cells".into(),
                 ));
             }
         }
@@ -270,9 +300,8 @@ impl VectorEnv {
             episode: 0,
             game_seed: 0,
             needs_reset: false,
-            unit_owner: vec![-1; board.units()],
-            unit_shown: vec![0; board.units()],
-            unit_colour: unit_colours(board),
+            blank: Blank::of(board),
+            redraw: Redraw::default(),
         };
         Ok(Self {
             envs: vec![env; num_envs],
@@ -402,12 +431,12 @@ impl Env {
             Stream::with_tag(self.base_seed, shared.episode_tag, &[self.episode])?.block(0)[0]
         };
         if let Boards::Fresh(layout) = &shared.settings.boards {
-            self.board = Arc::new(layout.board(self.game_seed, shared.colours_tag)?);
-            self.unit_owner.resize(self.board.units(), -1);
-            self.unit_shown.resize(self.board.units(), 0);
-            self.unit_colour = unit_colours(&self.board);
+            // The envs share their first board until they draw their own.
+            let board = Arc::make_mut(&mut self.board);
+            layout.redraw(board, self.game_seed, shared.colours_tag, &mut self.redraw)?;
+            self.blank.rebuild(board);
         }
-        self.state = State::initial(&self.board)?;
+        self.state.restart(&self.board)?;
         self.history.clear();
         self.needs_reset = false;
         self.play_opponents(shared)
@@ -421,9 +450,8 @@ impl Env {
             self.start(shared)?;
             return Ok((0.0, false));
         }
-        let board = Arc::clone(&self.board);
-        let legal = self.state.legal_mask(&board);
-        let in_range = (0..board.colour_count() as i64).contains(&action);
+        let legal = self.state.legal_mask(&self.board);
+        let in_range = (0..self.board.colour_count() as i64).contains(&action);
         let reward = if self.state.is_over() {
             // The opponents ended the game before the agent's first move (tiny boards): the
             // action is ignored and the episode ends with its result.
@@ -449,7 +477,8 @@ impl Env {
     }
 
     fn play(&mut self, colour: usize) {
-        self.state.play_unchecked(&self.board, colour);
+        let (state, board) = (&mut self.state, &self.board);
+        with_words!(board.words(), W => state.play_in::<W>(board, colour));
         // Colours are below 16: the cast is exact.
         self.history.push(colour as u8);
     }
@@ -482,33 +511,28 @@ impl Env {
         Ok(())
     }
 
-    /// Writes the observation of the agent's seat: each unit's owner and shown colour first,
-    /// then a branch-free gather per cell; then its legal mask into `mask` (all ones when the
-    /// episode has ended: the next action is ignored).
-    fn write(&mut self, shared: &Shared<'_>, observation: &mut [i8], mask: &mut [i8]) {
+    /// Writes the observation of the agent's seat: the blank one, then each owned unit's
+    /// cells; then its legal mask into `mask` (all ones when the episode has ended: the next
+    /// action is ignored).
+    fn write(&self, shared: &Shared<'_>, observation: &mut [i8], mask: &mut [i8]) {
         let (state, board) = (&self.state, &self.board);
         let (seat, players) = (shared.settings.seat, shared.players);
-        self.unit_owner.fill(-1);
-        self.unit_shown.copy_from_slice(&self.unit_colour);
+        observation.copy_from_slice(&self.blank.observation);
+        let (owners, shown) = observation.split_at_mut(board.cells());
         for (q, &colour) in state.player_colours().iter().enumerate() {
-            // Players are at most 4: the casts are exact.
-            let relative = ((q + players - seat) % players) as i8;
+            // Players are at most 4 and colours below 16: the casts are exact.
+            let (relative, colour) = (((q + players - seat) % players) as i8, colour as i8);
             for (w, &bits) in state.owned(q).iter().enumerate() {
                 let mut bits = bits;
                 while bits != 0 {
                     let unit = w * 64 + bits.trailing_zeros() as usize;
-                    self.unit_owner[unit] = relative;
-                    self.unit_shown[unit] = colour as i8;
+                    for &cell in self.blank.cells_of(unit) {
+                        owners[cell as usize] = relative;
+                        shown[cell as usize] = colour;
+                    }
                     bits &= bits - 1;
                 }
             }
-        }
-        let cells = board.cells();
-        let (owners, shown) = observation.split_at_mut(cells);
-        let (unit_owner, unit_shown) = (&self.unit_owner, &self.unit_shown);
-        for ((&unit, owner), colour) in board.unit_of_cell().iter().zip(owners).zip(shown) {
-            *owner = unit_owner[unit as usize];
-            *colour = unit_shown[unit as usize];
         }
         let legal = if self.needs_reset || state.is_over() {
             u32::MAX
