@@ -114,7 +114,8 @@ impl Board {
         };
         let starts = check_starts(starts, cells)?;
         let mut regions = Regions::default();
-        regions.label(offsets, neighbours, colours);
+        let edges: Vec<(u32, u32)> = edges(offsets, neighbours).collect();
+        regions.label(&edges, colours);
         if let Some((a, b)) = regions.shared_start(&starts) {
             return Err(invalid(format!(
                 "start cells {a} and {b} lie in one region of colour {}",
@@ -138,28 +139,27 @@ impl Board {
             dense_neighbours: Vec::new(),
             colour_units: Vec::new(),
         };
-        board.build_units(offsets, neighbours, &regions);
+        board.build_units(&edges, &regions);
         Ok(board)
     }
 
     /// Makes this board the one [`Board::new`] builds with `colours`, whose colour regions
-    /// `regions` holds (no two start cells in one), on the same graph (`offsets` and
-    /// `neighbours`, checked when the board was built), starts and rules. The board's
-    /// buffers are reused: a layout recoloured per episode allocates nothing.
+    /// `regions` holds (no two start cells in one), on the same graph (`edges`, from
+    /// [`edges`] of the graph the board was built on), starts and rules. The board's buffers
+    /// are reused: a layout recoloured per episode allocates nothing.
     pub(crate) fn recolour_in_place(
         &mut self,
-        offsets: &[i64],
-        neighbours: &[i64],
+        edges: &[(u32, u32)],
         colours: &[u8],
         regions: &Regions,
     ) {
         self.cell_colours.copy_from_slice(colours);
-        self.build_units(offsets, neighbours, regions);
+        self.build_units(edges, regions);
     }
 
-    /// The units of the board's colours (`regions` labels their regions), into the board's
-    /// buffers.
-    fn build_units(&mut self, offsets: &[i64], neighbours: &[i64], regions: &Regions) {
+    /// The units of the board's colours (`regions` labels their regions; `edges` is the
+    /// graph's [`edges`]), into the board's buffers.
+    fn build_units(&mut self, edges: &[(u32, u32)], regions: &Regions) {
         let cells = self.cells;
         match self.mode {
             Mode::Flood => refill_from(&mut self.unit_of_cell, &regions.of_cell),
@@ -175,6 +175,14 @@ impl Board {
         self.words = words;
         refill(&mut self.unit_size, units, 0);
         refill(&mut self.colour_units, self.colour_count * words, 0);
+        let unit_of_cell = &self.unit_of_cell;
+        for (&unit, &colour) in unit_of_cell.iter().zip(&self.cell_colours) {
+            self.unit_size[unit as usize] += 1;
+            set_bit(
+                &mut self.colour_units[usize::from(colour) * words..],
+                unit as usize,
+            );
+        }
         // Unit adjacency as bit masks on boards of few words (sorted and free of repeats as
         // read back), else as pairs sorted afterwards.
         let dense = words <= DENSE_WORDS;
@@ -184,27 +192,23 @@ impl Board {
             0,
         );
         let mut touching = Vec::new();
-        let unit_of_cell = &self.unit_of_cell;
-        for (cell, &colour) in self.cell_colours.iter().enumerate() {
-            let unit = unit_of_cell[cell] as usize;
-            self.unit_size[unit] += 1;
-            set_bit(&mut self.colour_units[usize::from(colour) * words..], unit);
-            let next = row(offsets, neighbours, cell);
-            if dense {
-                // Every neighbour's unit, the cell's own too (cleared below): no branch.
-                let mask = &mut self.dense_neighbours[unit * words..(unit + 1) * words];
-                for &other in next {
-                    set_bit(mask, unit_of_cell[other as usize] as usize);
-                }
-            } else {
-                for &other in next {
-                    let other_unit = unit_of_cell[other as usize];
-                    if other_unit as usize != unit {
-                        // Units number below 2^32 (they index u32 ids).
-                        touching.push((unit as u32, other_unit));
-                    }
-                }
+        let unit_pairs = edges
+            .iter()
+            .map(|&(a, b)| (unit_of_cell[a as usize], unit_of_cell[b as usize]));
+        if dense {
+            // Both ways along every edge, a unit to itself too (cleared below): no branch.
+            let masks = &mut self.dense_neighbours;
+            for (a, b) in unit_pairs {
+                let (a, b) = (a as usize, b as usize);
+                masks[a * words + b / 64] |= 1u64 << (b % 64);
+                masks[b * words + a / 64] |= 1u64 << (a % 64);
             }
+        } else {
+            touching.extend(
+                unit_pairs
+                    .filter(|(a, b)| a != b)
+                    .flat_map(|(a, b)| [(a, b), (b, a)]),
+            );
         }
         if dense {
             for (unit, mask) in self.dense_neighbours.chunks_mut(words).enumerate() {
@@ -370,6 +374,21 @@ fn refill_from<T: Copy>(values: &mut Vec<T>, from: &[T]) {
     values.extend_from_slice(from);
 }
 
+/// Each edge of a graph that has passed `graph::check` (so every edge is listed both ways)
+/// once, as (lower cell, higher cell).
+pub(crate) fn edges<'a>(
+    offsets: &'a [i64],
+    neighbours: &'a [i64],
+) -> impl Iterator<Item = (u32, u32)> + 'a {
+    (0..offsets.len().saturating_sub(1)).flat_map(move |cell| {
+        row(offsets, neighbours, cell)
+            .iter()
+            .filter(move |&&other| (other as usize) < cell)
+            // Cells number below 2^32 (graph::check): the casts are exact.
+            .map(move |&other| (other as u32, cell as u32))
+    })
+}
+
 fn row<'a>(offsets: &[i64], neighbours: &'a [i64], cell: usize) -> &'a [i64] {
     // graph::check has made offsets monotone and within `neighbours`.
     &neighbours[offsets[cell] as usize..offsets[cell + 1] as usize]
@@ -418,21 +437,19 @@ pub(crate) struct Regions {
 }
 
 impl Regions {
-    /// Labels the regions of `colours` on the graph `offsets`, `neighbours`: each edge
+    /// Labels the regions of `colours` on the graph of `edges` ([`edges`]): each edge
     /// between cells of one colour joins their sets (a union-find whose roots are the sets'
     /// lowest cells), then the cells take their root's number in cell order.
-    pub(crate) fn label(&mut self, offsets: &[i64], neighbours: &[i64], colours: &[u8]) {
+    pub(crate) fn label(&mut self, edges: &[(u32, u32)], colours: &[u8]) {
         let cells = colours.len();
         self.parent.clear();
         // Cells number below 2^32 (graph::check): the casts are exact.
         self.parent.extend(0..cells as u32);
-        for (cell, &colour) in colours.iter().enumerate() {
-            for &other in row(offsets, neighbours, cell) {
-                let other = other as usize;
-                if other < cell && colours[other] == colour {
-                    let (a, b) = (root(&mut self.parent, other), root(&mut self.parent, cell));
-                    self.parent[a.max(b) as usize] = a.min(b);
-                }
+        for &(a, b) in edges {
+            let (a, b) = (a as usize, b as usize);
+            if colours[a] == colours[b] {
+                let (a, b) = (root(&mut self.parent, a), root(&mut self.parent, b));
+                self.parent[a.max(b) as usize] = a.min(b);
             }
         }
         refill(&mut self.of_cell, cells, 0);

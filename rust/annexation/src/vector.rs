@@ -48,18 +48,18 @@ pub const COLOUR_ATTEMPTS: u64 = 1000;
 /// Batches up to this size are stepped on the calling thread.
 pub const SERIAL_ENVS: usize = 32;
 
-/// The graph every fresh board shares (checked once); only its colours are drawn per episode,
-/// into the env's own board.
+/// The graph every fresh board shares (checked once), as its edges; only the colours are
+/// drawn per episode, into the env's own board.
 #[derive(Clone, Debug)]
 pub struct Layout {
-    offsets: Vec<i64>,
-    neighbours: Vec<i64>,
+    cells: usize,
+    edges: Vec<(u32, u32)>,
 }
 
 impl Layout {
     /// The layout of `board`, whose graph is `offsets` and `neighbours`.
-    pub fn new(board: &Board, offsets: Vec<i64>, neighbours: Vec<i64>) -> Result<Self> {
-        let cells = stratagem_core::graph::check(&offsets, &neighbours, &crate::board::GRAPH)?;
+    pub fn new(board: &Board, offsets: &[i64], neighbours: &[i64]) -> Result<Self> {
+        let cells = stratagem_core::graph::check(offsets, neighbours, &crate::board::GRAPH)?;
         if cells != board.cells() {
             return Err(Error::InvalidParameter(format!(
                 "a layout of {cells} cells for a board of {}",
@@ -67,13 +67,9 @@ impl Layout {
             )));
         }
         Ok(Self {
-            offsets,
-            neighbours,
+            cells,
+            edges: crate::board::edges(offsets, neighbours).collect(),
         })
-    }
-
-    fn cells(&self) -> usize {
-        self.offsets.len() - 1
     }
 
     /// Recolours `board` (a board of this layout) as the board of game seed `seed` (see the
@@ -90,10 +86,9 @@ impl Layout {
         for attempt in 0..COLOUR_ATTEMPTS {
             let mut cursor = Stream::with_tag(seed, colours_tag, &[attempt])?.cursor();
             draw_below(&mut cursor, k, &mut scratch.colours);
-            let (offsets, neighbours) = (&self.offsets, &self.neighbours);
-            scratch.regions.label(offsets, neighbours, &scratch.colours);
+            scratch.regions.label(&self.edges, &scratch.colours);
             if scratch.regions.shared_start(board.starts()).is_none() {
-                board.recolour_in_place(offsets, neighbours, &scratch.colours, &scratch.regions);
+                board.recolour_in_place(&self.edges, &scratch.colours, &scratch.regions);
                 return Ok(());
             }
         }
@@ -168,62 +163,54 @@ struct Env {
     episode: u64,
     game_seed: u64,
     needs_reset: bool,
-    /// The board's cells as the observation shows them before any is owned.
-    blank: Blank,
+    /// Each cell's owner relative to the agent's seat (-1: unowned) as of the last
+    /// observation, which `synced` (the unowned units then) tells from units taken since.
+    cell_owner: Vec<i8>,
+    synced: Vec<u64>,
+    unit_cells: UnitCells,
     redraw: Redraw,
 }
 
-/// What the observation of a board needs besides the position: the observation with no cell
-/// owned (owners -1, then the cells' colours), and the cells of each unit (as CSR), which the
-/// owned units overwrite.
+/// The cells of each unit of a board, as CSR.
 #[derive(Clone, Debug, Default)]
-struct Blank {
-    observation: Vec<i8>,
-    unit_offsets: Vec<u32>,
-    unit_cells: Vec<u32>,
+struct UnitCells {
+    offsets: Vec<u32>,
+    cells: Vec<u32>,
 }
 
-impl Blank {
+impl UnitCells {
     fn of(board: &Board) -> Self {
-        let mut blank = Self::default();
-        blank.rebuild(board);
-        blank
+        let mut unit_cells = Self::default();
+        unit_cells.rebuild(board);
+        unit_cells
     }
 
-    /// The blank of `board`, in the buffers it has.
+    /// The cells of each unit of `board`, in the buffers it has: a counting sort of the
+    /// cells by unit (counts, their running sums, which are each unit's end, then the cells
+    /// placed from the last down, which leaves each unit's start one slot up).
     fn rebuild(&mut self, board: &Board) {
-        let cells = board.cells();
-        self.observation.clear();
-        self.observation.resize(cells, -1);
-        // Colours are below 16: the casts are exact.
-        let colours = board.cell_colours().iter().map(|&c| c as i8);
-        self.observation.extend(colours);
-        // A counting sort of the cells by unit: counts, their running sums (each unit's end),
-        // then the cells placed from the last down, which leaves each unit's start one slot
-        // up.
-        self.unit_offsets.clear();
-        self.unit_offsets.resize(board.units() + 1, 0);
+        let units = board.units();
+        self.offsets.clear();
+        self.offsets.resize(units + 1, 0);
         for &unit in board.unit_of_cell() {
-            self.unit_offsets[unit as usize + 1] += 1;
+            self.offsets[unit as usize + 1] += 1;
         }
-        for unit in 0..board.units() {
-            self.unit_offsets[unit + 1] += self.unit_offsets[unit];
+        for unit in 0..units {
+            self.offsets[unit + 1] += self.offsets[unit];
         }
-        self.unit_cells.resize(cells, 0);
+        self.cells.resize(board.cells(), 0);
         for (cell, &unit) in board.unit_of_cell().iter().enumerate().rev() {
-            let end = &mut self.unit_offsets[unit as usize + 1];
+            let end = &mut self.offsets[unit as usize + 1];
             *end -= 1;
             // Cells number below 2^32 (graph::check).
-            self.unit_cells[*end as usize] = cell as u32;
+            self.cells[*end as usize] = cell as u32;
         }
-        self.unit_offsets.copy_within(1.., 0);
-        if let Some(last) = self.unit_offsets.last_mut() {
-            *last = cells as u32;
-        }
+        self.offsets.copy_within(1.., 0);
+        self.offsets[units] = board.cells() as u32;
     }
 
     fn cells_of(&self, unit: usize) -> &[u32] {
-        &self.unit_cells[self.unit_offsets[unit] as usize..self.unit_offsets[unit + 1] as usize]
+        &self.cells[self.offsets[unit] as usize..self.offsets[unit + 1] as usize]
     }
 }
 
@@ -286,13 +273,13 @@ impl VectorEnv {
             )));
         }
         if let Boards::Fresh(layout) = &settings.boards {
-            if layout.cells() != board.cells() {
+            if layout.cells != board.cells() {
                 return Err(Error::InvalidParameter(
                     "a fresh-board layout must have the board's cells".into(),
                 ));
             }
         }
-        let env = Env {
+        let mut env = Env {
             board: Arc::clone(board),
             state: State::initial(board)?,
             history: Vec::new(),
@@ -300,9 +287,12 @@ impl VectorEnv {
             episode: 0,
             game_seed: 0,
             needs_reset: false,
-            blank: Blank::of(board),
+            cell_owner: Vec::new(),
+            synced: Vec::new(),
+            unit_cells: UnitCells::of(board),
             redraw: Redraw::default(),
         };
+        env.show_nothing_owned();
         Ok(Self {
             envs: vec![env; num_envs],
             settings,
@@ -434,12 +424,26 @@ impl Env {
             // The envs share their first board until they draw their own.
             let board = Arc::make_mut(&mut self.board);
             layout.redraw(board, self.game_seed, shared.colours_tag, &mut self.redraw)?;
-            self.blank.rebuild(board);
+            self.unit_cells.rebuild(board);
         }
         self.state.restart(&self.board)?;
+        self.show_nothing_owned();
         self.history.clear();
         self.needs_reset = false;
         self.play_opponents(shared)
+    }
+
+    /// Every cell shown unowned, and every unit too, so that the next observation shows all
+    /// the owned ones.
+    fn show_nothing_owned(&mut self) {
+        self.cell_owner.clear();
+        self.cell_owner.resize(self.board.cells(), -1);
+        let units = self.board.units();
+        self.synced.clear();
+        self.synced.resize(units.div_ceil(64), u64::MAX);
+        if units % 64 != 0 {
+            self.synced[units / 64] = (1u64 << (units % 64)) - 1;
+        }
     }
 
     /// `(reward, terminated)` of the agent's `action`; with same-step autoreset an ended
@@ -511,27 +515,41 @@ impl Env {
         Ok(())
     }
 
-    /// Writes the observation of the agent's seat: the blank one, then each owned unit's
-    /// cells; then its legal mask into `mask` (all ones when the episode has ended: the next
-    /// action is ignored).
-    fn write(&self, shared: &Shared<'_>, observation: &mut [i8], mask: &mut [i8]) {
+    /// Writes the observation of the agent's seat: first the owners of the units taken since
+    /// the last observation go into `cell_owner`, then the owners are copied and each cell
+    /// shows its owner's colour or its own; then the legal mask goes into `mask` (all ones
+    /// when the episode has ended: the next action is ignored).
+    fn write(&mut self, shared: &Shared<'_>, observation: &mut [i8], mask: &mut [i8]) {
         let (state, board) = (&self.state, &self.board);
         let (seat, players) = (shared.settings.seat, shared.players);
-        observation.copy_from_slice(&self.blank.observation);
-        let (owners, shown) = observation.split_at_mut(board.cells());
-        for (q, &colour) in state.player_colours().iter().enumerate() {
-            // Players are at most 4 and colours below 16: the casts are exact.
-            let (relative, colour) = (((q + players - seat) % players) as i8, colour as i8);
-            for (w, &bits) in state.owned(q).iter().enumerate() {
-                let mut bits = bits;
-                while bits != 0 {
-                    let unit = w * 64 + bits.trailing_zeros() as usize;
-                    for &cell in self.blank.cells_of(unit) {
-                        owners[cell as usize] = relative;
-                        shown[cell as usize] = colour;
-                    }
-                    bits &= bits - 1;
+        // Players are at most 4: the casts are exact.
+        let relative = |q: usize| ((q + players - seat) % players) as i8;
+        for (w, (synced, &unowned)) in self.synced.iter_mut().zip(state.unowned()).enumerate() {
+            let mut taken = *synced & !unowned;
+            *synced = unowned;
+            while taken != 0 {
+                let bit = taken & taken.wrapping_neg();
+                let owner = (0..players).find(|&q| state.owned(q)[w] & bit != 0);
+                let owner = owner.map_or(-1, relative);
+                let unit = w * 64 + bit.trailing_zeros() as usize;
+                for &cell in self.unit_cells.cells_of(unit) {
+                    self.cell_owner[cell as usize] = owner;
                 }
+                taken &= taken - 1;
+            }
+        }
+        let (owners, shown) = observation.split_at_mut(board.cells());
+        owners.copy_from_slice(&self.cell_owner);
+        // Each cell's colour, then each player's over its cells: whole-slice passes that
+        // compile to vector selects.
+        for (shown, &colour) in shown.iter_mut().zip(board.cell_colours()) {
+            // Colours are below 16: the casts are exact.
+            *shown = colour as i8;
+        }
+        for (q, &colour) in state.player_colours().iter().enumerate() {
+            let (owner, colour) = (relative(q), colour as i8);
+            for (shown, &at) in shown.iter_mut().zip(&self.cell_owner) {
+                *shown = if at == owner { colour } else { *shown };
             }
         }
         let legal = if self.needs_reset || state.is_over() {
@@ -719,7 +737,7 @@ mod tests {
         };
         let starts = vec![0, n as i64 - 1];
         let board = Board::new(&offsets, &neighbours, &colours, 4, &starts, rules)?;
-        let layout = Layout::new(&board, offsets, neighbours)?;
+        let layout = Layout::new(&board, &offsets, &neighbours)?;
         Ok((Arc::new(board), layout))
     }
 
