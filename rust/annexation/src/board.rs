@@ -567,6 +567,38 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn a_board_recoloured_in_place_is_the_board_built_with_those_colours() -> Result<()> {
+        let (offsets, neighbours) = grid(7);
+        let edges: Vec<(u32, u32)> = edges(&offsets, &neighbours).collect();
+        let mut regions = Regions::default();
+        let mut recoloured = 0;
+        for mode in [Mode::Flood, Mode::Adjacent] {
+            let rules = Rules { mode, ..FLOOD };
+            let colouring = |seed: u64| -> Vec<u8> {
+                (0..49u64)
+                    .map(|cell| ((cell * 7 + seed * 13 + cell * cell * seed) % 5) as u8)
+                    .collect()
+            };
+            let mut board = Board::new(&offsets, &neighbours, &colouring(1), 5, &[0, 48], rules)?;
+            for seed in 2..12 {
+                let colours = colouring(seed);
+                regions.label(&edges, &colours);
+                if regions.shared_start(board.starts()).is_some() {
+                    continue;
+                }
+                board.recolour_in_place(&edges, &colours, &regions);
+                let built = Board::new(&offsets, &neighbours, &colours, 5, &[0, 48], rules)?;
+                assert_eq!(
+                    format!("{board:?}"),
+                    format!("{built:?}"),
+                    "{mode:?} {seed}"
+                );
+            }
+        }
+        Ok(())
+    }
+
+    #[test]
     fn bad_boards_name_what_is_wrong() {
         let (offsets, neighbours) = path(4);
         let refused = |colours: &[u8], starts: &[i64], fragment: &str| {

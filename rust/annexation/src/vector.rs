@@ -31,7 +31,7 @@
 use std::sync::Arc;
 
 use rayon::prelude::*;
-use stratagem_core::rng::{Cursor, Stream};
+use stratagem_core::rng::Stream;
 use stratagem_core::{Cancel, Error, Result};
 
 use crate::ai::AiSpec;
@@ -84,8 +84,8 @@ impl Layout {
         let k = board.colour_count() as u64;
         scratch.colours.resize(board.cells(), 0);
         for attempt in 0..COLOUR_ATTEMPTS {
-            let mut cursor = Stream::with_tag(seed, colours_tag, &[attempt])?.cursor();
-            draw_below(&mut cursor, k, &mut scratch.colours);
+            let stream = Stream::with_tag(seed, colours_tag, &[attempt])?;
+            draw_below(&stream, k, &mut scratch.colours);
             scratch.regions.label(&self.edges, &scratch.colours);
             if scratch.regions.shared_start(board.starts()).is_none() {
                 board.recolour_in_place(&self.edges, &scratch.colours, &scratch.regions);
@@ -99,23 +99,22 @@ impl Layout {
     }
 }
 
-/// `values[i] = cursor.uniform_below(n)` in turn (the same words and values), the rejection
-/// bound worked out once and a power-of-two `n` taken by a mask instead of a division.
-fn draw_below(cursor: &mut Cursor, n: u64, values: &mut [u8]) {
-    let rejected_below = n.wrapping_neg() % n;
-    let low_bits = n.is_power_of_two().then(|| n - 1);
-    for value in values {
-        let word = loop {
-            let word = cursor.next_u64();
-            if word >= rejected_below {
-                break word;
+/// `values[i] = stream.cursor().uniform_below(n)` in turn (the same words and values): the
+/// rejection bound worked out once, and for a power-of-two `n` (which rejects nothing) each
+/// block's four words taken by a mask instead of a division.
+fn draw_below(stream: &Stream, n: u64, values: &mut [u8]) {
+    // Below n <= 16 colours: the casts are exact.
+    if n.is_power_of_two() {
+        for (block, chunk) in (0..).zip(values.chunks_mut(4)) {
+            for (value, word) in chunk.iter_mut().zip(stream.block(block)) {
+                *value = (word & (n - 1)) as u8;
             }
-        };
-        // Below n <= 16 colours: the casts are exact.
-        *value = match low_bits {
-            Some(mask) => (word & mask) as u8,
-            None => (word % n) as u8,
-        };
+        }
+        return;
+    }
+    let mut cursor = stream.cursor();
+    for value in values {
+        *value = cursor.uniform_below(n) as u8;
     }
 }
 
@@ -742,6 +741,20 @@ mod tests {
     }
 
     #[test]
+    fn colour_draws_read_the_stream_as_its_cursor_does() -> Result<()> {
+        for n in 3..=16u64 {
+            let stream = Stream::new(9, COLOURS, &[n])?;
+            // 37 values: whole blocks of four and a part of one.
+            let mut drawn = vec![0u8; 37];
+            draw_below(&stream, n, &mut drawn);
+            let mut cursor = stream.cursor();
+            let expected: Vec<u8> = (0..37).map(|_| cursor.uniform_below(n) as u8).collect();
+            assert_eq!(drawn, expected, "{n} colours");
+        }
+        Ok(())
+    }
+
+    #[test]
     fn fresh_boards_differ_between_episodes_and_keep_the_starts_apart() -> Result<()> {
         let (board, layout) = long_path(20)?;
         let fresh = settings(Boards::Fresh(layout), true);
@@ -752,6 +765,43 @@ mod tests {
             .filter_map(|i| env.board(i).map(|b| b.cell_colours().to_vec()))
             .collect();
         assert!(colours.len() > 8, "{} distinct boards of 16", colours.len());
+        Ok(())
+    }
+
+    #[test]
+    fn fresh_boards_are_built_boards_and_any_thread_count_plays_them_alike() -> Result<()> {
+        // More envs than SERIAL_ENVS, so that the pool splits them.
+        let n = 2 * SERIAL_ENVS + 3;
+        let (board, layout) = long_path(30)?;
+        let (offsets, neighbours) = crate::board::tests::path(30);
+        let play = |threads: usize| -> Result<(Vec<Vec<i8>>, Vec<Board>)> {
+            let fresh = settings(Boards::Fresh(layout.clone()), true);
+            let mut env = VectorEnv::new(&board, n, fresh)?;
+            let mut out = Buffers::new(&board, n);
+            let pool = stratagem_core::parallel::pool(threads)?;
+            pool.install(|| env.reset(&(0..n as u64).collect::<Vec<u64>>(), out.outputs()))?;
+            let mut trace = vec![out.observations.clone()];
+            for _ in 0..40 {
+                let actions: Vec<i64> = out
+                    .masks
+                    .chunks(4)
+                    .map(|m| m.iter().position(|&on| on == 1).unwrap_or(0) as i64)
+                    .collect();
+                pool.install(|| env.step(&actions, out.outputs()))?;
+                trace.push(out.observations.clone());
+            }
+            let boards = (0..n).filter_map(|i| env.board(i).map(|b| (**b).clone()));
+            Ok((trace, boards.collect()))
+        };
+        let (one, boards) = play(1)?;
+        assert_eq!(one, play(2)?.0);
+        assert_eq!(one, play(3)?.0);
+        // Each env's board, recoloured in place episode after episode, is the board built
+        // afresh from its colours.
+        for played in &boards {
+            let built = board.recoloured(&offsets, &neighbours, played.cell_colours())?;
+            assert_eq!(format!("{played:?}"), format!("{built:?}"));
+        }
         Ok(())
     }
 
