@@ -593,8 +593,10 @@ pub(crate) mod tests {
                     format!("{built:?}"),
                     "{mode:?} {seed}"
                 );
+                recoloured += 1;
             }
         }
+        assert!(recoloured >= 10, "{recoloured} colourings tried");
         Ok(())
     }
 
