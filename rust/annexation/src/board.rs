@@ -197,7 +197,7 @@ impl Board {
             .map(|&(a, b)| (unit_of_cell[a as usize], unit_of_cell[b as usize]));
         if dense {
             // Both ways along every edge, a unit to itself too (cleared below): no branch.
-            let masks = &mut self.dense_neighbours;
+            let masks = self.dense_neighbours.as_mut_slice();
             for (a, b) in unit_pairs {
                 let (a, b) = (a as usize, b as usize);
                 masks[a * words + b / 64] |= 1u64 << (b % 64);
@@ -219,15 +219,12 @@ impl Board {
         self.neighbour_offsets.push(0);
         self.neighbour_words.clear();
         if dense {
+            let (offsets, pairs) = (&mut self.neighbour_offsets, &mut self.neighbour_words);
             for mask in self.dense_neighbours.chunks(words) {
-                for (w, &bits) in mask.iter().enumerate() {
-                    if bits != 0 {
-                        // Words number below 2^32 (units are u32 ids).
-                        self.neighbour_words.push((w as u32, bits));
-                    }
-                }
-                self.neighbour_offsets
-                    .push(self.neighbour_words.len() as u32);
+                // Words number below 2^32 (units are u32 ids).
+                let nonzero = mask.iter().enumerate().filter(|(_, bits)| **bits != 0);
+                pairs.extend(nonzero.map(|(w, &bits)| (w as u32, bits)));
+                offsets.push(pairs.len() as u32);
             }
         } else {
             touching.sort_unstable();
