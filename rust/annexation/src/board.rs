@@ -6,6 +6,8 @@
 //! `frontier & unowned & colour` over words of 64 units, plus the neighbour masks of what it
 //! took.
 
+use std::sync::OnceLock;
+
 use stratagem_core::error::param;
 use stratagem_core::graph::{self, Shape};
 use stratagem_core::{Error, Result};
@@ -34,6 +36,28 @@ pub struct Rules {
 /// Boards of at most this many mask words (1,024 units) also keep dense neighbour masks.
 pub const DENSE_WORDS: usize = 16;
 
+/// `$call` with `$w` a constant: the board's word count when it is at most 16 (boards up to
+/// 1,024 units, which keep dense neighbour masks), else 0 (the count read at run time, sparse
+/// neighbour words).
+macro_rules! with_words {
+    ($words:expr, $w:ident => $call:expr) => {
+        with_words!(@ $words, $w, $call, 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
+    };
+    (@ $words:expr, $w:ident, $call:expr, $($n:literal)*) => {
+        match $words {
+            $($n => {
+                const $w: usize = $n;
+                $call
+            })*
+            _ => {
+                const $w: usize = 0;
+                $call
+            }
+        }
+    };
+}
+pub(crate) use with_words;
+
 fn invalid(message: String) -> Error {
     Error::InvalidBoard(message)
 }
@@ -53,11 +77,11 @@ pub struct Board {
     unit_size: Vec<u32>,
     /// Words of 64 units in every mask.
     words: usize,
-    /// The units next to each unit, as (word, bits) pairs for the words that have any:
-    /// unit `u`'s pairs are `neighbour_words[neighbour_offsets[u]..neighbour_offsets[u + 1]]`.
-    /// Memory grows with the edges, never with units x words.
-    neighbour_offsets: Vec<u32>,
-    neighbour_words: Vec<(u32, u64)>,
+    /// The units next to each unit as (word, bits) pairs: built with a board of more than
+    /// [`DENSE_WORDS`] words, else read from the dense masks on first use (the moves of
+    /// playouts, of the vector env and of setting up a game read the dense masks, so a board
+    /// recoloured per episode often never builds them).
+    neighbour_pairs: OnceLock<NeighbourPairs>,
     /// The same as whole masks, `words` words per unit, kept only for boards of at most
     /// [`DENSE_WORDS`] words (at most 128 KiB), where a fixed-length OR beats the pairs.
     dense_neighbours: Vec<u64>,
@@ -134,8 +158,7 @@ impl Board {
             unit_of_cell: Vec::new(),
             unit_size: Vec::new(),
             words: 0,
-            neighbour_offsets: Vec::new(),
-            neighbour_words: Vec::new(),
+            neighbour_pairs: OnceLock::new(),
             dense_neighbours: Vec::new(),
             colour_units: Vec::new(),
         };
@@ -215,27 +238,15 @@ impl Board {
                 mask[unit / 64] &= !(1u64 << (unit % 64));
             }
         }
-        self.neighbour_offsets.clear();
-        self.neighbour_offsets.push(0);
-        self.neighbour_words.clear();
-        if dense {
-            let (offsets, pairs) = (&mut self.neighbour_offsets, &mut self.neighbour_words);
-            for mask in self.dense_neighbours.chunks(words) {
-                // Words number below 2^32 (units are u32 ids).
-                let nonzero = mask.iter().enumerate().filter(|(_, bits)| **bits != 0);
-                pairs.extend(nonzero.map(|(w, &bits)| (w as u32, bits)));
-                offsets.push(pairs.len() as u32);
-            }
+        self.neighbour_pairs = if dense {
+            OnceLock::new()
         } else {
             touching.sort_unstable();
             touching.dedup();
-            group_by_word(
-                &touching,
-                units,
-                &mut self.neighbour_offsets,
-                &mut self.neighbour_words,
-            );
-        }
+            let mut pairs = self.neighbour_pairs.take().unwrap_or_default();
+            pairs.group(&touching, units);
+            OnceLock::from(pairs)
+        };
     }
 
     /// The same board with other colours (same graph, starts and rules).
@@ -308,12 +319,15 @@ impl Board {
         &self.dense_neighbours
     }
 
-    /// The units next to `unit`, as (word, bits) pairs.
+    /// The units next to `unit`, as (word, bits) pairs for the words that have any.
     #[inline]
     pub fn unit_neighbours(&self, unit: usize) -> &[(u32, u64)] {
-        let start = self.neighbour_offsets[unit] as usize;
-        let end = self.neighbour_offsets[unit + 1] as usize;
-        &self.neighbour_words[start..end]
+        let pairs = self
+            .neighbour_pairs
+            .get_or_init(|| NeighbourPairs::of_dense(&self.dense_neighbours, self.words));
+        let start = pairs.offsets[unit] as usize;
+        let end = pairs.offsets[unit + 1] as usize;
+        &pairs.words[start..end]
     }
     #[inline]
     pub fn colour_units(&self, colour: usize) -> &[u64] {
@@ -335,27 +349,51 @@ fn set_bit(words: &mut [u64], bit: usize) {
     words[bit / 64] |= 1u64 << (bit % 64);
 }
 
-/// Packs sorted (unit, neighbour unit) pairs into per-unit (word, bits) lists: `offsets`
-/// (holding its first 0) and `words` get the units' lists in turn.
-fn group_by_word(
-    touching: &[(u32, u32)],
-    units: usize,
-    offsets: &mut Vec<u32>,
-    words: &mut Vec<(u32, u64)>,
-) {
-    offsets.resize(units + 1, 0);
-    let mut previous_unit = None;
-    for &(unit, other) in touching {
-        let (word, bit) = (other / 64, 1u64 << (other % 64));
-        match words.last_mut() {
-            Some((last, bits)) if previous_unit == Some(unit) && *last == word => *bits |= bit,
-            _ => words.push((word, bit)),
+/// Unit adjacency as (word, bits) pairs for the words that have any: unit `u`'s pairs are
+/// `words[offsets[u]..offsets[u + 1]]`. Memory grows with the edges, never with units x words.
+#[derive(Clone, Debug, Default)]
+struct NeighbourPairs {
+    offsets: Vec<u32>,
+    words: Vec<(u32, u64)>,
+}
+
+impl NeighbourPairs {
+    /// The pairs of dense masks, `words` words per unit.
+    fn of_dense(dense: &[u64], words: usize) -> Self {
+        let mut pairs = Self {
+            offsets: vec![0],
+            words: Vec::new(),
+        };
+        for mask in dense.chunks(words) {
+            // Words number below 2^32 (units are u32 ids).
+            let nonzero = mask.iter().enumerate().filter(|(_, bits)| **bits != 0);
+            pairs
+                .words
+                .extend(nonzero.map(|(w, &bits)| (w as u32, bits)));
+            pairs.offsets.push(pairs.words.len() as u32);
         }
-        previous_unit = Some(unit);
-        offsets[unit as usize + 1] = words.len() as u32;
+        pairs
     }
-    for unit in 0..units {
-        offsets[unit + 1] = offsets[unit + 1].max(offsets[unit]);
+
+    /// Packs sorted (unit, neighbour unit) pairs of `units` units, in the buffers it has.
+    fn group(&mut self, touching: &[(u32, u32)], units: usize) {
+        let (offsets, words) = (&mut self.offsets, &mut self.words);
+        offsets.clear();
+        offsets.resize(units + 1, 0);
+        words.clear();
+        let mut previous_unit = None;
+        for &(unit, other) in touching {
+            let (word, bit) = (other / 64, 1u64 << (other % 64));
+            match words.last_mut() {
+                Some((last, bits)) if previous_unit == Some(unit) && *last == word => *bits |= bit,
+                _ => words.push((word, bit)),
+            }
+            previous_unit = Some(unit);
+            offsets[unit as usize + 1] = words.len() as u32;
+        }
+        for unit in 0..units {
+            offsets[unit + 1] = offsets[unit + 1].max(offsets[unit]);
+        }
     }
 }
 
@@ -565,18 +603,19 @@ pub(crate) mod tests {
 
     #[test]
     fn a_board_recoloured_in_place_is_the_board_built_with_those_colours() -> Result<()> {
-        let (offsets, neighbours) = grid(7);
-        let edges: Vec<(u32, u32)> = edges(&offsets, &neighbours).collect();
         let mut regions = Regions::default();
         let mut recoloured = 0;
-        for mode in [Mode::Flood, Mode::Adjacent] {
-            let rules = Rules { mode, ..FLOOD };
-            let colouring = |seed: u64| -> Vec<u8> {
-                (0..49u64)
+        // A 7 x 7 grid keeps dense masks; 40 x 40 single cells (adjacent mode) do not.
+        for (side, mode) in [(7, Mode::Flood), (7, Mode::Adjacent), (40, Mode::Adjacent)] {
+            let (offsets, neighbours) = grid(side);
+            let edges: Vec<(u32, u32)> = edges(&offsets, &neighbours).collect();
+            let (rules, starts) = (Rules { mode, ..FLOOD }, [0, side * side - 1]);
+            let colouring = |seed: i64| -> Vec<u8> {
+                (0..side * side)
                     .map(|cell| ((cell * 7 + seed * 13 + cell * cell * seed) % 5) as u8)
                     .collect()
             };
-            let mut board = Board::new(&offsets, &neighbours, &colouring(1), 5, &[0, 48], rules)?;
+            let mut board = Board::new(&offsets, &neighbours, &colouring(1), 5, &starts, rules)?;
             for seed in 2..12 {
                 let colours = colouring(seed);
                 regions.label(&edges, &colours);
@@ -584,16 +623,15 @@ pub(crate) mod tests {
                     continue;
                 }
                 board.recolour_in_place(&edges, &colours, &regions);
-                let built = Board::new(&offsets, &neighbours, &colours, 5, &[0, 48], rules)?;
-                assert_eq!(
-                    format!("{board:?}"),
-                    format!("{built:?}"),
-                    "{mode:?} {seed}"
-                );
+                let built = Board::new(&offsets, &neighbours, &colours, 5, &starts, rules)?;
+                // The neighbour pairs too, read from the dense masks on first use.
+                assert_eq!(board.unit_neighbours(0), built.unit_neighbours(0));
+                let (board, built) = (format!("{board:?}"), format!("{built:?}"));
+                assert!(board == built, "{side} {mode:?} {seed}");
                 recoloured += 1;
             }
         }
-        assert!(recoloured >= 10, "{recoloured} colourings tried");
+        assert!(recoloured >= 15, "{recoloured} colourings tried");
         Ok(())
     }
 

@@ -3,7 +3,7 @@
 use stratagem_core::{Error, Result};
 
 use crate::MAX_PLAYERS;
-use crate::board::Board;
+use crate::board::{Board, with_words};
 
 /// The result of a game so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,7 +93,7 @@ impl State {
             self.take(board, q, unit);
             let colour = board.cell_colours()[start];
             self.colours[q] = colour;
-            self.annex(board, q, usize::from(colour));
+            with_words!(board.words(), W => self.annex_in::<W>(board, q, usize::from(colour)));
         }
         self.settle(board);
         Ok(())
@@ -201,8 +201,16 @@ impl State {
         self.scores[player] += board.unit_size(unit);
         self.free_cells -= board.unit_size(unit);
         let frontier = words * (1 + self.players + player);
-        for &(word, bits) in board.unit_neighbours(unit) {
-            self.masks[frontier + word as usize] |= bits;
+        let dense = board.dense_neighbour_masks();
+        if dense.is_empty() {
+            for &(word, bits) in board.unit_neighbours(unit) {
+                self.masks[frontier + word as usize] |= bits;
+            }
+        } else {
+            let near = &dense[unit * words..(unit + 1) * words];
+            for (mask, &bits) in self.masks[frontier..frontier + words].iter_mut().zip(near) {
+                *mask |= bits;
+            }
         }
     }
 

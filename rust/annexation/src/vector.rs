@@ -35,8 +35,7 @@ use stratagem_core::rng::Stream;
 use stratagem_core::{Cancel, Error, Result};
 
 use crate::ai::AiSpec;
-use crate::board::{Board, Regions};
-use crate::playout::with_words;
+use crate::board::{Board, Regions, with_words};
 use crate::state::{Outcome, State, nth_colour};
 
 /// The purposes of the streams the vector env draws from, shared with the Python bridges.
@@ -800,6 +799,8 @@ mod tests {
         // afresh from its colours.
         for played in &boards {
             let built = board.recoloured(&offsets, &neighbours, played.cell_colours())?;
+            // The neighbour pairs too, read from the dense masks on first use.
+            assert_eq!(played.unit_neighbours(0), built.unit_neighbours(0));
             assert_eq!(format!("{played:?}"), format!("{built:?}"));
         }
         Ok(())
