@@ -489,13 +489,13 @@ impl Regions {
         }
         refill(&mut self.of_cell, cells, 0);
         let mut count = 0u32;
-        for cell in 0..cells {
-            let first = root(&mut self.parent, cell) as usize;
-            self.of_cell[cell] = if first == cell {
+        // A cell's link points to a lower cell of its region, numbered before it.
+        for (cell, &up) in self.parent.iter().enumerate() {
+            self.of_cell[cell] = if up as usize == cell {
                 count += 1;
                 count - 1
             } else {
-                self.of_cell[first]
+                self.of_cell[up as usize]
             };
         }
         self.count = count as usize;
