@@ -27,6 +27,7 @@ rules' ``max_moves``; None: four moves per cell), the game-length keyword every 
 
 from __future__ import annotations
 
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -47,7 +48,21 @@ from stratagem.protocol import (
     row_bounds,
 )
 
-__all__ = ["Annexation"]
+__all__ = ["Annexation", "GameOptions"]
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    """The options of a game: the config of :class:`Annexation` but its ``observation``
+    (the native envs build their engine from them)."""
+
+    board: str
+    colours: int
+    players: int
+    mode: str
+    allow_opponent_colours: bool
+    max_turns: int | None
+    board_seed: int | None
 
 
 class Annexation(TurnGame):
@@ -80,19 +95,10 @@ class Annexation(TurnGame):
             allow_opponent_colours=allow_opponent_colours,
             max_turns=max_turns,
         )
-        super().__init__(
-            seed,
-            {
-                "board": board,
-                "colours": colours,
-                "players": players,
-                "mode": mode,
-                "allow_opponent_colours": allow_opponent_colours,
-                "max_turns": max_turns,
-                "board_seed": board_seed,
-                "observation": observation,
-            },
+        options = GameOptions(
+            board, colours, players, mode, allow_opponent_colours, max_turns, board_seed
         )
+        super().__init__(seed, {**asdict(options), "observation": observation})
 
     @property
     def seats(self) -> int:

@@ -41,6 +41,7 @@ are the env's own buffers, rewritten by the next call: copy what you keep.
 
 from __future__ import annotations
 
+from dataclasses import asdict, replace
 from typing import Any, SupportsFloat
 
 import numpy as np
@@ -50,7 +51,7 @@ from stratagem import _core, _validate
 from stratagem.annexation.ai import AI
 from stratagem.annexation.boards import layouts
 from stratagem.annexation.game import Rules
-from stratagem.annexation.protocol import Annexation
+from stratagem.annexation.protocol import Annexation, GameOptions
 from stratagem.errors import InvalidMove, InvalidParameter
 
 try:
@@ -147,34 +148,33 @@ class _Engine:
     def __init__(
         self,
         n: int,
-        config: dict[str, Any],
+        options: GameOptions,
         *,
         opponent: object,
         seat: int,
         same_step: bool,
         threads: int | None,
     ) -> None:
-        board_seed = config["board_seed"]
-        if board_seed is not None:
-            config = {**config, "board_seed": _validate.seed(board_seed)}
-        if not supports_fresh_boards(config["board"], config["board_seed"]):
+        if options.board_seed is not None:
+            options = replace(options, board_seed=_validate.seed(options.board_seed))
+        if not supports_fresh_boards(options.board, options.board_seed):
             raise InvalidParameter(
-                f"board={config['board']!r} draws its cells from each episode's seed, which the "
+                f"board={options.board!r} draws its cells from each episode's seed, which the "
                 "native env cannot: pass board_seed= to play one board"
             )
         # The first board and the rules exactly as the protocol game builds them.
-        template = Annexation(**config)
+        template = Annexation(**asdict(options))
         self.board = template.native.board
         players = self.board.players
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise InvalidParameter(f"seat must be from 0 to {players - 1}, got {seat!r}")
         self.seat = seat
-        rules = Rules(config["mode"], config["allow_opponent_colours"], config["max_turns"])
+        rules = Rules(options.mode, options.allow_opponent_colours, options.max_turns)
         self.vector = _core.annexation.Vector(
             rules.compile(self.board),
             n,
             _validate.threads(threads),
-            fresh=config["board_seed"] is None and layouts.parse_spec(config["board"])[0] != "load",
+            fresh=options.board_seed is None and layouts.parse_spec(options.board)[0] != "load",
             opponent=native_opponent(opponent),
             seat=seat,
             same_step=same_step,
@@ -205,27 +205,6 @@ class _Engine:
 
     def step(self, actions: NDArray[np.int64]) -> None:
         self.vector.step(actions, self.buffers)
-
-
-def _config(
-    *,
-    board: str,
-    colours: int,
-    players: int,
-    mode: str,
-    allow_opponent_colours: bool,
-    max_turns: int | None,
-    board_seed: int | None,
-) -> dict[str, Any]:
-    return {
-        "board": board,
-        "colours": colours,
-        "players": players,
-        "mode": mode,
-        "allow_opponent_colours": allow_opponent_colours,
-        "max_turns": max_turns,
-        "board_seed": board_seed,
-    }
 
 
 class AnnexationEnv(gymnasium.Env[NDArray[np.int8], np.int64]):
@@ -259,16 +238,10 @@ class AnnexationEnv(gymnasium.Env[NDArray[np.int8], np.int64]):
                 f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}"
             )
         self._illegal = illegal_action
-        config = _config(
-            board=board,
-            colours=colours,
-            players=players,
-            mode=mode,
-            allow_opponent_colours=allow_opponent_colours,
-            max_turns=max_turns,
-            board_seed=board_seed,
+        options = GameOptions(
+            board, colours, players, mode, allow_opponent_colours, max_turns, board_seed
         )
-        self._engine = _Engine(1, config, opponent=opponent, seat=seat, same_step=False, threads=1)
+        self._engine = _Engine(1, options, opponent=opponent, seat=seat, same_step=False, threads=1)
         self.opponent = _RANDOM if opponent is None else opponent
         self.seat = self._engine.seat
         self.observation_space = self._engine.observation_space
@@ -366,19 +339,13 @@ class AnnexationVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         if autoreset not in _AUTORESETS:
             raise InvalidParameter(f"autoreset must be one of {_AUTORESETS}, got {autoreset!r}")
         self.num_envs = _validate.integer("num_envs", num_envs, 1, _MAX_ENVS)
-        config = _config(
-            board=board,
-            colours=colours,
-            players=players,
-            mode=mode,
-            allow_opponent_colours=allow_opponent_colours,
-            max_turns=max_turns,
-            board_seed=board_seed,
+        options = GameOptions(
+            board, colours, players, mode, allow_opponent_colours, max_turns, board_seed
         )
         self._same_step = autoreset == "same_step"
         self._engine = _Engine(
             self.num_envs,
-            config,
+            options,
             opponent=opponent,
             seat=seat,
             same_step=self._same_step,

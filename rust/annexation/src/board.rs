@@ -6,6 +6,8 @@
 //! `frontier & unowned & colour` over words of 64 units, plus the neighbour masks of what it
 //! took.
 
+use std::sync::OnceLock;
+
 use stratagem_core::error::param;
 use stratagem_core::graph::{self, Shape};
 use stratagem_core::{Error, Result};
@@ -34,6 +36,28 @@ pub struct Rules {
 /// Boards of at most this many mask words (1,024 units) also keep dense neighbour masks.
 pub const DENSE_WORDS: usize = 16;
 
+/// `$call` with `$w` a constant: the board's word count when it is at most 16 (boards up to
+/// 1,024 units, which keep dense neighbour masks), else 0 (the count read at run time, sparse
+/// neighbour words).
+macro_rules! with_words {
+    ($words:expr, $w:ident => $call:expr) => {
+        with_words!(@ $words, $w, $call, 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
+    };
+    (@ $words:expr, $w:ident, $call:expr, $($n:literal)*) => {
+        match $words {
+            $($n => {
+                const $w: usize = $n;
+                $call
+            })*
+            _ => {
+                const $w: usize = 0;
+                $call
+            }
+        }
+    };
+}
+pub(crate) use with_words;
+
 fn invalid(message: String) -> Error {
     Error::InvalidBoard(message)
 }
@@ -53,11 +77,11 @@ pub struct Board {
     unit_size: Vec<u32>,
     /// Words of 64 units in every mask.
     words: usize,
-    /// The units next to each unit, as (word, bits) pairs for the words that have any:
-    /// unit `u`'s pairs are `neighbour_words[neighbour_offsets[u]..neighbour_offsets[u + 1]]`.
-    /// Memory grows with the edges, never with units x words.
-    neighbour_offsets: Vec<u32>,
-    neighbour_words: Vec<(u32, u64)>,
+    /// The units next to each unit as (word, bits) pairs: built with a board of more than
+    /// [`DENSE_WORDS`] words, else read from the dense masks on first use (the moves of
+    /// playouts, of the vector env and of setting up a game read the dense masks, so a board
+    /// recoloured per episode often never builds them).
+    neighbour_pairs: OnceLock<NeighbourPairs>,
     /// The same as whole masks, `words` words per unit, kept only for boards of at most
     /// [`DENSE_WORDS`] words (at most 128 KiB), where a fixed-length OR beats the pairs.
     dense_neighbours: Vec<u64>,
@@ -77,28 +101,6 @@ impl Board {
         rules: Rules,
     ) -> Result<Self> {
         let cells = graph::check(offsets, neighbours, &GRAPH)?;
-        Self::of_checked_graph(
-            cells,
-            offsets,
-            neighbours,
-            colours,
-            colour_count,
-            starts,
-            rules,
-        )
-    }
-
-    /// [`Board::new`] on a graph of `cells` cells that has passed `graph::check` (a layout
-    /// recoloured per episode checks its graph once).
-    pub(crate) fn of_checked_graph(
-        cells: usize,
-        offsets: &[i64],
-        neighbours: &[i64],
-        colours: &[u8],
-        colour_count: usize,
-        starts: &[i64],
-        rules: Rules,
-    ) -> Result<Self> {
         if !(MIN_COLOURS..=MAX_COLOURS).contains(&colour_count) {
             return Err(param(format!(
                 "colour_count must be from {MIN_COLOURS} to {MAX_COLOURS}, got {colour_count}"
@@ -135,77 +137,16 @@ impl Board {
             Some(limit) => limit,
         };
         let starts = check_starts(starts, cells)?;
-        let (region_of_cell, _) = label_regions(offsets, neighbours, colours);
-        for (q, &a) in starts.iter().enumerate() {
-            for &b in &starts[q + 1..] {
-                if region_of_cell[a] == region_of_cell[b] {
-                    return Err(invalid(format!(
-                        "start cells {a} and {b} lie in one region of colour {}",
-                        colours[a]
-                    )));
-                }
-            }
+        let mut regions = Regions::default();
+        let edges: Vec<(u32, u32)> = edges(offsets, neighbours).collect();
+        regions.label(&edges, colours);
+        if let Some((a, b)) = regions.shared_start(&starts) {
+            return Err(invalid(format!(
+                "start cells {a} and {b} lie in one region of colour {}",
+                colours[a]
+            )));
         }
-        let unit_of_cell = match rules.mode {
-            Mode::Flood => region_of_cell,
-            Mode::Adjacent => (0..cells as u32).collect(),
-        };
-        let units = unit_of_cell
-            .iter()
-            .map(|&u| u as usize + 1)
-            .max()
-            .unwrap_or(0);
-        let words = units.div_ceil(64);
-        let mut unit_size = vec![0u32; units];
-        let mut colour_units = vec![0u64; colour_count * words];
-        // Unit adjacency as bit masks on boards of few words (sorted and free of repeats as
-        // read back), else as pairs sorted afterwards.
-        let dense = words <= DENSE_WORDS;
-        let mut dense_neighbours = if dense {
-            vec![0u64; units * words]
-        } else {
-            Vec::new()
-        };
-        let mut touching = Vec::with_capacity(neighbours.len());
-        for cell in 0..cells {
-            let unit = unit_of_cell[cell];
-            unit_size[unit as usize] += 1;
-            set_bit(
-                &mut colour_units[usize::from(colours[cell]) * words..],
-                unit as usize,
-            );
-            for &other in row(offsets, neighbours, cell) {
-                let other_unit = unit_of_cell[other as usize];
-                if other_unit == unit {
-                    continue;
-                }
-                if dense {
-                    set_bit(
-                        &mut dense_neighbours[unit as usize * words..],
-                        other_unit as usize,
-                    );
-                } else {
-                    touching.push((unit, other_unit));
-                }
-            }
-        }
-        if dense {
-            for (unit, mask) in dense_neighbours.chunks(words).enumerate() {
-                for (w, &word) in mask.iter().enumerate() {
-                    let mut bits = word;
-                    while bits != 0 {
-                        // Units number below 2^32 (they index u32 ids).
-                        touching.push((unit as u32, (w * 64) as u32 + bits.trailing_zeros()));
-                        bits &= bits - 1;
-                    }
-                }
-            }
-        } else {
-            touching.sort_unstable();
-            touching.dedup();
-        }
-        let (neighbour_offsets, neighbour_words) = group_by_word(&touching, units);
-        Ok(Self {
+        let mut board = Self {
             cells,
             colour_count,
             players,
@@ -214,14 +155,98 @@ impl Board {
             mode: rules.mode,
             allow_opponent_colours: rules.allow_opponent_colours,
             max_moves,
-            unit_of_cell,
-            unit_size,
-            words,
-            neighbour_offsets,
-            neighbour_words,
-            dense_neighbours,
-            colour_units,
-        })
+            unit_of_cell: Vec::new(),
+            unit_size: Vec::new(),
+            words: 0,
+            neighbour_pairs: OnceLock::new(),
+            dense_neighbours: Vec::new(),
+            colour_units: Vec::new(),
+        };
+        board.build_units(&edges, &regions);
+        Ok(board)
+    }
+
+    /// Makes this board the one [`Board::new`] builds with `colours`, whose colour regions
+    /// `regions` holds (no two start cells in one), on the same graph (`edges`, from
+    /// [`edges`] of the graph the board was built on), starts and rules. The board's buffers
+    /// are reused: a layout recoloured per episode allocates nothing.
+    pub(crate) fn recolour_in_place(
+        &mut self,
+        edges: &[(u32, u32)],
+        colours: &[u8],
+        regions: &Regions,
+    ) {
+        self.cell_colours.copy_from_slice(colours);
+        self.build_units(edges, regions);
+    }
+
+    /// The units of the board's colours (`regions` labels their regions; `edges` is the
+    /// graph's [`edges`]), into the board's buffers.
+    fn build_units(&mut self, edges: &[(u32, u32)], regions: &Regions) {
+        let cells = self.cells;
+        match self.mode {
+            Mode::Flood => refill_from(&mut self.unit_of_cell, &regions.of_cell),
+            Mode::Adjacent if self.unit_of_cell.len() == cells => {}
+            // Cells number below 2^32 (graph::check): the cast is exact.
+            Mode::Adjacent => self.unit_of_cell = (0..cells as u32).collect(),
+        }
+        let units = match self.mode {
+            Mode::Flood => regions.count,
+            Mode::Adjacent => cells,
+        };
+        let words = units.div_ceil(64);
+        self.words = words;
+        refill(&mut self.unit_size, units, 0);
+        refill(&mut self.colour_units, self.colour_count * words, 0);
+        let unit_of_cell = &self.unit_of_cell;
+        for (&unit, &colour) in unit_of_cell.iter().zip(&self.cell_colours) {
+            self.unit_size[unit as usize] += 1;
+            set_bit(
+                &mut self.colour_units[usize::from(colour) * words..],
+                unit as usize,
+            );
+        }
+        // Unit adjacency as bit masks on boards of few words (sorted and free of repeats as
+        // read back), else as pairs sorted afterwards.
+        let dense = words <= DENSE_WORDS;
+        refill(
+            &mut self.dense_neighbours,
+            if dense { units * words } else { 0 },
+            0,
+        );
+        let mut touching = Vec::new();
+        let unit_pairs = edges
+            .iter()
+            .map(|&(a, b)| (unit_of_cell[a as usize], unit_of_cell[b as usize]));
+        if dense {
+            // Both ways along every edge, a unit to itself too (cleared below): no branch.
+            let masks = self.dense_neighbours.as_mut_slice();
+            for (a, b) in unit_pairs {
+                let (a, b) = (a as usize, b as usize);
+                masks[a * words + b / 64] |= 1u64 << (b % 64);
+                masks[b * words + a / 64] |= 1u64 << (a % 64);
+            }
+        } else {
+            touching.extend(
+                unit_pairs
+                    .filter(|(a, b)| a != b)
+                    .flat_map(|(a, b)| [(a, b), (b, a)]),
+            );
+        }
+        if dense {
+            for (unit, mask) in self.dense_neighbours.chunks_mut(words).enumerate() {
+                mask[unit / 64] &= !(1u64 << (unit % 64));
+            }
+        }
+        self.neighbour_pairs = if dense {
+            OnceLock::new()
+        } else {
+            touching.sort_unstable();
+            touching.dedup();
+            let mut pairs = self.neighbour_pairs.take().unwrap_or_default();
+            pairs.group(&touching, units);
+            OnceLock::from(pairs)
+        };
     }
 
     /// The same board with other colours (same graph, starts and rules).
@@ -294,12 +319,15 @@ impl Board {
         &self.dense_neighbours
     }
 
-    /// The units next to `unit`, as (word, bits) pairs.
+    /// The units next to `unit`, as (word, bits) pairs for the words that have any.
     #[inline]
     pub fn unit_neighbours(&self, unit: usize) -> &[(u32, u64)] {
-        let start = self.neighbour_offsets[unit] as usize;
-        let end = self.neighbour_offsets[unit + 1] as usize;
-        &self.neighbour_words[start..end]
+        let pairs = self
+            .neighbour_pairs
+            .get_or_init(|| NeighbourPairs::of_dense(&self.dense_neighbours, self.words));
+        let start = pairs.offsets[unit] as usize;
+        let end = pairs.offsets[unit + 1] as usize;
+        &pairs.words[start..end]
     }
     #[inline]
     pub fn colour_units(&self, colour: usize) -> &[u64] {
@@ -321,24 +349,79 @@ fn set_bit(words: &mut [u64], bit: usize) {
     words[bit / 64] |= 1u64 << (bit % 64);
 }
 
-/// Packs sorted (unit, neighbour unit) pairs into per-unit (word, bits) lists.
-fn group_by_word(touching: &[(u32, u32)], units: usize) -> (Vec<u32>, Vec<(u32, u64)>) {
-    let mut offsets = vec![0u32; units + 1];
-    let mut words: Vec<(u32, u64)> = Vec::new();
-    let mut previous_unit = None;
-    for &(unit, other) in touching {
-        let (word, bit) = (other / 64, 1u64 << (other % 64));
-        match words.last_mut() {
-            Some((last, bits)) if previous_unit == Some(unit) && *last == word => *bits |= bit,
-            _ => words.push((word, bit)),
+/// Unit adjacency as (word, bits) pairs for the words that have any: unit `u`'s pairs are
+/// `words[offsets[u]..offsets[u + 1]]`. Memory grows with the edges, never with units x words.
+#[derive(Clone, Debug, Default)]
+struct NeighbourPairs {
+    offsets: Vec<u32>,
+    words: Vec<(u32, u64)>,
+}
+
+impl NeighbourPairs {
+    /// The pairs of dense masks, `words` words per unit.
+    fn of_dense(dense: &[u64], words: usize) -> Self {
+        let mut pairs = Self {
+            offsets: vec![0],
+            words: Vec::new(),
+        };
+        for mask in dense.chunks(words) {
+            // Words number below 2^32 (units are u32 ids).
+            let nonzero = mask.iter().enumerate().filter(|(_, bits)| **bits != 0);
+            pairs
+                .words
+                .extend(nonzero.map(|(w, &bits)| (w as u32, bits)));
+            pairs.offsets.push(pairs.words.len() as u32);
         }
-        previous_unit = Some(unit);
-        offsets[unit as usize + 1] = words.len() as u32;
+        pairs
     }
-    for unit in 0..units {
-        offsets[unit + 1] = offsets[unit + 1].max(offsets[unit]);
+
+    /// Packs sorted (unit, neighbour unit) pairs of `units` units, in the buffers it has.
+    fn group(&mut self, touching: &[(u32, u32)], units: usize) {
+        let (offsets, words) = (&mut self.offsets, &mut self.words);
+        offsets.clear();
+        offsets.resize(units + 1, 0);
+        words.clear();
+        let mut previous_unit = None;
+        for &(unit, other) in touching {
+            let (word, bit) = (other / 64, 1u64 << (other % 64));
+            match words.last_mut() {
+                Some((last, bits)) if previous_unit == Some(unit) && *last == word => *bits |= bit,
+                _ => words.push((word, bit)),
+            }
+            previous_unit = Some(unit);
+            offsets[unit as usize + 1] = words.len() as u32;
+        }
+        for unit in 0..units {
+            offsets[unit + 1] = offsets[unit + 1].max(offsets[unit]);
+        }
     }
-    (offsets, words)
+}
+
+/// `values` as `len` copies of `value`, in its own buffer.
+fn refill<T: Copy>(values: &mut Vec<T>, len: usize, value: T) {
+    values.clear();
+    values.resize(len, value);
+}
+
+/// `values` as a copy of `from`, in its own buffer.
+fn refill_from<T: Copy>(values: &mut Vec<T>, from: &[T]) {
+    values.clear();
+    values.extend_from_slice(from);
+}
+
+/// Each edge of a graph that has passed `graph::check` (so every edge is listed both ways)
+/// once, as (lower cell, higher cell).
+pub(crate) fn edges<'a>(
+    offsets: &'a [i64],
+    neighbours: &'a [i64],
+) -> impl Iterator<Item = (u32, u32)> + 'a {
+    (0..offsets.len().saturating_sub(1)).flat_map(move |cell| {
+        row(offsets, neighbours, cell)
+            .iter()
+            .filter(move |&&other| (other as usize) < cell)
+            // Cells number below 2^32 (graph::check): the casts are exact.
+            .map(move |&other| (other as u32, cell as u32))
+    })
 }
 
 fn row<'a>(offsets: &[i64], neighbours: &'a [i64], cell: usize) -> &'a [i64] {
@@ -377,30 +460,67 @@ fn check_starts(starts: &[i64], cells: usize) -> Result<Vec<usize>> {
     Ok(checked)
 }
 
-/// Region ids per cell, numbered in order of their lowest cell, and the region count.
-fn label_regions(offsets: &[i64], neighbours: &[i64], colours: &[u8]) -> (Vec<u32>, usize) {
-    let cells = colours.len();
-    let mut region = vec![u32::MAX; cells];
-    let mut count = 0u32;
-    let mut stack = Vec::new();
-    for first in 0..cells {
-        if region[first] != u32::MAX {
-            continue;
-        }
-        region[first] = count;
-        stack.push(first);
-        while let Some(cell) = stack.pop() {
-            for &other in row(offsets, neighbours, cell) {
-                let other = other as usize;
-                if region[other] == u32::MAX && colours[other] == colours[cell] {
-                    region[other] = count;
-                    stack.push(other);
-                }
+/// The colour regions of a colouring (a maximal connected set of cells of one colour), with
+/// the buffers to label another colouring of the graph without allocating.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Regions {
+    /// Region id per cell, numbered in order of their lowest cell.
+    of_cell: Vec<u32>,
+    count: usize,
+    /// Union-find links between cells of one region, towards its lowest cell.
+    parent: Vec<u32>,
+}
+
+impl Regions {
+    /// Labels the regions of `colours` on the graph of `edges` ([`edges`]): each edge
+    /// between cells of one colour joins their sets (a union-find whose roots are the sets'
+    /// lowest cells), then the cells take their root's number in cell order.
+    pub(crate) fn label(&mut self, edges: &[(u32, u32)], colours: &[u8]) {
+        let cells = colours.len();
+        self.parent.clear();
+        // Cells number below 2^32 (graph::check): the casts are exact.
+        self.parent.extend(0..cells as u32);
+        for &(a, b) in edges {
+            let (a, b) = (a as usize, b as usize);
+            if colours[a] == colours[b] {
+                let (a, b) = (root(&mut self.parent, a), root(&mut self.parent, b));
+                self.parent[a.max(b) as usize] = a.min(b);
             }
         }
-        count += 1;
+        refill(&mut self.of_cell, cells, 0);
+        let mut count = 0u32;
+        // A cell's link points to a lower cell of its region, numbered before it.
+        for (cell, &up) in self.parent.iter().enumerate() {
+            self.of_cell[cell] = if up as usize == cell {
+                count += 1;
+                count - 1
+            } else {
+                self.of_cell[up as usize]
+            };
+        }
+        self.count = count as usize;
     }
-    (region, count as usize)
+
+    /// Two start cells in one region, if any.
+    pub(crate) fn shared_start(&self, starts: &[usize]) -> Option<(usize, usize)> {
+        starts.iter().enumerate().find_map(|(q, &a)| {
+            starts[q + 1..]
+                .iter()
+                .find(|&&b| self.of_cell[a] == self.of_cell[b])
+                .map(|&b| (a, b))
+        })
+    }
+}
+
+/// The root of `cell`'s set, halving the path on the way.
+fn root(parent: &mut [u32], cell: usize) -> u32 {
+    let mut at = cell as u32;
+    while parent[at as usize] != at {
+        let up = parent[parent[at as usize] as usize];
+        parent[at as usize] = up;
+        at = up;
+    }
+    at
 }
 
 #[cfg(test)]
@@ -478,6 +598,40 @@ pub(crate) mod tests {
         assert_eq!(board.unit_size(1), 2);
         assert_eq!(board.unit_neighbours(1), &[(0, 0b101)]);
         assert_eq!(board.max_moves(), 20);
+        Ok(())
+    }
+
+    #[test]
+    fn a_board_recoloured_in_place_is_the_board_built_with_those_colours() -> Result<()> {
+        let mut regions = Regions::default();
+        let mut recoloured = 0;
+        // A 7 x 7 grid keeps dense masks; 40 x 40 single cells (adjacent mode) do not.
+        for (side, mode) in [(7, Mode::Flood), (7, Mode::Adjacent), (40, Mode::Adjacent)] {
+            let (offsets, neighbours) = grid(side);
+            let edges: Vec<(u32, u32)> = edges(&offsets, &neighbours).collect();
+            let (rules, starts) = (Rules { mode, ..FLOOD }, [0, side * side - 1]);
+            let colouring = |seed: i64| -> Vec<u8> {
+                (0..side * side)
+                    .map(|cell| ((cell * 7 + seed * 13 + cell * cell * seed) % 5) as u8)
+                    .collect()
+            };
+            let mut board = Board::new(&offsets, &neighbours, &colouring(1), 5, &starts, rules)?;
+            for seed in 2..12 {
+                let colours = colouring(seed);
+                regions.label(&edges, &colours);
+                if regions.shared_start(board.starts()).is_some() {
+                    continue;
+                }
+                board.recolour_in_place(&edges, &colours, &regions);
+                let built = Board::new(&offsets, &neighbours, &colours, 5, &starts, rules)?;
+                // The neighbour pairs too, read from the dense masks on first use.
+                assert_eq!(board.unit_neighbours(0), built.unit_neighbours(0));
+                let (board, built) = (format!("{board:?}"), format!("{built:?}"));
+                assert!(board == built, "{side} {mode:?} {seed}");
+                recoloured += 1;
+            }
+        }
+        assert!(recoloured >= 15, "{recoloured} colourings tried");
         Ok(())
     }
 

@@ -9,31 +9,10 @@ use rayon::prelude::*;
 use stratagem_core::rng::{Halves, Stream, purpose_tag};
 use stratagem_core::{Cancel, Result};
 
-use crate::board::{Board, DENSE_WORDS};
+use crate::board::{Board, DENSE_WORDS, with_words};
 use crate::playout_loop::{HalfDraws, Start, Tables};
 use crate::purpose;
 use crate::state::{Outcome, State, margin, nth_colour};
-
-/// `$call` with `$w` a constant: the board's word count when it is at most 16 (boards up to
-/// 1,024 units, which keep dense neighbour masks), else 0 (the count read at run time, sparse
-/// neighbour words).
-macro_rules! with_words {
-    ($words:expr, $w:ident => $call:expr) => {
-        with_words!(@ $words, $w, $call, 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
-    };
-    (@ $words:expr, $w:ident, $call:expr, $($n:literal)*) => {
-        match $words {
-            $($n => {
-                const $w: usize = $n;
-                $call
-            })*
-            _ => {
-                const $w: usize = 0;
-                $call
-            }
-        }
-    };
-}
 
 /// How a playout picks its moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

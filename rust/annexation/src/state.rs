@@ -3,7 +3,7 @@
 use stratagem_core::{Error, Result};
 
 use crate::MAX_PLAYERS;
-use crate::board::Board;
+use crate::board::{Board, with_words};
 
 /// The result of a game so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,44 +31,72 @@ pub struct State {
 }
 
 impl State {
-    fn empty(board: &Board) -> Self {
-        let words = board.words();
-        let players = board.players();
-        let mut masks = vec![0u64; words * (2 + 2 * players)];
-        for unit in 0..board.units() {
-            masks[unit / 64] |= 1u64 << (unit % 64);
-        }
+    /// No buffers yet: [`State::clear`] or [`State::restart`] sizes them.
+    fn blank() -> Self {
         Self {
-            masks,
-            words,
-            players,
+            masks: Vec::new(),
+            words: 0,
+            players: 0,
             colours: [0; MAX_PLAYERS],
             scores: [0; MAX_PLAYERS],
-            free_cells: board.cells() as u32,
+            free_cells: 0,
             to_move: 0,
             moves: 0,
             outcome: Outcome::Ongoing,
         }
     }
 
+    fn empty(board: &Board) -> Self {
+        let mut state = Self::blank();
+        state.clear(board);
+        state
+    }
+
+    /// No cell owned, no move played, in the buffers the state has.
+    fn clear(&mut self, board: &Board) {
+        let mut masks = std::mem::take(&mut self.masks);
+        masks.clear();
+        masks.resize(board.words() * (2 + 2 * board.players()), 0);
+        // The unowned mask: every unit.
+        let units = board.units();
+        masks[..units / 64].fill(u64::MAX);
+        if units % 64 != 0 {
+            masks[units / 64] = (1u64 << (units % 64)) - 1;
+        }
+        *self = Self {
+            masks,
+            words: board.words(),
+            players: board.players(),
+            free_cells: board.cells() as u32,
+            ..Self::blank()
+        };
+    }
+
     /// The position before the first move: each player in turn takes its start cell and
     /// annexes the start cell's colour (docs/annexation-rules.md, "Setup").
     pub fn initial(board: &Board) -> Result<Self> {
-        let mut state = Self::empty(board);
+        let mut state = Self::blank();
+        state.restart(board)?;
+        Ok(state)
+    }
+
+    /// Makes this state [`State::initial`] of `board`, reusing its buffers.
+    pub fn restart(&mut self, board: &Board) -> Result<()> {
+        self.clear(board);
         for (q, &start) in board.starts().iter().enumerate() {
             let unit = board.unit_of_cell()[start] as usize;
-            if !state.is_unowned(unit) {
+            if !self.is_unowned(unit) {
                 return Err(Error::InvalidBoard(format!(
                     "start cell {start} of player {q} lies in another player's starting territory"
                 )));
             }
-            state.take(board, q, unit);
+            self.take(board, q, unit);
             let colour = board.cell_colours()[start];
-            state.colours[q] = colour;
-            state.annex(board, q, usize::from(colour));
+            self.colours[q] = colour;
+            with_words!(board.words(), W => self.annex_in::<W>(board, q, usize::from(colour)));
         }
-        state.settle(board);
-        Ok(state)
+        self.settle(board);
+        Ok(())
     }
 
     /// A position given cell by cell (the batch API): `owner[cell]` is -1 or a player.
@@ -173,8 +201,16 @@ impl State {
         self.scores[player] += board.unit_size(unit);
         self.free_cells -= board.unit_size(unit);
         let frontier = words * (1 + self.players + player);
-        for &(word, bits) in board.unit_neighbours(unit) {
-            self.masks[frontier + word as usize] |= bits;
+        let dense = board.dense_neighbour_masks();
+        if dense.is_empty() {
+            for &(word, bits) in board.unit_neighbours(unit) {
+                self.masks[frontier + word as usize] |= bits;
+            }
+        } else {
+            let near = &dense[unit * words..(unit + 1) * words];
+            for (mask, &bits) in self.masks[frontier..frontier + words].iter_mut().zip(near) {
+                *mask |= bits;
+            }
         }
     }
 

@@ -35,7 +35,7 @@ use stratagem_core::rng::Stream;
 use stratagem_core::{Cancel, Error, Result};
 
 use crate::ai::AiSpec;
-use crate::board::{Board, Rules};
+use crate::board::{Board, Regions, with_words};
 use crate::state::{Outcome, State, nth_colour};
 
 /// The purposes of the streams the vector env draws from, shared with the Python bridges.
@@ -47,22 +47,18 @@ pub const COLOUR_ATTEMPTS: u64 = 1000;
 /// Batches up to this size are stepped on the calling thread.
 pub const SERIAL_ENVS: usize = 32;
 
-/// The geometry every fresh board shares (its graph checked once); only its colours are
-/// drawn per episode.
+/// The graph every fresh board shares (checked once), as its edges; only the colours are
+/// drawn per episode, into the env's own board.
 #[derive(Clone, Debug)]
 pub struct Layout {
     cells: usize,
-    offsets: Vec<i64>,
-    neighbours: Vec<i64>,
-    starts: Vec<i64>,
-    colour_count: usize,
-    rules: Rules,
+    edges: Vec<(u32, u32)>,
 }
 
 impl Layout {
     /// The layout of `board`, whose graph is `offsets` and `neighbours`.
-    pub fn new(board: &Board, offsets: Vec<i64>, neighbours: Vec<i64>) -> Result<Self> {
-        let cells = stratagem_core::graph::check(&offsets, &neighbours, &crate::board::GRAPH)?;
+    pub fn new(board: &Board, offsets: &[i64], neighbours: &[i64]) -> Result<Self> {
+        let cells = stratagem_core::graph::check(offsets, neighbours, &crate::board::GRAPH)?;
         if cells != board.cells() {
             return Err(Error::InvalidParameter(format!(
                 "a layout of {cells} cells for a board of {}",
@@ -71,75 +67,61 @@ impl Layout {
         }
         Ok(Self {
             cells,
-            offsets,
-            neighbours,
-            // Start cells are cell ids, far below 2^63.
-            starts: board.starts().iter().map(|&s| s as i64).collect(),
-            colour_count: board.colour_count(),
-            rules: board.rules(),
+            edges: crate::board::edges(offsets, neighbours).collect(),
         })
     }
 
-    /// The board of game seed `seed` (see the module's docs).
-    fn board(&self, seed: u64, colours_tag: u64) -> Result<Board> {
-        let cells = self.offsets.len().saturating_sub(1);
-        let mut colours = vec![0u8; cells];
+    /// Recolours `board` (a board of this layout) as the board of game seed `seed` (see the
+    /// module's docs), in place; `scratch` holds the draw under test.
+    fn redraw(
+        &self,
+        board: &mut Board,
+        seed: u64,
+        colours_tag: u64,
+        scratch: &mut Redraw,
+    ) -> Result<()> {
+        let k = board.colour_count() as u64;
+        scratch.colours.resize(board.cells(), 0);
         for attempt in 0..COLOUR_ATTEMPTS {
-            let mut cursor = Stream::with_tag(seed, colours_tag, &[attempt])?.cursor();
-            for colour in &mut colours {
-                // Below colour_count <= 16: the cast is exact.
-                *colour = cursor.uniform_below(self.colour_count as u64) as u8;
-            }
-            if self.starts_apart(&colours) {
-                return Board::of_checked_graph(
-                    self.cells,
-                    &self.offsets,
-                    &self.neighbours,
-                    &colours,
-                    self.colour_count,
-                    &self.starts,
-                    self.rules,
-                );
+            let stream = Stream::with_tag(seed, colours_tag, &[attempt])?;
+            draw_below(&stream, k, &mut scratch.colours);
+            scratch.regions.label(&self.edges, &scratch.colours);
+            if scratch.regions.shared_start(board.starts()).is_none() {
+                board.recolour_in_place(&self.edges, &scratch.colours, &scratch.regions);
+                return Ok(());
             }
         }
         Err(Error::InvalidBoard(format!(
-            "no colour draw out of {COLOUR_ATTEMPTS} (seed {seed}, {} colours) puts the start \
-             cells in different regions",
-            self.colour_count
+            "no colour draw out of {COLOUR_ATTEMPTS} (seed {seed}, {k} colours) puts the start \
+             cells in different regions"
         )))
     }
+}
 
-    /// Whether no two start cells share a colour region.
-    fn starts_apart(&self, colours: &[u8]) -> bool {
-        let cells = colours.len();
-        let mut region = vec![usize::MAX; cells];
-        let mut stack = Vec::new();
-        for (q, &start) in self.starts.iter().enumerate() {
-            let Ok(start) = usize::try_from(start) else {
-                return false;
-            };
-            match region.get(start) {
-                Some(&usize::MAX) => {}
-                _ => return false,
-            }
-            region[start] = q;
-            stack.push(start);
-            while let Some(cell) = stack.pop() {
-                let (from, to) = (self.offsets[cell] as usize, self.offsets[cell + 1] as usize);
-                for &next in &self.neighbours[from..to] {
-                    let next = next as usize;
-                    if colours[next] == colours[cell] && region[next] != q {
-                        if region[next] != usize::MAX {
-                            return false;
-                        }
-                        region[next] = q;
-                        stack.push(next);
-                    }
-                }
+/// `values[i] = stream.cursor().uniform_below(n)` in turn (the same words and values): the
+/// rejection bound worked out once, and for a power-of-two `n` (which rejects nothing) each
+/// block's four words taken by a mask instead of a division.
+fn draw_below(stream: &Stream, n: u64, values: &mut [u8]) {
+    // Below n <= 16 colours: the casts are exact.
+    if n.is_power_of_two() {
+        for (block, chunk) in (0..).zip(values.chunks_mut(4)) {
+            for (value, word) in chunk.iter_mut().zip(stream.block(block)) {
+                *value = (word & (n - 1)) as u8;
             }
         }
-        true
+        return;
     }
+    let mut cursor = stream.cursor();
+    for value in values {
+        *value = cursor.uniform_below(n) as u8;
+    }
+}
+
+/// The buffers a fresh board is drawn in: the colours under test and their regions.
+#[derive(Clone, Debug, Default)]
+struct Redraw {
+    colours: Vec<u8>,
+    regions: Regions,
 }
 
 /// Where each episode's board comes from.
@@ -179,22 +161,55 @@ struct Env {
     episode: u64,
     game_seed: u64,
     needs_reset: bool,
-    /// Scratch, rebuilt for each observation: the owner of every unit (-1: unowned) and the
-    /// colour it shows.
-    unit_owner: Vec<i8>,
-    unit_shown: Vec<i8>,
-    /// The colour of every unit of the board (a unit's cells share one colour).
-    unit_colour: Vec<i8>,
+    /// Each cell's owner relative to the agent's seat (-1: unowned) as of the last
+    /// observation, which `synced` (the unowned units then) tells from units taken since.
+    cell_owner: Vec<i8>,
+    synced: Vec<u64>,
+    unit_cells: UnitCells,
+    redraw: Redraw,
 }
 
-/// The colour of every unit of `board`.
-fn unit_colours(board: &Board) -> Vec<i8> {
-    let mut unit_colour = vec![0i8; board.units()];
-    for (&unit, &colour) in board.unit_of_cell().iter().zip(board.cell_colours()) {
-        // Colours are below 16: the cast is exact.
-        unit_colour[unit as usize] = colour as i8;
+/// The cells of each unit of a board, as CSR.
+#[derive(Clone, Debug, Default)]
+struct UnitCells {
+    offsets: Vec<u32>,
+    cells: Vec<u32>,
+}
+
+impl UnitCells {
+    fn of(board: &Board) -> Self {
+        let mut unit_cells = Self::default();
+        unit_cells.rebuild(board);
+        unit_cells
     }
-    unit_colour
+
+    /// The cells of each unit of `board`, in the buffers it has: a counting sort of the
+    /// cells by unit (counts, their running sums, which are each unit's end, then the cells
+    /// placed from the last down, which leaves each unit's start one slot up).
+    fn rebuild(&mut self, board: &Board) {
+        let units = board.units();
+        self.offsets.clear();
+        self.offsets.resize(units + 1, 0);
+        for &unit in board.unit_of_cell() {
+            self.offsets[unit as usize + 1] += 1;
+        }
+        for unit in 0..units {
+            self.offsets[unit + 1] += self.offsets[unit];
+        }
+        self.cells.resize(board.cells(), 0);
+        for (cell, &unit) in board.unit_of_cell().iter().enumerate().rev() {
+            let end = &mut self.offsets[unit as usize + 1];
+            *end -= 1;
+            // Cells number below 2^32 (graph::check).
+            self.cells[*end as usize] = cell as u32;
+        }
+        self.offsets.copy_within(1.., 0);
+        self.offsets[units] = board.cells() as u32;
+    }
+
+    fn cells_of(&self, unit: usize) -> &[u32] {
+        &self.cells[self.offsets[unit] as usize..self.offsets[unit + 1] as usize]
+    }
 }
 
 /// The caller's output buffers of one step, env-major: `observations` and
@@ -256,13 +271,13 @@ impl VectorEnv {
             )));
         }
         if let Boards::Fresh(layout) = &settings.boards {
-            if layout.cells != board.cells() || layout.colour_count != board.colour_count() {
+            if layout.cells != board.cells() {
                 return Err(Error::InvalidParameter(
-                    "a fresh-board layout must have the board's cells and colours".into(),
+                    "a fresh-board layout must have the board's cells".into(),
                 ));
             }
         }
-        let env = Env {
+        let mut env = Env {
             board: Arc::clone(board),
             state: State::initial(board)?,
             history: Vec::new(),
@@ -270,10 +285,12 @@ impl VectorEnv {
             episode: 0,
             game_seed: 0,
             needs_reset: false,
-            unit_owner: vec![-1; board.units()],
-            unit_shown: vec![0; board.units()],
-            unit_colour: unit_colours(board),
+            cell_owner: Vec::new(),
+            synced: Vec::new(),
+            unit_cells: UnitCells::of(board),
+            redraw: Redraw::default(),
         };
+        env.show_nothing_owned();
         Ok(Self {
             envs: vec![env; num_envs],
             settings,
@@ -402,15 +419,29 @@ impl Env {
             Stream::with_tag(self.base_seed, shared.episode_tag, &[self.episode])?.block(0)[0]
         };
         if let Boards::Fresh(layout) = &shared.settings.boards {
-            self.board = Arc::new(layout.board(self.game_seed, shared.colours_tag)?);
-            self.unit_owner.resize(self.board.units(), -1);
-            self.unit_shown.resize(self.board.units(), 0);
-            self.unit_colour = unit_colours(&self.board);
+            // The envs share their first board until they draw their own.
+            let board = Arc::make_mut(&mut self.board);
+            layout.redraw(board, self.game_seed, shared.colours_tag, &mut self.redraw)?;
+            self.unit_cells.rebuild(board);
         }
-        self.state = State::initial(&self.board)?;
+        self.state.restart(&self.board)?;
+        self.show_nothing_owned();
         self.history.clear();
         self.needs_reset = false;
         self.play_opponents(shared)
+    }
+
+    /// Every cell shown unowned, and every unit too, so that the next observation shows all
+    /// the owned ones.
+    fn show_nothing_owned(&mut self) {
+        self.cell_owner.clear();
+        self.cell_owner.resize(self.board.cells(), -1);
+        let units = self.board.units();
+        self.synced.clear();
+        self.synced.resize(units.div_ceil(64), u64::MAX);
+        if units % 64 != 0 {
+            self.synced[units / 64] = (1u64 << (units % 64)) - 1;
+        }
     }
 
     /// `(reward, terminated)` of the agent's `action`; with same-step autoreset an ended
@@ -421,9 +452,8 @@ impl Env {
             self.start(shared)?;
             return Ok((0.0, false));
         }
-        let board = Arc::clone(&self.board);
-        let legal = self.state.legal_mask(&board);
-        let in_range = (0..board.colour_count() as i64).contains(&action);
+        let legal = self.state.legal_mask(&self.board);
+        let in_range = (0..self.board.colour_count() as i64).contains(&action);
         let reward = if self.state.is_over() {
             // The opponents ended the game before the agent's first move (tiny boards): the
             // action is ignored and the episode ends with its result.
@@ -449,7 +479,8 @@ impl Env {
     }
 
     fn play(&mut self, colour: usize) {
-        self.state.play_unchecked(&self.board, colour);
+        let (state, board) = (&mut self.state, &self.board);
+        with_words!(board.words(), W => state.play_in::<W>(board, colour));
         // Colours are below 16: the cast is exact.
         self.history.push(colour as u8);
     }
@@ -482,33 +513,42 @@ impl Env {
         Ok(())
     }
 
-    /// Writes the observation of the agent's seat: each unit's owner and shown colour first,
-    /// then a branch-free gather per cell; then its legal mask into `mask` (all ones when the
-    /// episode has ended: the next action is ignored).
+    /// Writes the observation of the agent's seat: first the owners of the units taken since
+    /// the last observation go into `cell_owner`, then the owners are copied and each cell
+    /// shows its owner's colour or its own; then the legal mask goes into `mask` (all ones
+    /// when the episode has ended: the next action is ignored).
     fn write(&mut self, shared: &Shared<'_>, observation: &mut [i8], mask: &mut [i8]) {
         let (state, board) = (&self.state, &self.board);
         let (seat, players) = (shared.settings.seat, shared.players);
-        self.unit_owner.fill(-1);
-        self.unit_shown.copy_from_slice(&self.unit_colour);
-        for (q, &colour) in state.player_colours().iter().enumerate() {
-            // Players are at most 4: the casts are exact.
-            let relative = ((q + players - seat) % players) as i8;
-            for (w, &bits) in state.owned(q).iter().enumerate() {
-                let mut bits = bits;
-                while bits != 0 {
-                    let unit = w * 64 + bits.trailing_zeros() as usize;
-                    self.unit_owner[unit] = relative;
-                    self.unit_shown[unit] = colour as i8;
-                    bits &= bits - 1;
+        // Players are at most 4: the casts are exact.
+        let relative = |q: usize| ((q + players - seat) % players) as i8;
+        for (w, (synced, &unowned)) in self.synced.iter_mut().zip(state.unowned()).enumerate() {
+            let mut taken = *synced & !unowned;
+            *synced = unowned;
+            while taken != 0 {
+                let bit = taken & taken.wrapping_neg();
+                let owner = (0..players).find(|&q| state.owned(q)[w] & bit != 0);
+                let owner = owner.map_or(-1, relative);
+                let unit = w * 64 + bit.trailing_zeros() as usize;
+                for &cell in self.unit_cells.cells_of(unit) {
+                    self.cell_owner[cell as usize] = owner;
                 }
+                taken &= taken - 1;
             }
         }
-        let cells = board.cells();
-        let (owners, shown) = observation.split_at_mut(cells);
-        let (unit_owner, unit_shown) = (&self.unit_owner, &self.unit_shown);
-        for ((&unit, owner), colour) in board.unit_of_cell().iter().zip(owners).zip(shown) {
-            *owner = unit_owner[unit as usize];
-            *colour = unit_shown[unit as usize];
+        let (owners, shown) = observation.split_at_mut(board.cells());
+        owners.copy_from_slice(&self.cell_owner);
+        // Each cell's colour, then each player's over its cells: whole-slice passes that
+        // compile to vector selects.
+        for (shown, &colour) in shown.iter_mut().zip(board.cell_colours()) {
+            // Colours are below 16: the casts are exact.
+            *shown = colour as i8;
+        }
+        for (q, &colour) in state.player_colours().iter().enumerate() {
+            let (owner, colour) = (relative(q), colour as i8);
+            for (shown, &at) in shown.iter_mut().zip(&self.cell_owner) {
+                *shown = if at == owner { colour } else { *shown };
+            }
         }
         let legal = if self.needs_reset || state.is_over() {
             u32::MAX
@@ -695,8 +735,22 @@ mod tests {
         };
         let starts = vec![0, n as i64 - 1];
         let board = Board::new(&offsets, &neighbours, &colours, 4, &starts, rules)?;
-        let layout = Layout::new(&board, offsets, neighbours)?;
+        let layout = Layout::new(&board, &offsets, &neighbours)?;
         Ok((Arc::new(board), layout))
+    }
+
+    #[test]
+    fn colour_draws_read_the_stream_as_its_cursor_does() -> Result<()> {
+        for n in 3..=16u64 {
+            let stream = Stream::new(9, COLOURS, &[n])?;
+            // 37 values: whole blocks of four and a part of one.
+            let mut drawn = vec![0u8; 37];
+            draw_below(&stream, n, &mut drawn);
+            let mut cursor = stream.cursor();
+            let expected: Vec<u8> = (0..37).map(|_| cursor.uniform_below(n) as u8).collect();
+            assert_eq!(drawn, expected, "{n} colours");
+        }
+        Ok(())
     }
 
     #[test]
@@ -710,6 +764,45 @@ mod tests {
             .filter_map(|i| env.board(i).map(|b| b.cell_colours().to_vec()))
             .collect();
         assert!(colours.len() > 8, "{} distinct boards of 16", colours.len());
+        Ok(())
+    }
+
+    #[test]
+    fn fresh_boards_are_built_boards_and_any_thread_count_plays_them_alike() -> Result<()> {
+        // More envs than SERIAL_ENVS, so that the pool splits them.
+        let n = 2 * SERIAL_ENVS + 3;
+        let (board, layout) = long_path(30)?;
+        let (offsets, neighbours) = crate::board::tests::path(30);
+        let play = |threads: usize| -> Result<(Vec<Vec<i8>>, Vec<Board>)> {
+            let fresh = settings(Boards::Fresh(layout.clone()), true);
+            let mut env = VectorEnv::new(&board, n, fresh)?;
+            let mut out = Buffers::new(&board, n);
+            let pool = stratagem_core::parallel::pool(threads)?;
+            pool.install(|| env.reset(&(0..n as u64).collect::<Vec<u64>>(), out.outputs()))?;
+            let mut trace = vec![out.observations.clone()];
+            for _ in 0..40 {
+                let actions: Vec<i64> = out
+                    .masks
+                    .chunks(4)
+                    .map(|m| m.iter().position(|&on| on == 1).unwrap_or(0) as i64)
+                    .collect();
+                pool.install(|| env.step(&actions, out.outputs()))?;
+                trace.push(out.observations.clone());
+            }
+            let boards = (0..n).filter_map(|i| env.board(i).map(|b| (**b).clone()));
+            Ok((trace, boards.collect()))
+        };
+        let (one, boards) = play(1)?;
+        assert_eq!(one, play(2)?.0);
+        assert_eq!(one, play(3)?.0);
+        // Each env's board, recoloured in place episode after episode, is the board built
+        // afresh from its colours.
+        for played in &boards {
+            let built = board.recoloured(&offsets, &neighbours, played.cell_colours())?;
+            // The neighbour pairs too, read from the dense masks on first use.
+            assert_eq!(played.unit_neighbours(0), built.unit_neighbours(0));
+            assert_eq!(format!("{played:?}"), format!("{built:?}"));
+        }
         Ok(())
     }
 

@@ -529,10 +529,7 @@ impl PyVector {
     ) -> PyResult<Self> {
         let inner = &board.inner;
         let boards = if fresh {
-            Boards::Fresh(
-                Layout::new(inner, board.offsets.clone(), board.neighbours.clone())
-                    .map_err(to_py)?,
-            )
+            Boards::Fresh(Layout::new(inner, &board.offsets, &board.neighbours).map_err(to_py)?)
         } else {
             Boards::Fixed(Arc::clone(inner))
         };
