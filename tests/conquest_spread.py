@@ -112,6 +112,8 @@ SPEC_CASES = [
     ("grid:17x9:torus", 3, "regions"),
     ("grid:30x40", 3, "random"),
     ("rgg:900:seed=5", 4, "regions"),
+    ("grid:23x31", 8, "regions"),
+    ("rgg:500:radius=0.04:seed=1", 7, "regions"),
     ("rgg:700:degree=6:seed=2", 3, "random"),
     ("file:grid:9x12:torus", 3, "regions"),
     ("file:er:300:degree=1.5:seed=4", 4, "regions"),

@@ -1,6 +1,7 @@
 """The engine's pieces of a conquest start on a large board against their second paths: the
 regions of assign_regions (``_core.conquest.regions_of``) against the oracle's plain
-breadth-first growth and against distances to the starts, and a grid's CSR
+breadth-first order and networkx's distances (equal sizes, connected bands on a grid), and a
+grid's CSR
 (``_core.conquest.grid_csr``, behind ``layouts.grid``) against a numpy construction and
 networkx."""
 
@@ -12,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from edge_lists import bfs_distances, csr_lists
+from edge_lists import csr_lists
 from property_settings import SEEDS
 from stratagem import _core
 from stratagem.conquest import Board, assign_random, assign_regions, oracle
@@ -38,81 +39,149 @@ def csr(n: int, edges: list[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
     return np.array(indptr, dtype=np.int64), np.array(indices, dtype=np.int64)
 
 
-def nearest_lowest(n: int, edges: list[tuple[int, int]], starts: list[int]) -> list[int]:
-    """The lowest team among those whose start is nearest to each territory, -1 where none
-    is reachable: what growing all regions one level at a time gives."""
-    indptr, indices = csr_lists(n, edges)
-    rows = [indices[indptr[x] : indptr[x + 1]] for x in range(n)]
-    distances = [bfs_distances(rows, start) for start in starts]
-    team = []
-    for x in range(n):
-        reached = [(d[x], t) for t, d in enumerate(distances) if d[x] >= 0]
-        team.append(min(reached)[1] if reached else -1)
+def order_cut(n: int, edges: list[tuple[int, int]], first: int, teams: int) -> list[int]:
+    """The regions from networkx's distances: the far end is the lowest id among the
+    territories farthest from ``first``; the order by distance from it, then id, the others
+    last by id, the territory at place ``p`` to team ``p * teams // n``."""
+    graph = nx.Graph()
+    graph.add_nodes_from(range(n))
+    graph.add_edges_from(edges)
+    from_first = nx.single_source_shortest_path_length(graph, first)
+    far_end = min(x for x, d in from_first.items() if d == max(from_first.values()))
+    from_end = nx.single_source_shortest_path_length(graph, far_end)
+    order = sorted(range(n), key=lambda x: (from_end.get(x, n), x))
+    team = [0] * n
+    for place, x in enumerate(order):
+        team[x] = place * teams // n
     return team
 
 
 @given(graphs(), st.data())
-def test_regions_are_the_oracles_and_the_nearest_starts(graph, data):
+def test_regions_are_the_oracles_and_the_cut_breadth_first_order(graph, data):
     n, edges = graph
     teams = data.draw(st.integers(1, min(64, n)))
-    starts = data.draw(st.permutations(range(n)))[:teams]
+    first = data.draw(st.integers(0, n - 1))
     indptr, indices = csr(n, edges)
-    engine = _core.conquest.regions_of(indptr, indices, np.array(starts, dtype=np.int64))
+    engine = _core.conquest.regions_of(indptr, indices, first, teams)
     assert engine.dtype == np.int64
-    assert engine.tolist() == oracle.regions_of(indptr, indices, starts)
-    assert engine.tolist() == nearest_lowest(n, edges, starts)
+    assert engine.tolist() == oracle.regions_of(indptr, indices, first, teams)
+    assert engine.tolist() == order_cut(n, edges, first, teams)
+    sizes = np.bincount(engine, minlength=teams)
+    assert sizes.max() - sizes.min() <= 1
 
 
 @given(graphs(), st.data(), SEEDS)
-def test_assign_regions_is_the_oracles_regions_dealt_elsewhere_at_random(graph, data, seed):
+def test_assign_regions_is_the_oracles_regions_from_the_first_of_the_random_order(
+    graph, data, seed
+):
     n, edges = graph
     if n < 2:
         n, edges = 2, []
     teams = data.draw(st.integers(2, min(64, n)))
     board = Board(*csr(n, edges))
-    starts = layouts.random_order(seed, "conquest.assign.regions", n)[:teams].tolist()
-    expected = oracle.regions_of(board.indptr, board.indices, starts)
-    dealt = assign_random(board, teams, seed).tolist()
-    expected = [dealt[x] if t < 0 else t for x, t in enumerate(expected)]
+    first = int(layouts.random_order(seed, "conquest.assign.regions", n)[0])
+    expected = oracle.regions_of(board.indptr, board.indices, first, teams)
     assert assign_regions(board, teams, seed).tolist() == expected
 
 
+@st.composite
+def board_specs(draw: st.DrawFn) -> str:
+    """Small boards of every kind the command line names."""
+    seed = draw(st.integers(0, 2**16))
+    return draw(
+        st.sampled_from(
+            [
+                f"grid:{draw(st.integers(1, 20))}x{draw(st.integers(2, 20))}",
+                f"grid:{draw(st.integers(3, 15))}x{draw(st.integers(3, 15))}:torus",
+                f"rgg:{draw(st.integers(20, 300))}:degree={draw(st.integers(2, 10))}:seed={seed}",
+                f"er:{draw(st.integers(20, 300))}:degree={draw(st.integers(1, 8))}:seed={seed}",
+                f"ba:{draw(st.integers(20, 300))}:{draw(st.integers(1, 3))}:seed={seed}",
+                "risk",
+            ]
+        )
+    )
+
+
+@given(board_specs(), st.integers(2, 8), SEEDS)
+def test_regions_of_every_kind_of_board_are_equal_and_the_oracles(spec, teams, seed):
+    board = Board.from_spec(spec)
+    if teams > board.n:
+        return
+    team = assign_regions(board, teams, seed)
+    sizes = np.bincount(team, minlength=teams)
+    assert sizes.size == teams
+    assert sizes.max() - sizes.min() <= 1
+    first = int(layouts.random_order(seed, "conquest.assign.regions", board.n)[0])
+    assert team.tolist() == oracle.regions_of(board.indptr, board.indices, first, teams)
+
+
+def whole_diagonals(distance: np.ndarray, members: np.ndarray) -> int:
+    """The distances all of whose territories are among ``members``."""
+    levels = np.bincount(distance)
+    held = np.bincount(distance[members], minlength=levels.size)
+    return int(np.count_nonzero(held == levels))
+
+
+@given(st.integers(1, 30), st.integers(1, 30), st.integers(2, 8), SEEDS)
+def test_grid_regions_are_bands_of_diagonals_from_a_corner(rows, cols, teams, seed):
+    """On a grid the far end is a corner, the first region is connected, and so is every
+    region holding two whole diagonals."""
+    board = Board.grid(rows, cols)
+    if teams > board.n:
+        return
+    team = assign_regions(board, teams, seed)
+    graph = board.to_networkx()
+    first = int(layouts.random_order(seed, "conquest.assign.regions", board.n)[0])
+    from_first = nx.single_source_shortest_path_length(graph, first)
+    far_end = min(x for x, d in from_first.items() if d == max(from_first.values()))
+    assert far_end in (0, cols - 1, (rows - 1) * cols, rows * cols - 1)
+    distance = np.array([nx.shortest_path_length(graph, far_end, x) for x in range(board.n)])
+    assert team[far_end] == 0
+    for t in range(teams):
+        members = np.flatnonzero(team == t)
+        if t == 0 or whole_diagonals(distance, members) >= 2:
+            assert nx.is_connected(graph.subgraph(members.tolist()))
+
+
 @pytest.mark.parametrize(
-    "spec", ["grid:40x50", "grid:30x30:torus", "rgg:3000", "rgg:2000:radius=0.01"]
+    "spec",
+    ["grid:40x50", "grid:30x30:torus", "rgg:3000", "rgg:2000:radius=0.01", "er:2000:degree=3"],
 )
 @pytest.mark.parametrize("teams", [2, 7, 64])
 def test_regions_on_larger_boards_are_the_oracles(spec, teams):
     board = Board.from_spec(spec)
-    starts = layouts.random_order(5, "conquest.assign.regions", board.n)[:teams]
-    engine = _core.conquest.regions_of(board.indptr, board.indices, starts)
-    assert engine.tolist() == oracle.regions_of(board.indptr, board.indices, starts.tolist())
+    first = int(layouts.random_order(5, "conquest.assign.regions", board.n)[0])
+    engine = _core.conquest.regions_of(board.indptr, board.indices, first, teams)
+    assert engine.tolist() == oracle.regions_of(board.indptr, board.indices, first, teams)
+    sizes = np.bincount(engine, minlength=teams)
+    assert sizes.max() - sizes.min() <= 1
 
 
-def test_regions_on_one_territory_and_without_starts():
+def test_regions_on_one_territory():
     indptr, indices = np.array([0, 0], dtype=np.int64), np.array([], dtype=np.int64)
-    assert _core.conquest.regions_of(indptr, indices, np.array([0])).tolist() == [0]
-    nobody = np.array([], dtype=np.int64)
-    assert _core.conquest.regions_of(indptr, indices, nobody).tolist() == [-1]
+    assert _core.conquest.regions_of(indptr, indices, 0, 1).tolist() == [0]
+    assert oracle.regions_of(indptr, indices, 0, 1) == [0]
 
 
 @pytest.mark.parametrize(
-    ("indptr", "indices", "starts", "error", "message"),
+    ("indptr", "indices", "start", "error", "message"),
     [
-        ([0, 1, 2], [1, 0], [2], InvalidParameter, "the start 2 of team 0 is outside 0..2"),
-        ([0, 1, 2], [1, 0], [-1], InvalidParameter, "the start -1 of team 0 is outside 0..2"),
-        ([0, 1, 2], [1, 0], [1, 1], InvalidParameter, "territory 1 is the start of teams 0 and 1"),
-        ([0, 1, 3], [1, 0], [0], InvalidBoard, "indptr must rise from 0 to len(indices)"),
-        ([0, 2, 1, 2], [1, 0], [0], InvalidBoard, "indptr must rise from 0 to len(indices)"),
-        ([0, 1, 2], [5, 0], [0], InvalidBoard, "a neighbour id 5 is outside 0..2"),
-        ([0] * 66, [], list(range(65)), InvalidParameter, "at most 64 teams start, got 65"),
+        ([0, 1, 2], [1, 0], (2, 2), InvalidParameter, "outside 0..2"),
+        ([0, 1, 2], [1, 0], (-1, 2), InvalidParameter, "outside 0..2"),
+        ([0, 1, 2], [1, 0], (0, 0), InvalidParameter, "got 0"),
+        ([0, 1, 2], [1, 0], (0, 65), InvalidParameter, "got 65"),
+        ([0, 1, 3], [1, 0], (0, 2), InvalidBoard, "indptr must rise from 0 to len(indices)"),
+        ([0, 2, 1, 2], [1, 0], (0, 2), InvalidBoard, "indptr must rise from 0 to len(indices)"),
+        ([0, 1, 2], [5, 0], (0, 2), InvalidBoard, "a neighbour id 5 is outside 0..2"),
     ],
 )
-def test_regions_refuse_bad_input(indptr, indices, starts, error, message):
-    arrays = (np.array(a, dtype=np.int64) for a in (indptr, indices, starts))
+def test_regions_refuse_bad_input(indptr, indices, start, error, message):
+    first, teams = start
+    arrays = (np.array(a, dtype=np.int64) for a in (indptr, indices))
     with pytest.raises(error, match=message.replace("(", r"\(").replace(")", r"\)")):
-        _core.conquest.regions_of(*arrays)
+        _core.conquest.regions_of(*arrays, first, teams)
     with pytest.raises(error):
-        oracle.regions_of(indptr, indices, starts)
+        oracle.regions_of(indptr, indices, first, teams)
 
 
 def numpy_grid(rows: int, cols: int, torus: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -84,17 +84,17 @@ def test_from_spec_equals_the_game_of_the_whole_board_turn_by_turn(
     assert play_alongside(game, whole_game(spec, teams, 4, seed, assign, **options)) == []
 
 
-def test_the_engine_grows_the_regions_of_the_arrays() -> None:
+def test_the_engine_deals_the_regions_of_the_arrays() -> None:
     for rows, cols, torus in [(1, 1, False), (1, 9, False), (7, 4, False), (5, 6, True)]:
         board = Board.grid(rows, cols, torus)
         engine = _core.conquest.Board.grid(rows, cols, torus)
         assert (engine.n, engine.n_borders) == (board.n, board.n_borders)
-        for starts in ([0], [board.n - 1], list(range(min(board.n, 5)))[::-1]):
-            starts_array = np.array(starts, dtype=np.int64)
-            expected = _core.conquest.regions_of(board.indptr, board.indices, starts_array)
-            assert np.array_equal(_core.conquest.board_regions(engine, starts_array), expected)
+        for first in (0, board.n - 1, board.n // 2):
+            for teams in range(1, min(board.n, 5) + 1):
+                expected = _core.conquest.regions_of(board.indptr, board.indices, first, teams)
+                assert np.array_equal(_core.conquest.board_regions(engine, first, teams), expected)
     with pytest.raises(StratagemError, match=r"outside 0\.\.4"):
-        _core.conquest.board_regions(_core.conquest.Board.grid(2, 2, False), np.array([4]))
+        _core.conquest.board_regions(_core.conquest.Board.grid(2, 2, False), 4, 2)
     with pytest.raises(StratagemError, match="a torus needs at least 3 rows"):
         _core.conquest.Board.grid(2, 5, True)
 

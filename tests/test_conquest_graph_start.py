@@ -22,9 +22,9 @@ from stratagem import _core, graph
 from stratagem.conquest import Board, assign_random, assign_regions
 from stratagem.conquest.boards.layouts import random_order
 from stratagem.conquest.distributed import partition
-from stratagem.conquest.distributed.graph_start import _region_keys, graph_regions, graph_start
+from stratagem.conquest.distributed.graph_start import _region_keys, graph_distances, graph_start
 from stratagem.errors import InvalidParameter
-from stratagem.mpi import Communicator, block_partition, world
+from stratagem.mpi import Communicator, block_partition
 from test_conquest_distributed import ThreadWorld, outcomes_or_raise
 
 IntArray = NDArray[np.int64]
@@ -124,20 +124,18 @@ def test_graph_start_of_every_share_is_the_whole_boards_start(
 
 @pytest.mark.parametrize("name", ["islands", "er-sparse", "rgg-shuffled"])
 @pytest.mark.parametrize("how", OWNERS)
-def test_graph_regions_is_the_nearest_starts_lowest_team_or_minus_one(name: str, how: str) -> None:
-    board, teams, seed = BOARDS[name], 4, 12
-    starts = starts_of(board, teams, seed)
-    reached = graph.distances(board.indptr, board.indices, starts) >= 0
-    want = np.where(reached, assign_regions(board, teams, seed), -1)
+def test_graph_distances_are_the_breadth_first_distances(name: str, how: str) -> None:
+    board = BOARDS[name]
+    source = starts_of(board, 1, 12)[0]
+    want = graph.distances(board.indptr, board.indices, [source])
     owner = owners(board, 3, how)
 
-    def regions(comm: Communicator) -> list[int]:
+    def distances(comm: Communicator) -> list[int]:
         share = share_of(board, owner, comm.rank)
-        return [
-            int(d) for d in graph_regions(share, starts, teams, comm) - want[share["local_ids"]]
-        ]
+        found = graph_distances(share, source, comm) - want[share["local_ids"]]
+        return [int(d) for d in found]
 
-    differences = outcomes_or_raise(ThreadWorld(3).run(regions))
+    differences = outcomes_or_raise(ThreadWorld(3).run(distances))
     assert [d for found in differences for d in found if d] == []
     assert sum(map(len, differences)) > board.n  # ghosts too
 
@@ -169,7 +167,7 @@ def test_a_one_territory_board_is_one_team_and_too_small_for_two(ranks: int) -> 
 
     def start(comm: Communicator) -> list[int]:
         share = share_of(board, owner, comm.rank)
-        team = [int(t) for t in graph_regions(share, [0], 1, comm)]
+        team = [int(t) for t in graph_distances(share, 0, comm)]
         with pytest.raises(InvalidParameter, match="n_teams = 2 exceeds the 1 territories"):
             graph_start(share, 1, 2, assign="regions", seed=0, comm=comm)
         return team
@@ -242,10 +240,3 @@ def test_bad_input_on_one_rank_raises_on_every_rank(
     for outcome in ThreadWorld(3).run(start):
         assert isinstance(outcome, InvalidParameter), repr(outcome)
         assert message in str(outcome)
-
-
-def test_graph_regions_wants_one_start_a_team() -> None:
-    board = Board.ring(6)
-    share = share_of(board, partition(board, 1), 0)
-    with pytest.raises(InvalidParameter, match="2 starts were given for 3 teams"):
-        graph_regions(share, [0, 3], 3, world())

@@ -1,7 +1,7 @@
-"""Rank-local grid boards (stratagem.conquest.distributed.local_board) against the whole board: the
-rows and offsets of a grid from its spec, each rank's share built from its own block against the
-engine's cut of the whole board, the regions start from the distances to the starts against
-the breadth-first growth of assign_regions, and DistributedGame.from_spec against Game, on
+"""Rank-local grid boards (stratagem.conquest.distributed.local_board) against the whole board: the rows
+and offsets of a grid from its spec, each rank's share built from its own block against the
+engine's cut of the whole board, each rank's regions start from the grid's distances against
+the whole board's assign_regions, and DistributedGame.from_spec against Game, on
 the serial communicator and on ranks emulated by threads.
 
 The same games under mpiexec are in tests/mpi/test_conquest_mpi.py.
@@ -24,9 +24,9 @@ from stratagem.conquest.boards.layouts import random_order
 from stratagem.conquest.distributed import DistributedGame, local_board, partition
 from stratagem.conquest.distributed.local_board import (
     local_share,
+    local_start,
     random_positions,
     region_starts,
-    regions,
 )
 from stratagem.conquest.game import Assign
 from stratagem.errors import InconsistentInput, InvalidBoard, InvalidParameter
@@ -97,26 +97,30 @@ def test_the_distances_of_a_grid_are_breadth_first_search_hops() -> None:
     torus=st.booleans(),
     teams=st.integers(2, 8),
     seed=st.integers(0, 2**64 - 1),
+    ranks=st.integers(1, 4),
 )
-def test_regions_from_the_nearest_start_are_assign_regions(
-    rows: int, cols: int, torus: bool, teams: int, seed: int
+def test_each_ranks_regions_from_the_distances_are_assign_regions(
+    *, rows: int, cols: int, torus: bool, teams: int, seed: int, ranks: int
 ) -> None:
     torus = torus and rows >= 3 and cols >= 3
     board = Board.grid(rows, cols, torus)
     if teams > board.n:
         return
-    starts = random_order(seed, "conquest.assign.regions", board.n)[:teams].tolist()
-    team = regions(GridRows(rows, cols, torus), starts, np.arange(board.n))
-    assert team.tolist() == assign_regions(board, teams, seed).tolist()
+    grid = GridRows(rows, cols, torus)
+    whole = assign_regions(board, teams, seed)
 
+    def start(comm: Communicator) -> tuple[list[int], list[int]]:
+        share = local_share(grid, comm.size, comm.rank)
+        ids = share["local_ids"]
+        team, territories = local_start(
+            grid, teams, assign="regions", seed=seed, ids=ids, owned=share["owned"], comm=comm
+        )
+        return (team - whole[ids]).tolist(), territories.tolist()
 
-def test_grid_regions_refuses_territories_outside_the_grid() -> None:
-    with pytest.raises(InvalidBoard, match=r"territory 12 is outside the grid's 0..12"):
-        _core.conquest.grid_regions(3, 4, False, [0, 12], np.arange(12))
-    with pytest.raises(InvalidBoard, match=r"territory -1 is outside"):
-        _core.conquest.grid_regions(3, 4, False, [0, 5], np.array([3, -1]))
-    with pytest.raises(InvalidParameter, match="a grid needs rows and columns, got 0x4"):
-        _core.conquest.grid_regions(0, 4, False, [0], np.arange(1))
+    sizes = np.bincount(whole, minlength=teams).tolist()
+    for differences, territories in outcomes_or_raise(ThreadWorld(ranks).run(start)):
+        assert not any(differences)
+        assert territories == sizes
 
 
 class Offers:

@@ -1,6 +1,7 @@
-"""The start of each rank's share of a board (stratagem.conquest.distributed.graph_start) over the
-ranks of the MPI world against the whole board's assign_regions and assign_random, and bad input on
-one rank only. The same on ranks emulated by threads is in tests/test_conquest_graph_start.py.
+"""The start of each rank's share of a board (stratagem.conquest.distributed.graph_start, and a grid's
+stratagem.conquest.distributed.local_board.local_start) over the ranks of the MPI world against the whole
+board's assign_regions and assign_random, and bad input on one rank only. The same on ranks
+emulated by threads is in tests/test_conquest_graph_start.py.
 
 Every rank runs the same code and makes the same assertions (see conftest.py).
 """
@@ -16,7 +17,9 @@ from collective_errors import raised
 from stratagem import _core
 from stratagem.conquest import Board, assign_random, assign_regions
 from stratagem.conquest.distributed import partition
+from stratagem.conquest.boards.grid_rows import GridRows
 from stratagem.conquest.distributed.graph_start import graph_start
+from stratagem.conquest.distributed.local_board import local_share, local_start
 from stratagem.errors import InvalidParameter
 from stratagem.mpi import Communicator
 
@@ -49,6 +52,27 @@ def test_graph_start_on_every_rank_is_the_whole_boards_start(
             differences.append(f"rank {comm.rank}: {assign} {teams} teams")
         if territories.tolist() != np.bincount(whole, minlength=teams).tolist():
             differences.append(f"rank {comm.rank}: {assign} {teams} teams' territories")
+    assert [d for theirs in comm.allgather_object(differences) for d in theirs] == []
+
+
+@pytest.mark.parametrize("spec", ["grid:23x31", "grid:9x45", "grid:17x9:torus"])
+def test_each_ranks_grid_regions_are_the_whole_boards(comm: Communicator, spec: str) -> None:
+    grid = GridRows.of_spec(spec)
+    assert grid is not None
+    board = Board.from_spec(spec)
+    share = local_share(grid, comm.size, comm.rank)
+    ids, owned = share["local_ids"], share["owned"]
+    differences = []
+    for teams in range(2, 9):
+        for seed in (0, 7, 2**64 - 1):
+            whole = assign_regions(board, teams, seed)
+            team, territories = local_start(
+                grid, teams, assign="regions", seed=seed, ids=ids, owned=owned, comm=comm
+            )
+            if not np.array_equal(team, whole[ids]):
+                differences.append(f"rank {comm.rank}: {teams} teams, seed {seed}")
+            if territories.tolist() != np.bincount(whole, minlength=teams).tolist():
+                differences.append(f"rank {comm.rank}: {teams} teams' territories, seed {seed}")
     assert [d for theirs in comm.allgather_object(differences) for d in theirs] == []
 
 

@@ -29,7 +29,6 @@ __all__ = [
     "check_policy",
     "csr_share",
     "grid_csr",
-    "grid_regions",
     "grid_share",
     "part_share",
     "regions_of",
@@ -179,14 +178,6 @@ def part_share(
 def grid_share(
     rows: int, cols: int, torus: bool, offsets: NDArray[np.int64], rank: int
 ) -> dict[str, NDArray[np.int64] | NDArray[np.bool_]]: ...
-def grid_regions(
-    rows: int,
-    cols: int,
-    torus: bool,
-    starts: list[int],
-    ids: NDArray[np.int64],
-    threads: int | None = None,
-) -> NDArray[np.int64]: ...
 def csr_share(
     indptr: NDArray[np.int64], indices: NDArray[np.int64], offsets: NDArray[np.int64], rank: int
 ) -> dict[str, NDArray[np.int64] | NDArray[np.bool_]]: ...
@@ -204,11 +195,12 @@ def attachment_csr(
 ) -> tuple[NDArray[np.int64], NDArray[np.int64]]: ...
 def grid_csr(rows: int, cols: int, torus: bool) -> tuple[NDArray[np.int64], NDArray[np.int64]]: ...
 def board_regions(
-    board: Board, starts: NDArray[np.int64], progress: Callable[[int], object] | None = None
+    board: Board, first: int, teams: int, progress: Callable[[int], object] | None = None
 ) -> NDArray[np.int64]: ...
 def regions_of(
     indptr: NDArray[np.int64],
     indices: NDArray[np.int64],
-    starts: NDArray[np.int64],
+    first: int,
+    teams: int,
     progress: Callable[[int], object] | None = None,
 ) -> NDArray[np.int64]: ...

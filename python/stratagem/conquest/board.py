@@ -492,36 +492,42 @@ def random_teams(n: int, teams: int, seed: int) -> IntArray:
 def assign_regions(
     board: Board, n_teams: int, seed: int, *, progress: ProgressOption = None
 ) -> IntArray:
-    """Contiguous regions: team ``t`` starts from the territory of rank ``t`` in the random
-    order of stream ``(seed, "conquest.assign.regions")``, and all regions grow together by
-    breadth-first search, one level at a time; a territory reached by several teams in the
-    same level goes to the lowest team id. Each region is connected. Territories no start can
-    reach (other components) get the team :func:`assign_random` gives them with this seed.
-    ``progress`` (:mod:`stratagem.progress`) counts the territories the regions reach."""
+    """Regions of equal size (they differ by at most one territory): the territories in one
+    breadth-first order cut into ``n_teams`` consecutive pieces, the first to team 0.
+
+    The order: from the first territory of the random order of stream ``(seed,
+    "conquest.assign.regions")``, a breadth-first search finds the territory farthest from it
+    (the lowest id among the farthest); the territories are ordered by their distance from
+    that one, ties by id, and those it does not reach (other components) come last, by id.
+    The territory at place ``p`` of ``n`` goes to team ``p * n_teams // n``. The first region
+    is connected; on a grid each region is a band of whole diagonals from a corner once it is
+    at least two diagonals wide (``docs/conquest.md``). ``progress``
+    (:mod:`stratagem.progress`) counts the territories placed in the order."""
     board = _board(board)
     teams = _team_count(board, n_teams)
     seed = _validate.seed(seed)
     with Progress(board.n, "regions", enabled=progress) as bar:
 
-        def grow(starts: IntArray) -> IntArray:
-            return _core.conquest.regions_of(board.indptr, board.indices, starts, bar.reach)
+        def deal(first: int, count: int) -> IntArray:
+            return _core.conquest.regions_of(board.indptr, board.indices, first, count, bar.reach)
 
-        team = regions_from(board.n, teams, seed, grow)
+        team = regions_from(board.n, teams, seed, deal)
         bar.reach(board.n)
     return team
 
 
-def regions_from(n: int, teams: int, seed: int, grow: Callable[[IntArray], IntArray]) -> IntArray:
+def regions_first(n: int, seed: int) -> int:
+    """The territory the regions of :func:`assign_regions` are searched from: the first of
+    the ``n`` territories in the random order of stream ``(seed, "conquest.assign.regions")``."""
+    return int(layouts.first_in_order(seed, "conquest.assign.regions", 0, n, 1)[0][1])
+
+
+def regions_from(n: int, teams: int, seed: int, deal: Callable[[int, int], IntArray]) -> IntArray:
     """The teams :func:`assign_regions` gives the ``n`` territories of a board (checked
-    ``teams`` and ``seed``) whose regions ``grow(starts)`` grows from the starts (-1 where no
-    start reaches): the engine's ``regions_of`` on the board's arrays, or ``board_regions``
-    on the engine's board."""
-    first = layouts.first_in_order(seed, "conquest.assign.regions", 0, n, teams)
-    team = grow(np.array([territory for _, territory in first], dtype=np.int64))
-    unreached = team < 0
-    if unreached.any():
-        team[unreached] = random_teams(n, teams, seed)[unreached]
-    return team
+    ``teams`` and ``seed``) whose regions ``deal(first, teams)`` deals from the territory
+    ``first``: the engine's ``regions_of`` on the board's arrays, or ``board_regions`` on the
+    engine's board."""
+    return deal(regions_first(n, seed), teams)
 
 
 def assign_continents(board: Board) -> IntArray:

@@ -321,7 +321,10 @@ def _play_options(run: argparse.ArgumentParser) -> None:
     run.add_argument(
         "--assign",
         choices=("regions", "random"),
-        help="start: one compact region per team, or territories dealt at random (default regions)",
+        help=(
+            "start: one region per team, all of one size, or territories dealt at random "
+            "(default regions)"
+        ),
     )
     add_count(run, "--troops", help="troops per territory at the start (default 10)")
     run.add_argument("--rate", type=float, help="recruitment rate per turn (default 0.2)")

@@ -519,7 +519,7 @@ class Game(_Recorded):
         on every territory: the game of ``Game(board, team, troops, ...)``.
 
         On a grid (``grid:RxC``, ``:torus``) the engine builds its board from the grid's
-        closed forms and grows the regions on it: the board is not built in Python (nor its
+        closed forms and deals the regions on it: the board is not built in Python (nor its
         int64 arrays and positions) until :attr:`board` is asked for. Any other board is
         built whole first. ``progress`` (:mod:`stratagem.progress`) draws a bar on stderr, or
         is told, for each long step: the steps of a grid's game (board, regions, game), or the
@@ -561,10 +561,10 @@ class Game(_Recorded):
             bar.advance()
             if assign == "regions":
 
-                def grow(starts: NDArray[np.int64]) -> NDArray[np.int64]:
-                    return _core.conquest.board_regions(engine, starts)
+                def deal(first: int, count: int) -> NDArray[np.int64]:
+                    return _core.conquest.board_regions(engine, first, count)
 
-                team = regions_from(grid.n, teams, game.seed, grow)
+                team = regions_from(grid.n, teams, game.seed, deal)
             else:
                 team = random_teams(grid.n, teams, game.seed)
             bar.advance()

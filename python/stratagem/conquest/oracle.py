@@ -274,31 +274,45 @@ def frontier_distance(
     return _frontier_distance(board, _teams_of(board, team))
 
 
-def regions_of(indptr: Iterable[int], indices: Iterable[int], starts: Iterable[int]) -> list[int]:
-    """The regions of ``assign_regions`` (``docs/conquest.md``): "team ``t`` starts from
-    ``starts[t]``, and all regions grow together by breadth-first search, one level at a time;
-    a territory reached by several teams in the same level goes to the lowest team id". -1 for
-    a territory no start reaches (``assign_regions`` then deals it as ``assign_random``)."""
-    board = _Board.of(indptr, indices)
-    team = [-1] * board.n
-    level = _int_list("starts", starts, 0, board.n - 1)
-    if len(level) > MAX_TEAMS:
-        raise InvalidParameter(f"at most {MAX_TEAMS} teams start, got {len(level)} starts")
-    for t, x in enumerate(level):
-        if team[x] >= 0:
-            raise InvalidParameter(f"territory {x} is the start of teams {team[x]} and {t}")
-        team[x] = t
+def _distances_from(board: _Board, source: int) -> list[int | None]:
+    """Borders crossed on a shortest path from ``source`` to every territory (``None`` where
+    no path is)."""
+    distance: list[int | None] = [None] * board.n
+    distance[source] = 0
+    level = [source]
+    d = 0
     while level:
-        # The free territories next to this level, each with the lowest team reaching it.
-        claims: dict[int, int] = {}
+        d += 1
+        reached = []
         for x in level:
             for e in board.edges(x):
                 y = board.indices[e]
-                if team[y] < 0:
-                    claims[y] = min(claims.get(y, team[x]), team[x])
-        for y, t in claims.items():
-            team[y] = t
-        level = list(claims)
+                if distance[y] is None:
+                    distance[y] = d
+                    reached.append(y)
+        level = reached
+    return distance
+
+
+def regions_of(indptr: Iterable[int], indices: Iterable[int], first: int, teams: int) -> list[int]:
+    """The regions of ``assign_regions`` (``docs/conquest.md``) dealt from ``first``: "the
+    territory farthest from ``first`` (the lowest id among the farthest) is the far end; the
+    territories ordered by their distance from the far end, ties by id, those it does not
+    reach last, by id; the territory at place ``p`` of ``n`` goes to team ``p * teams // n``"."""
+    board = _Board.of(indptr, indices)
+    first = _validate.integer("first", first, 0, board.n - 1)
+    teams = _validate.integer("teams", teams, 1, MAX_TEAMS)
+    from_first = _distances_from(board, first)
+    farthest = max(d for d in from_first if d is not None)
+    far_end = min(x for x in range(board.n) if from_first[x] == farthest)
+    from_end = _distances_from(board, far_end)
+    unreached = board.n  # beyond every distance
+    order = sorted(
+        range(board.n), key=lambda x: (from_end[x] if from_end[x] is not None else unreached, x)
+    )
+    team = [0] * board.n
+    for place, x in enumerate(order):
+        team[x] = place * teams // board.n
     return team
 
 

@@ -1,16 +1,15 @@
 """Round-robin tournaments of the built-in conquest policies.
 
 Every pair of policies plays two-team games from a start drawn for that pair (territories
-dealt at random by :func:`~stratagem.conquest.board.assign_random`, or two compact regions by
-:func:`~stratagem.conquest.board.assign_regions`). Half of the games seat the first policy as
-team 0, the other half swap the seats on the same start, so an advantage of one seat (more
-territories, a better frontier) cancels out. Each half is one call of
+dealt at random by :func:`~stratagem.conquest.board.assign_random`, or two regions of equal
+size by :func:`~stratagem.conquest.board.assign_regions`). Half of the games seat the first
+policy as team 0, the other half swap the seats on the same start, so an advantage of one seat
+(a better frontier) cancels out. Each half is one call of
 :func:`~stratagem.conquest.game.simulate_many`, spread over threads.
 
-The default start is the random deal: two regions grown from random seeds are often very
-unequal (159 against 741 territories on a 30x30 grid), and the bigger side then wins whatever
-its policy: most pairs split their games exactly by seat, and the table says little about the
-policies.
+The default start is the random deal: its fronts are everywhere, and the table tells the
+policies apart. From two regions a grid has one long straight front, where the built-in
+players seldom find the superiority they wait for (docs/conquest.md, "Tournaments").
 """
 
 from __future__ import annotations

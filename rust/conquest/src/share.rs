@@ -239,39 +239,6 @@ impl Rows for Grid {
 }
 
 impl Grid {
-    /// The team `stratagem.conquest.board.assign_regions` gives each of `ids`, from the
-    /// teams' start territories `starts`: the lowest team among those whose start is nearest
-    /// (`|dr| + |dc|` borders, the shorter way round on a torus; docs/conquest-mpi.md,
-    /// "Rank-local boards"). Refuses an id or a start outside the grid.
-    pub fn regions(&self, starts: &[i64], ids: &[i64]) -> Result<Vec<i64>> {
-        let n = self.n();
-        let outside = |x: &&i64| !(0..n).contains(*x);
-        if let Some(x) = starts.iter().chain(ids).find(outside) {
-            return Err(invalid(format!(
-                "territory {x} is outside the grid's 0..{n}"
-            )));
-        }
-        let (rows, cols, torus) = (self.rows, self.cols, self.torus);
-        let at: Vec<(i64, i64)> = starts.iter().map(|&s| (s / cols, s % cols)).collect();
-        let teams = starts.len() as i64;
-        let hops = |d: i64, size: i64| if torus { d.min(size - d) } else { d };
-        Ok(ids
-            .par_iter()
-            .map(|&x| {
-                let (r, c) = (x / cols, x % cols);
-                let key = |(team, &(sr, sc)): (usize, &(i64, i64))| {
-                    let distance = hops((r - sr).abs(), rows) + hops((c - sc).abs(), cols);
-                    distance * teams + team as i64
-                };
-                at.iter()
-                    .enumerate()
-                    .map(key)
-                    .min()
-                    .map_or(0, |k| k % teams)
-            })
-            .collect())
-    }
-
     /// The whole CSR of the grid (`indptr`, `indices`), the arrays of
     /// `stratagem.conquest.boards.layouts.grid`: offsets in closed form, rows written block by block
     /// in parallel (the same arrays for any number of threads). Refuses a shape

@@ -392,31 +392,6 @@ fn grid_share<'py>(
     share_dict(py, cut)
 }
 
-/// `grid_regions(rows, cols, torus, starts, ids, threads=None)`: the team of each of `ids`
-/// in the `regions` start of the grid whose teams start at `starts` (`Grid::regions`).
-#[pyfunction]
-#[pyo3(signature = (rows, cols, torus, starts, ids, threads=None))]
-fn grid_regions<'py>(
-    py: Python<'py>,
-    rows: i64,
-    cols: i64,
-    torus: bool,
-    starts: Vec<i64>,
-    ids: PyReadonlyArray1<'py, i64>,
-    threads: Option<usize>,
-) -> PyResult<Bound<'py, PyArray1<i64>>> {
-    if rows < 1 || cols < 1 {
-        return Err(param(format!(
-            "a grid needs rows and columns, got {rows}x{cols}"
-        )));
-    }
-    let grid = Grid { rows, cols, torus };
-    let ids = ids.as_slice()?;
-    let threads = Threads::new(threads)?.0;
-    let teams = interruptible_in_pool(py, threads, |_| grid.regions(&starts, ids))?;
-    Ok(teams.into_pyarray(py))
-}
-
 /// `csr_share(indptr, indices, offsets, rank)`: the share of [`grid_share`] for the board
 /// of the CSR `indptr`, `indices` (memory-mapped from a board file: only the rows of the
 /// block and of its ghosts are read, and each is checked).
@@ -496,7 +471,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyPart>()?;
     m.add_function(wrap_pyfunction!(part_share, m)?)?;
     m.add_function(wrap_pyfunction!(grid_share, m)?)?;
-    m.add_function(wrap_pyfunction!(grid_regions, m)?)?;
     m.add_function(wrap_pyfunction!(csr_share, m)?)?;
     m.add_function(wrap_pyfunction!(rows_share, m)?)
 }

@@ -43,44 +43,47 @@ fn attachment_csr(
     Ok((indptr.into_pyarray(py), indices.into_pyarray(py)))
 }
 
-/// `regions_of(indptr, indices, starts, progress=None)`: the team of every territory when team
-/// `t` grows from `starts[t]` (`stratagem.conquest.board.assign_regions`), -1 where no start
-/// reaches; the board's arrays are read in place. `progress(reached)` is called as it grows.
+/// `regions_of(indptr, indices, first, teams, progress=None)`: the team of every territory in
+/// the regions dealt to `teams` teams from the territory `first`
+/// (`stratagem.conquest.board.assign_regions`); the board's arrays are read in place.
+/// `progress(placed)` counts the territories placed in the order.
 #[pyfunction]
-#[pyo3(signature = (indptr, indices, starts, progress=None))]
+#[pyo3(signature = (indptr, indices, first, teams, progress=None))]
 fn regions_of<'py>(
     py: Python<'py>,
     indptr: PyReadonlyArray1<'py, i64>,
     indices: PyReadonlyArray1<'py, i64>,
-    starts: PyReadonlyArray1<'py, i64>,
+    first: i64,
+    teams: usize,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyArray1<i64>>> {
-    let (indptr, indices, starts) = (indptr.as_slice()?, indices.as_slice()?, starts.as_slice()?);
+    let (indptr, indices) = (indptr.as_slice()?, indices.as_slice()?);
     let team = counted_in_pool(
         py,
         thread_count(None)?,
         progress.as_ref(),
-        |cancel, reached| regions(indptr, indices, starts, cancel, reached),
+        |cancel, placed| regions(indptr, indices, first, teams, cancel, placed),
     )?;
     Ok(team.into_pyarray(py))
 }
 
-/// `board_regions(board, starts, progress=None)`: [`regions_of`] on the engine's board
+/// `board_regions(board, first, teams, progress=None)`: [`regions_of`] on the engine's board
 /// (`Board`), for a board Python does not hold as arrays (`Board.grid`).
 #[pyfunction]
-#[pyo3(name = "board_regions", signature = (board, starts, progress=None))]
+#[pyo3(name = "board_regions", signature = (board, first, teams, progress=None))]
 fn regions_on_board<'py>(
     py: Python<'py>,
     board: &PyBoard,
-    starts: PyReadonlyArray1<'py, i64>,
+    first: i64,
+    teams: usize,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyArray1<i64>>> {
-    let (board, starts) = (&board.inner, starts.as_slice()?);
+    let board = &board.inner;
     let team = counted_in_pool(
         py,
         thread_count(None)?,
         progress.as_ref(),
-        |cancel, reached| board_regions(board, starts, cancel, reached),
+        |cancel, placed| board_regions(board, first, teams, cancel, placed),
     )?;
     Ok(team.into_pyarray(py))
 }

@@ -4,19 +4,19 @@
 of ``stratagem.conquest.distributed.local_board.PartArrays``, as ``_core.conquest.part_share``
 cuts them).
 
-``assign_regions`` gives territory ``x`` the lowest team among those whose start is nearest
-to ``x`` (the proof is in :mod:`stratagem.conquest.distributed.local_board`), that is the team
-of the smallest key ``distance * teams + team`` over the starts. On a grid the distance has a closed
-form; on any other graph the keys are relaxed: a start's key is its team, and a territory's
-key is the smallest of its neighbours' keys plus ``teams``. Each rank relaxes its own
-territories from its territories and ghosts with a breadth-first search one level at a time
-(every territory of a level at once), sends the keys of its territories on cut borders to the
-ranks holding them as ghosts (the game's halo plan), and starts again from the ghosts whose
-key fell, until no rank's ghost key falls. On a board cut into blocks of nearby territories a
-shortest path crosses the cuts a few times only, and so the rounds are few.
+``assign_regions`` orders the territories by their distance from a far end, ties by id, and
+cuts the order into equal pieces (:func:`~stratagem.conquest.distributed.local_board.dealt_teams`). The
+distances are relaxed over the ranks' shares: a source's key is 0, and a territory's key is
+the smallest of its neighbours' keys plus one. Each rank relaxes its own territories from its
+territories and ghosts with a breadth-first search one level at a time (every territory of a
+level at once), sends the keys of its territories on cut borders to the ranks holding them as
+ghosts (the game's halo plan), and starts again from the ghosts whose key fell, until no
+rank's ghost key falls. On a board cut into blocks of nearby territories a shortest path
+crosses the cuts a few times only, and so the rounds are few. It is done twice: from the
+first territory of the random order, then from the farthest territory from it.
 
-On a ring of 8 the territories halfway between the starts 0 (team 0) and 4 (team 1), 2 and
-6, go to the lower team:
+On a ring of 8 the distances from 0, and the regions of three teams searched from 5 (whose
+far end is 1):
 
 >>> from stratagem import _core
 >>> from stratagem.conquest import Board, assign_regions
@@ -24,11 +24,11 @@ On a ring of 8 the territories halfway between the starts 0 (team 0) and 4 (team
 >>> from stratagem.mpi import world
 >>> board = Board.ring(8)
 >>> share = _core.conquest.part_share(board.indptr, board.indices, partition(board, 1), 0)
->>> graph_regions(share, [0, 4], 2, world()).tolist()
-[0, 0, 0, 1, 1, 1, 0, 0]
+>>> graph_distances(share, 0, world()).tolist()
+[0, 1, 2, 3, 4, 3, 2, 1]
 >>> team, territories = graph_start(share, board.n, 3, assign="regions", seed=5, comm=world())
 >>> team.tolist() == assign_regions(board, 3, 5).tolist(), territories.tolist()
-(True, [4, 2, 2])
+(True, [3, 3, 2])
 """
 
 from __future__ import annotations
@@ -40,7 +40,13 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from stratagem import _validate
-from stratagem.conquest.distributed.local_board import PartArrays, random_positions, region_starts
+from stratagem.conquest.distributed.local_board import (
+    PartArrays,
+    dealt_teams,
+    farthest,
+    random_positions,
+    region_starts,
+)
 from stratagem.conquest.game import MAX_TEAMS, check_assign
 from stratagem.errors import InvalidParameter
 from stratagem.graph import concatenated_ranges
@@ -56,7 +62,7 @@ from stratagem.progress import Progress, ProgressOption
 
 Share: TypeAlias = Mapping[str, NDArray[Any]] | PartArrays
 
-__all__ = ["graph_regions", "graph_start"]
+__all__ = ["graph_distances", "graph_start"]
 
 IntArray = NDArray[np.int64]
 # The key of a territory no start has reached (yet).
@@ -152,31 +158,16 @@ def _region_keys(
                 return key, rounds
 
 
-def _teams_of(keys: IntArray, teams: int) -> IntArray:
-    """The team of each key, -1 for ``_UNREACHED``."""
-    team = keys % teams
-    team[keys == _UNREACHED] = -1
-    return team
-
-
-def graph_regions(
-    share: Share,
-    starts: Sequence[int] | IntArray,
-    n_teams: int,
-    comm: Communicator,
-    *,
-    progress: ProgressOption = False,
+def graph_distances(
+    share: Share, source: int, comm: Communicator, *, progress: ProgressOption = False
 ) -> IntArray:
-    """Collective: the team :func:`~stratagem.conquest.board.assign_regions` gives every
-    local id of ``share`` (owned territories and ghosts) when team ``t`` starts from the
-    territory ``starts[t]`` (whole-board ids): the lowest team among those whose start is
-    nearest; -1 for territories no start reaches. Every rank passes the same starts.
-    ``progress`` (:mod:`stratagem.progress`) is this rank's bar, counting its territories
-    reached (none by default)."""
-    teams = _validate.integer("n_teams", n_teams, 1, MAX_TEAMS)
-    if len(starts) != teams:
-        raise InvalidParameter(f"{len(starts)} starts were given for {teams} teams (one a team)")
-    return _teams_of(_region_keys(share, starts, teams, comm, progress)[0], teams)
+    """Collective: the borders crossed on a shortest path from the territory ``source``
+    (a whole-board id, the same on every rank) to every local id of ``share`` (owned
+    territories and ghosts), -1 where no path is. ``progress`` (:mod:`stratagem.progress`) is
+    this rank's bar, counting its territories reached (none by default)."""
+    key = _region_keys(share, [source], 1, comm, progress)[0]
+    key[key == _UNREACHED] = -1
+    return key
 
 
 def _checked(
@@ -246,11 +237,9 @@ def graph_start(
         team = random_positions(seed, ids, blocks, comm) % teams
     else:
         block = (int(blocks[comm.rank]), int(blocks[comm.rank + 1]))
-        starts = region_starts(seed, n, teams, block, comm)
-        team = graph_regions(share, starts, teams, comm, progress=progress)
-        unreached = np.flatnonzero(team < 0)
-        # Collective: every rank goes round the ring if a territory of any rank needs it.
-        if allreduce(np.array([unreached.shape[0]], dtype=np.int64), comm=comm)[0]:
-            team[unreached] = random_positions(seed, ids[unreached], blocks, comm) % teams
+        first = region_starts(seed, n, 1, block, comm)[0]
+        far_end = farthest(graph_distances(share, first, comm), ids, owned, comm)
+        distance = graph_distances(share, far_end, comm, progress=progress)
+        team = dealt_teams(distance, ids, owned, n=n, teams=teams, comm=comm)
     territories = allreduce(np.bincount(team[owned], minlength=teams).astype(np.int64), comm=comm)
     return team, territories

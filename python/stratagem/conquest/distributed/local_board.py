@@ -8,14 +8,14 @@ edges (with the whole board's border ids) and its ghosts' rows, in memory propor
 share. The arrays are the ones the engine cuts from the whole board
 (``_core.conquest.part_share``), whose exchange plan it builds the same way.
 
-The ``regions`` start (:func:`~stratagem.conquest.board.assign_regions`) grows every team's
-region level by level from its start, a territory reached by several teams in one level going
-to the lowest team: territory ``x`` goes to the lowest team among those whose start is
-nearest to ``x`` (by induction on the level: the teams that reach ``x`` first are those that
-reach one of its neighbours one level closer to every start first). On a grid the distance
-is the Manhattan distance (the shorter way round on a torus), so each rank computes the teams
-of its own territories alone once it knows the starts, the first ``teams`` territories of the
-random order: each rank offers its own first ones, and one small ``allgather`` picks them.
+The ``regions`` start (:func:`~stratagem.conquest.board.assign_regions`) orders the
+territories by their distance from a far end, ties by id, and cuts the order into equal
+pieces. On a grid the distance is the Manhattan distance (the shorter way round on a torus),
+so each rank computes the distances of its own territories and ghosts alone: to the first
+territory of the random order (each rank offers its own first one, and one small
+``allgather`` picks it), then to the farthest from it (one more ``allgather``). The cuts of
+the order are found by bisection over the ranks' counts (:func:`dealt_teams`), so no rank
+sorts more than its own territories.
 
 >>> grid = GridRows.of_spec("grid:3x4")
 >>> grid.kind, grid.n, grid.n_borders, grid.distances(0, np.array([5, 11])).tolist()
@@ -39,11 +39,12 @@ from stratagem.mpi import Communicator, allreduce, block_partition
 
 __all__ = [
     "PartArrays",
+    "dealt_teams",
+    "farthest",
     "local_share",
     "local_start",
     "random_positions",
     "region_starts",
-    "regions",
 ]
 
 IntArray = NDArray[np.int64]
@@ -85,20 +86,58 @@ def local_share(grid: GridRows, ranks: int, rank: int) -> dict[str, NDArray[Any]
 def region_starts(
     seed: int, n: int, teams: int, block: tuple[int, int], comm: Communicator
 ) -> list[int]:
-    """Collective: the first ``teams`` territories of the random order of
-    :func:`~stratagem.conquest.board.assign_regions` (by their words of the stream, ties by
-    id), each rank drawing the words of its ``block`` (``lo, hi``) of ids only."""
+    """Collective: the first ``teams`` territories of the random order of stream ``(seed,
+    "conquest.assign.regions")`` (by their words of the stream, ties by id), each rank
+    drawing the words of its ``block`` (``lo, hi``) of ids only; the first is the territory
+    :func:`~stratagem.conquest.board.assign_regions` searches from."""
     mine = first_in_order(seed, _REGIONS, *block, teams)
     everyone = sorted(pair for pairs in comm.allgather_object(mine) for pair in pairs)
     return [territory for _, territory in everyone[:teams]]
 
 
-def regions(grid: GridRows, starts: list[int], ids: IntArray) -> IntArray:
-    """The team :func:`~stratagem.conquest.board.assign_regions` gives each of ``ids``:
-    the lowest team among those whose start is nearest (:meth:`GridRows.distances`), found by
-    the engine in one pass over ``ids`` (numpy's passes, a few per team, cost a rank of
-    ``grid:3200x3200`` on two ranks about a second)."""
-    return _core.conquest.grid_regions(grid.n_rows, grid.n_cols, grid.torus, starts, ids)
+def farthest(
+    distance: IntArray, ids: IntArray, owned: NDArray[np.bool_], comm: Communicator
+) -> int:
+    """Collective: the territory of largest ``distance`` (-1 for unreached) over the owned
+    territories of every rank, the lowest id among the farthest."""
+    mine = np.flatnonzero(owned & (distance >= 0))
+    best = (-1, 0)
+    if mine.shape[0]:
+        far = int(distance[mine].max())
+        best = (far, -int(ids[mine][distance[mine] == far].min()))
+    return -max(comm.allgather_object(best))[1]
+
+
+def dealt_teams(
+    distance: IntArray,
+    ids: IntArray,
+    owned: NDArray[np.bool_],
+    *,
+    n: int,
+    teams: int,
+    comm: Communicator,
+) -> IntArray:
+    """Collective: the team :func:`~stratagem.conquest.board.assign_regions` gives each of
+    ``ids`` (owned territories and ghosts) from their ``distance`` to the far end (-1 where
+    it does not reach): the place of a territory in the order (distance, then id, the
+    unreached last) cut into ``teams`` equal pieces. No rank sorts the board: the key of the
+    first place of each team is found by bisection, counting on every rank the owned keys
+    up to a guess (one ``allreduce`` a step for all the cuts)."""
+    local_most = np.array([int(distance.max(initial=-1))], dtype=np.int64)
+    beyond = int(allreduce(local_most, "max", comm=comm)[0]) + 1
+    key = np.where(distance >= 0, distance, beyond) * n + ids
+    owned_keys = np.sort(key[owned])
+    # Team t starts at place ceil(t n / teams): the first place p with p * teams // n == t.
+    places = -((-np.arange(1, teams, dtype=np.int64) * n) // teams)
+    low = np.zeros(teams - 1, dtype=np.int64)
+    high = np.full(teams - 1, (beyond + 1) * n, dtype=np.int64)
+    while (low < high).any():
+        middle = (low + high) // 2
+        at_most = np.searchsorted(owned_keys, middle, side="right").astype(np.int64)
+        enough = allreduce(at_most, comm=comm) > places
+        high = np.where(enough, middle, high)
+        low = np.where(enough, low, middle + 1)
+    return np.searchsorted(low, key, side="right").astype(np.int64)
 
 
 def _words_of(seed: int, purpose: str, ids: IntArray) -> NDArray[np.uint64]:
@@ -183,6 +222,9 @@ def local_start(
         team = random_positions(seed, ids, offsets, comm) % teams
     else:
         block = (int(offsets[comm.rank]), int(offsets[comm.rank + 1]))
-        team = regions(grid, region_starts(seed, grid.n, teams, block, comm), ids)
+        first = region_starts(seed, grid.n, 1, block, comm)[0]
+        far_end = farthest(grid.distances(first, ids), ids, owned, comm)
+        distance = grid.distances(far_end, ids)
+        team = dealt_teams(distance, ids, owned, n=grid.n, teams=teams, comm=comm)
     territories = allreduce(np.bincount(team[owned], minlength=teams).astype(np.int64), comm=comm)
     return team, territories
