@@ -14,7 +14,7 @@ import time
 import zipfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pytest
@@ -169,37 +169,47 @@ NPZ_LOADERS: dict[str, Callable[[Path], Any]] = {
 NPZ_KINDS = ["conquest save", "conquest history", "conquest board", "annexation board"]
 
 
-def npz_file(tmp_path: Path, kind: str) -> tuple[Path, str, str, str]:
-    """A file of the format ``kind``: its path, its loader's name, how the refusal names the
-    format, and one member the format's counts size."""
-    if kind == "conquest save":
-        return conquest_save(tmp_path), "ConquestGame", "a saved conquest game", "team"
-    if kind == "conquest history":
-        return conquest_save(tmp_path), "ConquestGame", "a saved conquest game", "history_troops"
-    path = tmp_path / "board.npz"
-    if kind == "conquest board":
+class NpzFile(NamedTuple):
+    """A good file of a format that reads .npz archives: its loader's name, how the refusal
+    names the format, one member the format's counts size and that member's shape."""
+
+    path: Path
+    loader: str
+    what: str
+    member: str
+    shape: tuple[int, ...]
+
+
+@pytest.fixture(params=NPZ_KINDS)
+def good(tmp_path: Path, request: pytest.FixtureRequest) -> NpzFile:
+    """A good file of each format that reads .npz archives."""
+    kind, path = request.param, tmp_path / "board.npz"
+    if kind.startswith("conquest") and kind != "conquest board":
+        path, loader, what = conquest_save(tmp_path), "ConquestGame", "a saved conquest game"
+        member = "team" if kind == "conquest save" else "history_troops"
+    elif kind == "conquest board":
         ConquestBoard.from_spec("risk").save(path)  # its meta names the 42 territories
-        return path, "ConquestBoard", "a valid board file", "indptr"
-    AnnexationBoard.hexagon(2).save(path)
-    return path, "AnnexationBoard", "a valid annexation board file", "colours"
+        loader, what, member = "ConquestBoard", "a valid board file", "indptr"
+    else:
+        AnnexationBoard.hexagon(2).save(path)
+        loader, what, member = "AnnexationBoard", "a valid annexation board file", "colours"
+    with np.load(path) as arrays:
+        shape = arrays[member].shape
+    return NpzFile(path, loader, what, member, shape)
 
 
-@pytest.mark.parametrize("kind", NPZ_KINDS)
 def test_a_member_bigger_than_the_formats_counts_is_refused_unread(
-    tmp_path: Path, kind: str
+    tmp_path: Path, good: NpzFile
 ) -> None:
-    good, loader, what, member = npz_file(tmp_path, kind)
-    with np.load(good) as arrays:
-        expected = arrays[member].shape
     grown = tmp_path / "grown.npz"
-    grown.write_bytes(hostile_files.grown_npz(good, member, extra=5))
-    claimed = (expected[0] + 5, *expected[1:])
-    message = refused_at_once(lambda: NPZ_LOADERS[loader](grown))
+    grown.write_bytes(hostile_files.grown_npz(good.path, good.member, extra=5))
+    claimed = (good.shape[0] + 5, *good.shape[1:])
+    message = refused_at_once(lambda: NPZ_LOADERS[good.loader](grown))
     assert message == (
-        f"{grown}: not {what}: the array {member!r} claims the shape {claimed}; the file's "
-        f"counts give {expected}"
+        f"{grown}: not {good.what}: the array {good.member!r} claims the shape {claimed}; the "
+        f"file's counts give {good.shape}"
     )
-    NPZ_LOADERS[loader](good)
+    NPZ_LOADERS[good.loader](good.path)
 
 
 def test_a_mapped_member_bigger_than_the_counts_is_refused_unmapped(tmp_path: Path) -> None:
@@ -244,24 +254,20 @@ def load_measured(loader: str, path: Path) -> tuple[dict[str, Any], float]:
     return json.loads(result.stdout), time.monotonic() - started
 
 
-@pytest.mark.parametrize("kind", NPZ_KINDS)
 def test_a_bomb_in_a_member_the_format_reads_is_refused_before_it_is_inflated(
-    tmp_path: Path, kind: str
+    tmp_path: Path, good: NpzFile
 ) -> None:
-    good, loader, what, member = npz_file(tmp_path, kind)
-    with np.load(good) as arrays:
-        expected = arrays[member].shape
     bomb = tmp_path / "bomb.npz"
-    bomb.write_bytes(hostile_files.zip_bomb(good, chunks=60, member=member))
+    bomb.write_bytes(hostile_files.zip_bomb(good.path, chunks=60, member=good.member))
     assert bomb.stat().st_size < 5 << 20
     with zipfile.ZipFile(bomb) as archive:
-        assert archive.getinfo(f"{member}.npy").file_size > 3 << 30
-    baseline, _ = load_measured(loader, good)
+        assert archive.getinfo(f"{good.member}.npy").file_size > 3 << 30
+    baseline, _ = load_measured(good.loader, good.path)
     assert baseline["error"] is None
-    refused, seconds = load_measured(loader, bomb)
+    refused, seconds = load_measured(good.loader, bomb)
     assert refused["error"]["message"] == (
-        f"{bomb}: not {what}: the array {member!r} claims the shape ({60 << 26},); the file's "
-        f"counts give {expected}"
+        f"{bomb}: not {good.what}: the array {good.member!r} claims the shape ({60 << 26},); "
+        f"the file's counts give {good.shape}"
     )
     assert seconds < 5.0
     # The bomb costs what the good file does, give or take 32 MiB (3.75 GiB were it inflated).

@@ -387,22 +387,18 @@ def map_arrays(
         known = {f"{key}.npy" for key in (*whole, *mapped)}
         if strangers := sorted(set(members) - known):
             raise error(f"{name}: not {what}: it holds the member {strangers[0]!r}, not one of its")
-        for key, member in whole.items():
+        for key, member in {**whole, **mapped}.items():
             if (info := members.get(f"{key}.npy")) is None:
                 continue
             try:
-                arrays[key] = _read_member(archive, info, size, member, arrays)
+                if key in mapped:
+                    array = _map_member(handle, name, info, remedy, member=member, read=arrays)
+                else:
+                    array = _read_member(archive, info, size, member, arrays)
             except _Unreadable as reason:
-                raise error(f"{name}: not {what}: the array {key!r} {reason}") from None
-        for key, member in mapped.items():
-            if (info := members.get(f"{key}.npy")) is None:
-                continue
-            try:
-                arrays[key] = _map_member(handle, name, info, remedy, member=member, read=arrays)
-            except _Unreadable as reason:
-                raise error(
-                    f"{name}: cannot be read by slices: the array {key!r} {reason}"
-                ) from None
+                how = "cannot be read by slices" if key in mapped else f"not {what}"
+                raise error(f"{name}: {how}: the array {key!r} {reason}") from None
+            arrays[key] = array
     return arrays
 
 
