@@ -7,6 +7,8 @@ helper thread); in tournaments over threads too."""
 from __future__ import annotations
 
 import re
+import signal
+import sys
 import threading
 import time
 from typing import Any
@@ -14,7 +16,7 @@ from typing import Any
 import pytest
 
 from outpost_helpers import Looping, Still
-from stratagem.outpost import Game, State
+from stratagem.outpost import Game, State, budget
 from stratagem.outpost.budget import PlayerTimeout, call_within
 from stratagem.outpost.tournament import Params, tournament
 
@@ -184,3 +186,16 @@ def test_a_tournament_holds_a_hanging_player_to_its_budget(threads: int) -> None
     assert seconds < 4 * 12 * (0.01 + GRACE) + 2
     assert hanging.land.tolist() == still.land.tolist()
     assert hanging.outposts.tolist() == still.outposts.tolist()
+
+
+def test_the_alarm_never_raises_in_the_frame_that_disarms_it() -> None:
+    # Raised as call_within's ``finally`` began, a timeout would skip the disarming and the
+    # repeating timer would raise it in the game itself.
+    def answer() -> int:
+        disarming = sys._getframe(1)  # the frame that armed the timer and will disarm it
+        budget._on_alarm(signal.SIGALRM, disarming)  # nothing raised
+        with pytest.raises(PlayerTimeout):
+            budget._on_alarm(signal.SIGALRM, sys._getframe())
+        return 7
+
+    assert call_within(10.0, answer) == 7
