@@ -1,6 +1,7 @@
 """Files a hostile user (or a broken machine) hands to stratagem: JSON nested without end or
 holding numbers of thousands of digits, ``.npz`` archives whose members lie about their
-shape, zip bombs, and things that are not files at all (FIFOs, devices, folders). Shared by
+shape or hold more than the format's counts, zip bombs (in a member of their own or in one
+the format reads), and things that are not files at all (FIFOs, devices, folders). Shared by
 the tests of the readers and by the fuzz soak."""
 
 from __future__ import annotations
@@ -86,16 +87,39 @@ def lying_npz(member: str, shape: tuple[int, ...] = (2**40,)) -> bytes:
     return _zip({f"{member}.npy": (body, claimed, crc)})
 
 
-def zip_bomb(good: Path, *, chunks: int = 60) -> bytes:
-    """The ``.npz`` archive ``good`` (written by numpy) with one more member, ``bomb.npy``:
-    a byte array of ``chunks`` x 64 MiB zeros (3.75 GiB for 60) deflated to about 4 MiB,
-    with its true CRC. A reader that inflates every member runs out of memory."""
-    members = {}
-    with zipfile.ZipFile(good) as archive:
-        for info in archive.infolist():
-            members[info.filename] = _deflated(archive.read(info))
-    members["bomb.npy"] = _zeros_member(chunks)
+def zip_bomb(good: Path, *, chunks: int = 60, member: str = "bomb") -> bytes:
+    """The ``.npz`` archive ``good`` (written by numpy) with its member ``member`` (a new one,
+    ``bomb``, unless the archive has it) replaced by a byte array of ``chunks`` x 64 MiB zeros
+    (3.75 GiB for 60) deflated to about 4 MiB, with its true CRC. A reader that inflates every
+    member, or a member without checking its shape, runs out of memory."""
+    members = _members(good)
+    members[f"{member}.npy"] = _zeros_member(chunks)
     return _zip(members)
+
+
+def grown_npz(good: Path, member: str, extra: int = 5) -> bytes:
+    """The ``.npz`` archive ``good`` with its member ``member`` given ``extra`` more rows (of
+    zeros; a single value becomes ``extra`` + 1 of them), its data all there: a shape bigger
+    than the format's counts, the rest of the archive valid."""
+    with np.load(good) as arrays:
+        array = arrays[member]
+    rows = np.zeros((extra, *array.shape[1:]), dtype=array.dtype)
+    grown = np.concatenate([array.reshape(-1, *array.shape[1:]), rows])
+    members = _members(good)
+    members[f"{member}.npy"] = _deflated(_npy(grown))
+    return _zip(members)
+
+
+def _members(good: Path) -> dict[str, tuple[bytes, int, int]]:
+    """The members of the archive ``good``, deflated afresh."""
+    with zipfile.ZipFile(good) as archive:
+        return {info.filename: _deflated(archive.read(info)) for info in archive.infolist()}
+
+
+def _npy(array: np.ndarray) -> bytes:
+    buffer = io.BytesIO()
+    np.lib.format.write_array(buffer, array, allow_pickle=False)
+    return buffer.getvalue()
 
 
 @functools.cache

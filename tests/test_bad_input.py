@@ -105,15 +105,24 @@ def _spoil(path: Path, target: Path, **changes: object) -> Path:
     [
         ({"format": "stratagem.outpost.game/1"}, "format 'stratagem.outpost.game/1'"),
         ({"team": None}, "the field 'team' is missing"),
-        ({"params": ["1", "2"]}, "the field 'params' holds 2 values, not 4"),
+        (
+            {"params": ["1", "2"]},
+            "the array 'params' claims the shape (2,); the file's counts give (4,)",
+        ),
         ({"params": ["1", "x", "3", "4"]}, "holds ['1', 'x', '3', '4'], not integers"),
         ({"turn": -5}, "the field 'turn' is -5"),
-        ({"turn": 2.5}, "the field 'turn' is a 0-dimensional float64 array"),
+        ({"turn": 2.5}, "the array 'turn' claims the dtype <f8; expected integers of 1 to 8 bytes"),
         ({"winner": 7}, "the field 'winner' is 7, outside -1..1"),
         ({"status": "paused"}, "status 'paused' is not one of"),
         ({"status": "won"}, "a won game with winner -1"),
-        ({"troops": [1, 2]}, "team has 16 entries but troops 2"),
-        ({"history_troops": np.zeros((2, 2), dtype=np.int64)}, "history_troops has shape (2, 2)"),
+        (
+            {"troops": [1, 2]},
+            "the array 'troops' claims the shape (2,); the file's counts give (16,)",
+        ),
+        (
+            {"history_troops": np.zeros((2, 2), dtype=np.int64)},
+            "the array 'history_troops' claims the shape (2, 2); the file's counts give (5, 2)",
+        ),
         ({"troops": np.full(16, 2**63, dtype=np.uint64)}, "holds a value above 2^63-1"),
         ({"board_indptr": None}, "the board array 'indptr' is missing"),
     ],

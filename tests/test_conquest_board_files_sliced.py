@@ -137,16 +137,25 @@ def test_malformed_files_are_refused_naming_the_file(tmp_path):
         ),
         "int32": (
             {**arrays, "indices": arrays["indices"].astype(np.int32)},
-            "'indices' is <i4 of shape (40,), not a 1-D little-endian int64 array",
+            "the array 'indices' claims the dtype <i4; expected integers of 8 bytes",
         ),
         "big-endian": ({**arrays, "indptr": arrays["indptr"].astype(">i8")}, "'indptr' is >i8"),
-        "2-D": ({**arrays, "indices": arrays["indices"].reshape(20, 2)}, "of shape (20, 2)"),
+        "2-D": (
+            {**arrays, "indices": arrays["indices"].reshape(20, 2)},
+            "'indices' claims the shape (20, 2); the file's counts give (40,)",
+        ),
         "Fortran": (
             {**arrays, "indices": np.asfortranarray(arrays["indices"].reshape(2, 20))},
             "'indices' is stored in Fortran order",
         ),
-        "odd": ({**arrays, "indices": arrays["indices"][:-1]}, "indices has 39 entries"),
-        "no territory": ({**arrays, "indptr": np.zeros(1, np.int64)}, "indptr has 1 entries"),
+        "odd": (
+            {**arrays, "indices": arrays["indices"][:-1]},
+            "'indices' claims the shape (39,); the file's counts give (40,)",
+        ),
+        "no territory": (
+            {**arrays, "indptr": np.zeros(1, np.int64)},
+            "'indptr' claims the shape (1,); the file's counts give (2..4294967296,)",
+        ),
     }
     for case, (members, message) in cases.items():
         path = tmp_path / f"{case}.npz"

@@ -14,7 +14,7 @@ import time
 import zipfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pytest
@@ -25,6 +25,7 @@ from stratagem.annexation import Board as AnnexationBoard
 from stratagem.annexation import Game as AnnexationGame
 from stratagem.conquest import Board as ConquestBoard
 from stratagem.conquest import Game as ConquestGame
+from stratagem.conquest.board_files import map_csr
 from stratagem.diplomacy.search import CombinedSearch
 from stratagem.errors import InvalidBoard, InvalidParameter, StratagemError, WriteError
 from stratagem.mastermind.human import HumanGame
@@ -159,6 +160,120 @@ def test_a_zip_bomb_is_refused_unread(tmp_path: Path) -> None:
     ConquestGame.load(good)
 
 
+# The loaders of the formats that read .npz archives, by name (for a fresh interpreter too).
+NPZ_LOADERS: dict[str, Callable[[Path], Any]] = {
+    "ConquestGame": ConquestGame.load,
+    "ConquestBoard": ConquestBoard.load,
+    "AnnexationBoard": AnnexationBoard.load,
+}
+NPZ_KINDS = ["conquest save", "conquest history", "conquest board", "annexation board"]
+
+
+class NpzFile(NamedTuple):
+    """A good file of a format that reads .npz archives: its loader's name, how the refusal
+    names the format, one member the format's counts size and that member's shape."""
+
+    path: Path
+    loader: str
+    what: str
+    member: str
+    shape: tuple[int, ...]
+
+
+@pytest.fixture(params=NPZ_KINDS)
+def good(tmp_path: Path, request: pytest.FixtureRequest) -> NpzFile:
+    """A good file of each format that reads .npz archives."""
+    kind, path = request.param, tmp_path / "board.npz"
+    if kind.startswith("conquest") and kind != "conquest board":
+        path, loader, what = conquest_save(tmp_path), "ConquestGame", "a saved conquest game"
+        member = "team" if kind == "conquest save" else "history_troops"
+    elif kind == "conquest board":
+        ConquestBoard.from_spec("risk").save(path)  # its meta names the 42 territories
+        loader, what, member = "ConquestBoard", "a valid board file", "indptr"
+    else:
+        AnnexationBoard.hexagon(2).save(path)
+        loader, what, member = "AnnexationBoard", "a valid annexation board file", "colours"
+    with np.load(path) as arrays:
+        shape = arrays[member].shape
+    return NpzFile(path, loader, what, member, shape)
+
+
+def test_a_member_bigger_than_the_formats_counts_is_refused_unread(
+    tmp_path: Path, good: NpzFile
+) -> None:
+    grown = tmp_path / "grown.npz"
+    grown.write_bytes(hostile_files.grown_npz(good.path, good.member, extra=5))
+    claimed = (good.shape[0] + 5, *good.shape[1:])
+    message = refused_at_once(lambda: NPZ_LOADERS[good.loader](grown))
+    assert message == (
+        f"{grown}: not {good.what}: the array {good.member!r} claims the shape {claimed}; the "
+        f"file's counts give {good.shape}"
+    )
+    NPZ_LOADERS[good.loader](good.path)
+
+
+def test_a_mapped_member_bigger_than_the_counts_is_refused_unmapped(tmp_path: Path) -> None:
+    arrays = ConquestBoard.from_spec("grid:3x3").to_arrays()
+    arrays["indices"] = np.concatenate([arrays["indices"], np.zeros(4, dtype=np.int64)])
+    path = tmp_path / "board.npz"
+    _files.write_arrays(path, arrays, stored=True)
+    message = refused_at_once(lambda: map_csr(path), InvalidBoard)
+    assert message == (
+        f"{path}: cannot be read by slices: the array 'indices' claims the shape (28,); the "
+        "file's counts give (24,)"
+    )
+
+
+# Loads a file in a fresh interpreter: the error and the process's peak memory, as JSON.
+_LOAD_MEASURED = """
+import json, resource, sys
+from stratagem.annexation import Board as AnnexationBoard
+from stratagem.conquest import Board as ConquestBoard, Game as ConquestGame
+load = {"ConquestGame": ConquestGame.load, "ConquestBoard": ConquestBoard.load,
+        "AnnexationBoard": AnnexationBoard.load}[sys.argv[1]]
+try:
+    load(sys.argv[2])
+    error = None
+except Exception as failure:
+    error = {"type": type(failure).__name__, "message": str(failure)}
+print(json.dumps({"error": error, "peak_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
+"""
+
+
+def load_measured(loader: str, path: Path) -> tuple[dict[str, Any], float]:
+    """What loading ``path`` with ``loader`` in a fresh interpreter gives (its error and its
+    peak memory in KiB) and the seconds it took."""
+    started = time.monotonic()
+    result = subprocess.run(
+        [sys.executable, "-c", _LOAD_MEASURED, loader, str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    return json.loads(result.stdout), time.monotonic() - started
+
+
+def test_a_bomb_in_a_member_the_format_reads_is_refused_before_it_is_inflated(
+    tmp_path: Path, good: NpzFile
+) -> None:
+    bomb = tmp_path / "bomb.npz"
+    bomb.write_bytes(hostile_files.zip_bomb(good.path, chunks=60, member=good.member))
+    assert bomb.stat().st_size < 5 << 20
+    with zipfile.ZipFile(bomb) as archive:
+        assert archive.getinfo(f"{good.member}.npy").file_size > 3 << 30
+    baseline, _ = load_measured(good.loader, good.path)
+    assert baseline["error"] is None
+    refused, seconds = load_measured(good.loader, bomb)
+    assert refused["error"]["message"] == (
+        f"{bomb}: not {good.what}: the array {good.member!r} claims the shape ({60 << 26},); "
+        f"the file's counts give {good.shape}"
+    )
+    assert seconds < 5.0
+    # The bomb costs what the good file does, give or take 32 MiB (3.75 GiB were it inflated).
+    assert refused["peak_kib"] < baseline["peak_kib"] + 32 * 1024
+
+
 def test_a_member_claiming_more_than_deflate_gives_is_refused(tmp_path: Path) -> None:
     good = conquest_save(tmp_path)
     with zipfile.ZipFile(good) as archive:
@@ -286,7 +401,13 @@ def test_arrays_round_trip_through_the_reader(tmp_path: Path) -> None:
     path = tmp_path / "arrays.npz"
     arrays = {"a": np.arange(10), "b": np.array("text"), "c": np.zeros((3, 0))}
     _files.write_arrays(path, arrays)
-    read = _files.read_arrays(path, "arrays", InvalidParameter, ["a", "b", "c", "d"])
+    members = {
+        "a": _files.Member("iu", (10,)),
+        "b": _files.Member.text(),
+        "c": _files.Member("f", (3, None)),
+        "d": _files.Member("iu", ()),
+    }
+    read = _files.read_arrays(path, "arrays", InvalidParameter, members)
     assert sorted(read) == ["a", "b", "c"]
     for key, value in arrays.items():
         assert np.array_equal(read[key], value)

@@ -228,7 +228,7 @@ def _hostile_file(original: Path, target: Path, source: random.Random) -> str:
     """Puts a hostile stand-in for ``original`` at ``target``; returns what it is."""
     kinds = ["deep JSON", "a 5000-digit number", "a FIFO", "a folder", "/dev/zero"]
     if original.suffix == ".npz":
-        kinds += ["a lying header", "a zip bomb"]
+        kinds += ["a lying header", "a zip bomb", "a grown member", "a bomb in a member"]
     kind = source.choice(kinds)
     if kind == "deep JSON":
         target.write_bytes(hostile_files.deep_json(source.choice([65, 1000, 200_000])))
@@ -244,6 +244,14 @@ def _hostile_file(original: Path, target: Path, source: random.Random) -> str:
         member = source.choice(hostile_files.members(original))
         kind += f" ({member})"
         target.write_bytes(hostile_files.lying_npz(member, (source.choice([2**31, 2**40]),)))
+    elif kind == "a grown member":  # the format's counts are exceeded, the rest valid
+        member = source.choice(hostile_files.members(original))
+        kind += f" ({member})"
+        target.write_bytes(hostile_files.grown_npz(original, member, source.choice([1, 10**4])))
+    elif kind == "a bomb in a member":  # a member the format reads
+        member = source.choice(hostile_files.members(original))
+        kind += f" ({member})"
+        target.write_bytes(hostile_files.zip_bomb(original, chunks=60, member=member))
     else:
         target.write_bytes(hostile_files.zip_bomb(original, chunks=source.choice([1, 60])))
     return kind

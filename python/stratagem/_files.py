@@ -3,9 +3,10 @@
 Reading: :func:`read_bytes`, :func:`read_text` and :func:`read_json` refuse what is not a
 regular file (a FIFO, a device, a folder) before reading a byte, refuse a file over a limit of
 its kind, and bound JSON's nesting and numbers before parsing; :func:`read_arrays` and
-:func:`map_arrays` read only the named members of an ``.npz`` archive and check each member's
-header against the archive before allocating its array. Every failure raises the caller's
-error naming the file.
+:func:`map_arrays` read only the named members of an ``.npz`` archive, in the order named, and
+check each member's header against the format's own counts (a :class:`Member`: its dtype and
+its shape, as the members read before it give them) and against the archive's size before
+allocating its array. Every failure raises the caller's error naming the file.
 
 Writing: :func:`written` (and :func:`write_bytes`, :func:`write_json`, :func:`write_arrays`,
 ``stratagem._plotting.save_figure``) writes ``NAME.partial`` in the same folder, flushes it
@@ -26,8 +27,9 @@ import struct
 import tokenize
 import zipfile
 import zlib
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 from importlib.abc import Loader
 from pathlib import Path
 from types import ModuleType
@@ -51,8 +53,17 @@ MAX_JSON_DIGITS = 64
 #: claims more than this many bytes per compressed byte is refused before it is inflated.
 DEFLATE_RATIO = 1032
 
+#: The most characters one text member of an ``.npz`` archive may hold (a board's meta with
+#: every territory's name): as many as a JSON file's bytes, 2^27.
+TEXT_MEMBER_CHARS = JSON_LIMIT
+
 #: Builds the error for a file that cannot be read, from the reason.
 Refusal = Callable[[str], StratagemError]
+#: One dimension a member must have: exactly so many, any number in the range, or any (then
+#: the archive's size bounds it).
+Dimension = int | range | None
+#: The arrays of an archive read so far, by name.
+Read = Mapping[str, NDArray[Any]]
 
 # An .npz archive is a zip file: a local file header first, or the end record when empty.
 _ZIP_MAGICS = (b"PK\x03\x04", b"PK\x05\x06")
@@ -218,10 +229,12 @@ def _archive(
         raise error(f"{name}: not {what} (a damaged or truncated archive: {failure})") from None
 
 
-def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, size: int) -> NDArray[Any]:
+def _read_member(
+    archive: zipfile.ZipFile, info: zipfile.ZipInfo, size: int, member: Member, read: Read
+) -> NDArray[Any]:
     """The array of the member ``info`` of an archive of ``size`` bytes, read whole once its
-    header is found to fit what the archive holds (so a lying header or a bomb is refused
-    before anything is allocated or inflated)."""
+    header is found to fit what the archive holds and what ``member`` must be (so a lying
+    header or a bomb is refused before anything is allocated or inflated)."""
     if info.compress_size > size:
         raise _Unreadable(f"claims {info.compress_size} bytes in a file of {size}")
     if info.compress_type == zipfile.ZIP_STORED:
@@ -233,16 +246,17 @@ def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, size: int) -> 
             f"claims {info.file_size} bytes from {info.compress_size} compressed ones "
             f"(a deflate stream expands {DEFLATE_RATIO} times at most)"
         )
-    with archive.open(info) as member:
-        shape, _fortran, dtype, start = _header(member)
+    with archive.open(info) as stream:
+        shape, _fortran, dtype, start = _header(stream)
     nbytes = int(np.prod(shape, dtype=object)) * dtype.itemsize
     if start + nbytes > info.file_size:
         raise _Unreadable(
             f"claims {nbytes} bytes of data (shape {shape}, {dtype}) but holds "
             f"{max(info.file_size - start, 0)}"
         )
-    with archive.open(info) as member:
-        array: NDArray[Any] = np.lib.format.read_array(member, allow_pickle=False)
+    member.check(shape, dtype, read)
+    with archive.open(info) as stream:
+        array: NDArray[Any] = np.lib.format.read_array(stream, allow_pickle=False)
     return array
 
 
@@ -261,35 +275,111 @@ def _header(stream: IO[bytes]) -> tuple[tuple[int, ...], bool, np.dtype[Any], in
     return shape, fortran, dtype, stream.tell()
 
 
+@dataclass(frozen=True)
+class Member:
+    """What one member of an ``.npz`` archive must be, checked on its ``.npy`` header before
+    its data is read or mapped: a dtype of one of numpy's ``kinds`` (``"iu"`` integers,
+    ``"f"`` floats, ``"U"`` text) whose width in bytes is in ``widths``, and the ``shape`` the
+    format's counts give, fixed or worked out from the members read before it (the format's
+    meta and counts first: members are read in the order they are named)."""
+
+    kinds: str
+    shape: tuple[Dimension, ...] | Callable[[Read], tuple[Dimension, ...]]
+    widths: range = range(1, 9)
+
+    @classmethod
+    def text(cls, *shape: Dimension, chars: int = TEXT_MEMBER_CHARS) -> Member:
+        """Text of ``shape``, each string at most ``chars`` characters."""
+        return cls("U", shape, range(4 * chars + 1))
+
+    @classmethod
+    def int64(cls, shape: Callable[[Read], tuple[Dimension, ...]]) -> Member:
+        """64-bit integers (a CSR's offsets and entries, as every board stores them)."""
+        return cls("iu", shape, range(8, 9))
+
+    def check(self, shape: tuple[int, ...], dtype: np.dtype[Any], read: Read) -> None:
+        """Raises ``_Unreadable`` (naming the shape or dtype claimed and the one expected)
+        unless a member of ``shape`` and ``dtype`` is what this one must be."""
+        expected = self.shape(read) if callable(self.shape) else self.shape
+        fits = len(shape) == len(expected) and all(
+            want is None or (size in want if isinstance(want, range) else size == want)
+            for size, want in zip(shape, expected, strict=False)
+        )
+        if not fits:
+            raise _Unreadable(
+                f"claims the shape {shape}; the file's counts give {_shown(expected)}"
+            )
+        if dtype.kind not in self.kinds or dtype.itemsize not in self.widths:
+            low, high = self.widths.start, self.widths.stop - 1
+            raise _Unreadable(
+                f"claims the dtype {dtype.str}; expected {_KIND_NAMES[self.kinds]} of "
+                f"{high if low == high else f'{low} to {high}'} bytes"
+            )
+
+
+def length(read: Read, key: str) -> int | None:
+    """The length of the 1-D member ``key`` read so far, if there is one."""
+    array = read.get(key)
+    return None if array is None or array.ndim != 1 else len(array)
+
+
+def last_offset(read: Read, key: str, within: range | None) -> Dimension:
+    """The entries of a CSR whose offsets are the member ``key`` read so far: its last
+    offset when that is in ``within``, else any number in ``within`` (``None``: any)."""
+    offsets = read.get(key)
+    if offsets is None or offsets.ndim != 1 or not len(offsets) or offsets.dtype.kind not in "iu":
+        return within
+    last = int(offsets[-1])
+    return last if within is None or last in within else within
+
+
+_KIND_NAMES = {"iu": "integers", "f": "floats", "fiu": "numbers", "U": "text"}
+
+
+def _shown(shape: tuple[Dimension, ...]) -> str:
+    """``shape`` as the refusal shows it: ``(16, 2)``, ``(0..12,)``, ``(any,)``."""
+    words = [
+        "any"
+        if size is None
+        else f"{size.start}..{size.stop - 1}"
+        if isinstance(size, range)
+        else str(size)
+        for size in shape
+    ]
+    return f"({', '.join(words)}{',' if len(words) == 1 else ''})"
+
+
 def read_arrays(
     path: str | os.PathLike[str],
     what: str,
     error: type[StratagemError],
-    members: Collection[str],
+    members: Mapping[str, Member],
 ) -> dict[str, NDArray[Any]]:
     """The arrays named in ``members`` of the ``.npz`` archive at ``path`` (those it has),
-    read whole. A file that is missing, empty, truncated, no archive at all, that holds a
-    member not named in ``members`` (left unread), or whose member claims more data than it
-    holds, raises ``error`` naming the file and ``what`` it should have been."""
-    return map_arrays(path, members, (), what=what, error=error, remedy="")
+    read whole in that order, each checked first against what its :class:`Member` says. A
+    file that is missing, empty, truncated, no archive at all, that holds a member not named
+    in ``members`` (left unread), or whose member claims more data than it holds or another
+    dtype or shape than the format's counts give, raises ``error`` naming the file and
+    ``what`` it should have been."""
+    return map_arrays(path, members, {}, what=what, error=error, remedy="")
 
 
 def map_arrays(
     path: str | os.PathLike[str],
-    whole: Collection[str],
-    mapped: Collection[str],
+    whole: Mapping[str, Member],
+    mapped: Mapping[str, Member],
     *,
     what: str,
     error: type[StratagemError],
     remedy: str,
 ) -> dict[str, NDArray[Any]]:
-    """The arrays named in ``whole`` (read whole) and in ``mapped`` (memory-mapped read-only:
-    only the pages used are ever read) of the ``.npz`` archive at ``path``, those it has (a
-    member named in neither is refused unread). A
-    mapped member must be stored uncompressed in C order with its data aligned for its dtype
-    (as :func:`write_arrays` with ``stored=True`` writes it); anything else raises ``error``
-    naming the file and the member (``remedy`` says what to do about a compressed or
-    misaligned one), and so does a bad file as in :func:`read_arrays`."""
+    """The arrays named in ``whole`` (read whole) and then in ``mapped`` (memory-mapped
+    read-only: only the pages used are ever read) of the ``.npz`` archive at ``path``, those
+    it has (a member named in neither is refused unread), each checked first as in
+    :func:`read_arrays`. A mapped member must be stored uncompressed in C order with its data
+    aligned for its dtype (as :func:`write_arrays` with ``stored=True`` writes it); anything
+    else raises ``error`` naming the file and the member (``remedy`` says what to do about a
+    compressed or misaligned one), and so does a bad file as in :func:`read_arrays`."""
     arrays: dict[str, NDArray[Any]] = {}
     with _archive(path, what, error) as (name, handle), zipfile.ZipFile(handle) as archive:
         size = os.fstat(handle.fileno()).st_size
@@ -297,22 +387,18 @@ def map_arrays(
         known = {f"{key}.npy" for key in (*whole, *mapped)}
         if strangers := sorted(set(members) - known):
             raise error(f"{name}: not {what}: it holds the member {strangers[0]!r}, not one of its")
-        for key in whole:
+        for key, member in {**whole, **mapped}.items():
             if (info := members.get(f"{key}.npy")) is None:
                 continue
             try:
-                arrays[key] = _read_member(archive, info, size)
+                if key in mapped:
+                    array = _map_member(handle, name, info, remedy, member=member, read=arrays)
+                else:
+                    array = _read_member(archive, info, size, member, arrays)
             except _Unreadable as reason:
-                raise error(f"{name}: not {what}: the array {key!r} {reason}") from None
-        for key in mapped:
-            if (info := members.get(f"{key}.npy")) is None:
-                continue
-            try:
-                arrays[key] = _map_member(handle, name, info, remedy)
-            except _Unreadable as reason:
-                raise error(
-                    f"{name}: cannot be read by slices: the array {key!r} {reason}"
-                ) from None
+                how = "cannot be read by slices" if key in mapped else f"not {what}"
+                raise error(f"{name}: {how}: the array {key!r} {reason}") from None
+            arrays[key] = array
     return arrays
 
 
@@ -320,9 +406,11 @@ class _Unreadable(Exception):
     """Why a member cannot be read or mapped (the caller names the file and the member)."""
 
 
-def _map_member(handle: Any, name: str, info: zipfile.ZipInfo, remedy: str) -> NDArray[Any]:
+def _map_member(
+    handle: Any, name: str, info: zipfile.ZipInfo, remedy: str, *, member: Member, read: Read
+) -> NDArray[Any]:
     """The array of the stored member ``info`` of the archive ``name`` open as ``handle``,
-    memory-mapped read-only."""
+    memory-mapped read-only once its header is found to be what ``member`` must be."""
     if info.compress_type != zipfile.ZIP_STORED:
         raise _Unreadable(f"is compressed; {remedy}")
     if info.flag_bits & 1:
@@ -345,6 +433,7 @@ def _map_member(handle: Any, name: str, info: zipfile.ZipInfo, remedy: str) -> N
     if offset + nbytes > min(end, size):
         held = min(end, size) - offset
         raise _Unreadable(f"is truncated ({nbytes} bytes of data, {held} in the file)")
+    member.check(shape, dtype, read)
     if offset % dtype.alignment:
         raise _Unreadable(f"is not aligned for its dtype (byte {offset} of the file); {remedy}")
     if nbytes == 0:

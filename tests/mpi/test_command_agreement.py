@@ -4,6 +4,7 @@ first difference from rank 0."""
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -44,3 +45,45 @@ def test_main_refuses_before_any_work(
     out = capsys.readouterr().out
     assert status == 2
     assert ("different commands" in out) == (comm.rank == 0)
+
+
+# A command of each game (most would run for a while), and a bad thread count.
+_BAD_THREADS = [
+    (["outpost", "tournament", "--maps", "lakes", "--repeats", "8"], "abc"),
+    (["mastermind", "play", "--spots", "10", "--colours", "10", "--secret", "7735427368"], "0"),
+    (["conquest", "tournament", "--board", "grid:30x30", "--games", "200"], "-1"),
+    (["annexation", "play", "--board", "hex:8"], "abc"),
+    (["diplomacy", "play"], "0"),  # refused before it would ask for a position
+]
+
+
+@pytest.mark.parametrize(("words", "value"), _BAD_THREADS)
+def test_a_bad_thread_count_on_one_rank_is_refused_on_every_rank_before_any_work(
+    comm: Communicator,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    words: list[str],
+    value: str,
+) -> None:
+    last = comm.size - 1
+    if comm.rank == last:
+        monkeypatch.setenv("STRATAGEM_NUM_THREADS", value)
+    else:
+        monkeypatch.delenv("STRATAGEM_NUM_THREADS", raising=False)
+    started = time.monotonic()
+    status = main([*words, "--json"])
+    elapsed = time.monotonic() - started
+    captured = capsys.readouterr()
+    assert status == 2
+    assert elapsed < 5.0
+    assert "Traceback" not in captured.err
+    if comm.rank != 0:
+        assert captured.out == ""
+        return
+    assert json.loads(captured.out) == {
+        "error": {
+            "type": "InvalidParameter",
+            "message": f"on MPI rank {last} of {comm.size}: STRATAGEM_NUM_THREADS must be a "
+            f'whole number from 1 to 1024, got "{value}"',
+        }
+    }

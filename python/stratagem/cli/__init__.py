@@ -369,12 +369,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Runs one command. Every way out under ``--json`` prints one JSON object on stdout (the
     report, or ``{"error": {"type": ..., "message": ...}}``) and no traceback: usage errors
     and unknown commands (exit 2), bad input (2), a missing optional package (2, naming the
-    extra to install), Ctrl-C (130), ranks of one MPI job given different commands (2, before
-    any work); a reader that closed stdout early ends it quietly (141)."""
+    extra to install), Ctrl-C (130), ranks of one MPI job given different commands or a bad
+    ``STRATAGEM_NUM_THREADS`` on any rank (2, before any work); a reader that closed stdout
+    early ends it quietly (141)."""
     words = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in words
     try:
         mpi.same_command(words)  # under mpiexec: every rank runs this very command
+        mpi.threads_variable_checked()  # and can read its thread count
     except StratagemError as error:
         return _fail(as_json, type(error).__name__, str(error), 2)
     try:

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
-from stratagem._files import read_arrays, write_arrays
+from stratagem import _core
+from stratagem._files import Member, Read, length, read_arrays, write_arrays
 from stratagem.conquest.boards import board_files
 from stratagem.errors import InvalidParameter, StratagemError
 
@@ -30,19 +31,9 @@ STATUSES = ("running", "won", "draw", "unfinished")
 _WHAT = "a saved conquest game"
 # seed, rate (parts per million), troop cap, turn limit (-1: none).
 _PARAMS = ("seed", "rate_ppm", "cap", "max_turns")
-# The members of a save besides the board's (any other member is left unread).
-_FIELDS = (
-    "format",
-    "policies",
-    "params",
-    "team",
-    "troops",
-    "turn",
-    "status",
-    "winner",
-    "history_territories",
-    "history_troops",
-)
+# The longest text of the fields format, params and status; of a policy name.
+_SHORT_TEXT = 64
+_NAME_CHARS = 1024
 _LARGEST_TURN = 2**63 - 1
 
 _Given = TypeVar("_Given")
@@ -126,6 +117,35 @@ def write_game(path: str | Path, saved: SavedGame) -> None:
     write_arrays(path, fields)
 
 
+def _members() -> dict[str, Member]:
+    """What each member of a save must be, in the order they are read (any other member is
+    left unread): the policies count the teams and ``turn`` the history's rows, the board
+    its territories (:func:`board_files.members`)."""
+    teams = Member("iu", lambda read: (board_files.territories(read, "board_"),))
+    history = Member("iu", lambda read: (_rows(read), length(read, "policies")))
+    return {
+        "format": Member.text(chars=_SHORT_TEXT),
+        "policies": Member.text(range(_core.conquest.MAX_TEAMS + 1), chars=_NAME_CHARS),
+        "params": Member.text(len(_PARAMS), chars=_SHORT_TEXT),
+        "turn": Member("iu", ()),
+        "status": Member.text(chars=_SHORT_TEXT),
+        "winner": Member("iu", ()),
+        **board_files.members("board_"),
+        "team": teams,
+        "troops": teams,
+        "history_territories": history,
+        "history_troops": history,
+    }
+
+
+def _rows(read: Read) -> int | None:
+    """One history row per turn played and one for the start, if the turn is known."""
+    turn = read.get("turn")
+    if turn is None or turn.ndim or turn.dtype.kind not in "iu" or int(turn) < 0:
+        return None
+    return int(turn) + 1
+
+
 def read_game(path: str | Path) -> SavedGame:
     """Reads a file written by :func:`write_game`. Each field is checked for its kind and
     shape, and the fields against each other (one team per policy, a winner only in a won
@@ -134,8 +154,7 @@ def read_game(path: str | Path) -> SavedGame:
     is rebuilt."""
     from stratagem.conquest.board import Board
 
-    members = (*_FIELDS, *(f"board_{key}" for key in board_files.MEMBERS))
-    fields = _Fields(path, read_arrays(path, _WHAT, InvalidParameter, members))
+    fields = _Fields(path, read_arrays(path, _WHAT, InvalidParameter, _members()))
     if fields.text("format") != FORMAT:
         fields.refuse(f"format {fields.text('format')!r}, not {FORMAT!r}")
     names = fields.texts("policies")

@@ -49,6 +49,7 @@ from stratagem.mpi.launch import (
     mpi_info,
     mpi_requested,
     same_command,
+    threads_variable_checked,
     world,
 )
 from stratagem.mpi.queue import run_queue
@@ -79,5 +80,6 @@ __all__ = [
     "owner_of",
     "run_queue",
     "same_command",
+    "threads_variable_checked",
     "world",
 ]

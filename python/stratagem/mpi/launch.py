@@ -27,6 +27,9 @@ from stratagem.mpi.communicator import (
 
 T = TypeVar("T")
 
+#: The variable that sets the thread count of every call without ``threads=`` (the engine's).
+THREADS_VARIABLE = "STRATAGEM_NUM_THREADS"
+
 # --------------------------------------------------------------------------------------------
 # Detecting the launcher and creating the world
 
@@ -257,6 +260,34 @@ def same_command(words: Sequence[str], comm: Communicator | None = None) -> None
         return
     commands = comm.allgather_object(list(words))
     raise InvalidParameter(_first_difference(commands))
+
+
+def threads_variable_checked(comm: Communicator | None = None) -> None:
+    """Collective, before any work (after :func:`same_command`): refuses on every rank, with
+    ``InvalidParameter`` naming the variable and each rank where it is bad, when
+    ``STRATAGEM_NUM_THREADS`` holds no thread count on any rank (read as the engine reads it).
+    Read only when a rank's work starts, a bad value would stop that rank alone, and the
+    others would wait for it in their next collective or finish without it."""
+    comm = _resolve(comm)
+    problem = None
+    if os.environ.get(THREADS_VARIABLE) is not None:
+        try:
+            _core.resolve_threads(None)
+        except StratagemError as error:
+            problem = str(error)
+    if not comm.is_distributed:
+        if problem is not None:
+            raise InvalidParameter(problem)
+        return
+    problems = comm.allgather_object(problem)
+    if any(text is not None for text in problems):
+        raise InvalidParameter(
+            "; ".join(
+                f"on MPI rank {rank} of {comm.size}: {text}"
+                for rank, text in enumerate(problems)
+                if text is not None
+            )
+        )
 
 
 def _first_difference(commands: Sequence[Sequence[str]]) -> str:

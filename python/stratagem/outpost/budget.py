@@ -47,7 +47,10 @@ class _Alarm:
 
 
 def _on_alarm(signum: int, frame: FrameType | None) -> None:
-    if _Alarm.armed:
+    # Never in the frame that arms and disarms the timer: raised as its ``finally`` begins,
+    # the timeout would skip the disarming, and the repeating timer would go on raising it
+    # in the game itself (and end the process once the default handler is back).
+    if _Alarm.armed and (frame is None or frame.f_code is not _call_with_alarm.__code__):
         raise PlayerTimeout
 
 

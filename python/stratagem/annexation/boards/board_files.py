@@ -22,7 +22,15 @@ import numpy as np
 from numpy.typing import NDArray
 
 from stratagem import graph
-from stratagem._files import parse_json, read_arrays, write_arrays
+from stratagem._files import (
+    Member,
+    Read,
+    last_offset,
+    length,
+    parse_json,
+    read_arrays,
+    write_arrays,
+)
 from stratagem.annexation.boards import layouts
 from stratagem.errors import InvalidBoard, StratagemError
 
@@ -128,24 +136,58 @@ def save(board: Mapping[str, Any], path: str | os.PathLike[str]) -> None:
     write_arrays(path, arrays)
 
 
-# The members of a board file (any other member is left unread).
-_MEMBERS = (
-    "meta",
-    "offsets",
-    "neighbours",
-    "colours",
-    "starts",
-    "centres",
-    "polygon_vertices",
-    "polygon_offsets",
-)
+def _members() -> dict[str, Member]:
+    """What each member of a board file must be, in the order they are read (any other
+    member is left unread): the meta first, whose labels (if any) count the cells, then
+    ``offsets``, whose length counts them and whose last entry counts ``neighbours``, and
+    ``polygon_offsets``, whose last entry counts the vertices."""
+    per_cell = Member("iu", lambda read: (_cells(read),))
+    return {
+        "meta": Member.text(),
+        "offsets": Member.int64(lambda read: (_offsets(_cells(read)),)),
+        "neighbours": Member.int64(lambda read: (_neighbours(read),)),
+        "colours": per_cell,
+        "starts": Member("iu", lambda read: (_at_most(_cells(read)),)),
+        "centres": Member("fiu", lambda read: (_cells(read), 2)),
+        "polygon_offsets": Member.int64(lambda read: (_offsets(_cells(read)),)),
+        "polygon_vertices": Member(
+            "fiu", lambda read: (last_offset(read, "polygon_offsets", None), 2)
+        ),
+    }
+
+
+def _cells(read: Read) -> int | None:
+    """The cells of the board whose members ``read`` holds so far, as ``offsets`` counts them
+    or else the meta's labels, if either does."""
+    offsets = length(read, "offsets")
+    if offsets is not None:
+        return offsets - 1
+    try:
+        labels = parse_json(str(read["meta"][()]), InvalidBoard).get("labels")
+    except (KeyError, AttributeError, StratagemError):
+        return None
+    return len(labels) if isinstance(labels, list) else None
+
+
+def _offsets(cells: int | None) -> int | range:
+    return range(2, layouts.MAX_CELLS + 2) if cells is None else cells + 1
+
+
+def _at_most(cells: int | None) -> range | None:
+    return None if cells is None else range(cells + 1)
+
+
+def _neighbours(read: Read) -> int | range | None:
+    """Every adjacency listed from both sides: at most ``n (n - 1)`` entries."""
+    cells = _cells(read)
+    return last_offset(read, "offsets", None if cells is None else range(cells * (cells - 1) + 1))
 
 
 def load(build: Callable[..., _T], path: str | os.PathLike[str]) -> _T:
     """Read a board written by :meth:`save`; everything is checked again, and a file that
     is not a valid annexation board raises ``InvalidBoard`` naming the file."""
     name = os.fspath(path)
-    arrays = read_arrays(path, "a valid annexation board file", InvalidBoard, _MEMBERS)
+    arrays = read_arrays(path, "a valid annexation board file", InvalidBoard, _members())
     try:
         meta = parse_json(str(arrays["meta"][()]), lambda reason: InvalidBoard(f"meta is {reason}"))
         if not isinstance(meta, dict) or meta.get("format") != FILE_FORMAT:

@@ -38,7 +38,16 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from stratagem import _core, _validate
-from stratagem._files import map_arrays, parse_json, read_arrays, write_arrays
+from stratagem._files import (
+    Member,
+    Read,
+    last_offset,
+    length,
+    map_arrays,
+    parse_json,
+    read_arrays,
+    write_arrays,
+)
 from stratagem.conquest.boards.layouts import Layout
 from stratagem.errors import InvalidBoard, InvalidParameter, StratagemError
 from stratagem.progress import Progress, ProgressOption
@@ -60,10 +69,45 @@ _T = TypeVar("_T")
 
 FILE_FORMAT = "stratagem.conquest.board"
 FILE_VERSION = 1
-# The members of a board file (any other member is left unread).
-MEMBERS = ("meta", "indptr", "indices", "positions")
 # CSR entries load reads at a time.
 _SLICE = 1 << 22
+
+
+def members(prefix: str = "") -> dict[str, Member]:
+    """What each member of a board file must be, in the order they are read (any other
+    member is left unread), named ``prefix`` + its name (a saved game holds its board's as
+    ``board_meta``...): the meta first, whose names (if any) count the territories, then
+    ``indptr``, whose length counts them and whose last entry counts ``indices``."""
+    return {
+        f"{prefix}meta": Member.text(),
+        f"{prefix}indptr": Member.int64(lambda read: (_offsets(read, prefix),)),
+        f"{prefix}indices": Member.int64(lambda read: (_entries(read, prefix),)),
+        f"{prefix}positions": Member("fiu", lambda read: (territories(read, prefix), 2)),
+    }
+
+
+def territories(read: Read, prefix: str = "") -> int | None:
+    """The territories of the board whose members ``read`` holds so far (named ``prefix`` +
+    their name), as ``indptr`` counts them or else the meta's names, if either does."""
+    offsets = length(read, f"{prefix}indptr")
+    if offsets is not None:
+        return offsets - 1
+    try:
+        names = _meta(read, f"{prefix}meta")["names"]
+    except (KeyError, StratagemError):
+        return None
+    return len(names) if isinstance(names, list) else None
+
+
+def _offsets(read: Read, prefix: str) -> int | range:
+    named = territories(read, prefix)
+    return range(2, _core.conquest.MAX_TERRITORIES + 2) if named is None else named + 1
+
+
+def _entries(read: Read, prefix: str) -> int | range | None:
+    """Every border listed twice: at most ``n (n - 1)`` entries, as ``indptr`` says."""
+    n = territories(read, prefix)
+    return last_offset(read, f"{prefix}indptr", None if n is None else range(n * (n - 1) + 1))
 
 
 def to_arrays(board: Layout) -> dict[str, NDArray[Any]]:
@@ -120,10 +164,10 @@ def _malformed(build: Callable[[], _T]) -> _T:
         raise InvalidBoard(f"malformed board arrays: {error}") from None
 
 
-def _meta(arrays: Mapping[str, ArrayLike]) -> dict[str, Any]:
-    """The board's ``meta``, of this format and version (``KeyError`` if there is none,
-    ``ValueError`` if it is no JSON object)."""
-    meta = parse_json(str(np.asarray(arrays["meta"])[()]), _bad_meta)
+def _meta(arrays: Mapping[str, ArrayLike], key: str = "meta") -> dict[str, Any]:
+    """The board's ``meta`` (the array ``key``), of this format and version (``KeyError`` if
+    there is none, ``InvalidBoard`` if it is no JSON object of this format)."""
+    meta = parse_json(str(np.asarray(arrays[key])[()]), _bad_meta)
     if not isinstance(meta, dict) or meta.get("format") != FILE_FORMAT:
         raise InvalidBoard("these are not the arrays of a stratagem board")
     if meta.get("version") != FILE_VERSION:
@@ -162,7 +206,7 @@ def load(
     except InvalidBoard:
         mapped = None  # compressed, or no board file: read whole, and refused in its words
     if mapped is None:
-        arrays = read_arrays(path, "a valid board file", InvalidBoard, MEMBERS)
+        arrays = read_arrays(path, "a valid board file", InvalidBoard, members())
         return _naming(path, lambda: from_arrays(build, arrays, kind=kind))
     total = mapped.indptr.shape[0] + 2 * mapped.indices.shape[0]
     with Progress(total, f"board {mapped.path}", enabled=progress, counts=False) as bar:
@@ -224,10 +268,11 @@ def map_csr(path: str | os.PathLike[str]) -> MappedBoard:
     raises ``InvalidBoard`` naming the file and the member. The rows themselves are checked
     by whoever reads them (:func:`file_share`)."""
     name = os.fspath(path)
+    readers = members()
     arrays = map_arrays(
         path,
-        ["meta"],
-        ["indptr", "indices", "positions"],
+        {"meta": readers.pop("meta")},
+        readers,
         what="a valid board file",
         error=InvalidBoard,
         remedy="read the board whole with Board.load, or save it again with Board.save",
