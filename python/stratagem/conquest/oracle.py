@@ -760,16 +760,21 @@ class OracleGame:
             raise InvalidParameter(f"team {first} plays 'custom' and needs a custom placement")
         else:
             p = [0] * len(board.indices)
-        played = [_search_choice(self, k, name) for k, name in enumerate(self.policies)]
+        # The rule each territory of a built-in team plays this turn.
+        rule_of: dict[int, str] = {}
+        for k, name in enumerate(self.policies):
+            if search_budget(name) is not None:
+                rule_of.update(_search_rows(self, k, name))
+            elif name != CUSTOM:
+                rule_of.update((x, name) for x in range(board.n) if self.team[x] == k)
         for name in _RULES:
-            teams = {k for k, policy in enumerate(played) if policy == name}
-            if not teams:
+            playing = [x for x in range(board.n) if rule_of.get(x) == name]
+            if not playing:
                 continue
-            own = _policy_placement(name, state, teams)
-            for x in range(board.n):
-                if self.team[x] in teams:
-                    for e in board.edges(x):
-                        p[e] = own[e]
+            own = _policy_placement(name, state, {self.team[x] for x in playing})
+            for x in playing:
+                for e in board.edges(x):
+                    p[e] = own[e]
         return p
 
     def step(self, custom: Iterable[int] | None = None) -> bool:
@@ -913,29 +918,40 @@ def search_budget(name: str) -> tuple[int, int] | None:
     return budget["rollouts"], budget["depth"]
 
 
-def _search_choice(game: OracleGame, team: int, name: str) -> str:
-    """The rule a team plays this turn: its policy, or for a ``search`` the candidate whose
-    futures score highest in sum (the first on ties). "Future r of every candidate plays
-    ``depth`` turns (fewer if the game ends) from the seed ``next_u64()`` of stream
-    ``(seed, "conquest.search", turn, team, r)``, the team playing the candidate and the other
-    teams their own policies (those that search or are custom: balanced); its score is the
-    team's troops minus all other teams' troops"."""
+def _search_rows(game: OracleGame, team: int, name: str) -> dict[int, str]:
+    """The rule each territory of a searching team plays this turn. "Future r of every
+    candidate plays ``depth`` turns (fewer if the game ends) from the seed ``next_u64()`` of
+    stream ``(seed, "conquest.search", turn, team, r)``, the team playing the candidate and the
+    other teams their own policies (those that search or are custom: balanced). A front
+    territory x of the team (one with an enemy neighbour) plays the candidate whose futures sum
+    the most over x and its neighbours, a territory counting its troops for the team if the
+    team holds it and against it otherwise (the first candidate on ties); the team's other
+    territories move to the front as every candidate does"."""
     budget = search_budget(name)
-    if budget is None:
-        return name
+    assert budget is not None
     rollouts, depth = budget
+    board = game._board  # noqa: SLF001 (the oracle's own game)
     model = ["balanced" if search_budget(p) or p == CUSTOM else p for p in game.policies]
-    sums = []
-    for candidate in SEARCH_CANDIDATES:
-        total = 0
+    own = [x for x in range(board.n) if game.team[x] == team]
+    front = [
+        x for x in own if any(game.team[board.indices[e]] != team for e in board.edges(x))
+    ]
+    sums = {x: [0] * len(SEARCH_CANDIDATES) for x in front}
+    for c, candidate in enumerate(SEARCH_CANDIDATES):
         for r in range(rollouts):
             seed = Stream(game.seed, "conquest.search", game.turn, team, r).cursor().next_u64()
             future = game.future([*model[:team], candidate, *model[team + 1 :]], seed)
             for _ in range(depth):
                 if not future.step():
                     break
-            _, troops = future.history_counts()
-            total += 2 * troops[team] - sum(troops)
-        sums.append(total)
-    best = max(range(len(SEARCH_CANDIDATES)), key=lambda c: (sums[c], -c))
-    return SEARCH_CANDIDATES[best]
+            signed = [
+                n if k == team else -n for k, n in zip(future.team, future.troops, strict=True)
+            ]
+            for x in front:
+                around = (board.indices[e] for e in board.edges(x))
+                sums[x][c] += signed[x] + sum(signed[y] for y in around)
+    rule_of = dict.fromkeys(own, SEARCH_CANDIDATES[0])
+    for x in front:
+        best = max(range(len(SEARCH_CANDIDATES)), key=lambda c: (sums[x][c], -c))
+        rule_of[x] = SEARCH_CANDIDATES[best]
+    return rule_of
