@@ -364,12 +364,14 @@ def _pressure(state: _Turn, memo: dict[tuple[int, int], int], team: int, y: int)
     return memo[team, y]
 
 
-# Each policy's strike: (num, den) of the ratio that makes a neighbour breakable, and whether
-# the cheapest attacks come first (else those on the weakest targets).
+# Each policy's strike: (num, den) of the ratio that makes a neighbour breakable, whether
+# the cheapest attacks come first (else those on the weakest targets), and whether it presses
+# (when every enemy border is attacked, the troops left join the attacks: an equal share
+# each, the rest to the first).
 _STRIKES = {
-    "aggressive": ((3, 2), False),
-    "balanced": ((2, 1), False),
-    "opportunist": ((7, 4), True),
+    "aggressive": ((3, 2), False, False),
+    "balanced": ((2, 1), False, False),
+    "opportunist": ((7, 4), True, True),
 }
 
 
@@ -392,7 +394,7 @@ def _strike_row(
     if not enemies:
         _move_to_front(state, dist, x, p)
         return
-    (num, den), cheapest_first = _STRIKES[name]
+    (num, den), cheapest_first, press = _STRIKES[name]
     troops, t = state.troops, state.troops[x]
     breakable = []
     for e, y in enemies:
@@ -401,11 +403,20 @@ def _strike_row(
             attack = 2 * -(-troops[y] * t // max(pressure, 1)) + 1  # ceiling division
             breakable.append((attack if cheapest_first else troops[y], e, attack))
     left = t
+    made = []
     for _, e, attack in sorted(breakable):
         if attack <= left:
             p[e] = attack
             left -= attack
-    _defend_in_proportion(p, troops, left, [(e, y) for e, y in enemies if p[e] == 0])
+            made.append(e)
+    open_borders = [(e, y) for e, y in enemies if p[e] == 0]
+    if press and made and not open_borders:
+        share = left // len(made)
+        for e in made:
+            p[e] += share
+        p[made[0]] += left - share * len(made)
+    else:
+        _defend_in_proportion(p, troops, left, open_borders)
 
 
 def _policy_placement(name: str, state: _Turn, teams: set[int]) -> list[int]:

@@ -463,6 +463,11 @@ struct Strike {
     /// Whether the cheapest attacks come first (where the team masses most against the
     /// target) rather than those on the weakest targets.
     cheapest_first: bool,
+    /// Whether, when it attacks every enemy border, the troops left join its attacks, an
+    /// equal share each and the rest to the first (no enemy can then enter: an enemy that
+    /// attacks too meets that attack; and a stack that splits keeps growing where one stack
+    /// would stop at the troop limit).
+    press: bool,
 }
 
 impl View<'_> {
@@ -501,13 +506,28 @@ impl View<'_> {
             .collect();
         breakable.sort_unstable();
         let mut left = t;
+        let mut made = Vec::new();
         for &(_, e, attack) in &breakable {
             if attack <= left {
                 row[e - start] = attack as i64;
                 left -= attack;
+                made.push(e);
             }
         }
-        self.defend_by_threat(x, left, row);
+        let open = self
+            .board
+            .row(x)
+            .any(|e| self.is_enemy(x, e) && row[e - start] == 0);
+        if strike.press && !open && !made.is_empty() {
+            // The row then commits exactly t <= 2^40 troops: every sum fits in an i64.
+            let share = left / made.len() as u64;
+            for &e in &made {
+                row[e - start] += share as i64;
+            }
+            row[made[0] - start] += (left - share * made.len() as u64) as i64;
+        } else {
+            self.defend_by_threat(x, left, row);
+        }
     }
 }
 
@@ -515,6 +535,7 @@ fn aggressive(view: &View<'_>, x: usize, row: &mut [i64]) {
     let strike = Strike {
         ratio: (3, 2),
         cheapest_first: false,
+        press: false,
     };
     view.strike(x, row, &strike);
 }
@@ -523,6 +544,7 @@ fn balanced(view: &View<'_>, x: usize, row: &mut [i64]) {
     let strike = Strike {
         ratio: (2, 1),
         cheapest_first: false,
+        press: false,
     };
     view.strike(x, row, &strike);
 }
@@ -531,6 +553,7 @@ fn opportunist(view: &View<'_>, x: usize, row: &mut [i64]) {
     let strike = Strike {
         ratio: (7, 4),
         cheapest_first: true,
+        press: true,
     };
     view.strike(x, row, &strike);
 }
