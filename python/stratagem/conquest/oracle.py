@@ -366,8 +366,8 @@ def _pressure(state: _Turn, memo: dict[tuple[int, int], int], team: int, y: int)
 
 # Each policy's strike: (num, den) of the ratio that makes a neighbour breakable, whether
 # the cheapest attacks come first (else those on the weakest targets), and whether it presses
-# (when every enemy border is attacked, the troops left join the attacks: an equal share
-# each, the rest to the first).
+# (when every enemy border is attacked, half the troops left join the attacks: an equal
+# share each, the rest to the first).
 _STRIKES = {
     "aggressive": ((3, 2), False, False),
     "balanced": ((2, 1), False, False),
@@ -411,10 +411,10 @@ def _strike_row(
             made.append(e)
     open_borders = [(e, y) for e, y in enemies if p[e] == 0]
     if press and made and not open_borders:
-        share = left // len(made)
+        share = left // 2 // len(made)
         for e in made:
             p[e] += share
-        p[made[0]] += left - share * len(made)
+        p[made[0]] += left // 2 - share * len(made)
     else:
         _defend_in_proportion(p, troops, left, open_borders)
 
@@ -906,11 +906,11 @@ def simulate_battle_counts(  # noqa: PLR0917 (the published signature)
 #: The policies a search chooses among, in the order ties are broken (the first wins).
 SEARCH_CANDIDATES = ("aggressive", "balanced", "opportunist")
 _SEARCH_OPTIONS = {"rollouts": 256, "depth": 32}  # each option's largest value
-_SEARCH_DEFAULT = {"rollouts": 4, "depth": 3}
+_SEARCH_DEFAULT = {"rollouts": 4, "depth": 1}
 
 
 def search_budget(name: str) -> tuple[int, int] | None:
-    """``(rollouts, depth)`` of ``search:rollouts=R:depth=D`` (defaults 4 and 3), ``None``
+    """``(rollouts, depth)`` of ``search:rollouts=R:depth=D`` (defaults 4 and 1), ``None``
     for a name that is not a search, :class:`InvalidParameter` for a bad option."""
     head, _, options = name.partition(":")
     if head != "search":
@@ -927,6 +927,11 @@ def search_budget(name: str) -> tuple[int, int] | None:
             raise InvalidParameter(f"policy {name!r}: {key} must be from 1 to {most}")
         budget[key] = int(value)
     return budget["rollouts"], budget["depth"]
+
+
+def _around(board: _Board, values: list[int], x: int) -> int:
+    """The sum of ``values`` over ``x`` and its neighbours."""
+    return values[x] + sum(values[board.indices[e]] for e in board.edges(x))
 
 
 def _search_rows(game: OracleGame, team: int, name: str) -> dict[int, str]:
@@ -959,8 +964,7 @@ def _search_rows(game: OracleGame, team: int, name: str) -> dict[int, str]:
                 n if k == team else -n for k, n in zip(future.team, future.troops, strict=True)
             ]
             for x in front:
-                around = (board.indices[e] for e in board.edges(x))
-                sums[x][c] += signed[x] + sum(signed[y] for y in around)
+                sums[x][c] += _around(board, signed, x)
     rule_of = dict.fromkeys(own, SEARCH_CANDIDATES[0])
     for x in front:
         best = max(range(len(SEARCH_CANDIDATES)), key=lambda c: (sums[x][c], -c))

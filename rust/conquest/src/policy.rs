@@ -18,7 +18,8 @@ pub enum Policy {
     Aggressive,
     Balanced,
     Opportunist,
-    /// Chooses each turn among [`crate::search::CANDIDATES`] by playing the next turns out.
+    /// Chooses each turn, territory by territory along its front, among
+    /// [`crate::search::CANDIDATES`] by playing the next turns out.
     Search(Budget),
     /// A Python callable: its placement arrives with the turn.
     Custom,
@@ -78,7 +79,7 @@ impl Default for Budget {
     fn default() -> Self {
         Self {
             rollouts: 4,
-            depth: 3,
+            depth: 1,
         }
     }
 }
@@ -463,8 +464,8 @@ struct Strike {
     /// Whether the cheapest attacks come first (where the team masses most against the
     /// target) rather than those on the weakest targets.
     cheapest_first: bool,
-    /// Whether, when it attacks every enemy border, the troops left join its attacks, an
-    /// equal share each and the rest to the first (no enemy can then enter: an enemy that
+    /// Whether, when it attacks every enemy border, half the troops left join its attacks,
+    /// an equal share each and the rest to the first (no enemy can then enter: an enemy that
     /// attacks too meets that attack; and a stack that splits keeps growing where one stack
     /// would stop at the troop limit).
     press: bool,
@@ -519,12 +520,13 @@ impl View<'_> {
             .row(x)
             .any(|e| self.is_enemy(x, e) && row[e - start] == 0);
         if strike.press && !open && !made.is_empty() {
-            // The row then commits exactly t <= 2^40 troops: every sum fits in an i64.
-            let share = left / made.len() as u64;
+            // Half of what is left presses; the row commits at most t <= 2^40 troops.
+            let pressing = left / 2;
+            let share = pressing / made.len() as u64;
             for &e in &made {
                 row[e - start] += share as i64;
             }
-            row[made[0] - start] += (left - share * made.len() as u64) as i64;
+            row[made[0] - start] += (pressing - share * made.len() as u64) as i64;
         } else {
             self.defend_by_threat(x, left, row);
         }
