@@ -946,12 +946,10 @@ def _search_rows(game: OracleGame, team: int, name: str) -> dict[int, str]:
     budget = search_budget(name)
     assert budget is not None
     rollouts, depth = budget
-    board = game._board  # noqa: SLF001 (the oracle's own game)
+    board = game._board
     model = ["balanced" if search_budget(p) or p == CUSTOM else p for p in game.policies]
     own = [x for x in range(board.n) if game.team[x] == team]
-    front = [
-        x for x in own if any(game.team[board.indices[e]] != team for e in board.edges(x))
-    ]
+    front = [x for x in own if any(game.team[board.indices[e]] != team for e in board.edges(x))]
     sums = {x: [0] * len(SEARCH_CANDIDATES) for x in front}
     for c, candidate in enumerate(SEARCH_CANDIDATES):
         for r in range(rollouts):
