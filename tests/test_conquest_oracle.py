@@ -388,8 +388,15 @@ def test_opportunist_on_the_hand_graph():
     got = policy_placement("opportunist", *HAND, HAND_TEAM, troops, 1, 0, {0, 1})
     # 0 (t = 1): 1 and 2 (no troops) are breakable, both attacks are 1, the first is 1's.
     # Team 1's pressure on 0 is 5 and 20 > 7: 1 and 2 have no troops to attack with, 3 attacks
-    # with 2 * ceil(1 * 5 / 5) + 1 = 3 and keeps 2 at home.
-    assert got == [1, 0, 0, 0, 0, 0, 0, 0, 3, 6, 0, 3]
+    # with 2 * ceil(1 * 5 / 5) + 1 = 3; that attacks its only enemy border, so it presses: half
+    # of the 2 left join the attack (4) and 1 stays home.
+    assert got == [1, 0, 0, 0, 0, 0, 0, 0, 4, 6, 0, 3]
+    # With 20 troops 0 attacks all three borders with 19: half of the 1 left is 0, nothing
+    # presses. With 40 (pressure 40 on each) the attacks are again 7, 1 and 11; of the 21
+    # left, 10 press: 3 each and the rest, 1, to the first attack made (2's, the cheapest).
+    troops = [40, 3, 0, 5, 7, 4]
+    got = policy_placement("opportunist", *HAND, HAND_TEAM, troops, 1, 0, {0})
+    assert got[:3] == [10, 5, 14]
 
 
 def test_random_policy_follows_its_stream():

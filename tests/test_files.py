@@ -25,7 +25,7 @@ from stratagem.annexation import Board as AnnexationBoard
 from stratagem.annexation import Game as AnnexationGame
 from stratagem.conquest import Board as ConquestBoard
 from stratagem.conquest import Game as ConquestGame
-from stratagem.conquest.board_files import map_csr
+from stratagem.conquest.boards.board_files import map_csr
 from stratagem.diplomacy.search import CombinedSearch
 from stratagem.errors import InvalidBoard, InvalidParameter, StratagemError, WriteError
 from stratagem.mastermind.human import HumanGame

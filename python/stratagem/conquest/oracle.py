@@ -378,12 +378,14 @@ def _pressure(state: _Turn, memo: dict[tuple[int, int], int], team: int, y: int)
     return memo[team, y]
 
 
-# Each policy's strike: (num, den) of the ratio that makes a neighbour breakable, and whether
-# the cheapest attacks come first (else those on the weakest targets).
+# Each policy's strike: (num, den) of the ratio that makes a neighbour breakable, whether
+# the cheapest attacks come first (else those on the weakest targets), and whether it presses
+# (when every enemy border is attacked, half the troops left join the attacks: an equal
+# share each, the rest to the first).
 _STRIKES = {
-    "aggressive": ((3, 2), False),
-    "balanced": ((2, 1), False),
-    "opportunist": ((7, 4), True),
+    "aggressive": ((3, 2), False, False),
+    "balanced": ((2, 1), False, False),
+    "opportunist": ((7, 4), True, True),
 }
 
 
@@ -406,7 +408,7 @@ def _strike_row(
     if not enemies:
         _move_to_front(state, dist, x, p)
         return
-    (num, den), cheapest_first = _STRIKES[name]
+    (num, den), cheapest_first, press = _STRIKES[name]
     troops, t = state.troops, state.troops[x]
     breakable = []
     for e, y in enemies:
@@ -415,11 +417,20 @@ def _strike_row(
             attack = 2 * -(-troops[y] * t // max(pressure, 1)) + 1  # ceiling division
             breakable.append((attack if cheapest_first else troops[y], e, attack))
     left = t
+    made = []
     for _, e, attack in sorted(breakable):
         if attack <= left:
             p[e] = attack
             left -= attack
-    _defend_in_proportion(p, troops, left, [(e, y) for e, y in enemies if p[e] == 0])
+            made.append(e)
+    open_borders = [(e, y) for e, y in enemies if p[e] == 0]
+    if press and made and not open_borders:
+        share = left // 2 // len(made)
+        for e in made:
+            p[e] += share
+        p[made[0]] += left // 2 - share * len(made)
+    else:
+        _defend_in_proportion(p, troops, left, open_borders)
 
 
 def _policy_placement(name: str, state: _Turn, teams: set[int]) -> list[int]:
@@ -774,16 +785,21 @@ class OracleGame:
             raise InvalidParameter(f"team {first} plays 'custom' and needs a custom placement")
         else:
             p = [0] * len(board.indices)
-        played = [_search_choice(self, k, name) for k, name in enumerate(self.policies)]
+        # The rule each territory of a built-in team plays this turn.
+        rule_of: dict[int, str] = {}
+        for k, name in enumerate(self.policies):
+            if search_budget(name) is not None:
+                rule_of.update(_search_rows(self, k, name))
+            elif name != CUSTOM:
+                rule_of.update((x, name) for x in range(board.n) if self.team[x] == k)
         for name in _RULES:
-            teams = {k for k, policy in enumerate(played) if policy == name}
-            if not teams:
+            playing = [x for x in range(board.n) if rule_of.get(x) == name]
+            if not playing:
                 continue
-            own = _policy_placement(name, state, teams)
-            for x in range(board.n):
-                if self.team[x] in teams:
-                    for e in board.edges(x):
-                        p[e] = own[e]
+            own = _policy_placement(name, state, {self.team[x] for x in playing})
+            for x in playing:
+                for e in board.edges(x):
+                    p[e] = own[e]
         return p
 
     def step(self, custom: Iterable[int] | None = None) -> bool:
@@ -904,11 +920,11 @@ def simulate_battle_counts(  # noqa: PLR0917 (the published signature)
 #: The policies a search chooses among, in the order ties are broken (the first wins).
 SEARCH_CANDIDATES = ("aggressive", "balanced", "opportunist")
 _SEARCH_OPTIONS = {"rollouts": 256, "depth": 32}  # each option's largest value
-_SEARCH_DEFAULT = {"rollouts": 4, "depth": 3}
+_SEARCH_DEFAULT = {"rollouts": 4, "depth": 1}
 
 
 def search_budget(name: str) -> tuple[int, int] | None:
-    """``(rollouts, depth)`` of ``search:rollouts=R:depth=D`` (defaults 4 and 3), ``None``
+    """``(rollouts, depth)`` of ``search:rollouts=R:depth=D`` (defaults 4 and 1), ``None``
     for a name that is not a search, :class:`InvalidParameter` for a bad option."""
     head, _, options = name.partition(":")
     if head != "search":
@@ -927,29 +943,42 @@ def search_budget(name: str) -> tuple[int, int] | None:
     return budget["rollouts"], budget["depth"]
 
 
-def _search_choice(game: OracleGame, team: int, name: str) -> str:
-    """The rule a team plays this turn: its policy, or for a ``search`` the candidate whose
-    futures score highest in sum (the first on ties). "Future r of every candidate plays
-    ``depth`` turns (fewer if the game ends) from the seed ``next_u64()`` of stream
-    ``(seed, "conquest.search", turn, team, r)``, the team playing the candidate and the other
-    teams their own policies (those that search or are custom: balanced); its score is the
-    team's troops minus all other teams' troops"."""
+def _around(board: _Board, values: list[int], x: int) -> int:
+    """The sum of ``values`` over ``x`` and its neighbours."""
+    return values[x] + sum(values[board.indices[e]] for e in board.edges(x))
+
+
+def _search_rows(game: OracleGame, team: int, name: str) -> dict[int, str]:
+    """The rule each territory of a searching team plays this turn. "Future r of every
+    candidate plays ``depth`` turns (fewer if the game ends) from the seed ``next_u64()`` of
+    stream ``(seed, "conquest.search", turn, team, r)``, the team playing the candidate and the
+    other teams their own policies (those that search or are custom: balanced). A front
+    territory x of the team (one with an enemy neighbour) plays the candidate whose futures sum
+    the most over x and its neighbours, a territory counting its troops for the team if the
+    team holds it and against it otherwise (the first candidate on ties); the team's other
+    territories move to the front as every candidate does"."""
     budget = search_budget(name)
-    if budget is None:
-        return name
+    assert budget is not None
     rollouts, depth = budget
+    board = game._board
     model = ["balanced" if search_budget(p) or p == CUSTOM else p for p in game.policies]
-    sums = []
-    for candidate in SEARCH_CANDIDATES:
-        total = 0
+    own = [x for x in range(board.n) if game.team[x] == team]
+    front = [x for x in own if any(game.team[board.indices[e]] != team for e in board.edges(x))]
+    sums = {x: [0] * len(SEARCH_CANDIDATES) for x in front}
+    for c, candidate in enumerate(SEARCH_CANDIDATES):
         for r in range(rollouts):
             seed = Stream(game.seed, "conquest.search", game.turn, team, r).cursor().next_u64()
             future = game.future([*model[:team], candidate, *model[team + 1 :]], seed)
             for _ in range(depth):
                 if not future.step():
                     break
-            _, troops = future.history_counts()
-            total += 2 * troops[team] - sum(troops)
-        sums.append(total)
-    best = max(range(len(SEARCH_CANDIDATES)), key=lambda c: (sums[c], -c))
-    return SEARCH_CANDIDATES[best]
+            signed = [
+                n if k == team else -n for k, n in zip(future.team, future.troops, strict=True)
+            ]
+            for x in front:
+                sums[x][c] += _around(board, signed, x)
+    rule_of = dict.fromkeys(own, SEARCH_CANDIDATES[0])
+    for x in front:
+        best = max(range(len(SEARCH_CANDIDATES)), key=lambda c: (sums[x][c], -c))
+        rule_of[x] = SEARCH_CANDIDATES[best]
+    return rule_of

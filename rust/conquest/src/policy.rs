@@ -18,7 +18,8 @@ pub enum Policy {
     Aggressive,
     Balanced,
     Opportunist,
-    /// Chooses each turn among [`crate::search::CANDIDATES`] by playing the next turns out.
+    /// Chooses each turn, territory by territory along its front, among
+    /// [`crate::search::CANDIDATES`] by playing the next turns out.
     Search(Budget),
     /// A Python callable: its placement arrives with the turn.
     Custom,
@@ -78,7 +79,7 @@ impl Default for Budget {
     fn default() -> Self {
         Self {
             rollouts: 4,
-            depth: 3,
+            depth: 1,
         }
     }
 }
@@ -463,6 +464,11 @@ struct Strike {
     /// Whether the cheapest attacks come first (where the team masses most against the
     /// target) rather than those on the weakest targets.
     cheapest_first: bool,
+    /// Whether, when it attacks every enemy border, half the troops left join its attacks,
+    /// an equal share each and the rest to the first (no enemy can then enter: an enemy that
+    /// attacks too meets that attack; and a stack that splits keeps growing where one stack
+    /// would stop at the troop limit).
+    press: bool,
 }
 
 impl View<'_> {
@@ -501,13 +507,29 @@ impl View<'_> {
             .collect();
         breakable.sort_unstable();
         let mut left = t;
+        let mut made = Vec::new();
         for &(_, e, attack) in &breakable {
             if attack <= left {
                 row[e - start] = attack as i64;
                 left -= attack;
+                made.push(e);
             }
         }
-        self.defend_by_threat(x, left, row);
+        let open = self
+            .board
+            .row(x)
+            .any(|e| self.is_enemy(x, e) && row[e - start] == 0);
+        if strike.press && !open && !made.is_empty() {
+            // Half of what is left presses; the row commits at most t <= 2^40 troops.
+            let pressing = left / 2;
+            let share = pressing / made.len() as u64;
+            for &e in &made {
+                row[e - start] += share as i64;
+            }
+            row[made[0] - start] += (pressing - share * made.len() as u64) as i64;
+        } else {
+            self.defend_by_threat(x, left, row);
+        }
     }
 }
 
@@ -515,6 +537,7 @@ fn aggressive(view: &View<'_>, x: usize, row: &mut [i64]) {
     let strike = Strike {
         ratio: (3, 2),
         cheapest_first: false,
+        press: false,
     };
     view.strike(x, row, &strike);
 }
@@ -523,6 +546,7 @@ fn balanced(view: &View<'_>, x: usize, row: &mut [i64]) {
     let strike = Strike {
         ratio: (2, 1),
         cheapest_first: false,
+        press: false,
     };
     view.strike(x, row, &strike);
 }
@@ -531,6 +555,7 @@ fn opportunist(view: &View<'_>, x: usize, row: &mut [i64]) {
     let strike = Strike {
         ratio: (7, 4),
         cheapest_first: true,
+        press: true,
     };
     view.strike(x, row, &strike);
 }
