@@ -486,14 +486,20 @@ class Game(_Recorded):
         threads: int | None,
     ) -> None:
         """The engine's game on ``engine_board`` from ``team`` and ``troops``."""
-        self._engine = _core.conquest.Game(
-            engine_board,
-            team,
-            troops,
-            self.policy_names,
-            (self.seed, self.rate_ppm, self.cap, self.max_turns),
-            threads,
+        self._adopt(
+            _core.conquest.Game(
+                engine_board,
+                team,
+                troops,
+                self.policy_names,
+                (self.seed, self.rate_ppm, self.cap, self.max_turns),
+                threads,
+            )
         )
+
+    def _adopt(self, engine: _core.conquest.Game) -> None:
+        """Plays on ``engine``, the engine's game made for this one."""
+        self._engine = engine
         self._history_cache = None
         self._state_cache: tuple[int, NDArray[np.int64], NDArray[np.int64]] | None = None
 
@@ -532,7 +538,7 @@ class Game(_Recorded):
         >>> game.run(10).turns
         10
         """
-        from stratagem.conquest.board import random_teams, regions_from
+        from stratagem.conquest.board import random_teams
         from stratagem.conquest.local_board import GridRows
 
         settings: dict[str, Any] = {
@@ -555,20 +561,28 @@ class Game(_Recorded):
         game._keep_parameters(policies, seed=seed, rate=rate, cap=cap, max_turns=max_turns)
         check_teams_played(teams, game.policy_names)
         threads = _validate.threads(threads)
-        # Three steps, each one call of the engine: the board, the start, the game.
-        with Progress(3, f"game {grid.kind}", enabled=progress, counts=False) as bar:
+        # Two steps, each one call of the engine: the board, then the start and the game
+        # (on a `regions` start, made whole in the engine: no array per territory in Python).
+        with Progress(2, f"game {grid.kind}", enabled=progress, counts=False) as bar:
             engine = _core.conquest.Board.grid(grid.n_rows, grid.n_cols, grid.torus)
             bar.advance()
             if assign == "regions":
-
-                def grow(starts: NDArray[np.int64]) -> NDArray[np.int64]:
-                    return _core.conquest.board_regions(engine, starts)
-
-                team = regions_from(grid.n, teams, game.seed, grow)
+                game._adopt(
+                    _core.conquest.Game.regions_on_grid(
+                        engine,
+                        grid.n_rows,
+                        grid.n_cols,
+                        grid.torus,
+                        teams,
+                        troops,
+                        game.policy_names,
+                        (game.seed, game.rate_ppm, game.cap, game.max_turns),
+                        threads,
+                    )
+                )
             else:
                 team = random_teams(grid.n, teams, game.seed)
-            bar.advance()
-            game._start(engine, team, np.full(grid.n, troops, dtype=np.int64), threads)
+                game._start(engine, team, np.full(grid.n, troops, dtype=np.int64), threads)
             bar.advance()
         return game
 

@@ -3,12 +3,13 @@
 //! a border is its upward edge `x -> y`, `x < y`, and needs no table of its own.
 
 use rayon::prelude::*;
-use stratagem_core::{Error, Result};
+use stratagem_core::{Error, Result, memory};
 
 use stratagem_core::graph::{Shape, check};
 
 use crate::MAX_TERRITORIES;
 use crate::share::{Grid, Rows};
+use crate::turn::TERRITORIES_PER_TASK;
 
 /// The shape of a conquest board: territories may stand alone and in several pieces.
 pub const GRAPH: Shape<'static> = Shape {
@@ -81,8 +82,8 @@ impl Board {
         check_edges(indices.len())?;
         check(indptr, indices, shape)?;
         // Checked: offsets run from 0 to indices.len() <= u32::MAX, ids below n <= u32::MAX.
-        let indptr: Vec<u32> = indptr.par_iter().map(|&o| o as u32).collect();
-        let indices: Vec<u32> = indices.par_iter().map(|&y| y as u32).collect();
+        let indptr: Vec<u32> = memory::collect(indptr.par_iter().map(|&o| o as u32));
+        let indices: Vec<u32> = memory::collect(indices.par_iter().map(|&y| y as u32));
         Self::with_reverse(indptr, indices)
     }
 
@@ -97,24 +98,35 @@ impl Board {
     }
 
     /// The board of checked CSR arrays, with its reverse-edge table: the position of every
-    /// edge's reverse, by binary search in the (sorted) neighbour's row.
+    /// edge's reverse, by binary search in the (sorted) neighbour's row, written in place a
+    /// block of rows per task.
     fn with_reverse(indptr: Vec<u32>, indices: Vec<u32>) -> Result<Self> {
         let n = indptr.len().saturating_sub(1);
-        let reverse: Vec<u32> = (0..n)
-            .into_par_iter()
-            .flat_map_iter(|x| {
-                let (indptr, indices) = (&indptr, &indices);
-                (indptr[x]..indptr[x + 1]).map(move |e| {
-                    let y = indices[e as usize] as usize;
+        let mut reverse = memory::filled(indices.len(), 0u32);
+        let mut blocks = Vec::with_capacity(n.div_ceil(TERRITORIES_PER_TASK));
+        let mut rest = reverse.as_mut_slice();
+        for first in (0..n).step_by(TERRITORIES_PER_TASK) {
+            let last = (first + TERRITORIES_PER_TASK).min(n);
+            // Checked: the offsets rise to indices.len().
+            let (block, tail) = rest.split_at_mut((indptr[last] - indptr[first]) as usize);
+            blocks.push((first..last, block));
+            rest = tail;
+        }
+        blocks.into_par_iter().try_for_each(|(rows, block)| {
+            let base = indptr[rows.start] as usize;
+            for x in rows {
+                for e in indptr[x] as usize..indptr[x + 1] as usize {
+                    let y = indices[e] as usize;
                     let (start, end) = (indptr[y] as usize, indptr[y + 1] as usize);
                     // The check found every edge listed both ways.
-                    indices[start..end]
+                    let k = indices[start..end]
                         .binary_search(&(x as u32))
-                        .map(|k| (start + k) as u32)
-                        .map_err(|_| invalid(format!("border {x} -> {y} has no reverse")))
-                })
-            })
-            .collect::<Result<Vec<u32>>>()?;
+                        .map_err(|_| invalid(format!("border {x} -> {y} has no reverse")))?;
+                    block[e - base] = (start + k) as u32;
+                }
+            }
+            Ok(())
+        })?;
         Ok(Self {
             indptr,
             indices,

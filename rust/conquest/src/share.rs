@@ -7,7 +7,7 @@
 //! `tests/conquest_spread.py` computes the same arrays with numpy.
 
 use rayon::prelude::*;
-use stratagem_core::{Error, Result};
+use stratagem_core::{Error, Result, memory};
 
 /// The arrays of a share, each as `i64` (ids and positions of the whole board where named).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -245,8 +245,20 @@ impl Grid {
     /// "Rank-local boards"). Refuses an id or a start outside the grid.
     pub fn regions(&self, starts: &[i64], ids: &[i64]) -> Result<Vec<i64>> {
         let n = self.n();
-        let outside = |x: &&i64| !(0..n).contains(*x);
-        if let Some(x) = starts.iter().chain(ids).find(outside) {
+        if let Some(x) = ids.iter().find(|&&x| !(0..n).contains(&x)) {
+            return Err(invalid(format!(
+                "territory {x} is outside the grid's 0..{n}"
+            )));
+        }
+        let region = self.region_rule(starts)?;
+        Ok(ids.par_iter().map(|&x| region(x)).collect())
+    }
+
+    /// The rule of [`Self::regions`] for the teams starting at `starts`: the team of
+    /// territory `x` (in `0..n`). Refuses a start outside the grid.
+    pub fn region_rule(&self, starts: &[i64]) -> Result<impl Fn(i64) -> i64 + Sync + use<>> {
+        let n = self.n();
+        if let Some(x) = starts.iter().find(|&&x| !(0..n).contains(&x)) {
             return Err(invalid(format!(
                 "territory {x} is outside the grid's 0..{n}"
             )));
@@ -254,22 +266,19 @@ impl Grid {
         let (rows, cols, torus) = (self.rows, self.cols, self.torus);
         let at: Vec<(i64, i64)> = starts.iter().map(|&s| (s / cols, s % cols)).collect();
         let teams = starts.len() as i64;
-        let hops = |d: i64, size: i64| if torus { d.min(size - d) } else { d };
-        Ok(ids
-            .par_iter()
-            .map(|&x| {
-                let (r, c) = (x / cols, x % cols);
-                let key = |(team, &(sr, sc)): (usize, &(i64, i64))| {
-                    let distance = hops((r - sr).abs(), rows) + hops((c - sc).abs(), cols);
-                    distance * teams + team as i64
-                };
-                at.iter()
-                    .enumerate()
-                    .map(key)
-                    .min()
-                    .map_or(0, |k| k % teams)
-            })
-            .collect())
+        let hops = move |d: i64, size: i64| if torus { d.min(size - d) } else { d };
+        Ok(move |x: i64| {
+            let (r, c) = (x / cols, x % cols);
+            let key = |(team, &(sr, sc)): (usize, &(i64, i64))| {
+                let distance = hops((r - sr).abs(), rows) + hops((c - sc).abs(), cols);
+                distance * teams + team as i64
+            };
+            at.iter()
+                .enumerate()
+                .map(key)
+                .min()
+                .map_or(0, |k| k % teams)
+        })
     }
 
     /// The whole CSR of the grid (`indptr`, `indices`), the arrays of
@@ -312,11 +321,16 @@ impl Grid {
         let narrow = |v: i64| {
             T::try_from(v).map_err(|_| invalid(format!("the grid's offset or id {v} is too large")))
         };
-        let indptr = (0..=n)
-            .into_par_iter()
-            .map(|x| self.offset(x).and_then(narrow))
-            .collect::<Result<Vec<T>>>()?;
-        let mut indices = vec![T::default(); self.offset(n)? as usize];
+        // Offsets and ids rise with the territory: when the last of each fits, all do.
+        narrow(self.offset(n)?)?;
+        narrow(n - 1)?;
+        let fits = |v: Result<i64>| v.ok().and_then(|v| T::try_from(v).ok());
+        let indptr = memory::collect(
+            (0..n as usize + 1)
+                .into_par_iter()
+                .map(|x| fits(self.offset(x as i64)).unwrap_or_default()),
+        );
+        let mut indices = memory::filled(self.offset(n)? as usize, T::default());
         // Cut `indices` at the first row of every block.
         let mut blocks = Vec::new();
         let mut rest = indices.as_mut_slice();
