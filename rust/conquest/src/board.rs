@@ -1,6 +1,8 @@
 //! The board: an undirected simple graph in CSR form, checked once, with the reverse of every
-//! directed edge. Ids and positions are `u32` (12 bytes per directed edge, 4 per territory):
-//! a border is its upward edge `x -> y`, `x < y`, and needs no table of its own.
+//! directed edge. Ids and positions are `u32`; the reverse of an edge `x -> y` is kept as the
+//! place of `x` in `y`'s row, one byte, when no row has more than 256 borders (its position,
+//! four bytes, otherwise): 5 bytes per directed edge (8 otherwise) and 4 per territory. A
+//! border is its upward edge `x -> y`, `x < y`, and needs no table of its own.
 
 use rayon::prelude::*;
 use stratagem_core::{Error, Result, memory};
@@ -30,10 +32,22 @@ pub const MAX_EDGES: usize = u32::MAX as usize;
 pub struct Board {
     indptr: Vec<u32>,
     indices: Vec<u32>,
-    reverse: Vec<u32>,
+    reverse: Reverse,
     /// Ids in a larger board when this board is one rank's part of it (see [`Board::labelled`]).
     labels: Option<Labels>,
 }
+
+/// Where the reverse of every directed edge `x -> y` is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Reverse {
+    /// The place of `x` in `y`'s row (every row has at most [`SLOTS`] borders).
+    Slot(Vec<u8>),
+    /// The position of `y -> x` among the directed edges.
+    Position(Vec<u32>),
+}
+
+/// The longest row whose places fit in a [`Reverse::Slot`] byte.
+const SLOTS: usize = 1 << 8;
 
 /// The whole board's ids of a part's territories and directed edges: random streams are drawn
 /// with these, so a part plays exactly what the whole board would.
@@ -97,36 +111,22 @@ impl Board {
         Self::with_reverse(indptr, indices)
     }
 
-    /// The board of checked CSR arrays, with its reverse-edge table: the position of every
-    /// edge's reverse, by binary search in the (sorted) neighbour's row, written in place a
+    /// The board of checked CSR arrays, with its reverse-edge table: the place of every
+    /// edge's source in its target's (sorted) row, by binary search, written in place a
     /// block of rows per task.
     fn with_reverse(indptr: Vec<u32>, indices: Vec<u32>) -> Result<Self> {
-        let n = indptr.len().saturating_sub(1);
-        let mut reverse = memory::filled(indices.len(), 0u32);
-        let mut blocks = Vec::with_capacity(n.div_ceil(TERRITORIES_PER_TASK));
-        let mut rest = reverse.as_mut_slice();
-        for first in (0..n).step_by(TERRITORIES_PER_TASK) {
-            let last = (first + TERRITORIES_PER_TASK).min(n);
-            // Checked: the offsets rise to indices.len().
-            let (block, tail) = rest.split_at_mut((indptr[last] - indptr[first]) as usize);
-            blocks.push((first..last, block));
-            rest = tail;
-        }
-        blocks.into_par_iter().try_for_each(|(rows, block)| {
-            let base = indptr[rows.start] as usize;
-            for x in rows {
-                for e in indptr[x] as usize..indptr[x + 1] as usize {
-                    let y = indices[e] as usize;
-                    let (start, end) = (indptr[y] as usize, indptr[y + 1] as usize);
-                    // The check found every edge listed both ways.
-                    let k = indices[start..end]
-                        .binary_search(&(x as u32))
-                        .map_err(|_| invalid(format!("border {x} -> {y} has no reverse")))?;
-                    block[e - base] = (start + k) as u32;
-                }
-            }
-            Ok(())
-        })?;
+        let longest = indptr
+            .par_windows(2)
+            .map(|w| (w[1] - w[0]) as usize)
+            .max()
+            .unwrap_or(0);
+        let reverse = if longest <= SLOTS {
+            Reverse::Slot(reverse_table(&indptr, &indices, |_, k| k as u8)?)
+        } else {
+            Reverse::Position(reverse_table(&indptr, &indices, |start, k| {
+                (start + k) as u32
+            })?)
+        };
         Ok(Self {
             indptr,
             indices,
@@ -219,10 +219,10 @@ impl Board {
         &self.indptr
     }
 
-    /// The target and the reverse of every directed edge, in CSR order.
+    /// The target of every directed edge, in CSR order, and their reverses.
     #[inline]
-    pub fn edges(&self) -> (&[u32], &[u32]) {
-        (&self.indices, &self.reverse)
+    pub fn edges(&self) -> (&[u32], Reverses<'_>) {
+        (&self.indices, Reverses(self))
     }
 
     /// The position of the first edge of territory `x`'s row (`n_edges()` for `x = n`).
@@ -235,12 +235,6 @@ impl Board {
     #[inline]
     pub fn neighbours(&self, x: usize) -> &[u32] {
         &self.indices[self.row(x)]
-    }
-
-    /// The reverses of the edges of territory `x`'s row, in row order.
-    #[inline]
-    pub fn reverses(&self, x: usize) -> &[u32] {
-        &self.reverse[self.row(x)]
     }
 
     #[inline]
@@ -256,7 +250,12 @@ impl Board {
 
     #[inline]
     pub fn reverse(&self, e: usize) -> usize {
-        self.reverse[e] as usize
+        match &self.reverse {
+            Reverse::Slot(slot) => {
+                self.indptr[self.indices[e] as usize] as usize + usize::from(slot[e])
+            }
+            Reverse::Position(position) => position[e] as usize,
+        }
     }
 
     /// Bytes the board's arrays take (labels included).
@@ -265,8 +264,61 @@ impl Board {
             .labels
             .as_ref()
             .map_or(0, |l| 4 * l.territory.capacity() + 8 * l.edge.capacity());
-        4 * (self.indptr.capacity() + self.indices.capacity() + self.reverse.capacity()) + labels
+        let reverse = match &self.reverse {
+            Reverse::Slot(slot) => slot.capacity(),
+            Reverse::Position(position) => 4 * position.capacity(),
+        };
+        4 * (self.indptr.capacity() + self.indices.capacity()) + reverse + labels
     }
+}
+
+/// The reverses of a board's directed edges ([`Board::edges`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Reverses<'a>(&'a Board);
+
+impl Reverses<'_> {
+    /// The position of the reverse of directed edge `e`.
+    #[inline]
+    pub fn of(self, e: usize) -> usize {
+        self.0.reverse(e)
+    }
+}
+
+/// `entry(start, k)` for every directed edge `x -> y`, where `y`'s row starts at `start` and
+/// lists `x` at its place `k`; in place, a block of rows per task. Fails on an edge listed
+/// one way only.
+fn reverse_table<T: Copy + Default + Send + Sync>(
+    indptr: &[u32],
+    indices: &[u32],
+    entry: impl Fn(usize, usize) -> T + Sync,
+) -> Result<Vec<T>> {
+    let n = indptr.len().saturating_sub(1);
+    let mut table = memory::filled(indices.len(), T::default());
+    let mut blocks = Vec::with_capacity(n.div_ceil(TERRITORIES_PER_TASK));
+    let mut rest = table.as_mut_slice();
+    for first in (0..n).step_by(TERRITORIES_PER_TASK) {
+        let last = (first + TERRITORIES_PER_TASK).min(n);
+        // Checked: the offsets rise to indices.len().
+        let (block, tail) = rest.split_at_mut((indptr[last] - indptr[first]) as usize);
+        blocks.push((first..last, block));
+        rest = tail;
+    }
+    blocks.into_par_iter().try_for_each(|(rows, block)| {
+        let base = indptr[rows.start] as usize;
+        for x in rows {
+            for e in indptr[x] as usize..indptr[x + 1] as usize {
+                let y = indices[e] as usize;
+                let (start, end) = (indptr[y] as usize, indptr[y + 1] as usize);
+                // The check found every edge listed both ways.
+                let k = indices[start..end]
+                    .binary_search(&(x as u32))
+                    .map_err(|_| invalid(format!("border {x} -> {y} has no reverse")))?;
+                block[e - base] = entry(start, k);
+            }
+        }
+        Ok(())
+    })?;
+    Ok(table)
 }
 
 /// Asks the processor to bring `values[i]` into its cache (nothing when `i` is out of range,

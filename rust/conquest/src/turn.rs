@@ -128,12 +128,9 @@ fn own_presence(
     let own = team[x];
     let mut present = garrison;
     let (targets, reverses) = board.edges();
-    let edges = placement[row.clone()]
-        .iter()
-        .zip(&reverses[row.clone()])
-        .zip(&targets[row]);
-    for ((&mine, &back), &y) in edges {
-        let theirs = placement[back as usize];
+    let edges = placement[row.clone()].iter().zip(&targets[row.clone()]);
+    for ((&mine, &y), e) in edges.zip(row) {
+        let theirs = placement[reverses.of(e)];
         if mine < 0 {
             present += mine.unsigned_abs();
         }

@@ -17,7 +17,7 @@ pub const HUGE_BYTES: usize = 1 << 24;
 /// declines.
 pub fn advise_huge<T>(values: &mut Vec<T>) {
     let bytes = values.capacity() * std::mem::size_of::<T>();
-    if bytes < HUGE_BYTES {
+    if bytes < HUGE_BYTES || !huge_pages_wanted() {
         return;
     }
     #[cfg(target_os = "linux")]
@@ -39,6 +39,12 @@ pub fn advise_huge<T>(values: &mut Vec<T>) {
             }
         }
     }
+}
+
+/// Whether large arrays ask for huge pages: yes unless `STRATAGEM_HUGE_PAGES=0` (read once).
+pub fn huge_pages_wanted() -> bool {
+    static WANTED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *WANTED.get_or_init(|| std::env::var("STRATAGEM_HUGE_PAGES").map_or(true, |v| v != "0"))
 }
 
 /// `len` copies of `value` in fresh memory advised to huge pages and written in parallel,
@@ -94,7 +100,7 @@ mod tests {
         assert_eq!(values.len(), 3 + HUGE_BYTES / 8);
         resize(&mut values, 2, 0);
         assert_eq!(values, [1, 2]);
-        let squares = collect((0..HUGE_BYTES as u64 / 8).into_par_iter().map(|x| x * x));
+        let squares = collect((0..HUGE_BYTES / 8).into_par_iter().map(|x| x * x));
         assert_eq!(squares[1000], 1_000_000);
         assert_eq!(squares.len(), HUGE_BYTES / 8);
     }
