@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from stratagem import _core, _validate, rng
+from stratagem.conquest import layouts
 from stratagem.conquest.saves import History, SavedGame, read_game, write_game
 from stratagem.errors import InvalidMove, InvalidParameter, PolicyError, StratagemError
 from stratagem.progress import Progress, ProgressOption
@@ -555,6 +556,7 @@ class Game(_Recorded):
             )
             return cls(board, team, troop_array, policies, **settings)
         check_start(teams, troops, grid.n)
+        layouts.check_memory(grid.kind, grid.n, grid.n_borders, layouts.ENGINE_BYTES)
         game = cls.__new__(cls)
         game._board = None
         game.board_shape = BoardShape(grid.kind, grid.n, grid.n_borders)

@@ -222,7 +222,14 @@ impl Board {
     /// The target of every directed edge, in CSR order, and their reverses.
     #[inline]
     pub fn edges(&self) -> (&[u32], Reverses<'_>) {
-        (&self.indices, Reverses(self))
+        let reverses = match &self.reverse {
+            Reverse::Slot(slot) => Reverses::Slot {
+                slot,
+                offsets: &self.indptr,
+            },
+            Reverse::Position(position) => Reverses::Position(position),
+        };
+        (&self.indices, reverses)
     }
 
     /// The position of the first edge of territory `x`'s row (`n_edges()` for `x = n`).
@@ -272,15 +279,23 @@ impl Board {
     }
 }
 
-/// The reverses of a board's directed edges ([`Board::edges`]).
+/// The reverses of a board's directed edges ([`Board::edges`]), as the board keeps them.
 #[derive(Clone, Copy, Debug)]
-pub struct Reverses<'a>(&'a Board);
+pub enum Reverses<'a> {
+    /// The place of the source in the target's row, and every row's offset.
+    Slot { slot: &'a [u8], offsets: &'a [u32] },
+    /// The position of every reverse.
+    Position(&'a [u32]),
+}
 
 impl Reverses<'_> {
-    /// The position of the reverse of directed edge `e`.
+    /// The position of the reverse of directed edge `e`, whose target is `y`.
     #[inline]
-    pub fn of(self, e: usize) -> usize {
-        self.0.reverse(e)
+    pub fn of(self, e: usize, y: usize) -> usize {
+        match self {
+            Self::Slot { slot, offsets } => offsets[y] as usize + usize::from(slot[e]),
+            Self::Position(position) => position[e] as usize,
+        }
     }
 }
 
