@@ -11,7 +11,6 @@ use stratagem_core::graph::{Shape, check};
 
 use crate::MAX_TERRITORIES;
 use crate::share::{Grid, Rows};
-use crate::turn::TERRITORIES_PER_TASK;
 
 /// The shape of a conquest board: territories may stand alone and in several pieces.
 pub const GRAPH: Shape<'static> = Shape {
@@ -45,6 +44,9 @@ enum Reverse {
     /// The position of `y -> x` among the directed edges.
     Position(Vec<u32>),
 }
+
+/// Rows a task of the reverse table's build writes.
+const ROWS_PER_TASK: usize = 1 << 12;
 
 /// The longest row whose places fit in a [`Reverse::Slot`] byte.
 const SLOTS: usize = 1 << 8;
@@ -309,10 +311,10 @@ fn reverse_table<T: Copy + Default + Send + Sync>(
 ) -> Result<Vec<T>> {
     let n = indptr.len().saturating_sub(1);
     let mut table = memory::filled(indices.len(), T::default());
-    let mut blocks = Vec::with_capacity(n.div_ceil(TERRITORIES_PER_TASK));
+    let mut blocks = Vec::with_capacity(n.div_ceil(ROWS_PER_TASK));
     let mut rest = table.as_mut_slice();
-    for first in (0..n).step_by(TERRITORIES_PER_TASK) {
-        let last = (first + TERRITORIES_PER_TASK).min(n);
+    for first in (0..n).step_by(ROWS_PER_TASK) {
+        let last = (first + ROWS_PER_TASK).min(n);
         // Checked: the offsets rise to indices.len().
         let (block, tail) = rest.split_at_mut((indptr[last] - indptr[first]) as usize);
         blocks.push((first..last, block));

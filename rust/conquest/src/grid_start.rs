@@ -94,7 +94,11 @@ pub fn regions_game(
     let first = first_in_order(params.seed, REGIONS, 0, n, teams)?;
     let starts: Vec<i64> = first.iter().map(|&(_, x)| x as i64).collect();
     let region = grid.region_rule(&starts)?;
-    let team = memory::collect((0..n as usize).into_par_iter().map(|x| region(x as i64) as u8));
+    let team = memory::collect(
+        (0..n as usize)
+            .into_par_iter()
+            .map(|x| region(x as i64) as u8),
+    );
     let troops = memory::filled(n as usize, troops);
     Game::started_checked(board, team, troops, policies, params)
 }
