@@ -529,9 +529,9 @@ class Game(_Recorded):
         closed forms and grows the regions on it: the board is not built in Python (nor its
         int64 arrays and positions) until :attr:`board` is asked for. Any other board is
         built whole first. ``progress`` (:mod:`stratagem.progress`) draws a bar on stderr, or
-        is told, for each long step: the steps of a grid's game (board, regions, game), or the
-        board's build (random geometric, Erdős-Rényi, preferential-attachment, a board file)
-        and then the regions.
+        is told, for each long step: the steps of a grid's game (the board, then the start
+        and the game), or the board's build (random geometric, Erdős-Rényi,
+        preferential-attachment, a board file) and then the regions.
 
         >>> game = Game.from_spec("grid:6x6", 2, 5, ["opportunist", "balanced"], seed=3)
         >>> game.board_shape
