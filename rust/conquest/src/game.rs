@@ -3,7 +3,8 @@
 use std::sync::Arc;
 
 use rayon::prelude::*;
-use stratagem_core::{Error, Result, memory};
+use stratagem_core::memory::{self, Pages};
+use stratagem_core::{Error, Result};
 
 use crate::board::Board;
 use crate::policy::{self, Levels, Policy, Pressure, View};
@@ -268,7 +269,7 @@ impl Game {
             )));
         }
         let team: Vec<u8> = memory::collect(team.par_iter().map(|&t| t as u8));
-        let troops: Vec<u64> = memory::collect(troops.par_iter().map(|&t| t as u64));
+        let troops: Vec<u64> = troops.par_iter().map(|&t| t as u64).collect();
         Ok(Self::started(board, team, troops, policies, params))
     }
 
@@ -454,16 +455,16 @@ impl Game {
                 ));
             }
             // Every row is written by its policy: no need to clear the last turn's.
-            None => memory::resize(placement, board.n_edges(), 0),
+            None => memory::resize(placement, board.n_edges(), 0, Pages::Small),
         }
-        memory::resize(garrison, board.n(), 0);
+        memory::resize(garrison, board.n(), 0, Pages::Small);
         if !*frontier_known {
             policy::frontier(board, &self.team, |_| true, frontier);
             *frontier_known = true;
         }
         if policy::needs_distance(&self.policies) {
             // Sized here, where it gets huge pages: the search then only resets it.
-            memory::resize(dist, board.n(), policy::NO_DISTANCE);
+            memory::resize(dist, board.n(), policy::NO_DISTANCE, Pages::Huge);
             let policies = &self.policies;
             policy::frontier_distance(board, &self.team, policies, frontier, levels, dist);
         }
@@ -522,7 +523,7 @@ impl Game {
             cap: p.cap.min(limit),
             limit,
         };
-        memory::resize(&mut scratch.team, board.n(), 0);
+        memory::resize(&mut scratch.team, board.n(), 0, Pages::Small);
         let (territories, troops) = turn::occupy_and_recruit(
             &before,
             self.policies.len(),

@@ -7,8 +7,9 @@
 use std::sync::Arc;
 
 use rayon::prelude::*;
+use stratagem_core::memory::{self, Pages};
 use stratagem_core::rng::Stream;
-use stratagem_core::{Error, Result, memory};
+use stratagem_core::{Error, Result};
 
 use crate::board::Board;
 use crate::game::{Game, Params};
@@ -99,7 +100,7 @@ pub fn regions_game(
             .into_par_iter()
             .map(|x| region(x as i64) as u8),
     );
-    let troops = memory::filled(n as usize, troops);
+    let troops = memory::filled_on(n as usize, troops, Pages::Small);
     Game::started_checked(board, team, troops, policies, params)
 }
 

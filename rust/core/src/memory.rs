@@ -47,25 +47,45 @@ pub fn huge_pages_wanted() -> bool {
     *WANTED.get_or_init(|| std::env::var("STRATAGEM_HUGE_PAGES").map_or(true, |v| v != "0"))
 }
 
+/// Which pages an array asks for: huge ones for an array read in scattered order (a
+/// breadth-first search's marks, a board's rows), where they spare misses of the TLB; small
+/// ones for an array walked in order, where the TLB keeps up anyway and the kernel clears a
+/// fresh small page for less than its share of a huge one (on the virtual machine measured in
+/// docs/conquest.md, "10^8 territories on one machine").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pages {
+    Huge,
+    Small,
+}
+
 /// `len` copies of `value` in fresh memory advised to huge pages and written in parallel,
 /// so the first touch (and the kernel's zeroing) is shared by the pool's threads.
 pub fn filled<T: Copy + Send + Sync>(len: usize, value: T) -> Vec<T> {
+    filled_on(len, value, Pages::Huge)
+}
+
+/// [`filled`] on the pages asked for.
+pub fn filled_on<T: Copy + Send + Sync>(len: usize, value: T, pages: Pages) -> Vec<T> {
     let mut values = Vec::with_capacity(len);
-    advise_huge(&mut values);
+    if pages == Pages::Huge {
+        advise_huge(&mut values);
+    }
     values.par_extend(rayon::iter::repeat_n(value, len));
     values
 }
 
 /// `values` resized to `len`, new entries `value`: a vector that must grow past its capacity
-/// is made anew by [`filled`] (its old entries copied in parallel), so a buffer that is
-/// resized once and reused turn after turn gets huge pages.
-pub fn resize<T: Copy + Send + Sync>(values: &mut Vec<T>, len: usize, value: T) {
+/// is made anew on the pages asked for (its old entries copied in parallel), so a buffer
+/// resized once and reused turn after turn gets them, first touched by the pool's threads.
+pub fn resize<T: Copy + Send + Sync>(values: &mut Vec<T>, len: usize, value: T, pages: Pages) {
     if len <= values.capacity() {
         values.resize(len, value);
         return;
     }
     let mut grown = Vec::with_capacity(len);
-    advise_huge(&mut grown);
+    if pages == Pages::Huge {
+        advise_huge(&mut grown);
+    }
     grown.par_extend(values.par_iter().copied());
     grown.par_extend(rayon::iter::repeat_n(value, len - values.len()));
     *values = grown;
@@ -95,10 +115,11 @@ mod tests {
             assert!(values.iter().all(|&v| v == 7));
         }
         let mut values = vec![1u64, 2, 3];
-        resize(&mut values, 3 + HUGE_BYTES / 8, 9);
+        resize(&mut values, 3 + HUGE_BYTES / 8, 9, Pages::Huge);
         assert_eq!(&values[..4], &[1, 2, 3, 9]);
         assert_eq!(values.len(), 3 + HUGE_BYTES / 8);
-        resize(&mut values, 2, 0);
+        resize(&mut values, 2, 0, Pages::Small);
+        assert_eq!(filled_on(3, 1u8, Pages::Small), [1, 1, 1]);
         assert_eq!(values, [1, 2]);
         let squares = collect((0..HUGE_BYTES / 8).into_par_iter().map(|x| x * x));
         assert_eq!(squares[1000], 1_000_000);
