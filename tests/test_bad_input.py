@@ -160,9 +160,9 @@ def test_a_search_saved_with_missing_weights_is_refused(tmp_path):
 @pytest.mark.parametrize(
     ("argv", "named"),
     [
-        (["conquest", "play", "--board", "complete:60000"], "at most 67,108,864 (2^26)"),
-        (["conquest", "play", "--board", "er:8000000:0.9"], "at most 67,108,864 (2^26)"),
-        (["conquest", "play", "--board", "rgg:200000:radius=1"], "at most 67,108,864 (2^26)"),
+        (["conquest", "play", "--board", "complete:2000000"], "GB of memory"),
+        (["conquest", "play", "--board", "er:8000000:0.9"], "GB of memory"),
+        (["conquest", "play", "--board", "rgg:200000:radius=1"], "GB of memory"),
         (
             ["annexation", "render", "--board", "voronoi:5000000", "--png", "board.png"],
             "at most 262,144 cells",

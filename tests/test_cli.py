@@ -236,9 +236,10 @@ def test_an_integer_beyond_64_bits_on_the_command_line_is_one_json_error(capsys)
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        ("conquest play --board complete:60000", "complete:60000 would have about"),
-        ("conquest play --board er:8000000:0.9", "borders; a generated board has"),
-        ("conquest play --board rgg:200000:radius=1", "at most 67,108,864 (2^26)"),
+        ("conquest play --board complete:2000000", "complete:2000000 would have 2,000,000"),
+        ("conquest play --board er:8000000:0.9", "GB of memory, and"),
+        ("conquest play --board rgg:200000:radius=1", "needs about 960.0 GB of memory"),
+        ("conquest play --board grid:30000x30000", "needs about 81.0 GB of memory"),
         ("annexation play --board voronoi:5000000", "at most 262,144 cells"),
     ],
 )

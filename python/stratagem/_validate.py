@@ -97,3 +97,28 @@ def u64_array(name: str, value: Any, ndim: int, columns: int | None = None) -> N
     if columns is not None and array.shape[-1] != columns:
         raise InvalidParameter(f"{name} must have {columns} columns, got shape {array.shape}")
     return np.ascontiguousarray(array)
+
+
+def available_memory() -> int | None:
+    """The bytes the kernel could give this process without swapping (``MemAvailable`` in
+    ``/proc/meminfo``), or None where it does not say (then nothing is refused for size)."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def memory(what: str, needed: float, advice: str) -> None:
+    """Refuses, before anything is allocated, work that would need ``needed`` bytes when
+    less memory is available: "``what`` needs about N GB of memory, and M GB are
+    available; ``advice``"."""
+    available = available_memory()
+    if available is not None and needed > available:
+        raise InvalidParameter(
+            f"{what} needs about {needed / 1e9:,.1f} GB of memory, and "
+            f"{available / 1e9:,.1f} GB are available (MemAvailable); {advice}"
+        )

@@ -85,6 +85,18 @@ class Game:
         params: tuple[int, int, int, int | None],
         threads: int | None = None,
     ) -> Game: ...
+    @staticmethod
+    def regions_on_grid(
+        board: Board,
+        rows: int,
+        cols: int,
+        torus: bool,
+        teams: int,
+        troops: int,
+        policies: list[str],
+        params: tuple[int, int, int, int | None],
+        threads: int | None = None,
+    ) -> Game: ...
     def resume(self, saved: _SavedRecord) -> None: ...
     def placement(self, custom: NDArray[np.int64] | None = None) -> NDArray[np.int64]: ...
     def step(self, custom: NDArray[np.int64] | None = None) -> bool: ...

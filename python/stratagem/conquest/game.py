@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from stratagem import _core, _validate, rng
+from stratagem.conquest import layouts
 from stratagem.conquest.saves import History, SavedGame, read_game, write_game
 from stratagem.errors import InvalidMove, InvalidParameter, PolicyError, StratagemError
 from stratagem.progress import Progress, ProgressOption
@@ -486,14 +487,20 @@ class Game(_Recorded):
         threads: int | None,
     ) -> None:
         """The engine's game on ``engine_board`` from ``team`` and ``troops``."""
-        self._engine = _core.conquest.Game(
-            engine_board,
-            team,
-            troops,
-            self.policy_names,
-            (self.seed, self.rate_ppm, self.cap, self.max_turns),
-            threads,
+        self._adopt(
+            _core.conquest.Game(
+                engine_board,
+                team,
+                troops,
+                self.policy_names,
+                (self.seed, self.rate_ppm, self.cap, self.max_turns),
+                threads,
+            )
         )
+
+    def _adopt(self, engine: _core.conquest.Game) -> None:
+        """Plays on ``engine``, the engine's game made for this one."""
+        self._engine = engine
         self._history_cache = None
         self._state_cache: tuple[int, NDArray[np.int64], NDArray[np.int64]] | None = None
 
@@ -522,9 +529,9 @@ class Game(_Recorded):
         closed forms and deals the regions on it: the board is not built in Python (nor its
         int64 arrays and positions) until :attr:`board` is asked for. Any other board is
         built whole first. ``progress`` (:mod:`stratagem.progress`) draws a bar on stderr, or
-        is told, for each long step: the steps of a grid's game (board, regions, game), or the
-        board's build (random geometric, Erdős-Rényi, preferential-attachment, a board file)
-        and then the regions.
+        is told, for each long step: the steps of a grid's game (the board, then the start
+        and the game), or the board's build (random geometric, Erdős-Rényi,
+        preferential-attachment, a board file) and then the regions.
 
         >>> game = Game.from_spec("grid:6x6", 2, 5, ["opportunist", "balanced"], seed=3)
         >>> game.board_shape
@@ -532,7 +539,7 @@ class Game(_Recorded):
         >>> game.run(10).turns
         10
         """
-        from stratagem.conquest.board import random_teams, regions_from
+        from stratagem.conquest.board import random_teams
         from stratagem.conquest.boards.grid_rows import GridRows
 
         settings: dict[str, Any] = {
@@ -549,26 +556,35 @@ class Game(_Recorded):
             )
             return cls(board, team, troop_array, policies, **settings)
         check_start(teams, troops, grid.n)
+        layouts.check_memory(grid.kind, grid.n, grid.n_borders, layouts.ENGINE_BYTES)
         game = cls.__new__(cls)
         game._board = None
         game.board_shape = BoardShape(grid.kind, grid.n, grid.n_borders)
         game._keep_parameters(policies, seed=seed, rate=rate, cap=cap, max_turns=max_turns)
         check_teams_played(teams, game.policy_names)
         threads = _validate.threads(threads)
-        # Three steps, each one call of the engine: the board, the start, the game.
-        with Progress(3, f"game {grid.kind}", enabled=progress, counts=False) as bar:
+        # Two steps, each one call of the engine: the board, then the start and the game
+        # (on a `regions` start, made whole in the engine: no array per territory in Python).
+        with Progress(2, f"game {grid.kind}", enabled=progress, counts=False) as bar:
             engine = _core.conquest.Board.grid(grid.n_rows, grid.n_cols, grid.torus)
             bar.advance()
             if assign == "regions":
-
-                def deal(first: int, count: int) -> NDArray[np.int64]:
-                    return _core.conquest.board_regions(engine, first, count)
-
-                team = regions_from(grid.n, teams, game.seed, deal)
+                game._adopt(
+                    _core.conquest.Game.regions_on_grid(
+                        engine,
+                        grid.n_rows,
+                        grid.n_cols,
+                        grid.torus,
+                        teams,
+                        troops,
+                        game.policy_names,
+                        (game.seed, game.rate_ppm, game.cap, game.max_turns),
+                        threads,
+                    )
+                )
             else:
                 team = random_teams(grid.n, teams, game.seed)
-            bar.advance()
-            game._start(engine, team, np.full(grid.n, troops, dtype=np.int64), threads)
+                game._start(engine, team, np.full(grid.n, troops, dtype=np.int64), threads)
             bar.advance()
         return game
 

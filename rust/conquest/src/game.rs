@@ -2,6 +2,8 @@
 
 use std::sync::Arc;
 
+use rayon::prelude::*;
+use stratagem_core::memory::{self, Pages};
 use stratagem_core::{Error, Result};
 
 use crate::board::Board;
@@ -243,12 +245,7 @@ impl Game {
     ) -> Result<Self> {
         let n = board.n();
         let k = policies.len();
-        if !(2..=MAX_TEAMS).contains(&k) {
-            return Err(Error::InvalidParameter(format!(
-                "a game has 2 to {MAX_TEAMS} teams (one policy each), got {k}"
-            )));
-        }
-        params.validate()?;
+        check_setup(k, params)?;
         if team.len() != n || troops.len() != n {
             return Err(Error::InvalidParameter(format!(
                 "team and troops need one entry per territory ({n}), got {} and {}",
@@ -271,10 +268,44 @@ impl Game {
                 troops[x]
             )));
         }
-        let team: Vec<u8> = team.iter().map(|&t| t as u8).collect();
-        let troops: Vec<u64> = troops.iter().map(|&t| t as u64).collect();
+        let team: Vec<u8> = memory::collect(team.par_iter().map(|&t| t as u8));
+        let troops: Vec<u64> = troops.par_iter().map(|&t| t as u64).collect();
+        Ok(Self::started(board, team, troops, policies, params))
+    }
+
+    /// [`Self::started`] after checking the teams and the parameters, and that the state
+    /// has one entry per territory (its values are the caller's to check).
+    pub(crate) fn started_checked(
+        board: Arc<Board>,
+        team: Vec<u8>,
+        troops: Vec<u64>,
+        policies: Vec<Policy>,
+        params: Params,
+    ) -> Result<Self> {
+        check_setup(policies.len(), params)?;
+        if team.len() != board.n() || troops.len() != board.n() {
+            return Err(Error::InvalidParameter(format!(
+                "team and troops need one entry per territory ({}), got {} and {}",
+                board.n(),
+                team.len(),
+                troops.len()
+            )));
+        }
+        Ok(Self::started(board, team, troops, policies, params))
+    }
+
+    /// A game at turn 0 from checked state: one team below `policies.len()` and troops up to
+    /// the board's [`troop_limit`] per territory.
+    fn started(
+        board: Arc<Board>,
+        team: Vec<u8>,
+        troops: Vec<u64>,
+        policies: Vec<Policy>,
+        params: Params,
+    ) -> Self {
+        let (n, k) = (board.n(), policies.len());
         let counts = counts(k, &team, &troops);
-        Ok(Self {
+        Self {
             record: Record::start(n as u64, params.max_turns, counts),
             board,
             policies,
@@ -282,7 +313,7 @@ impl Game {
             team,
             troops,
             scratch: Scratch::default(),
-        })
+        }
     }
 
     /// The same game with other parameters (used to give each game of a batch its seed).
@@ -424,14 +455,16 @@ impl Game {
                 ));
             }
             // Every row is written by its policy: no need to clear the last turn's.
-            None => placement.resize(board.n_edges(), 0),
+            None => memory::resize(placement, board.n_edges(), 0, Pages::Small),
         }
-        garrison.resize(board.n(), 0);
+        memory::resize(garrison, board.n(), 0, Pages::Small);
         if !*frontier_known {
             policy::frontier(board, &self.team, |_| true, frontier);
             *frontier_known = true;
         }
         if policy::needs_distance(&self.policies) {
+            // Sized here, where it gets huge pages: the search then only resets it.
+            memory::resize(dist, board.n(), policy::NO_DISTANCE, Pages::Huge);
             let policies = &self.policies;
             policy::frontier_distance(board, &self.team, policies, frontier, levels, dist);
         }
@@ -490,7 +523,7 @@ impl Game {
             cap: p.cap.min(limit),
             limit,
         };
-        scratch.team.resize(board.n(), 0);
+        memory::resize(&mut scratch.team, board.n(), 0, Pages::Small);
         let (territories, troops) = turn::occupy_and_recruit(
             &before,
             self.policies.len(),
@@ -516,15 +549,36 @@ impl Game {
     }
 }
 
-/// Territories and troops per team of `k` teams.
-pub fn counts(k: usize, team: &[u8], troops: &[u64]) -> (Vec<u64>, Vec<u64>) {
-    let mut territories = vec![0u64; k];
-    let mut totals = vec![0u64; k];
-    for (&t, &n) in team.iter().zip(troops) {
-        territories[usize::from(t)] += 1;
-        totals[usize::from(t)] += n;
+/// Refuses a game of `k` teams (one policy each) outside 2 to [`MAX_TEAMS`], or bad
+/// parameters.
+fn check_setup(k: usize, params: Params) -> Result<()> {
+    if !(2..=MAX_TEAMS).contains(&k) {
+        return Err(Error::InvalidParameter(format!(
+            "a game has 2 to {MAX_TEAMS} teams (one policy each), got {k}"
+        )));
     }
-    (territories, totals)
+    params.validate()
+}
+
+/// Territories and troops per team of `k` teams (summed a block at a time in parallel:
+/// integer sums, the same for any thread count).
+pub fn counts(k: usize, team: &[u8], troops: &[u64]) -> (Vec<u64>, Vec<u64>) {
+    const BLOCK: usize = 1 << 16;
+    let zeros = || (vec![0u64; k], vec![0u64; k]);
+    team.par_chunks(BLOCK)
+        .zip(troops.par_chunks(BLOCK))
+        .fold(zeros, |(mut territories, mut totals), (team, troops)| {
+            for (&t, &n) in team.iter().zip(troops) {
+                territories[usize::from(t)] += 1;
+                totals[usize::from(t)] += n;
+            }
+            (territories, totals)
+        })
+        .reduce(zeros, |(mut a, mut b), (c, d)| {
+            a.iter_mut().zip(c).for_each(|(sum, add)| *sum += add);
+            b.iter_mut().zip(d).for_each(|(sum, add)| *sum += add);
+            (a, b)
+        })
 }
 
 /// Refuses a custom placement row that commits more troops than territory `id` holds

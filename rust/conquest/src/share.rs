@@ -7,7 +7,7 @@
 //! `tests/conquest_spread.py` computes the same arrays with numpy.
 
 use rayon::prelude::*;
-use stratagem_core::{Error, Result};
+use stratagem_core::{Error, Result, memory};
 
 /// The arrays of a share, each as `i64` (ids and positions of the whole board where named).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -279,11 +279,16 @@ impl Grid {
         let narrow = |v: i64| {
             T::try_from(v).map_err(|_| invalid(format!("the grid's offset or id {v} is too large")))
         };
-        let indptr = (0..=n)
-            .into_par_iter()
-            .map(|x| self.offset(x).and_then(narrow))
-            .collect::<Result<Vec<T>>>()?;
-        let mut indices = vec![T::default(); self.offset(n)? as usize];
+        // Offsets and ids rise with the territory: when the last of each fits, all do.
+        narrow(self.offset(n)?)?;
+        narrow(n - 1)?;
+        let fits = |v: Result<i64>| v.ok().and_then(|v| T::try_from(v).ok());
+        let indptr = memory::collect(
+            (0..n as usize + 1)
+                .into_par_iter()
+                .map(|x| fits(self.offset(x as i64)).unwrap_or_default()),
+        );
+        let mut indices = memory::filled(self.offset(n)? as usize, T::default());
         // Cut `indices` at the first row of every block.
         let mut blocks = Vec::new();
         let mut rest = indices.as_mut_slice();

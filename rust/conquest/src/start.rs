@@ -57,15 +57,19 @@ pub fn board_regions(
     cancel: &Cancel,
     reached: &AtomicU64,
 ) -> Result<Vec<i64>> {
+    Ok(widened(&board_teams(board, first, teams, cancel, reached)?))
+}
+
+/// [`board_regions`] in one byte a territory, as a game holds its teams.
+pub fn board_teams(
+    board: &Board,
+    first: i64,
+    teams: usize,
+    cancel: &Cancel,
+    reached: &AtomicU64,
+) -> Result<Vec<u8>> {
     let row = |x: usize| board.neighbours(x).iter().map(|&y| i64::from(y));
-    Ok(widened(&deal(
-        board.n(),
-        first,
-        teams,
-        row,
-        cancel,
-        reached,
-    )?))
+    deal(board.n(), first, teams, row, cancel, reached)
 }
 
 /// Marks a territory the search has not reached yet.

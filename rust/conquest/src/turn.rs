@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use rayon::prelude::*;
 use stratagem_core::rng::{Stream, purpose_tag};
 
-use crate::board::Board;
+use crate::board::{Board, Reverses};
 use crate::{MAX_TEAMS, TROOP_LIMIT, purpose};
 
 /// Territories per parallel task of the passes over rows: large enough that a task's
@@ -125,20 +125,45 @@ fn own_presence(
     row: Range<usize>,
     garrison: u64,
 ) -> Option<u64> {
+    let (targets, reverses) = board.edges();
+    // One loop for each way the board keeps its reverses, so the loop itself has no branch
+    // on it.
+    match reverses {
+        Reverses::Slot { slot, offsets } => {
+            own_troops(team, placement, x, row, garrison, targets, |e, y| {
+                offsets[y] as usize + usize::from(slot[e])
+            })
+        }
+        Reverses::Position(position) => {
+            own_troops(team, placement, x, row, garrison, targets, |e, _| {
+                position[e] as usize
+            })
+        }
+    }
+}
+
+/// [`own_presence`] with the reverse of edge `e` (target `y`) at `back(e, y)`.
+#[inline(always)]
+fn own_troops(
+    team: &[u8],
+    placement: &[i64],
+    x: usize,
+    row: Range<usize>,
+    garrison: u64,
+    targets: &[u32],
+    back: impl Fn(usize, usize) -> usize,
+) -> Option<u64> {
     let own = team[x];
     let mut present = garrison;
-    let (targets, reverses) = board.edges();
-    let edges = placement[row.clone()]
-        .iter()
-        .zip(&reverses[row.clone()])
-        .zip(&targets[row]);
-    for ((&mine, &back), &y) in edges {
-        let theirs = placement[back as usize];
+    let edges = placement[row.clone()].iter().zip(&targets[row.clone()]);
+    for ((&mine, &y), e) in edges.zip(row) {
+        let y = y as usize;
+        let theirs = placement[back(e, y)];
         if mine < 0 {
             present += mine.unsigned_abs();
         }
         if theirs > 0 {
-            if team[y as usize] != own {
+            if team[y] != own {
                 return None;
             }
             present += theirs as u64;

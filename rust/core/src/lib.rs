@@ -7,6 +7,7 @@
 pub mod cancel;
 pub mod error;
 pub mod graph;
+pub mod memory;
 pub mod parallel;
 pub mod rng;
 

@@ -8,7 +8,7 @@ use stratagem_conquest::game::{Game, History, Params, Record, SEQUENTIAL_TERRITO
 use stratagem_conquest::many::simulate_many;
 use stratagem_conquest::share::Grid;
 use stratagem_conquest::{
-    Board, MAX_TEAMS, MAX_TERRITORIES, Policy, TROOP_LIMIT, exact, odds, search,
+    Board, MAX_TEAMS, MAX_TERRITORIES, Policy, TROOP_LIMIT, exact, grid_start, odds, search,
 };
 
 use crate::convert::rows_array;
@@ -244,6 +244,35 @@ impl PyGame {
             game,
             threads: Threads::new(threads)?,
         })
+    }
+
+    /// `Game.regions_on_grid(board, rows, cols, torus, teams, troops, policies, params,
+    /// threads)`: the game on `board` (`Board.grid(rows, cols, torus)`) started by
+    /// `assign_regions(board, teams, seed)` with the game's seed and `troops` troops on every
+    /// territory, the state made in the engine.
+    #[staticmethod]
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (board, rows, cols, torus, teams, troops, policies, params, threads=None))]
+    fn regions_on_grid(
+        py: Python<'_>,
+        board: &PyBoard,
+        rows: i64,
+        cols: i64,
+        torus: bool,
+        teams: usize,
+        troops: u64,
+        policies: Vec<String>,
+        params: ParamsArg,
+        threads: Option<usize>,
+    ) -> PyResult<Self> {
+        let policies = policies_from(&policies)?;
+        let threads = Threads::new(threads)?;
+        let grid = Grid { rows, cols, torus };
+        let board = Arc::clone(&board.inner);
+        let game = interruptible_in_pool(py, threads.0, |cancel| {
+            grid_start::regions_game(board, &grid, teams, troops, policies, params.into(), cancel)
+        })?;
+        Ok(Self { game, threads })
     }
 
     /// Puts a loaded game back at its saved turn, status and history.

@@ -33,12 +33,14 @@ from stratagem.graph import FloatArray, IntArray
 from stratagem.progress import Progress, ProgressOption
 
 __all__ = [
-    "MAX_BORDERS",
+    "ENGINE_BYTES",
     "MAX_TERRITORIES",
+    "PYTHON_BYTES",
     "Geometric",
     "Layout",
     "barabasi_albert",
     "check_count",
+    "check_memory",
     "complete",
     "csr_from_edge_list",
     "erdos_renyi",
@@ -58,9 +60,12 @@ __all__ = [
 #: The most territories a board may have (2**32 - 1: ids are 32-bit in the engine), the
 #: engine's limit (docs/conquest-rules.md).
 MAX_TERRITORIES: int = _core.conquest.MAX_TERRITORIES
-#: The most borders a generated board may have (2**26, about 3 GB of board in memory): a
-#: spec expected to have more is refused before anything is allocated.
-MAX_BORDERS = 1 << 26
+#: Bytes a game holds at its peak (per territory, per border) when its board is built in
+#: Python, and when the engine builds it (a grid named by its spec): a board expected to need
+#: more than the memory available is refused before anything is allocated (docs/conquest.md,
+#: "Memory").
+PYTHON_BYTES = (50, 48)
+ENGINE_BYTES = (26, 32)
 
 _UNIT = 2.0**-53
 # det_ln of the RNG oracle (IEEE basic operations only), vectorised below.
@@ -170,7 +175,7 @@ def from_networkx(nx_graph: Any) -> Layout:
 def complete(n: int) -> Layout:
     """Every pair of the ``n`` territories shares a border; positions on a circle."""
     n = _territory_count("n", n)
-    _check_borders(f"complete:{n}", n * (n - 1) / 2)
+    check_memory(f"complete:{n}", n, n * (n - 1) / 2)
     others = np.arange(n - 1, dtype=np.int64)
     rows = np.arange(n, dtype=np.int64)[:, None]
     indices = (others[None, :] + (others[None, :] >= rows)).ravel()
@@ -181,6 +186,7 @@ def complete(n: int) -> Layout:
 def star(n: int) -> Layout:
     """Territory 0 borders each of the other ``n - 1``, which border nothing else."""
     n = _territory_count("n", n)
+    check_memory(f"star:{n}", n, n - 1)
     indptr = np.zeros(n + 1, dtype=np.int64)
     indptr[1:] = np.arange(n, dtype=np.int64) + (n - 1)
     indices = np.concatenate((np.arange(1, n, dtype=np.int64), np.zeros(n - 1, dtype=np.int64)))
@@ -192,6 +198,7 @@ def star(n: int) -> Layout:
 def ring(n: int) -> Layout:
     """A cycle ``0 - 1 - ... - (n-1) - 0`` (``n >= 3``); positions on a circle."""
     n = _territory_count("n", n, low=3)
+    check_memory(f"ring:{n}", n, n)
     ids = np.arange(n, dtype=np.int64)
     rows = np.stack(((ids - 1) % n, (ids + 1) % n), axis=1)
     rows.sort(axis=1)
@@ -203,13 +210,14 @@ def grid(rows: int, cols: int, torus: bool = False) -> Layout:
     """A ``rows x cols`` grid, a torus with ``torus``
     (:meth:`Board.grid <stratagem.conquest.board.Board.grid>`)."""
     rows, cols = grid_shape(rows, cols, torus)
+    kind = f"grid:{rows}x{cols}" + (":torus" if torus else "")
+    check_memory(kind, rows * cols, 2 * rows * cols if torus else 2 * rows * cols - rows - cols)
     indptr, indices = _core.conquest.grid_csr(rows, cols, torus)
     # Territory r * cols + c sits at (c, rows - 1 - r), written column by column in place.
     positions = np.empty((rows * cols, 2), dtype=np.float64)
     cells = positions.reshape(rows, cols, 2)
     cells[:, :, 0] = np.arange(cols, dtype=np.float64)
     cells[:, :, 1] = np.arange(rows - 1, -1, -1, dtype=np.float64)[:, np.newaxis]
-    kind = f"grid:{rows}x{cols}" + (":torus" if torus else "")
     return Layout(indptr, indices, positions=positions, kind=kind)
 
 
@@ -305,7 +313,7 @@ class Geometric:
             radius = _positive_float("radius", radius)
             kind = f"rgg:{n}:radius={radius!r}:seed={seed}"
         # Pairs closer than the radius, in the unit square (edge effects only lower it).
-        _check_borders(kind, n * (n - 1) / 2 * min(1.0, math.pi * radius * radius))
+        check_memory(kind, n, n * (n - 1) / 2 * min(1.0, math.pi * radius * radius))
         return cls(n, radius, seed, kind)
 
     @classmethod
@@ -370,7 +378,7 @@ def erdos_renyi(
         degree = _float_in("mean_degree", mean_degree, 0.0, float(n - 1))
         p = degree / (n - 1) if n > 1 else 0.0
         kind = f"er:{n}:degree={degree!r}:seed={seed}"
-    _check_borders(kind, n * (n - 1) / 2 * p)
+    check_memory(kind, n, n * (n - 1) / 2 * p)
     if p == 1.0:
         full = complete(n)
         return Layout(full.indptr, full.indices, kind=kind)
@@ -400,7 +408,7 @@ def barabasi_albert(n: int, m: int, *, seed: int = 0, progress: ProgressOption =
     n = _territory_count("n", n, low=m + 1)
     seed = _validate.seed(seed)
     kind = f"ba:{n}:{m}:seed={seed}"
-    _check_borders(kind, m * (n - m + 1))
+    check_memory(kind, n, m * (n - m + 1))
     with Progress(n, f"board {kind}", enabled=progress) as bar:
         indptr, indices = _core.conquest.attachment_csr(n, m, seed, bar.reach)
         bar.reach(n)
@@ -561,13 +569,15 @@ def _territory_count(name: str, value: int, low: int = 1) -> int:
     return count
 
 
-def _check_borders(spec: str, expected: float) -> None:
-    """Refuses a board expected to have more than :data:`MAX_BORDERS` borders."""
-    if expected > MAX_BORDERS:
-        raise InvalidParameter(
-            f"{spec} would have about {expected:,.0f} borders; a generated board has at most "
-            f"{MAX_BORDERS:,} (2^26)"
-        )
+def check_memory(spec: str, n: int, borders: float, per: tuple[int, int] = PYTHON_BYTES) -> None:
+    """Refuses the board ``spec`` of ``n`` territories and about ``borders`` borders when a
+    game on it would need, at ``per`` bytes a territory and a border, more memory than is
+    available, saying how much it would need."""
+    _validate.memory(
+        f"{spec} would have {n:,} territories and about {borders:,.0f} borders: a game on it",
+        n * per[0] + borders * per[1],
+        "spread it over MPI ranks on several machines or take a smaller board",
+    )
 
 
 def check_count(name: str, count: int) -> None:
