@@ -1,8 +1,10 @@
 """The conquest players' strength table: ``python benches/conquest_strength.py [--games G]
-[--board SPEC] [--assign random|regions] [--turns N] [--seed N] [--write]``.
+[--deals K] [--board SPEC] [--assign random|regions] [--turns N] [--seed N] [--write]``.
 
 A round robin of every built-in player at its defaults (``stratagem.conquest.tournament``:
-two teams, one start per pair, seats swapped halfway). Each row is one pairing: A's wins,
+two teams, seats swapped halfway), played ``K`` times from seeds ``seed .. seed + K - 1`` with
+``G / K`` games a pair each: a tournament deals one start per pair, and one deal can favour a
+style, so the table averages over ``K`` deals a pair. Each row is one pairing: A's wins,
 B's wins, the games still undecided at the turn limit, A's score (a win 1, an undecided game
 1/2) with its Wilson 95% interval and the Elo difference. Below it each player's rating: a
 least-squares fit of the pairwise Elo differences (scores held half a game away from 0 and 1,
@@ -41,6 +43,21 @@ BEGIN, END = "<!-- strength-table: begin -->", "<!-- strength-table: end -->"
 def score(pair: PairResult) -> float:
     """The first player's score: a win 1, a draw or an undecided game 1/2."""
     return (pair.first_wins + 0.5 * (pair.games - pair.first_wins - pair.second_wins)) / pair.games
+
+
+def combined(pairs: list[PairResult]) -> PairResult:
+    """One pairing's games over several deals, as one record."""
+    games = sum(p.games for p in pairs)
+    return PairResult(
+        first=pairs[0].first,
+        second=pairs[0].second,
+        games=games,
+        first_wins=sum(p.first_wins for p in pairs),
+        second_wins=sum(p.second_wins for p in pairs),
+        draws=sum(p.draws for p in pairs),
+        unfinished=sum(p.unfinished for p in pairs),
+        mean_turns=sum(p.mean_turns * p.games for p in pairs) / games,
+    )
 
 
 def elo(value: float, games: int) -> float:
@@ -124,6 +141,7 @@ def decision_cost(spec: str, search: str, turns: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=60, help="games per pair (default 60)")
+    parser.add_argument("--deals", type=int, default=4, help="starts a pair (default 4)")
     parser.add_argument("--board", default="er:600:degree=8", help="board spec")
     parser.add_argument("--assign", default="random", choices=("random", "regions"))
     parser.add_argument("--turns", type=int, default=300, help="turn limit (default 300)")
@@ -138,27 +156,33 @@ def main() -> None:
         return
     board = Board.from_spec(args.board)
     players = list(POLICIES)
+    if args.deals < 1 or args.games % args.deals or args.games // args.deals < 2:
+        parser.error("--games must be a multiple of --deals with at least 2 games a deal")
     started = time.perf_counter()
-    result = round_robin(
-        board,
-        players,
-        games=args.games,
-        seed=args.seed,
-        max_turns=args.turns,
-        assign=args.assign,
-        progress=True,
-    )
+    results = [
+        round_robin(
+            board,
+            players,
+            games=args.games // args.deals,
+            seed=args.seed + deal,
+            max_turns=args.turns,
+            assign=args.assign,
+            progress=True,
+        )
+        for deal in range(args.deals)
+    ]
+    pairs = [combined(list(same)) for same in zip(*(r.pairs for r in results), strict=True)]
     seconds = time.perf_counter() - started
     command = (
-        f"python benches/conquest_strength.py --games {args.games} --board {args.board} "
-        f"--assign {args.assign} --turns {args.turns} --seed {args.seed}"
+        f"python benches/conquest_strength.py --games {args.games} --deals {args.deals} "
+        f"--board {args.board} --assign {args.assign} --turns {args.turns} --seed {args.seed}"
     )
-    table = markdown(players, list(result.pairs), command)
+    table = markdown(players, pairs, command)
     print(table)
     print(f"\n{seconds:.0f} s")
     if args.write:
-        title = f"{board.kind}, {args.assign} deal, {args.games} games a pair"
-        picture(players, list(result.pairs), title, PICTURE)
+        title = f"{board.kind}, {args.deals} {args.assign} deals, {args.games} games a pair"
+        picture(players, pairs, title, PICTURE)
         text = DOCS.read_text(encoding="utf-8")
         block = f"{BEGIN}\n{table}\n{END}"
         text, count = re.subn(re.escape(BEGIN) + ".*?" + re.escape(END), block, text, flags=re.S)

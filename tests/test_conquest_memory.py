@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from stratagem import _validate
-from stratagem.conquest import Board, Game, layouts
+from stratagem.conquest import Board, Game
+from stratagem.conquest.boards import layouts
 from stratagem.conquest.board import assign_regions
 from stratagem.errors import InvalidParameter
 

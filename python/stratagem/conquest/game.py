@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from stratagem import _core, _validate, rng
-from stratagem.conquest import layouts
+from stratagem.conquest.boards import layouts
 from stratagem.conquest.saves import History, SavedGame, read_game, write_game
 from stratagem.errors import InvalidMove, InvalidParameter, PolicyError, StratagemError
 from stratagem.progress import Progress, ProgressOption

@@ -27,7 +27,7 @@ const WORDS_PER_TASK: u64 = 1 << 16;
 
 /// `(word, id)` of the first `count` territories of `lo..hi` in the random order of the
 /// stream `(seed, purpose)` (word `x` is territory `x`'s; ties, almost impossible, by id), in
-/// that order: `stratagem.conquest.layouts.first_in_order`. Each task keeps its first `count`,
+/// that order: `stratagem.conquest.boards.layouts.first_in_order`. Each task keeps its first `count`,
 /// so memory does not grow with the board.
 pub fn first_in_order(
     seed: u64,
