@@ -4,7 +4,7 @@ Chosen so that it ends with a result for every seed (docs/conquest.md, "The defa
 the RISK world map (42 territories, fronts of every shape, so the stronger side always finds
 a territory it outnumbers), two equal regions, ``balanced`` against ``opportunist``,
 10 troops a territory, 20% recruitment, no cap, at most 500 turns. Seeds 0-39 all end won,
-the longest after 68 turns. A large grid does not: its straight fronts give neither side the
+the longest after 194 turns. A large grid does not: its straight fronts give neither side the
 superiority the built-in players wait for, and the game runs into the troop limit.
 """
 
