@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from edge_lists import csr_lists
 from property_settings import SEEDS
 from stratagem import _core
-from stratagem.conquest import Board, assign_random, assign_regions, oracle
+from stratagem.conquest import Board, assign_regions, oracle
 from stratagem.conquest.boards import layouts
 from stratagem.errors import InvalidBoard, InvalidParameter
 

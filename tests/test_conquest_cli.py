@@ -275,7 +275,7 @@ def test_python_policies_by_module_and_by_file(capsys, tmp_path):
     # The same game with the policies given to Game directly.
     from conquest_spread import push_to_weakest
     from stratagem.conquest.board import assign_random, troops_uniform
-    from stratagem.conquest.custom import load_policy
+    from stratagem.conquest.policies import load_policy
 
     board = Board.grid(12, 12)
     game = Game(

@@ -1,8 +1,8 @@
-"""Rank-local grid boards (stratagem.conquest.distributed.local_board) against the whole board: the rows
-and offsets of a grid from its spec, each rank's share built from its own block against the
-engine's cut of the whole board, each rank's regions start from the grid's distances against
-the whole board's assign_regions, and DistributedGame.from_spec against Game, on
-the serial communicator and on ranks emulated by threads.
+"""Rank-local grid boards (stratagem.conquest.distributed.local_board) against the whole board:
+the rows and offsets of a grid from its spec, each rank's share built from its own block against
+the engine's cut of the whole board, each rank's regions start from the grid's distances against
+the whole board's assign_regions, and DistributedGame.from_spec against Game, on the serial
+communicator and on ranks emulated by threads.
 
 The same games under mpiexec are in tests/mpi/test_conquest_mpi.py.
 """
@@ -29,7 +29,7 @@ from stratagem.conquest.distributed.local_board import (
     region_starts,
 )
 from stratagem.conquest.game import Assign
-from stratagem.errors import InconsistentInput, InvalidBoard, InvalidParameter
+from stratagem.errors import InconsistentInput, InvalidParameter
 from stratagem.mpi import Communicator, block_partition
 from test_conquest_distributed import ThreadWorld, outcomes_or_raise
 

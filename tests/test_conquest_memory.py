@@ -9,8 +9,8 @@ import pytest
 
 from stratagem import _validate
 from stratagem.conquest import Board, Game
-from stratagem.conquest.boards import layouts
 from stratagem.conquest.board import assign_regions
+from stratagem.conquest.boards import layouts
 from stratagem.errors import InvalidParameter
 
 

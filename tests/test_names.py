@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from stratagem import _core, games
-from stratagem.annexation import ai as annexation_ai
 from stratagem.annexation import game as annexation_game
 from stratagem.annexation import oracle as annexation_oracle
+from stratagem.annexation import players as annexation_ai
 from stratagem.conquest import game as conquest_game
 from stratagem.conquest import oracle as conquest_oracle
 from stratagem.diplomacy import engine as diplomacy_engine

@@ -1,7 +1,7 @@
-"""The start of each rank's share of a board (stratagem.conquest.distributed.graph_start, and a grid's
-stratagem.conquest.distributed.local_board.local_start) over the ranks of the MPI world against the whole
-board's assign_regions and assign_random, and bad input on one rank only. The same on ranks
-emulated by threads is in tests/test_conquest_graph_start.py.
+"""The start of each rank's share of a board (stratagem.conquest.distributed.graph_start, and a
+grid's stratagem.conquest.distributed.local_board.local_start) over the ranks of the MPI world
+against the whole board's assign_regions and assign_random, and bad input on one rank only. The
+same on ranks emulated by threads is in tests/test_conquest_graph_start.py.
 
 Every rank runs the same code and makes the same assertions (see conftest.py).
 """
@@ -16,8 +16,8 @@ import pytest
 from collective_errors import raised
 from stratagem import _core
 from stratagem.conquest import Board, assign_random, assign_regions
-from stratagem.conquest.distributed import partition
 from stratagem.conquest.boards.grid_rows import GridRows
+from stratagem.conquest.distributed import partition
 from stratagem.conquest.distributed.graph_start import graph_start
 from stratagem.conquest.distributed.local_board import local_share, local_start
 from stratagem.errors import InvalidParameter

@@ -15,10 +15,10 @@ True
 """
 
 from stratagem.annexation import batch
-from stratagem.annexation.ai import AI, AIS
 from stratagem.annexation.board import Board, parse_board
 from stratagem.annexation.game import MODES, POLICIES, Game, PlayoutResult, Rules, playouts
 from stratagem.annexation.match import MatchResult, RoundRobin, play_match, round_robin
+from stratagem.annexation.players import AI, AIS
 from stratagem.annexation.protocol import Annexation
 
 __all__ = [

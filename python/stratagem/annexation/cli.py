@@ -35,10 +35,10 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from stratagem import _core, _validate, games, rng
-from stratagem.annexation.ai import AI
 from stratagem.annexation.board import Board, parse_board
 from stratagem.annexation.game import MODES, POLICIES, Game, playouts
 from stratagem.annexation.match import play_match, round_robin
+from stratagem.annexation.players import AI
 from stratagem.cli_common import (
     Commands,
     Common,

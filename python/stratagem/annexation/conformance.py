@@ -13,9 +13,9 @@ import numpy as np
 
 from stratagem import testing
 from stratagem.annexation import oracle
-from stratagem.annexation.ai import AI
 from stratagem.annexation.board import Board
 from stratagem.annexation.game import MODES, Game, playouts
+from stratagem.annexation.players import AI
 from stratagem.errors import InvalidBoard, InvalidMove, InvalidParameter
 
 if TYPE_CHECKING:

@@ -23,9 +23,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from stratagem import _core, _validate, rng
-from stratagem.annexation.ai import AI
 from stratagem.annexation.board import Board
 from stratagem.annexation.game import Rules
+from stratagem.annexation.players import AI
 from stratagem.errors import InvalidParameter
 from stratagem.mpi import Communicator, SerialCommunicator
 from stratagem.progress import ProgressOption

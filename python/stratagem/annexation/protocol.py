@@ -33,9 +33,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from stratagem.annexation.ai import AI
 from stratagem.annexation.board import parse_board
 from stratagem.annexation.game import Game as NativeGame
+from stratagem.annexation.players import AI
 from stratagem.errors import InvalidParameter
 from stratagem.protocol import (
     Game,

@@ -48,9 +48,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from stratagem import _core, _validate
-from stratagem.annexation.ai import AI
 from stratagem.annexation.boards import layouts
 from stratagem.annexation.game import Rules
+from stratagem.annexation.players import AI
 from stratagem.annexation.protocol import Annexation, GameOptions
 from stratagem.errors import InvalidMove, InvalidParameter
 

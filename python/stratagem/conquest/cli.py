@@ -41,7 +41,6 @@ from stratagem.cli_common import count_argument as _count
 from stratagem.conquest import defaults
 from stratagem.conquest.board import Board
 from stratagem.conquest.boards.grid_rows import GridRows
-from stratagem.conquest.custom import is_custom_spec, load_policy
 from stratagem.conquest.distributed.game import ORDERS, DistributedGame
 from stratagem.conquest.distributed.rank_boards import RankBoard
 from stratagem.conquest.game import (
@@ -53,6 +52,7 @@ from stratagem.conquest.game import (
     start,
 )
 from stratagem.conquest.odds import battle_odds, battle_odds_fractions, simulate_battle
+from stratagem.conquest.policies import is_custom_spec, load_policy
 from stratagem.errors import InvalidParameter, StratagemError
 from stratagem.mpi import world
 

@@ -5,15 +5,16 @@ of ``stratagem.conquest.distributed.local_board.PartArrays``, as ``_core.conques
 cuts them).
 
 ``assign_regions`` orders the territories by their distance from a far end, ties by id, and
-cuts the order into equal pieces (:func:`~stratagem.conquest.distributed.local_board.dealt_teams`). The
-distances are relaxed over the ranks' shares: a source's key is 0, and a territory's key is
-the smallest of its neighbours' keys plus one. Each rank relaxes its own territories from its
-territories and ghosts with a breadth-first search one level at a time (every territory of a
-level at once), sends the keys of its territories on cut borders to the ranks holding them as
-ghosts (the game's halo plan), and starts again from the ghosts whose key fell, until no
-rank's ghost key falls. On a board cut into blocks of nearby territories a shortest path
-crosses the cuts a few times only, and so the rounds are few. It is done twice: from the
-first territory of the random order, then from the farthest territory from it.
+cuts the order into equal pieces
+(:func:`~stratagem.conquest.distributed.local_board.dealt_teams`). The distances are relaxed
+over the ranks' shares: a source's key is 0, and a territory's key is the smallest of its
+neighbours' keys plus one. Each rank relaxes its own territories from its territories and
+ghosts with a breadth-first search one level at a time (every territory of a level at once),
+sends the keys of its territories on cut borders to the ranks holding them as ghosts (the
+game's halo plan), and starts again from the ghosts whose key fell, until no rank's ghost key
+falls. On a board cut into blocks of nearby territories a shortest path crosses the cuts a few
+times only, and so the rounds are few. It is done twice: from the first territory of the random
+order, then from the farthest territory from it.
 
 On a ring of 8 the distances from 0, and the regions of three teams searched from 5 (whose
 far end is 1):
