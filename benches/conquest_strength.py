@@ -141,7 +141,7 @@ def decision_cost(spec: str, search: str, turns: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=60, help="games per pair (default 60)")
-    parser.add_argument("--deals", type=int, default=4, help="starts a pair (default 4)")
+    parser.add_argument("--deals", type=int, default=30, help="starts a pair (default 30)")
     parser.add_argument("--board", default="er:600:degree=8", help="board spec")
     parser.add_argument("--assign", default="random", choices=("random", "regions"))
     parser.add_argument("--turns", type=int, default=300, help="turn limit (default 300)")
