@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import numbers
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -506,12 +506,9 @@ def assign_regions(
     board = _board(board)
     teams = _team_count(board, n_teams)
     seed = _validate.seed(seed)
+    first = regions_first(board.n, seed)
     with Progress(board.n, "regions", enabled=progress) as bar:
-
-        def deal(first: int, count: int) -> IntArray:
-            return _core.conquest.regions_of(board.indptr, board.indices, first, count, bar.reach)
-
-        team = regions_from(board.n, teams, seed, deal)
+        team = _core.conquest.regions_of(board.indptr, board.indices, first, teams, bar.reach)
         bar.reach(board.n)
     return team
 
@@ -520,14 +517,6 @@ def regions_first(n: int, seed: int) -> int:
     """The territory the regions of :func:`assign_regions` are searched from: the first of
     the ``n`` territories in the random order of stream ``(seed, "conquest.assign.regions")``."""
     return int(layouts.first_in_order(seed, "conquest.assign.regions", 0, n, 1)[0][1])
-
-
-def regions_from(n: int, teams: int, seed: int, deal: Callable[[int, int], IntArray]) -> IntArray:
-    """The teams :func:`assign_regions` gives the ``n`` territories of a board (checked
-    ``teams`` and ``seed``) whose regions ``deal(first, teams)`` deals from the territory
-    ``first``: the engine's ``regions_of`` on the board's arrays, or ``board_regions`` on the
-    engine's board."""
-    return deal(regions_first(n, seed), teams)
 
 
 def assign_continents(board: Board) -> IntArray:
