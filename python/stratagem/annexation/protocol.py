@@ -40,11 +40,10 @@ from stratagem.errors import InvalidParameter
 from stratagem.protocol import (
     Game,
     Outcome,
+    RawOrPlanes,
     TurnGame,
     check_observation,
-    flat,
     one_hot,
-    plane_bounds,
     row_bounds,
 )
 
@@ -65,11 +64,12 @@ class GameOptions:
     board_seed: int | None
 
 
-class Annexation(TurnGame):
+class Annexation(RawOrPlanes, TurnGame):
     """An annexation game behind the protocol; ``native`` is the rich
     :class:`~stratagem.annexation.Game` it plays on (read it, do not play on it)."""
 
     name = "annexation"
+    raw_dtype = np.int8
 
     def __init__(
         self,
@@ -138,19 +138,11 @@ class Annexation(TurnGame):
         return (1 + board.players + board.colour_count, board.cells)
 
     @property
-    def observation_shape(self) -> tuple[int, ...]:
-        if self.observation_mode == "planes":
-            return flat(self.planes_shape)
+    def raw_shape(self) -> tuple[int, ...]:
         return (2, self.native.board.cells)
 
     @property
-    def observation_dtype(self) -> np.dtype[Any]:
-        return np.dtype(np.float32 if self.observation_mode == "planes" else np.int8)
-
-    @property
-    def observation_bounds(self) -> tuple[NDArray[Any], NDArray[Any]]:
-        if self.observation_mode == "planes":
-            return plane_bounds(self.observation_shape)
+    def raw_bounds(self) -> tuple[NDArray[Any], NDArray[Any]]:
         board = self.native.board
         highs = [board.players - 1, board.colour_count - 1]
         return row_bounds([-1, 0], highs, board.cells, self.observation_dtype)
