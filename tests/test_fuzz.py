@@ -366,25 +366,17 @@ def _check_full_disk(originals: dict, disk: Path, source: random.Random) -> bool
     return failure is not None
 
 
-@pytest.fixture
-def full_disk(tmp_path: Path) -> Iterator[Path]:
-    with hostile_files.small_disk(tmp_path / "disk") as disk:
-        if isinstance(disk, str):
-            pytest.skip(disk)
-        yield disk
-
-
 @_FUZZ
 @given(source=st.randoms(use_true_random=False))
-def test_saves_onto_a_full_disk_keep_the_previous_file(originals, full_disk, source):
-    _check_full_disk(originals, full_disk, source)
+def test_saves_onto_a_full_disk_keep_the_previous_file(originals, small_disk, source):
+    _check_full_disk(originals, small_disk, source)
 
 
 @pytest.mark.slow
-def test_full_disk_soak(originals, full_disk):
+def test_full_disk_soak(originals, small_disk):
     count = refused = 0
     for source in _soak(0xD15C):
-        refused += _check_full_disk(originals, full_disk, source)
+        refused += _check_full_disk(originals, small_disk, source)
         count += 1
     print(f"{count} saves onto a full disk, {refused} refused for want of space")
     assert 0 < refused < count
