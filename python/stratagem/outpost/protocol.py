@@ -50,8 +50,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from stratagem.errors import InvalidParameter
-from stratagem.outpost.game import BUILTIN_PLAYERS, EMPIRES, State
+from stratagem.outpost.game import EMPIRES
 from stratagem.outpost.game import Game as NativeGame
+from stratagem.outpost.players import BUILTIN_PLAYERS, State
 from stratagem.protocol import (
     BuiltinChoiceGame,
     Game,
