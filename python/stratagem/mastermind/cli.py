@@ -55,17 +55,13 @@ from stratagem.mastermind.evaluate import Evaluation, evaluate, sample_secrets
 from stratagem.mastermind.game import (
     ENUMERABLE_LIMIT,
     MAX_PROBES,
-    ORDERS,
-    STRATEGIES,
-    Codebreaker,
-    Solution,
     consistent_codes,
     count_consistent,
     estimate_consistent,
     smallest_contradiction,
-    solve,
 )
 from stratagem.mastermind.human import HumanGame, converse
+from stratagem.mastermind.players import ORDERS, STRATEGIES, Codebreaker, Solution, solve
 from stratagem.mpi import world
 
 __all__ = ["parse_feedback", "parse_guess", "register"]

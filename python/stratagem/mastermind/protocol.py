@@ -43,7 +43,8 @@ from stratagem import _validate
 from stratagem.errors import InvalidParameter
 from stratagem.mastermind.code import as_code, check_space, format_code, parse_code
 from stratagem.mastermind.evaluate import sample_secrets
-from stratagem.mastermind.game import STRATEGIES, AnsweredGuesses, score
+from stratagem.mastermind.game import score
+from stratagem.mastermind.players import STRATEGIES, AnsweredGuesses
 from stratagem.protocol import (
     Game,
     Outcome,
