@@ -28,7 +28,7 @@ rules' ``max_moves``; None: four moves per cell), the game-length keyword every 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 import numpy as np
 from numpy.typing import NDArray
@@ -47,13 +47,12 @@ from stratagem.protocol import (
     row_bounds,
 )
 
-__all__ = ["Annexation", "GameOptions"]
+__all__ = ["Annexation", "GameConfig", "GameOptions"]
 
 
-@dataclass(frozen=True)
-class GameOptions:
-    """The options of a game: the config of :class:`Annexation` but its ``observation``
-    (the native envs build their engine from them)."""
+class GameConfig(TypedDict, total=False):
+    """The configuration keys of :class:`Annexation` but its ``observation``, as keywords
+    (:class:`GameOptions` holds their defaults)."""
 
     board: str
     colours: int
@@ -64,6 +63,20 @@ class GameOptions:
     board_seed: int | None
 
 
+@dataclass(frozen=True)
+class GameOptions:
+    """The options of a game with their defaults, written once for the protocol game and the
+    native envs (which build their engine from them)."""
+
+    board: str = "hex:8"
+    colours: int = 8
+    players: int = 2
+    mode: str = "flood"
+    allow_opponent_colours: bool = False
+    max_turns: int | None = None
+    board_seed: int | None = None
+
+
 class Annexation(RawOrPlanes, TurnGame):
     """An annexation game behind the protocol; ``native`` is the rich
     :class:`~stratagem.annexation.Game` it plays on (read it, do not play on it)."""
@@ -72,31 +85,25 @@ class Annexation(RawOrPlanes, TurnGame):
     raw_dtype = np.int8
 
     def __init__(
-        self,
-        *,
-        seed: int = 0,
-        board: str = "hex:8",
-        colours: int = 8,
-        players: int = 2,
-        mode: str = "flood",
-        allow_opponent_colours: bool = False,
-        max_turns: int | None = None,
-        board_seed: int | None = None,
-        observation: str = "raw",
+        self, *, seed: int = 0, observation: str = "raw", **config: Unpack[GameConfig]
     ) -> None:
         self.observation_mode = check_observation(observation)
-        if not isinstance(board, str):
-            raise InvalidParameter(f"board must be a board spec string, got {board!r}")
-        colours_from = seed if board_seed is None else board_seed
-        self.native = NativeGame(
-            parse_board(board, colour_count=colours, players=players, seed=colours_from),
-            seed,
-            mode=mode,
-            allow_opponent_colours=allow_opponent_colours,
-            max_turns=max_turns,
+        options = GameOptions(**config)
+        if not isinstance(options.board, str):
+            raise InvalidParameter(f"board must be a board spec string, got {options.board!r}")
+        colours_from = seed if options.board_seed is None else options.board_seed
+        board = parse_board(
+            options.board,
+            colour_count=options.colours,
+            players=options.players,
+            seed=colours_from,
         )
-        options = GameOptions(
-            board, colours, players, mode, allow_opponent_colours, max_turns, board_seed
+        self.native = NativeGame(
+            board,
+            seed,
+            mode=options.mode,
+            allow_opponent_colours=options.allow_opponent_colours,
+            max_turns=options.max_turns,
         )
         super().__init__(seed, {**asdict(options), "observation": observation})
 
