@@ -38,6 +38,7 @@ __all__ = [
     "STRATEGIES",
     "Codebreaker",
     "Solution",
+    "check_strategy",
     "next_guess",
     "solve",
 ]
@@ -51,14 +52,19 @@ OPTIMAL_LIMIT: Final[int] = _core.mastermind.OPTIMAL_LIMIT
 Answers = tuple[NDArray[np.uint8], NDArray[np.uint8]]
 
 
-def _strategy(strategy: object, order: object) -> tuple[str, str]:
+def check_strategy(strategy: object) -> str:
+    """``strategy`` if it names one of :data:`STRATEGIES`, else ``InvalidParameter``."""
     if strategy not in STRATEGIES:
         raise InvalidParameter(
             f"unknown strategy {strategy!r}; strategies are {', '.join(STRATEGIES)}"
         )
+    return str(strategy)
+
+
+def _strategy(strategy: object, order: object) -> tuple[str, str]:
     if order not in ORDERS:
         raise InvalidParameter(f"order must be one of {', '.join(ORDERS)}, got {order!r}")
-    return str(strategy), str(order)
+    return check_strategy(strategy), str(order)
 
 
 def _contradiction_error(
