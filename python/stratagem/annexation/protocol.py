@@ -135,8 +135,7 @@ class Annexation(RawOrPlanes, TurnGame):
 
     @property
     def max_steps(self) -> int:
-        limit = self.native.rules.max_moves
-        return 4 * self.native.board.cells if limit is None else limit
+        return self.native.move_limit
 
     @property
     def planes_shape(self) -> tuple[int, int]:
