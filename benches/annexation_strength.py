@@ -15,17 +15,14 @@ from __future__ import annotations
 import argparse
 import itertools
 import math
-import re
 import time
 from pathlib import Path
 
-import numpy as np
-
 from stratagem.annexation import AIS, Board, play_match
 from stratagem.annexation.match import MatchResult
+from strength import fit_elo, write_table
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "annexation.md"
-BEGIN, END = "<!-- strength-table: begin -->", "<!-- strength-table: end -->"
 
 
 def board_of(spec: str) -> Board:
@@ -45,17 +42,8 @@ def round_robin(agents: list[str], board: Board, games: int, seed: int) -> list[
 def ratings(agents: list[str], results: list[MatchResult], games: int) -> dict[str, float]:
     """Least-squares Elo from the pairwise differences, the first agent at 0."""
     pairs = itertools.combinations(range(len(agents)), 2)  # the order of round_robin
-    rows, targets = [], []
-    for (a, b), result in zip(pairs, results, strict=True):
-        score = min(max(result.score, 0.5 / games), 1 - 0.5 / games)
-        row = np.zeros(len(agents))
-        row[a], row[b] = 1.0, -1.0
-        rows.append(row)
-        targets.append(-400 * math.log10(1 / score - 1))
-    anchor = np.zeros(len(agents))
-    anchor[0] = 1.0
-    solution, *_ = np.linalg.lstsq(np.array([*rows, anchor]), np.array([*targets, 0.0]))
-    return {name: float(value) for name, value in zip(agents, solution, strict=True)}
+    scores = [(a, b, r.score, games) for (a, b), r in zip(pairs, results, strict=True)]
+    return fit_elo(agents, scores)
 
 
 def elo_text(x: float | None) -> str:
@@ -84,14 +72,6 @@ def markdown(agents: list[str], results: list[MatchResult], games: int, command:
     return "\n".join(lines)
 
 
-def write_docs(table: str) -> None:
-    text = DOCS.read_text()
-    pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.DOTALL)
-    if not pattern.search(text):
-        raise SystemExit(f"{DOCS} has no {BEGIN} ... {END} block")
-    DOCS.write_text(pattern.sub(lambda _: f"{BEGIN}\n{table}\n{END}", text))
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200, help="games per pairing")
@@ -109,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     print(table)
     print(f"\n({time.perf_counter() - started:.0f} s)")
     if args.write:
-        write_docs(table)
+        write_table(DOCS, table)
     return 0
 
 

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import math
-import re
 import time
 from pathlib import Path
 
@@ -29,10 +27,10 @@ from numpy.typing import NDArray
 
 from stratagem.outpost import BUILTIN_PLAYERS, TOURNAMENT_2014, Params, tournament
 from stratagem.outpost.tournament import TournamentResult
+from strength import fit_elo, write_table
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 PAGE, PICTURE = DOCS / "outpost.md", DOCS / "img" / "outpost-strength.png"
-BEGIN, END = "<!-- strength-table: begin -->", "<!-- strength-table: end -->"
 
 
 def pairwise(result: TournamentResult) -> NDArray[np.float64]:
@@ -51,17 +49,8 @@ def pairwise(result: TournamentResult) -> NDArray[np.float64]:
 
 def ratings(players: list[str], share: NDArray[np.float64], games: int) -> dict[str, float]:
     """Least-squares Elo from the pairwise differences, the first player at 0."""
-    rows, targets = [], []
-    for a, b in itertools.combinations(range(len(players)), 2):
-        score = min(max(float(share[a, b]), 0.5 / games), 1 - 0.5 / games)
-        row = np.zeros(len(players))
-        row[a], row[b] = 1.0, -1.0
-        rows.append(row)
-        targets.append(-400 * math.log10(1 / score - 1))
-    anchor = np.zeros(len(players))
-    anchor[0] = 1.0
-    solution, *_ = np.linalg.lstsq(np.array([*rows, anchor]), np.array([*targets, 0.0]))
-    return {name: float(value) for name, value in zip(players, solution, strict=True)}
+    pairs = itertools.combinations(range(len(players)), 2)
+    return fit_elo(players, [(a, b, float(share[a, b]), games) for a, b in pairs])
 
 
 def markdown(result: TournamentResult, share: NDArray[np.float64], command: str) -> str:
@@ -108,14 +97,6 @@ def picture(players: list[str], share: NDArray[np.float64], title: str, path: Pa
     plt.close(figure)
 
 
-def write_docs(table: str) -> None:
-    text = PAGE.read_text()
-    pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.DOTALL)
-    if not pattern.search(text):
-        raise SystemExit(f"{PAGE} has no {BEGIN} ... {END} block")
-    PAGE.write_text(pattern.sub(lambda _: f"{BEGIN}\n{table}\n{END}", text))
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--turns", type=int, default=4444, help="T of every game (default 4444)")
@@ -143,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     print(table)
     print(f"\n({time.perf_counter() - started:.0f} s)")
     if args.write:
-        write_docs(table)
+        write_table(PAGE, table)
         title = f"2014 preset, T={args.turns}, {len(result.fixtures)} games"
         picture(list(result.players), share, title, PICTURE)
     return 0

@@ -1,6 +1,7 @@
-"""Annexation's native envs play the protocol env's task step for step: fresh boards drawn
-from each episode's seed, any seat, built-in opponents; masks are int8 and never all zero
-when a policy must act."""
+"""Annexation's native envs play the protocol env's task step for step: each env of the
+vector env plays exactly what a single protocol env plays (the same episodes from the same
+seed, next-step autoreset), for any thread count; fresh boards drawn from each episode's seed,
+any seat, built-in opponents; masks are int8 and never all zero when a policy must act."""
 
 from __future__ import annotations
 
@@ -30,6 +31,35 @@ def _pick(mask: np.ndarray, choice: int) -> int:
     return int(legal[choice % legal.size])
 
 
+def _check_alongside(observations, info, singles: list[StratagemEnv], pending: list[bool]):
+    """Each env of the vector env shows what its single env shows (but one that resets)."""
+    for i, single in enumerate(singles):
+        if not pending[i]:
+            assert np.array_equal(observations[i], single.game.observation(0))
+            if not single.game.is_over:  # else all ones: the next step ends it
+                assert np.array_equal(info["action_mask"][i], single.game.action_mask(0))
+
+
+def _step_alongside(vector, singles: list[StratagemEnv], actions, pending: list[bool]):
+    """Steps the vector env and each single env with the same actions: a single env resets by
+    hand after an episode, the vector env on the next step (``pending``)."""
+    observations, rewards, terminated, truncated, info = vector.step(actions)
+    for i, single in enumerate(singles):
+        if pending[i]:
+            single.reset()  # the next episode of its seed
+            assert (rewards[i], terminated[i]) == (0.0, False)
+            pending[i] = False
+            continue
+        if single.game.is_over:  # the opponents ended it before the agent's first move
+            assert terminated[i]
+            pending[i] = True
+            continue
+        _, reward, done, cut, _ = single.step(int(actions[i]))
+        assert (rewards[i], terminated[i], truncated[i]) == (reward, done, cut)
+        pending[i] = done or cut
+    return observations, info
+
+
 @settings(max_examples=8, deadline=None)
 @given(
     seed=st.integers(0, 2**40),
@@ -43,14 +73,12 @@ def test_the_vector_env_plays_the_protocol_env_on_fresh_boards(seed, board, oppo
     vector = AnnexationVectorEnv(n, threads=1, **config)
     observations, info = vector.reset(seed=seed)
     singles = _protocol_envs(n, seed, **config)
-    pending_reset = [False] * n
+    pending = [False] * n
     boards_seen = set()
     for choice in choices:
+        _check_alongside(observations, info, singles, pending)
         for i, single in enumerate(singles):
-            if not pending_reset[i]:
-                assert np.array_equal(observations[i], single.game.observation(0))
-                if not single.game.is_over:  # else all ones: the next step ends it
-                    assert np.array_equal(info["action_mask"][i], single.game.action_mask(0))
+            if not pending[i]:
                 colours = single.game.native.board.colours
                 assert np.array_equal(vector.board_colours(i), colours)
                 boards_seen.add(colours.tobytes())
@@ -58,20 +86,7 @@ def test_the_vector_env_plays_the_protocol_env_on_fresh_boards(seed, board, oppo
         assert masks.dtype == np.int8
         assert masks.any(axis=1).all()
         actions = np.array([_pick(m, choice) for m in masks], dtype=np.int64)
-        observations, rewards, terminated, truncated, info = vector.step(actions)
-        for i, single in enumerate(singles):
-            if pending_reset[i]:
-                single.reset()
-                assert (rewards[i], terminated[i]) == (0.0, False)
-                pending_reset[i] = False
-                continue
-            if single.game.is_over:  # the opponents ended it before the agent's first move
-                assert terminated[i]
-                pending_reset[i] = True
-                continue
-            _, reward, done, cut, _ = single.step(int(actions[i]))
-            assert (rewards[i], terminated[i], truncated[i]) == (reward, done, cut)
-            pending_reset[i] = done or cut
+        observations, info = _step_alongside(vector, singles, actions, pending)
     assert len(boards_seen) > 1, "fresh boards: the envs and episodes differ"
 
 
@@ -168,3 +183,89 @@ def test_bad_input_is_named_before_any_step() -> None:
         single.step(np.zeros(2, dtype=np.int64))
     with pytest.raises(InvalidMove, match="not legal"):
         single.step(int(np.flatnonzero(info["action_mask"] == 0)[0]))
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    board=st.sampled_from(["hex:2", "hex:3", "grid:4x3"]),
+    players=st.sampled_from([2, 3]),
+    choices=st.lists(st.integers(0, 7), min_size=60, max_size=60),
+)
+def test_each_env_plays_the_single_env(seed, board, players, choices):
+    config = {"board": board, "players": players, "colours": 5, "board_seed": 9}
+    n = 3
+    vector = AnnexationVectorEnv(n, threads=1, **config)
+    observations, info = vector.reset(seed=seed)
+    singles = _protocol_envs(n, seed, **config)
+    pending = [False] * n
+    for step, choice in enumerate(choices):
+        _check_alongside(observations, info, singles, pending)
+        masks = info["action_mask"]
+        # Mostly legal actions, sometimes an illegal one (it loses the episode).
+        actions = np.array(
+            [
+                choice % 5
+                if step % 17 == 5
+                else int(np.flatnonzero(m)[choice % max(m.sum(), 1)])
+                if m.any()
+                else 0
+                for m in masks
+            ],
+            dtype=np.int64,
+        )
+        observations, info = _step_alongside(vector, singles, actions, pending)
+
+
+@pytest.mark.parametrize("board", ["hex:5", "voronoi:60"])
+def test_thread_counts_agree(board: str) -> None:
+    runs = []
+    for threads in (1, 2, 3):
+        # A voronoi board's cells come from the seed: the native env plays one board of it.
+        pinned = 0 if board.startswith("voronoi") else None
+        vector = AnnexationVectorEnv(50, board=board, board_seed=pinned, threads=threads)
+        observations, info = vector.reset(seed=3)
+        trace = []
+        for step in range(80):
+            masks = info["action_mask"]
+            actions = np.array([np.flatnonzero(m)[step % m.sum()] if m.any() else 0 for m in masks])
+            observations, rewards, terminated, _, info = vector.step(actions)
+            trace.append((observations.copy(), rewards.copy(), terminated.copy()))
+        runs.append(trace)
+    for other in runs[1:]:
+        for (o1, r1, t1), (o2, r2, t2) in zip(runs[0], other, strict=True):
+            assert np.array_equal(o1, o2)
+            assert np.array_equal(r1, r2)
+            assert np.array_equal(t1, t2)
+    assert any(t.any() for _, _, t in runs[0])  # episodes ended and the envs went on
+
+
+def test_make_vec_builds_the_native_env() -> None:
+    vector = gymnasium.make_vec(
+        "stratagem/Annexation-v0",
+        num_envs=8,
+        vectorization_mode="vector_entry_point",
+        board="hex:4",
+    )
+    assert isinstance(vector.unwrapped, AnnexationVectorEnv)
+    observations, info = vector.reset(seed=1)
+    assert observations.shape == (8, 2, 61)
+    assert info["action_mask"].shape == (8, 8)
+    assert vector.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.NEXT_STEP
+
+
+def test_bad_steps_and_sizes_are_named() -> None:
+    vector = AnnexationVectorEnv(4, board="hex:3")
+    with pytest.raises(Exception, match="reset"):
+        vector.step(np.zeros(4, dtype=np.int64))
+    vector.reset(seed=0)
+    with pytest.raises(InvalidParameter, match="actions must be 4 integers"):
+        vector.step(np.zeros(3, dtype=np.int64))
+    with pytest.raises(InvalidParameter, match="actions must be 4 integers"):
+        vector.step(np.zeros(4, dtype=np.float64))
+    with pytest.raises(InvalidParameter, match="3 seeds given for 4 envs"):
+        vector.reset(seed=[1, 2, 3])
+    with pytest.raises(InvalidParameter, match="num_envs must be at least 1"):
+        AnnexationVectorEnv(0)
+    with pytest.raises(InvalidParameter, match="plays annexation, not 'conquest'"):
+        AnnexationVectorEnv(2, name="conquest")

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from cli_helpers import Command
 from stratagem.cli import build_parser, main
 
 
@@ -71,11 +72,7 @@ def test_game_summaries_say_what_the_commands_do(capsys):
 def _usage_error(capsys, argv: str) -> tuple[str, str]:
     """stderr of a command line the parser refuses (status 2, nothing on stdout), and the
     message of its JSON error under --json (one object)."""
-    with pytest.raises(SystemExit) as caught:
-        main(shlex.split(argv))
-    assert caught.value.code == 2
-    captured = capsys.readouterr()
-    assert captured.out == ""
+    err = Command().parser_failure(capsys, *shlex.split(argv))
     with pytest.raises(SystemExit) as caught:
         main([*shlex.split(argv), "--json"])
     assert caught.value.code == 2
@@ -83,7 +80,7 @@ def _usage_error(capsys, argv: str) -> tuple[str, str]:
     assert out.count("\n") == 1
     error = json.loads(out)["error"]
     assert error["type"] == "UsageError"
-    return captured.err, error["message"]
+    return err, error["message"]
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,7 @@ from stratagem.conquest.game import POLICIES, PolicyView
 from stratagem.conquest.game import Game as ConquestGame
 from stratagem.errors import InvalidMove, InvalidParameter
 from stratagem.outpost.game import Game as OutpostGame
-from stratagem.outpost.game import State
+from stratagem.outpost.players import State
 from stratagem.protocol import load
 
 MOVE_GAMES = ["conquest", "outpost"]

@@ -12,7 +12,7 @@ import subprocess
 import sys
 import time
 import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -350,25 +350,12 @@ def test_a_written_file_is_flushed_and_its_folder_too(
     assert stat.S_ISDIR(synced[1])
 
 
-@pytest.fixture
-def small_disk(tmp_path: Path) -> Iterator[Path]:
-    """A 64 KiB tmpfs, or a skip saying why there is none."""
-    with hostile_files.small_disk(tmp_path / "disk") as disk:
-        if isinstance(disk, str):
-            pytest.skip(disk)
-        yield disk
-
-
-def fill(disk: Path) -> None:
-    hostile_files.fill(disk)
-
-
 def test_a_full_disk_leaves_the_previous_save_byte_for_byte(small_disk: Path) -> None:
     path = small_disk / "game.npz"
     game = ConquestGame.from_spec("grid:4x4", 2, 3, ["random", "aggressive"], seed=3)
     game.save(path)
     previous = path.read_bytes()
-    fill(small_disk)
+    hostile_files.fill(small_disk)
     game.run(2)
     with pytest.raises(WriteError, match=f"{path}: cannot write it: No space left on device"):
         game.save(path)
@@ -379,7 +366,7 @@ def test_a_full_disk_leaves_the_previous_save_byte_for_byte(small_disk: Path) ->
 def test_a_full_disk_under_json_gives_one_json_error(small_disk: Path) -> None:
     picture = small_disk / "board.png"
     picture.write_bytes(b"the previous picture")
-    fill(small_disk)
+    hostile_files.fill(small_disk)
     command = [sys.executable, "-m", "stratagem", "annexation", "render", "--board", "hex:8"]
     finished = subprocess.run(
         [*command, "--png", str(picture), "--json"],

@@ -90,11 +90,17 @@ def _refused(action: Callable[[], object], case: object) -> None:
     raise AssertionError(f"{case!r} was accepted")
 
 
-def _soak(salt: int) -> Iterator[random.Random]:
+def _soak(salt: int, check: Callable[[random.Random], Any], what: str) -> list[Any]:
+    """Runs ``check`` over one random source seeded by ``salt`` for ``SOAK_SECONDS``, says how
+    many ``what`` it ran and returns what every run returned."""
     source = random.Random(salt)
     deadline = time.monotonic() + SOAK_SECONDS
+    results = []
     while time.monotonic() < deadline:
-        yield source
+        results.append(check(source))
+    print(f"{len(results)} {what}")
+    assert results
+    return results
 
 
 # -- board specs -----------------------------------------------------------------------------
@@ -132,12 +138,7 @@ def test_board_specs_build_or_are_refused_cleanly(source):
 
 @pytest.mark.slow
 def test_board_specs_soak():
-    count = 0
-    for source in _soak(0xB0A2D):
-        _check_board_spec(_board_spec(source))
-        count += 1
-    print(f"{count} board specs")
-    assert count > 0
+    _soak(0xB0A2D, lambda source: _check_board_spec(_board_spec(source)), "board specs")
 
 
 # -- saved files -----------------------------------------------------------------------------
@@ -319,12 +320,7 @@ def test_damaged_saves_are_refused_cleanly(originals, tmp_path, source):
 
 @pytest.mark.slow
 def test_damaged_saves_soak(originals, tmp_path):
-    count = 0
-    for source in _soak(0x5A7E):
-        _check_spoiled(originals, tmp_path, source)
-        count += 1
-    print(f"{count} damaged saves")
-    assert count > 0
+    _soak(0x5A7E, lambda source: _check_spoiled(originals, tmp_path, source), "damaged saves")
 
 
 # -- saves onto a full disk --------------------------------------------------------------------
@@ -366,28 +362,19 @@ def _check_full_disk(originals: dict, disk: Path, source: random.Random) -> bool
     return failure is not None
 
 
-@pytest.fixture
-def full_disk(tmp_path: Path) -> Iterator[Path]:
-    with hostile_files.small_disk(tmp_path / "disk") as disk:
-        if isinstance(disk, str):
-            pytest.skip(disk)
-        yield disk
-
-
 @_FUZZ
 @given(source=st.randoms(use_true_random=False))
-def test_saves_onto_a_full_disk_keep_the_previous_file(originals, full_disk, source):
-    _check_full_disk(originals, full_disk, source)
+def test_saves_onto_a_full_disk_keep_the_previous_file(originals, small_disk, source):
+    _check_full_disk(originals, small_disk, source)
 
 
 @pytest.mark.slow
-def test_full_disk_soak(originals, full_disk):
-    count = refused = 0
-    for source in _soak(0xD15C):
-        refused += _check_full_disk(originals, full_disk, source)
-        count += 1
-    print(f"{count} saves onto a full disk, {refused} refused for want of space")
-    assert 0 < refused < count
+def test_full_disk_soak(originals, small_disk):
+    refusals = _soak(
+        0xD15C, lambda source: _check_full_disk(originals, small_disk, source), "saves"
+    )
+    print(f"{sum(refusals)} refused for want of space")
+    assert 0 < sum(refusals) < len(refusals)
 
 
 def test_a_damaged_zip_member_is_refused_cleanly(originals, tmp_path):
@@ -529,10 +516,7 @@ def test_command_lines_run_or_fail_cleanly(in_tmp_path, source):
 
 @pytest.mark.slow
 def test_command_lines_soak(in_tmp_path):
-    tmp_path = in_tmp_path
-    count = 0
-    for source in _soak(0xC11):
-        _check_command_line(_command_line(source, tmp_path), tmp_path)
-        count += 1
-    print(f"{count} command lines")
-    assert count > 0
+    def check(source: random.Random) -> None:
+        _check_command_line(_command_line(source, in_tmp_path), in_tmp_path)
+
+    _soak(0xC11, check, "command lines")

@@ -14,10 +14,10 @@ from stratagem.conquest import game as conquest_game
 from stratagem.conquest import oracle as conquest_oracle
 from stratagem.diplomacy import engine as diplomacy_engine
 from stratagem.diplomacy import oracle as diplomacy_oracle
-from stratagem.mastermind import game as mastermind_game
 from stratagem.mastermind import oracle as mastermind_oracle
-from stratagem.outpost import game as outpost_game
+from stratagem.mastermind import players as mastermind_players
 from stratagem.outpost import oracle as outpost_oracle
+from stratagem.outpost import players as outpost_players
 
 
 @pytest.mark.parametrize(
@@ -25,8 +25,8 @@ from stratagem.outpost import oracle as outpost_oracle
     [
         (annexation_game.MODES, _core.annexation.MODES, annexation_oracle.MODES),
         (conquest_game.POLICIES, _core.conquest.POLICIES, conquest_oracle.POLICIES),
-        (outpost_game.BUILTIN_PLAYERS, _core.outpost.PLAYERS, outpost_oracle.PLAYERS),
-        (mastermind_game.STRATEGIES, _core.mastermind.STRATEGIES, mastermind_oracle.STRATEGIES),
+        (outpost_players.BUILTIN_PLAYERS, _core.outpost.PLAYERS, outpost_oracle.PLAYERS),
+        (mastermind_players.STRATEGIES, _core.mastermind.STRATEGIES, mastermind_oracle.STRATEGIES),
         (
             diplomacy_engine.CONVENTIONS,
             _core.diplomacy.CONVENTIONS,

@@ -265,6 +265,10 @@ def _config(**keys: tuple[Any, str]) -> Mapping[str, ConfigKey]:
     return MappingProxyType({key: ConfigKey(*entry) for key, entry in keys.items()})
 
 
+#: The observation key of every built-in game (each offers both modes: ``protocol.RawOrPlanes``).
+_OBSERVATION = ("raw", "observation: raw (compact integers) or planes (float32 0/1)")
+
+
 def _builtin(name: str, class_name: str, **fields: Any) -> GameSpec:
     """A built-in game: its protocol class ``class_name``, its ``<class_name>Adapter``, its page
     and its command group stand at the same places in every built-in game's package."""
@@ -294,7 +298,7 @@ _BUILTIN = (
             allow_opponent_colours=(False, "may a player take an opponent's current colour"),
             max_turns=(None, "move limit (None: four moves per cell)"),
             board_seed=(None, "seed of a generated board's colours (None: the game's seed)"),
-            observation=("raw", "observation: raw (compact integers) or planes (float32 0/1)"),
+            observation=_OBSERVATION,
         ),
         opponents=("random", "greedy", "fractal", "mcts"),
         zero_sum_seats=(2,),
@@ -313,7 +317,7 @@ _BUILTIN = (
             troops=(10, "starting troops per territory"),
             rate=(0.2, "recruitment rate per turn"),
             max_turns=(200, "turn limit"),
-            observation=("raw", "observation: raw (compact integers) or planes (float32 0/1)"),
+            observation=_OBSERVATION,
             actions=("players", "actions: players (a built-in per turn) or moves (per territory)"),
         ),
         parallel=True,
@@ -334,7 +338,7 @@ _BUILTIN = (
             L=(12, "land cells per extra outpost"),
             W=(3, "water cells per extra outpost"),
             max_turns=(200, "turn limit T"),
-            observation=("raw", "observation: raw (compact integers) or planes (float32 0/1)"),
+            observation=_OBSERVATION,
             actions=("players", "actions: players (a built-in per turn) or moves (per outpost)"),
         ),
         opponents=("random", "spread", "frontier", "lookahead"),
@@ -352,7 +356,7 @@ _BUILTIN = (
             colours=(6, "colours, 2..36"),
             max_guesses=(12, "guess limit"),
             secret=(None, "the secret code (None: drawn from the seed)"),
-            observation=("raw", "observation: raw (compact integers) or planes (float32 0/1)"),
+            observation=_OBSERVATION,
         ),
         parallel=True,
         opponents=(),
@@ -368,7 +372,7 @@ _BUILTIN = (
             position=(None, "a position in Position.parse form (None: drawn from the seed)"),
             convention=("exact", "counting convention: exact, waives or article"),
             max_actions=(4096, "the action space's size; a power with more options is refused"),
-            observation=("raw", "observation: raw (compact integers) or planes (float32 0/1)"),
+            observation=_OBSERVATION,
             reward=("values", "reward: values (the evaluator's), scaled (in [-1, 1]) or outcome"),
         ),
         parallel=True,

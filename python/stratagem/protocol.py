@@ -53,6 +53,7 @@ __all__ = [
     "ObservationMode",
     "Outcome",
     "PlaysMoves",
+    "RawOrPlanes",
     "Suggests",
     "TurnGame",
     "check_action_mode",
@@ -323,6 +324,46 @@ class TurnGame(ABC):
 
     @abstractmethod
     def render(self) -> str: ...
+
+
+class RawOrPlanes(ABC):
+    """The two observation modes of :data:`OBSERVATIONS`, written once for the built-in games
+    (put it before :class:`TurnGame` among a game's bases): the game sets
+    ``observation_mode`` (:func:`check_observation`) and gives its planes' layout
+    (``planes_shape``) and its raw arrays' shape, dtype and bounds (``raw_shape``,
+    ``raw_dtype``, ``raw_bounds``)."""
+
+    observation_mode: ObservationMode
+    raw_dtype: ClassVar[type[np.signedinteger[Any]]]
+
+    @property
+    @abstractmethod
+    def planes_shape(self) -> tuple[int, ...]:
+        """The layout of ``observation="planes"`` before it is flattened."""
+
+    @property
+    @abstractmethod
+    def raw_shape(self) -> tuple[int, ...]: ...
+
+    @property
+    @abstractmethod
+    def raw_bounds(self) -> tuple[NDArray[Any], NDArray[Any]]: ...
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        if self.observation_mode == "planes":
+            return flat(self.planes_shape)
+        return self.raw_shape
+
+    @property
+    def observation_dtype(self) -> np.dtype[Any]:
+        return np.dtype(np.float32 if self.observation_mode == "planes" else self.raw_dtype)
+
+    @property
+    def observation_bounds(self) -> tuple[NDArray[Any], NDArray[Any]]:
+        if self.observation_mode == "planes":
+            return plane_bounds(self.observation_shape)
+        return self.raw_bounds
 
 
 class BuiltinChoiceGame(TurnGame):

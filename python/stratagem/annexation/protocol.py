@@ -28,7 +28,7 @@ rules' ``max_moves``; None: four moves per cell), the game-length keyword every 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 import numpy as np
 from numpy.typing import NDArray
@@ -40,21 +40,19 @@ from stratagem.errors import InvalidParameter
 from stratagem.protocol import (
     Game,
     Outcome,
+    RawOrPlanes,
     TurnGame,
     check_observation,
-    flat,
     one_hot,
-    plane_bounds,
     row_bounds,
 )
 
-__all__ = ["Annexation", "GameOptions"]
+__all__ = ["Annexation", "GameConfig", "GameOptions"]
 
 
-@dataclass(frozen=True)
-class GameOptions:
-    """The options of a game: the config of :class:`Annexation` but its ``observation``
-    (the native envs build their engine from them)."""
+class GameConfig(TypedDict, total=False):
+    """The configuration keys of :class:`Annexation` but its ``observation``, as keywords
+    (:class:`GameOptions` holds their defaults)."""
 
     board: str
     colours: int
@@ -65,38 +63,47 @@ class GameOptions:
     board_seed: int | None
 
 
-class Annexation(TurnGame):
+@dataclass(frozen=True)
+class GameOptions:
+    """The options of a game with their defaults, written once for the protocol game and the
+    native envs (which build their engine from them)."""
+
+    board: str = "hex:8"
+    colours: int = 8
+    players: int = 2
+    mode: str = "flood"
+    allow_opponent_colours: bool = False
+    max_turns: int | None = None
+    board_seed: int | None = None
+
+
+class Annexation(RawOrPlanes, TurnGame):
     """An annexation game behind the protocol; ``native`` is the rich
     :class:`~stratagem.annexation.Game` it plays on (read it, do not play on it)."""
 
     name = "annexation"
+    raw_dtype = np.int8
 
     def __init__(
-        self,
-        *,
-        seed: int = 0,
-        board: str = "hex:8",
-        colours: int = 8,
-        players: int = 2,
-        mode: str = "flood",
-        allow_opponent_colours: bool = False,
-        max_turns: int | None = None,
-        board_seed: int | None = None,
-        observation: str = "raw",
+        self, *, seed: int = 0, observation: str = "raw", **config: Unpack[GameConfig]
     ) -> None:
         self.observation_mode = check_observation(observation)
-        if not isinstance(board, str):
-            raise InvalidParameter(f"board must be a board spec string, got {board!r}")
-        colours_from = seed if board_seed is None else board_seed
-        self.native = NativeGame(
-            parse_board(board, colour_count=colours, players=players, seed=colours_from),
-            seed,
-            mode=mode,
-            allow_opponent_colours=allow_opponent_colours,
-            max_turns=max_turns,
+        options = GameOptions(**config)
+        if not isinstance(options.board, str):
+            raise InvalidParameter(f"board must be a board spec string, got {options.board!r}")
+        colours_from = seed if options.board_seed is None else options.board_seed
+        board = parse_board(
+            options.board,
+            colour_count=options.colours,
+            players=options.players,
+            seed=colours_from,
         )
-        options = GameOptions(
-            board, colours, players, mode, allow_opponent_colours, max_turns, board_seed
+        self.native = NativeGame(
+            board,
+            seed,
+            mode=options.mode,
+            allow_opponent_colours=options.allow_opponent_colours,
+            max_turns=options.max_turns,
         )
         super().__init__(seed, {**asdict(options), "observation": observation})
 
@@ -128,8 +135,7 @@ class Annexation(TurnGame):
 
     @property
     def max_steps(self) -> int:
-        limit = self.native.rules.max_moves
-        return 4 * self.native.board.cells if limit is None else limit
+        return self.native.move_limit
 
     @property
     def planes_shape(self) -> tuple[int, int]:
@@ -138,19 +144,11 @@ class Annexation(TurnGame):
         return (1 + board.players + board.colour_count, board.cells)
 
     @property
-    def observation_shape(self) -> tuple[int, ...]:
-        if self.observation_mode == "planes":
-            return flat(self.planes_shape)
+    def raw_shape(self) -> tuple[int, ...]:
         return (2, self.native.board.cells)
 
     @property
-    def observation_dtype(self) -> np.dtype[Any]:
-        return np.dtype(np.float32 if self.observation_mode == "planes" else np.int8)
-
-    @property
-    def observation_bounds(self) -> tuple[NDArray[Any], NDArray[Any]]:
-        if self.observation_mode == "planes":
-            return plane_bounds(self.observation_shape)
+    def raw_bounds(self) -> tuple[NDArray[Any], NDArray[Any]]:
         board = self.native.board
         highs = [board.players - 1, board.colour_count - 1]
         return row_bounds([-1, 0], highs, board.cells, self.observation_dtype)

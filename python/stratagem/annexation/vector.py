@@ -42,7 +42,7 @@ are the env's own buffers, rewritten by the next call: copy what you keep.
 from __future__ import annotations
 
 from dataclasses import asdict, replace
-from typing import Any, SupportsFloat
+from typing import Any, SupportsFloat, Unpack
 
 import numpy as np
 from numpy.typing import NDArray
@@ -51,7 +51,7 @@ from stratagem import _core, _validate
 from stratagem.annexation.boards import layouts
 from stratagem.annexation.game import Rules
 from stratagem.annexation.players import AI
-from stratagem.annexation.protocol import Annexation, GameOptions
+from stratagem.annexation.protocol import Annexation, GameConfig, GameOptions
 from stratagem.errors import InvalidMove, InvalidParameter
 
 try:
@@ -223,13 +223,7 @@ class AnnexationEnv(gymnasium.Env[NDArray[np.int8], np.int64]):
         seed: int = 0,
         seat: int = 0,
         illegal_action: str = "lose",
-        board: str = "hex:8",
-        colours: int = 8,
-        players: int = 2,
-        mode: str = "flood",
-        allow_opponent_colours: bool = False,
-        max_turns: int | None = None,
-        board_seed: int | None = None,
+        **config: Unpack[GameConfig],
     ) -> None:
         if name != "annexation":
             raise InvalidParameter(f"the annexation env plays annexation, not {name!r}")
@@ -238,9 +232,7 @@ class AnnexationEnv(gymnasium.Env[NDArray[np.int8], np.int64]):
                 f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}"
             )
         self._illegal = illegal_action
-        options = GameOptions(
-            board, colours, players, mode, allow_opponent_colours, max_turns, board_seed
-        )
+        options = GameOptions(**config)
         self._engine = _Engine(1, options, opponent=opponent, seat=seat, same_step=False, threads=1)
         self.opponent = _RANDOM if opponent is None else opponent
         self.seat = self._engine.seat
@@ -321,31 +313,22 @@ class AnnexationVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self,
         num_envs: int,
         *,
-        board: str = "hex:8",
-        colours: int = 8,
-        players: int = 2,
-        mode: str = "flood",
-        allow_opponent_colours: bool = False,
-        max_turns: int | None = None,
-        board_seed: int | None = None,
         opponent: object = None,
         seat: int = 0,
         autoreset: str = "next_step",
         threads: int | None = None,
         name: str = "annexation",
+        **config: Unpack[GameConfig],
     ) -> None:
         if name != "annexation":
             raise InvalidParameter(f"the annexation vector env plays annexation, not {name!r}")
         if autoreset not in _AUTORESETS:
             raise InvalidParameter(f"autoreset must be one of {_AUTORESETS}, got {autoreset!r}")
         self.num_envs = _validate.integer("num_envs", num_envs, 1, _MAX_ENVS)
-        options = GameOptions(
-            board, colours, players, mode, allow_opponent_colours, max_turns, board_seed
-        )
         self._same_step = autoreset == "same_step"
         self._engine = _Engine(
             self.num_envs,
-            options,
+            GameOptions(**config),
             opponent=opponent,
             seat=seat,
             same_step=self._same_step,

@@ -57,11 +57,10 @@ from stratagem.protocol import (
     Game,
     Move,
     Outcome,
+    RawOrPlanes,
     check_action_mode,
     check_observation,
-    flat,
     one_hot,
-    plane_bounds,
     row_bounds,
 )
 
@@ -83,13 +82,14 @@ class _Placed:
         return self.placement
 
 
-class Conquest(BuiltinChoiceGame):
+class Conquest(RawOrPlanes, BuiltinChoiceGame):
     """A conquest game behind the protocol; ``native`` is the rich
     :class:`~stratagem.conquest.Game` it plays on (read it, do not play on it). Teams start
     on regions of the board (:func:`~stratagem.conquest.assign_regions`) with ``troops`` in
     every territory."""
 
     name = "conquest"
+    raw_dtype = np.int64
     choices = POLICIES
     choice_kind = "policy"
 
@@ -170,19 +170,11 @@ class Conquest(BuiltinChoiceGame):
         return (self.seats + 1, self.native.board.n)
 
     @property
-    def observation_shape(self) -> tuple[int, ...]:
-        if self.observation_mode == "planes":
-            return flat(self.planes_shape)
+    def raw_shape(self) -> tuple[int, ...]:
         return (2, self.native.board.n)
 
     @property
-    def observation_dtype(self) -> np.dtype[Any]:
-        return np.dtype(np.float32 if self.observation_mode == "planes" else np.int64)
-
-    @property
-    def observation_bounds(self) -> tuple[NDArray[Any], NDArray[Any]]:
-        if self.observation_mode == "planes":
-            return plane_bounds(self.observation_shape)
+    def raw_bounds(self) -> tuple[NDArray[Any], NDArray[Any]]:
         # The rules' troop limit, limit(n) = min(TROOP_LIMIT, (2**63 - 1) // n).
         most = min(TROOP_LIMIT, _INT64_MAX // max(self.native.board.n, 1))
         highs = [self.seats - 1, most]

@@ -55,11 +55,10 @@ from stratagem.errors import InvalidParameter
 from stratagem.protocol import (
     Game,
     Outcome,
+    RawOrPlanes,
     TurnGame,
     check_observation,
-    flat,
     one_hot,
-    plane_bounds,
     row_bounds,
     terminal_rewards,
 )
@@ -73,11 +72,12 @@ REWARDS = ("values", "scaled", "outcome")
 MAX_ACTIONS = 1 << 16
 
 
-class Diplomacy(TurnGame):
+class Diplomacy(RawOrPlanes, TurnGame):
     """A winter's adjustments behind the protocol: ``position`` is the winter, ``orders``
     (after the step) each power's chosen orders, ``values`` the evaluator's values."""
 
     name = "diplomacy"
+    raw_dtype = np.int8
 
     def __init__(
         self,
@@ -182,19 +182,11 @@ class Diplomacy(TurnGame):
         return (2 * self.seats + 3, len(self.position.map.provinces))
 
     @property
-    def observation_shape(self) -> tuple[int, ...]:
-        if self.observation_mode == "planes":
-            return flat(self.planes_shape)
+    def raw_shape(self) -> tuple[int, ...]:
         return (4, len(self.position.map.provinces))
 
     @property
-    def observation_dtype(self) -> np.dtype[Any]:
-        return np.dtype(np.float32 if self.observation_mode == "planes" else np.int8)
-
-    @property
-    def observation_bounds(self) -> tuple[NDArray[Any], NDArray[Any]]:
-        if self.observation_mode == "planes":
-            return plane_bounds(self.observation_shape)
+    def raw_bounds(self) -> tuple[NDArray[Any], NDArray[Any]]:
         width, last = len(self.position.map.provinces), self.seats - 1
         return row_bounds([-1, 0, -1, 0], [last, 2, last, 1], width, self.observation_dtype)
 
@@ -221,7 +213,7 @@ class Diplomacy(TurnGame):
     def observation(self, seat: int) -> NDArray[Any]:
         seat = self._seat(seat)
         the_map = self.position.map
-        planes = np.full((4, len(the_map.provinces)), -1, dtype=np.int8)
+        planes = np.full(self.raw_shape, -1, dtype=self.raw_dtype)
         planes[1] = 0
         planes[3] = 0
         power_index = {power: i for i, power in enumerate(self.powers)}

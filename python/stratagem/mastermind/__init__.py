@@ -13,17 +13,19 @@ from stratagem.mastermind.evaluate import DEFAULT_SAMPLE, Evaluation, evaluate, 
 from stratagem.mastermind.game import (
     ENUMERABLE_LIMIT,
     MAX_PROBES,
-    OPTIMAL_LIMIT,
-    STRATEGIES,
-    Codebreaker,
-    Solution,
     consistent_codes,
     count_consistent,
     estimate_consistent,
     first_consistent,
-    next_guess,
     score,
     smallest_contradiction,
+)
+from stratagem.mastermind.players import (
+    OPTIMAL_LIMIT,
+    STRATEGIES,
+    Codebreaker,
+    Solution,
+    next_guess,
     solve,
 )
 from stratagem.mastermind.protocol import Mastermind

@@ -55,17 +55,20 @@ from stratagem.mastermind.evaluate import Evaluation, evaluate, sample_secrets
 from stratagem.mastermind.game import (
     ENUMERABLE_LIMIT,
     MAX_PROBES,
-    ORDERS,
-    STRATEGIES,
-    Codebreaker,
-    Solution,
     consistent_codes,
     count_consistent,
     estimate_consistent,
     smallest_contradiction,
-    solve,
 )
 from stratagem.mastermind.human import HumanGame, converse
+from stratagem.mastermind.players import (
+    ORDERS,
+    STRATEGIES,
+    Codebreaker,
+    Solution,
+    check_strategy,
+    solve,
+)
 from stratagem.mpi import world
 
 __all__ = ["parse_feedback", "parse_guess", "register"]
@@ -125,12 +128,6 @@ def _space(args: argparse.Namespace, spots: int | None = None) -> tuple[int, int
     )
 
 
-def _strategy(name: str) -> str:
-    if name not in STRATEGIES:
-        raise InvalidParameter(f"unknown strategy {name!r}; strategies are {', '.join(STRATEGIES)}")
-    return name
-
-
 def _size(spots: int, colours: int) -> str:
     size = colours**spots
     return f"{size:,}" if size < 10**9 else f"{colours}^{spots}"
@@ -171,7 +168,7 @@ def _play(args: argparse.Namespace) -> dict[str, Any]:
         raise InvalidParameter(
             f"--players names the one codebreaker of a game; got {', '.join(args.players)}"
         )
-    strategy = _strategy(args.players[0])
+    strategy = check_strategy(args.players[0])
     if args.secret is not None:
         colours = _validate.integer("--colours", args.colours, MIN_COLOURS, MAX_COLOURS)
         if args.spots is not None:
@@ -242,7 +239,7 @@ def _play_human(args: argparse.Namespace, rows: int | None) -> dict[str, Any]:
             colours,
             secret=args.secret,
             seed=args.seed,
-            hint_strategy=None if args.hint is None else _strategy(args.hint),
+            hint_strategy=None if args.hint is None else check_strategy(args.hint),
             threads=args.threads,
             rows=rows,
         )
@@ -325,7 +322,7 @@ def _strategy_list(text: str) -> list[str]:
             f"--strategy {text!r} names no strategy; strategies are {', '.join(STRATEGIES)}"
         )
     for name in names:
-        _strategy(name)
+        check_strategy(name)
         if names.count(name) > 1:
             raise InvalidParameter(f"--strategy {text!r} names {name!r} twice")
     return names
@@ -479,7 +476,7 @@ def _break(args: argparse.Namespace) -> dict[str, Any]:
     if args.strategy is None:
         strategy = "knuth" if enumerable else "first"
     else:
-        strategy = _strategy(args.strategy)
+        strategy = check_strategy(args.strategy)
     breaker = Codebreaker(
         spots, colours, strategy, args.seed, order=args.order, threads=args.threads
     )

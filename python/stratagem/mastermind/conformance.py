@@ -18,7 +18,8 @@ from numpy.typing import NDArray
 from stratagem import testing
 from stratagem.errors import InvalidBoard, InvalidMove, InvalidParameter
 from stratagem.mastermind import oracle
-from stratagem.mastermind.game import Codebreaker, score
+from stratagem.mastermind.game import score
+from stratagem.mastermind.players import Codebreaker
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy

@@ -44,7 +44,8 @@ from stratagem import _core, _validate
 from stratagem.errors import InconsistentInput, InvalidParameter
 from stratagem.mastermind import game
 from stratagem.mastermind.code import as_code, check_space, parse_code
-from stratagem.mastermind.game import Solution, _history, _strategy
+from stratagem.mastermind.game import _history
+from stratagem.mastermind.players import Solution, _strategy
 from stratagem.mpi import (
     POLL_INTERVAL,
     Communicator,

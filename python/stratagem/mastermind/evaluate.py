@@ -18,7 +18,8 @@ from numpy.typing import NDArray
 
 from stratagem import _core, _validate
 from stratagem.mastermind.code import check_space, format_code
-from stratagem.mastermind.game import ENUMERABLE_LIMIT, _history, _strategy
+from stratagem.mastermind.game import ENUMERABLE_LIMIT, _history
+from stratagem.mastermind.players import _strategy
 from stratagem.progress import Progress, ProgressOption
 
 __all__ = ["DEFAULT_SAMPLE", "Evaluation", "evaluate", "sample_secrets"]

@@ -31,13 +31,8 @@ from stratagem import _files, _validate
 from stratagem.errors import InvalidBoard, InvalidMove, InvalidParameter, StratagemError
 from stratagem.mastermind.code import check_space, format_code, parse_code
 from stratagem.mastermind.evaluate import sample_secrets
-from stratagem.mastermind.game import (
-    ENUMERABLE_LIMIT,
-    STRATEGIES,
-    count_consistent,
-    next_guess,
-    score,
-)
+from stratagem.mastermind.game import ENUMERABLE_LIMIT, count_consistent, score
+from stratagem.mastermind.players import STRATEGIES, next_guess
 
 __all__ = ["SAVE_KIND", "HumanGame", "converse"]
 

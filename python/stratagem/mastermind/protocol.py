@@ -43,15 +43,15 @@ from stratagem import _validate
 from stratagem.errors import InvalidParameter
 from stratagem.mastermind.code import as_code, check_space, format_code, parse_code
 from stratagem.mastermind.evaluate import sample_secrets
-from stratagem.mastermind.game import STRATEGIES, AnsweredGuesses, score
+from stratagem.mastermind.game import score
+from stratagem.mastermind.players import STRATEGIES, AnsweredGuesses
 from stratagem.protocol import (
     Game,
     Outcome,
+    RawOrPlanes,
     TurnGame,
     check_observation,
-    flat,
     one_hot,
-    plane_bounds,
 )
 
 __all__ = ["Mastermind"]
@@ -59,11 +59,12 @@ __all__ = ["Mastermind"]
 _MAX_GUESS_LIMIT = 10_000
 
 
-class Mastermind(AnsweredGuesses, TurnGame):
+class Mastermind(AnsweredGuesses, RawOrPlanes, TurnGame):
     """A Mastermind game behind the protocol; ``secret`` is the codemaker's code (for the
     referee: never shown to the codebreaker's observation)."""
 
     name = "mastermind"
+    raw_dtype = np.int16
 
     def __init__(
         self,
@@ -141,21 +142,13 @@ class Mastermind(AnsweredGuesses, TurnGame):
         return (self.max_guesses + 1, self.spots * self.colours + 2 * (self.spots + 1))
 
     @property
-    def observation_shape(self) -> tuple[int, ...]:
-        if self.observation_mode == "planes":
-            return flat(self.planes_shape)
+    def raw_shape(self) -> tuple[int, ...]:
         return (self.max_guesses + 1, self.spots + 2)
 
     @property
-    def observation_dtype(self) -> np.dtype[Any]:
-        return np.dtype(np.float32 if self.observation_mode == "planes" else np.int16)
-
-    @property
-    def observation_bounds(self) -> tuple[NDArray[Any], NDArray[Any]]:
-        if self.observation_mode == "planes":
-            return plane_bounds(self.observation_shape)
-        low = np.full(self.observation_shape, -1, dtype=np.int16)
-        high = np.full(self.observation_shape, self.spots, dtype=np.int16)
+    def raw_bounds(self) -> tuple[NDArray[Any], NDArray[Any]]:
+        low = np.full(self.raw_shape, -1, dtype=self.raw_dtype)
+        high = np.full(self.raw_shape, self.spots, dtype=self.raw_dtype)
         high[:, : self.spots] = self.colours - 1
         return low, high
 
@@ -179,7 +172,7 @@ class Mastermind(AnsweredGuesses, TurnGame):
 
     def observation(self, seat: int) -> NDArray[Any]:
         self._seat(seat)
-        board = np.full((self.max_guesses + 1, self.spots + 2), -1, dtype=np.int16)
+        board = np.full(self.raw_shape, -1, dtype=self.raw_dtype)
         played = len(self._guesses)
         board[:played, : self.spots] = self._guesses
         board[:played, self.spots :] = self._feedback

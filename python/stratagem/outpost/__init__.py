@@ -5,19 +5,9 @@ generates and saves maps; :class:`Game` plays a game with built-in players (in R
 own Python players; :func:`tournament` plays many games over threads or MPI ranks.
 """
 
-from stratagem.outpost.game import (
-    BUILTIN_PLAYERS,
-    DIRECTIONS,
-    EMPIRES,
-    HOMES,
-    Game,
-    History,
-    LogEntry,
-    Player,
-    Result,
-    State,
-)
+from stratagem.outpost.game import EMPIRES, HOMES, Game, History, LogEntry, Result
 from stratagem.outpost.map import DEFAULT_MAP, Map, MapWarning, parse_map
+from stratagem.outpost.players import BUILTIN_PLAYERS, DIRECTIONS, Player, State
 from stratagem.outpost.protocol import Outpost
 from stratagem.outpost.tournament.play import (
     TOURNAMENT_2014,

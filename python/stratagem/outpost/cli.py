@@ -57,9 +57,10 @@ from stratagem.cli_common import (
 )
 from stratagem.errors import InvalidBoard, InvalidParameter
 from stratagem.mpi import world
-from stratagem.outpost.game import BUILTIN_PLAYERS, EMPIRES, Game, Player
+from stratagem.outpost.game import EMPIRES, Game
 from stratagem.outpost.map import DEFAULT_MAP, Map
 from stratagem.outpost.map_cli import map_option, map_summary, register_map_commands
+from stratagem.outpost.players import BUILTIN_PLAYERS, Player
 from stratagem.progress import Progress
 
 if TYPE_CHECKING:

@@ -18,9 +18,10 @@ import numpy as np
 
 from stratagem import testing
 from stratagem.errors import InvalidBoard, InvalidParameter
-from stratagem.outpost.game import BUILTIN_PLAYERS, Game, State
+from stratagem.outpost.game import Game
 from stratagem.outpost.map import Map, MapWarning
 from stratagem.outpost.oracle import OracleGame
+from stratagem.outpost.players import BUILTIN_PLAYERS, State
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy

@@ -34,8 +34,9 @@ from stratagem.errors import InvalidParameter
 from stratagem.progress import ProgressOption
 
 if TYPE_CHECKING:
-    from stratagem.outpost.game import Game, History, Result, State
+    from stratagem.outpost.game import Game, History, Result
     from stratagem.outpost.map import Map
+    from stratagem.outpost.players import State
 
 __all__ = [
     "CONTROLLED_WATER_COLOURS",
@@ -224,7 +225,8 @@ class _Frame:
 
 
 def _frame(source: Game | State, title: str | None) -> _Frame:
-    from stratagem.outpost.game import Game, State
+    from stratagem.outpost.game import Game
+    from stratagem.outpost.players import State
 
     details: dict[str, Any]
     if isinstance(source, Game):

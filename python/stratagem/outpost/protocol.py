@@ -50,18 +50,18 @@ import numpy as np
 from numpy.typing import NDArray
 
 from stratagem.errors import InvalidParameter
-from stratagem.outpost.game import BUILTIN_PLAYERS, EMPIRES, State
+from stratagem.outpost.game import EMPIRES
 from stratagem.outpost.game import Game as NativeGame
+from stratagem.outpost.players import BUILTIN_PLAYERS, State
 from stratagem.protocol import (
     BuiltinChoiceGame,
     Game,
     Move,
     Outcome,
+    RawOrPlanes,
     check_action_mode,
     check_observation,
-    flat,
     one_hot,
-    plane_bounds,
 )
 
 __all__ = ["Outpost"]
@@ -91,11 +91,12 @@ class _MovePlayer:
         return int(state.mine()[-1, 0])
 
 
-class Outpost(BuiltinChoiceGame):
+class Outpost(RawOrPlanes, BuiltinChoiceGame):
     """An outpost game behind the protocol; ``native`` is the rich
     :class:`~stratagem.outpost.Game` it plays on (read it, do not play on it)."""
 
     name = "outpost"
+    raw_dtype = np.int8
     choices = BUILTIN_PLAYERS
     choice_kind = "player"
 
@@ -154,21 +155,13 @@ class Outpost(BuiltinChoiceGame):
         return (_FEATURE_PLANES, _SIDE, _SIDE)
 
     @property
-    def observation_shape(self) -> tuple[int, ...]:
-        if self.observation_mode == "planes":
-            return flat(self.planes_shape)
+    def raw_shape(self) -> tuple[int, ...]:
         return (_PLANES, _SIDE, _SIDE)
 
     @property
-    def observation_dtype(self) -> np.dtype[Any]:
-        return np.dtype(np.float32 if self.observation_mode == "planes" else np.int8)
-
-    @property
-    def observation_bounds(self) -> tuple[NDArray[Any], NDArray[Any]]:
-        if self.observation_mode == "planes":
-            return plane_bounds(self.observation_shape)
-        low = np.zeros(self.observation_shape, dtype=np.int8)
-        high = np.full(self.observation_shape, _MOST_SHOWN, dtype=np.int8)
+    def raw_bounds(self) -> tuple[NDArray[Any], NDArray[Any]]:
+        low = np.zeros(self.raw_shape, dtype=self.raw_dtype)
+        high = np.full(self.raw_shape, _MOST_SHOWN, dtype=self.raw_dtype)
         low[1], high[0], high[1] = -2, 1, EMPIRES - 1
         return low, high
 
@@ -217,7 +210,7 @@ class Outpost(BuiltinChoiceGame):
                     (counts > 0).astype(np.float32),
                 ]
             ).ravel()
-        planes = np.zeros(self.observation_shape, dtype=np.int8)
+        planes = np.zeros(self.raw_shape, dtype=self.raw_dtype)
         planes[0] = self._water
         planes[1] = relative_control
         planes[2:] = np.minimum(counts, _MOST_SHOWN)

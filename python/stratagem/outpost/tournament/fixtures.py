@@ -10,8 +10,9 @@ from typing import Any, Final, NamedTuple, TypedDict
 
 from stratagem import _validate, rng
 from stratagem.errors import InvalidParameter
-from stratagem.outpost.game import BUILTIN_PLAYERS, EMPIRES, Player, _seat
+from stratagem.outpost.game import EMPIRES
 from stratagem.outpost.map import Map
+from stratagem.outpost.players import BUILTIN_PLAYERS, Player, _seat
 
 PURPOSE: Final = "outpost.tournament"
 """The purpose of the stream each game's seed is drawn from."""

@@ -22,7 +22,7 @@ fixture's game never depends on how, where or in which order the games are playe
 
 **Playing** (:func:`tournament`). Games whose four seats are built-in players run in Rust,
 many at a time over threads (``_core.outpost.tournament``); games with a Python player (a
-:class:`~stratagem.outpost.game.Player` object) are played one by one with
+:class:`~stratagem.outpost.players.Player` object) are played one by one with
 :meth:`Game.run <stratagem.outpost.game.Game.run>`. Consecutive built-in games form *tasks*
 (batches of ``batch`` games), each game with a Python player is a task of its own. The
 tasks, the checkpoint and the ranks are the shared tournament engine's
@@ -68,9 +68,10 @@ from numpy.typing import NDArray
 from stratagem import _core, _validate
 from stratagem.errors import InvalidParameter
 from stratagem.mpi import Communicator, checked_together, world
-from stratagem.outpost.game import BUILTIN_PLAYERS, EMPIRES, Game, Player, check_budget
+from stratagem.outpost.game import EMPIRES, Game
 from stratagem.outpost.geometry import GRID
 from stratagem.outpost.map import Map, parse_map
+from stratagem.outpost.players import BUILTIN_PLAYERS, Player, check_budget
 from stratagem.outpost.tournament.fixtures import (
     _COUNTS,
     _FLAGS,
