@@ -575,7 +575,7 @@ ERRORS = [
     (
         lambda: Board([0, 1, 2], [1, 0], labels=["a", "a"]),
         InvalidParameter,
-        "cells 0 and 1 have the same label",
+        r"labels\[1\] 'a' repeats labels\[0\]",
     ),
     (
         lambda: Board.from_networkx(nx.MultiGraph([(0, 1), (1, 0)])),

@@ -4,13 +4,13 @@ boundary, and a bad value raises :class:`~stratagem.errors.InvalidParameter` nam
 from __future__ import annotations
 
 import numbers
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from stratagem.errors import InvalidParameter
+from stratagem.errors import InvalidParameter, StratagemError
 
 U64_MAX = (1 << 64) - 1
 
@@ -97,6 +97,35 @@ def u64_array(name: str, value: Any, ndim: int, columns: int | None = None) -> N
     if columns is not None and array.shape[-1] != columns:
         raise InvalidParameter(f"{name} must have {columns} columns, got shape {array.shape}")
     return np.ascontiguousarray(array)
+
+
+def distinct_entries(
+    name: str,
+    values: object,
+    n: int,
+    unit: str,
+    *,
+    entry: tuple[type, str],
+    repeated: type[StratagemError],
+) -> tuple[Any, ...] | None:
+    """``values`` (``None`` or one entry per ``unit``, ``n`` in all, each an instance of
+    ``entry[0]`` and no two equal) as a tuple; a repeat raises ``repeated``."""
+    if values is None:
+        return None
+    kind, kind_name = entry
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise InvalidParameter(f"{name} must be a sequence of {kind_name}s, got {values!r}")
+    result = tuple(values)
+    if len(result) != n:
+        raise InvalidParameter(f"{name} must have one entry per {unit} ({n}), got {len(result)}")
+    first_use: dict[object, int] = {}
+    for index, value in enumerate(result):
+        if not isinstance(value, kind):
+            raise InvalidParameter(f"{name}[{index}] must be a {kind_name}, got {value!r}")
+        if value in first_use:
+            raise repeated(f"{name}[{index}] {value!r} repeats {name}[{first_use[value]}]")
+        first_use[value] = index
+    return result
 
 
 def available_memory() -> int | None:

@@ -256,7 +256,14 @@ class Board:
             "starts": graph.frozen(start_array),
             "kind": kind,
             "centres": None if checked_centres is None else graph.frozen(checked_centres),
-            "labels": layouts.check_labels(layout.labels, n),
+            "labels": _validate.distinct_entries(
+                "labels",
+                layout.labels,
+                n,
+                "cell",
+                entry=(Hashable, "hashable label"),
+                repeated=InvalidParameter,
+            ),
             "_polygon_vertices": None
             if polygon_vertices is None
             else graph.frozen(polygon_vertices),

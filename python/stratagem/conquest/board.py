@@ -161,7 +161,14 @@ class Board:
         values = {
             "_indptr": graph.frozen(layout.indptr, fresh=True),
             "_indices": graph.frozen(layout.indices, fresh=True),
-            "_names": _check_names(layout.names, n),
+            "_names": _validate.distinct_entries(
+                "names",
+                layout.names,
+                n,
+                "territory",
+                entry=(str, "string"),
+                repeated=InvalidBoard,
+            ),
             "_continents": _check_continents(layout.continents, n),
             "_positions": None if checked is None else graph.frozen(checked, fresh=True),
             "_kind": layout.kind,
@@ -601,24 +608,6 @@ def _team_count(board: Board, n_teams: int) -> int:
     if teams > board.n:
         raise InvalidParameter(f"n_teams = {teams} exceeds the {board.n} territories")
     return teams
-
-
-def _check_names(names: Iterable[str] | None, n: int) -> tuple[str, ...] | None:
-    if names is None:
-        return None
-    if isinstance(names, str) or not isinstance(names, Iterable):
-        raise InvalidParameter(f"names must be a sequence of strings, got {names!r}")
-    result = tuple(names)
-    if len(result) != n:
-        raise InvalidParameter(f"names must have one entry per territory ({n}), got {len(result)}")
-    first_use: dict[str, int] = {}
-    for x, name in enumerate(result):
-        if not isinstance(name, str):
-            raise InvalidParameter(f"names[{x}] must be a string, got {name!r}")
-        if name in first_use:
-            raise InvalidBoard(f"names[{x}] {name!r} repeats names[{first_use[name]}]")
-        first_use[name] = x
-    return result
 
 
 def _check_continents(

@@ -35,7 +35,6 @@ __all__ = [
     "VORONOI_PURPOSE",
     "Layout",
     "check_centres",
-    "check_labels",
     "check_polygons",
     "check_size",
     "farthest_starts",
@@ -589,21 +588,3 @@ def check_polygons(
     offsets = np.zeros(n + 1, dtype=np.int64)
     np.cumsum([shape.shape[0] for shape in shapes], out=offsets[1:])
     return np.concatenate(shapes), offsets
-
-
-def check_labels(labels: Sequence[Hashable] | None, n: int) -> tuple[Hashable, ...] | None:
-    if labels is None:
-        return None
-    if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
-        raise InvalidParameter(f"labels must be a sequence of node labels, got {labels!r}")
-    result = tuple(labels)
-    if len(result) != n:
-        raise InvalidParameter(f"labels must have one entry per cell ({n}), got {len(result)}")
-    seen: dict[Hashable, int] = {}
-    for cell, label in enumerate(result):
-        if not isinstance(label, Hashable):
-            raise InvalidParameter(f"the label of cell {cell} is not hashable: {label!r}")
-        if label in seen:
-            raise InvalidParameter(f"cells {seen[label]} and {cell} have the same label {label!r}")
-        seen[label] = cell
-    return result
