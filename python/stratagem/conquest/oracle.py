@@ -925,11 +925,11 @@ def simulate_battle_counts(  # noqa: PLR0917 (the published signature)
 #: wins); the full defence and the counter follow.
 SEARCH_CANDIDATES = ("aggressive", "balanced", "opportunist")
 _SEARCH_OPTIONS = {"rollouts": 256, "depth": 32}  # each option's largest value
-_SEARCH_DEFAULT = {"rollouts": 4, "depth": 1}
+_SEARCH_DEFAULT = {"rollouts": 2, "depth": 1}
 
 
 def search_budget(name: str) -> tuple[int, int] | None:
-    """``(rollouts, depth)`` of ``search:rollouts=R:depth=D`` (defaults 4 and 1), ``None``
+    """``(rollouts, depth)`` of ``search:rollouts=R:depth=D`` (defaults 2 and 1), ``None``
     for a name that is not a search, :class:`InvalidParameter` for a bad option."""
     head, _, options = name.partition(":")
     if head != "search":
