@@ -128,11 +128,12 @@ fn defence(game: &Game, front: &[usize], base: &[i64], weight: impl Fn(usize) ->
 /// this turn defends its borders with all its troops in proportion to the attacks on them;
 /// one not attacked plays `balanced`'s row). A future `r` plays `depth` turns (fewer if the
 /// game ends) from the seed drawn from stream `(seed, "conquest.search", turn, team, r)`: this
-/// turn the team places the candidate's rows and the other teams the rows their policies place
-/// now, after it the team plays `balanced` and the others their policies. A front territory (one with an enemy neighbour)
-/// takes the row of the candidate whose futures sum the most over it and its neighbours (the
-/// first on ties); the mix is played unless the candidate whose futures sum the most over the
-/// whole board (the first on ties) sums more than the mix's futures.
+/// turn the team places the candidate's rows and the other teams the rows their policies
+/// place now, after it the team plays `balanced` and the others their policies. A front
+/// territory (one with an enemy neighbour) takes the row of the candidate whose futures sum
+/// the most over it and its neighbours (the first on ties); the mix is played unless the
+/// candidate whose futures sum the most over the whole board (the first on ties) sums more
+/// than the mix's futures (the mix plays its own futures).
 fn choose(game: &Game, team: usize, budget: Budget, merged: &mut [i64]) -> Result<()> {
     let others = game.policies().iter().map(|&p| match p {
         Policy::Search(_) | Policy::Custom => Policy::Balanced,
