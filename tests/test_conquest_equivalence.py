@@ -123,3 +123,27 @@ def test_custom_policies_play_identically(case):
         assert rust.placement(array).tolist() == python.placement(custom), f"turn {turn}"
         assert rust.step(array) == python.step(custom)
         assert_same(rust, python, f"after custom turn {turn}")
+
+
+@st.composite
+def searches(draw: st.DrawFn) -> dict:
+    """A game with a searching team 0 (its budget drawn) among built-in or custom teams, on
+    small troop counts where the candidates differ."""
+    case = draw(games())
+    rollouts, depth = draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    policies = [f"search:rollouts={rollouts}:depth={depth}", *case["policies"][1:]]
+    troops = draw(st.lists(st.integers(0, 40), min_size=case["n"], max_size=case["n"]))
+    return {**case, "policies": policies, "troops": troops}
+
+
+@MANY
+@given(case=searches())
+def test_the_search_places_as_the_oracle_says(case):
+    for threads in (1, 2):
+        rust, python = start(case, threads)
+        for turn in range(case["max_turns"]):
+            when = f"at turn {turn} with {threads} thread(s)"
+            if python.status == "running":
+                assert rust.placement().tolist() == python.placement(), f"placement differs {when}"
+            assert rust.step() == python.step(), when
+            assert_same(rust, python, when)

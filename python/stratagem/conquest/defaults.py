@@ -16,5 +16,5 @@ BOARD = "risk"
 PLAYERS: tuple[str, ...] = ("balanced", "opportunist")
 TURNS = 500
 #: The players of ``stratagem conquest tournament``: the rules of one turn (``search`` costs
-#: 3 R D turns a decision; name it with ``--players`` to enter it).
+#: 6 R D turns a decision; name it with ``--players`` to enter it).
 TOURNAMENT_PLAYERS: tuple[str, ...] = ("random", "aggressive", "balanced", "opportunist")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import numbers
 from bisect import bisect_left
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -785,11 +785,15 @@ class OracleGame:
             raise InvalidParameter(f"team {first} plays 'custom' and needs a custom placement")
         else:
             p = [0] * len(board.indices)
-        # The rule each territory of a built-in team plays this turn.
+        # The rule each territory of a built-in team plays this turn; a searching team's rows.
         rule_of: dict[int, str] = {}
         for k, name in enumerate(self.policies):
             if search_budget(name) is not None:
-                rule_of.update(_search_rows(self, k, name))
+                searched = _search_rows(self, k, name)
+                for x in range(board.n):
+                    if self.team[x] == k:
+                        for e in board.edges(x):
+                            p[e] = searched[e]
             elif name != CUSTOM:
                 rule_of.update((x, name) for x in range(board.n) if self.team[x] == k)
         for name in _RULES:
@@ -917,14 +921,15 @@ def simulate_battle_counts(  # noqa: PLR0917 (the published signature)
 
 # --- The search player ------------------------------------------------------------------------
 
-#: The policies a search chooses among, in the order ties are broken (the first wins).
+#: The rules among the search's candidates, first in the order ties are broken (the first
+#: wins); the full defence and the counter follow.
 SEARCH_CANDIDATES = ("aggressive", "balanced", "opportunist")
 _SEARCH_OPTIONS = {"rollouts": 256, "depth": 32}  # each option's largest value
-_SEARCH_DEFAULT = {"rollouts": 4, "depth": 1}
+_SEARCH_DEFAULT = {"rollouts": 2, "depth": 1}
 
 
 def search_budget(name: str) -> tuple[int, int] | None:
-    """``(rollouts, depth)`` of ``search:rollouts=R:depth=D`` (defaults 4 and 1), ``None``
+    """``(rollouts, depth)`` of ``search:rollouts=R:depth=D`` (defaults 2 and 1), ``None``
     for a name that is not a search, :class:`InvalidParameter` for a bad option."""
     head, _, options = name.partition(":")
     if head != "search":
@@ -948,37 +953,87 @@ def _around(board: _Board, values: list[int], x: int) -> int:
     return values[x] + sum(values[board.indices[e]] for e in board.edges(x))
 
 
-def _search_rows(game: OracleGame, team: int, name: str) -> dict[int, str]:
-    """The rule each territory of a searching team plays this turn. "Future r of every
-    candidate plays ``depth`` turns (fewer if the game ends) from the seed ``next_u64()`` of
-    stream ``(seed, "conquest.search", turn, team, r)``, the team playing the candidate and the
-    other teams their own policies (those that search or are custom: balanced). A front
-    territory x of the team (one with an enemy neighbour) plays the candidate whose futures sum
-    the most over x and its neighbours, a territory counting its troops for the team if the
-    team holds it and against it otherwise (the first candidate on ties); the team's other
-    territories move to the front as every candidate does"."""
+def _defence(
+    game: OracleGame, front: list[int], base: list[int], weight: Callable[[int], int]
+) -> list[int]:
+    """``base`` with each front territory x defending its enemy borders with all its troops,
+    border e getting ``troops[x] * weight(e) // W`` (W the sum of the weights over them; if
+    W == 0, x keeps its row of ``base``)."""
+    board = game._board
+    rows = list(base)
+    for x in front:
+        enemy = [e for e in board.edges(x) if game.team[board.indices[e]] != game.team[x]]
+        total = sum(weight(e) for e in enemy)
+        if total == 0:
+            continue
+        for e in board.edges(x):
+            rows[e] = -(game.troops[x] * weight(e) // total) if e in enemy else 0
+    return rows
+
+
+def _search_rows(game: OracleGame, team: int, name: str) -> list[int]:
+    """The rows a searching team places this turn (0 on the other rows).
+
+    "The candidates: the rows of each rule (the other teams playing their own policies, those
+    that search or are custom balanced), then the defence (every front territory defends its
+    enemy borders with all its troops in proportion to their troops), then the counter (each
+    front territory that the other teams' policies attack this turn defends its borders with
+    all its troops in proportion to the attacks on them; one not attacked plays balanced's
+    row). Future r plays depth turns (fewer if the game ends) from the seed next_u64() of
+    stream (seed, "conquest.search", turn, team, r): this turn the team places the
+    candidate's rows and the other teams the rows their policies place now, after it the team
+    plays balanced and the others their policies. A front territory (one with an enemy
+    neighbour) takes the row of the candidate whose futures sum the most over it and its
+    neighbours (the first on ties); the mix is played unless the candidate whose futures sum
+    the most over the whole board (the first on ties) sums more than the mix's futures." A
+    territory counts its troops for the team if the team holds it, against it otherwise."""
     budget = search_budget(name)
     assert budget is not None
     rollouts, depth = budget
     board = game._board
     model = ["balanced" if search_budget(p) or p == CUSTOM else p for p in game.policies]
+
+    def playing(policy: str) -> list[str]:
+        return [*model[:team], policy, *model[team + 1 :]]
+
     own = [x for x in range(board.n) if game.team[x] == team]
     front = [x for x in own if any(game.team[board.indices[e]] != team for e in board.edges(x))]
-    sums = {x: [0] * len(SEARCH_CANDIDATES) for x in front}
-    for c, candidate in enumerate(SEARCH_CANDIDATES):
+    placements = [game.future(playing(rule), game.seed).placement() for rule in SEARCH_CANDIDATES]
+    ours = {e for x in own for e in board.edges(x)}
+    rows = [[p[e] if e in ours else 0 for e in range(len(p))] for p in placements]
+    theirs = placements[1]
+    others = [0 if e in ours else theirs[e] for e in range(len(theirs))]
+    rows.append(_defence(game, front, rows[0], lambda e: game.troops[board.indices[e]]))
+    rows.append(_defence(game, front, rows[1], lambda e: max(theirs[board.reverse[e]], 0)))
+
+    def futures(candidate: list[int]) -> list[list[int]]:
+        """Each future's worth of every territory for the team."""
+        worths = []
         for r in range(rollouts):
             seed = Stream(game.seed, "conquest.search", game.turn, team, r).cursor().next_u64()
-            future = game.future([*model[:team], candidate, *model[team + 1 :]], seed)
-            for _ in range(depth):
-                if not future.step():
-                    break
-            signed = [
-                n if k == team else -n for k, n in zip(future.team, future.troops, strict=True)
-            ]
-            for x in front:
-                sums[x][c] += _around(board, signed, x)
-    rule_of = dict.fromkeys(own, SEARCH_CANDIDATES[0])
+            future = game.future([CUSTOM] * game.n_teams, seed)
+            if future.step([a + b for a, b in zip(candidate, others, strict=True)]):
+                future.policies = tuple(playing("balanced"))
+                for _ in range(depth - 1):
+                    if not future.step():
+                        break
+            worths.append(
+                [n if k == team else -n for k, n in zip(future.team, future.troops, strict=True)]
+            )
+        return worths
+
+    worths = [futures(candidate) for candidate in rows]
+    local = {x: [sum(_around(board, w, x) for w in ws) for ws in worths] for x in front}
+    totals = [sum(sum(w) for w in ws) for ws in worths]
+
+    def best(sums: list[int]) -> int:
+        return max(range(len(sums)), key=lambda c: (sums[c], -c))
+
+    mix = list(rows[0])
     for x in front:
-        best = max(range(len(SEARCH_CANDIDATES)), key=lambda c: (sums[x][c], -c))
-        rule_of[x] = SEARCH_CANDIDATES[best]
-    return rule_of
+        chosen = rows[best(local[x])]
+        for e in board.edges(x):
+            mix[e] = chosen[e]
+    strongest = best(totals)
+    mixed = sum(sum(w) for w in futures(mix))
+    return mix if mixed >= totals[strongest] else rows[strongest]

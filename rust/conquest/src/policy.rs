@@ -78,7 +78,7 @@ pub const MAX_DEPTH: u32 = 32;
 impl Default for Budget {
     fn default() -> Self {
         Self {
-            rollouts: 4,
+            rollouts: 2,
             depth: 1,
         }
     }
