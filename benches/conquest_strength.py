@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import math
-import re
 import time
 from pathlib import Path
 
@@ -33,11 +31,11 @@ import numpy as np
 from stratagem.conquest import POLICIES, Board, Game
 from stratagem.conquest.game import wilson_interval
 from stratagem.conquest.tournament import PairResult, round_robin
+from strength import elo_difference, fit_elo, write_table
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs" / "conquest.md"
 PICTURE = ROOT / "docs" / "img" / "conquest-strength.png"
-BEGIN, END = "<!-- strength-table: begin -->", "<!-- strength-table: end -->"
 
 
 def score(pair: PairResult) -> float:
@@ -60,23 +58,10 @@ def combined(pairs: list[PairResult]) -> PairResult:
     )
 
 
-def elo(value: float, games: int) -> float:
-    held = min(max(value, 0.5 / games), 1 - 0.5 / games)
-    return -400 * math.log10(1 / held - 1)
-
-
 def ratings(players: list[str], pairs: list[PairResult]) -> dict[str, float]:
     """Least-squares Elo from the pairwise differences, random at 0."""
-    rows, targets = [], []
-    for pair in pairs:
-        row = np.zeros(len(players))
-        row[players.index(pair.first)], row[players.index(pair.second)] = 1.0, -1.0
-        rows.append(row)
-        targets.append(elo(score(pair), pair.games))
-    anchor = np.zeros(len(players))
-    anchor[players.index("random")] = 1.0
-    solution, *_ = np.linalg.lstsq(np.array([*rows, anchor]), np.array([*targets, 0.0]))
-    return {name: float(value) for name, value in zip(players, solution, strict=True)}
+    scores = [(players.index(p.first), players.index(p.second), score(p), p.games) for p in pairs]
+    return fit_elo(players, scores, anchor=players.index("random"))
 
 
 def markdown(players: list[str], pairs: list[PairResult], command: str) -> str:
@@ -93,7 +78,7 @@ def markdown(players: list[str], pairs: list[PairResult], command: str) -> str:
         lines.append(
             f"| {pair.first} | {pair.second} | {pair.first_wins} | {pair.second_wins} | "
             f"{pair.unfinished + pair.draws} | {value:.3f} ({low[0]:.3f}-{high[0]:.3f}) | "
-            f"{elo(value, pair.games):+.0f} |"
+            f"{elo_difference(value, pair.games):+.0f} |"
         )
     rating = ratings(players, pairs)
     lines += ["", "| player | Elo (random = 0) |", "|---|---|"]
@@ -183,12 +168,7 @@ def main() -> None:
     if args.write:
         title = f"{board.kind}, {args.deals} {args.assign} deals, {args.games} games a pair"
         picture(players, pairs, title, PICTURE)
-        text = DOCS.read_text(encoding="utf-8")
-        block = f"{BEGIN}\n{table}\n{END}"
-        text, count = re.subn(re.escape(BEGIN) + ".*?" + re.escape(END), block, text, flags=re.S)
-        if count != 1:
-            raise SystemExit(f"{DOCS} needs one pair of strength-table markers")
-        DOCS.write_text(text, encoding="utf-8")
+        write_table(DOCS, table)
         print(f"wrote {DOCS} and {PICTURE}")
 
 
