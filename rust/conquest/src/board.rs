@@ -113,10 +113,46 @@ impl Board {
     /// board [`Self::from_csr`] builds from the grid's CSR ([`Grid::csr`]), without the `i64`
     /// arrays. Refuses a shape `stratagem.conquest.boards.layouts.grid_shape` refuses.
     pub fn grid(grid: &Grid) -> Result<Self> {
+        Self::grid_above(grid, SLOT_EDGES)
+    }
+
+    /// [`Self::grid`], keeping one-byte reverses on a board of more than `slot_edges`
+    /// directed edges. A grid that is not a torus is written in one pass, its reverses in
+    /// closed form too; a torus's rows are sorted, and its reverses searched.
+    fn grid_above(grid: &Grid, slot_edges: usize) -> Result<Self> {
         let n = grid.checked_n()?;
-        check_edges(usize::try_from(grid.offset(n)?).unwrap_or(usize::MAX))?;
-        let (indptr, indices) = grid.csr_as::<u32>()?;
-        Self::with_reverse(indptr, indices)
+        let edges = usize::try_from(grid.offset(n)?).unwrap_or(usize::MAX);
+        check_edges(edges)?;
+        if grid.torus {
+            let (indptr, indices) = grid.csr_as::<u32>()?;
+            return Self::with_reverse_above(indptr, indices, slot_edges);
+        }
+        // Checked: n and the offsets fit in u32; rows and cols are at least 1.
+        let indptr: Vec<u32> = memory::collect(
+            (0..n as usize + 1)
+                .into_par_iter()
+                .map(|x| grid.offset(x as i64).map_or(0, |o| o as u32)),
+        );
+        let shape = (grid.rows as usize, grid.cols as usize);
+        let mut indices = memory::filled(edges, 0u32);
+        // A grid's rows hold at most 4 borders: the one-byte places always fit.
+        let reverse = if edges > slot_edges {
+            let mut slot = memory::filled(edges, 0u8);
+            plane_rows(shape, &indptr, &mut indices, &mut slot, |_, k| k as u8);
+            Reverse::Slot(slot)
+        } else {
+            let mut position = memory::filled(edges, 0u32);
+            plane_rows(shape, &indptr, &mut indices, &mut position, |start, k| {
+                (start + k) as u32
+            });
+            Reverse::Position(position)
+        };
+        Ok(Self {
+            indptr,
+            indices,
+            reverse,
+            labels: None,
+        })
     }
 
     /// The board of checked CSR arrays, with its reverse-edge table: the place of every
@@ -350,6 +386,66 @@ fn reverse_table<T: Copy + Default + Send + Sync>(
     Ok(table)
 }
 
+/// The neighbours of every territory of the grid of `(rows, cols)` (not a torus) whose
+/// offsets are `indptr`, and `entry(start, k)` for every directed edge `x -> y` (`y`'s row
+/// starts at `start` and lists `x` at its place `k`), in place, a block of territories per
+/// task. A row lists up, left, right, down (ascending); `x`'s place in its neighbour's row is
+/// the count of that neighbour's neighbours below `x`.
+fn plane_rows<T: Copy + Send>(
+    (rows, cols): (usize, usize),
+    indptr: &[u32],
+    indices: &mut [u32],
+    table: &mut [T],
+    entry: impl Fn(usize, usize) -> T + Sync,
+) {
+    let n = indptr.len() - 1;
+    let mut blocks = Vec::with_capacity(n.div_ceil(ROWS_PER_TASK));
+    let (mut targets, mut entries) = (indices, table);
+    for first in (0..n).step_by(ROWS_PER_TASK) {
+        let last = (first + ROWS_PER_TASK).min(n);
+        let length = (indptr[last] - indptr[first]) as usize;
+        let (block, tail) = std::mem::take(&mut targets).split_at_mut(length);
+        let (entry_block, entry_tail) = std::mem::take(&mut entries).split_at_mut(length);
+        blocks.push((first..last, block, entry_block));
+        (targets, entries) = (tail, entry_tail);
+    }
+    blocks
+        .into_par_iter()
+        .for_each(|(territories, targets, entries)| {
+            let base = indptr[territories.start] as usize;
+            let (mut r, mut c) = (territories.start / cols, territories.start % cols);
+            for x in territories {
+                let (up, left, right, down) = (r > 0, c > 0, c + 1 < cols, r + 1 < rows);
+                let neighbours = [
+                    (
+                        up,
+                        x.wrapping_sub(cols),
+                        usize::from(r > 1) + usize::from(left) + usize::from(right),
+                    ),
+                    (
+                        left,
+                        x.wrapping_sub(1),
+                        usize::from(up) + usize::from(c > 1),
+                    ),
+                    (right, x + 1, usize::from(up)),
+                    (down, x + cols, 0),
+                ];
+                let mut e = indptr[x] as usize - base;
+                for (present, y, k) in neighbours {
+                    if present {
+                        targets[e] = y as u32;
+                        entries[e] = entry(indptr[y] as usize, k);
+                        e += 1;
+                    }
+                }
+                c += 1;
+                if c == cols {
+                    (r, c) = (r + 1, 0);
+                }
+            }
+        });
+}
+
 /// Asks the processor to bring `values[i]` into its cache (nothing when `i` is out of range,
 /// nor on targets other than x86-64).
 #[inline(always)]
@@ -491,6 +587,16 @@ mod tests {
             assert_eq!(
                 Board::grid(&grid)?,
                 Board::from_csr(&indptr, &indices)?,
+                "{grid:?}"
+            );
+            // One-byte reverses, as on the largest boards.
+            let (indptr, indices) = grid.csr_as::<u32>()?;
+            let slots = Board::grid_above(&grid, 0)?;
+            let slotted = matches!(slots.reverse, Reverse::Slot(_));
+            assert_eq!(slotted, slots.n_edges() > 0, "{grid:?}");
+            assert_eq!(
+                slots,
+                Board::with_reverse_above(indptr, indices, 0)?,
                 "{grid:?}"
             );
         }
