@@ -27,14 +27,27 @@ pub const GRAPH: Shape<'static> = Shape {
 /// `indices` are `u32`.
 pub const MAX_EDGES: usize = u32::MAX as usize;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Board {
     indptr: Vec<u32>,
     indices: Vec<u32>,
     reverse: Reverse,
     /// Ids in a larger board when this board is one rank's part of it (see [`Board::labelled`]).
     labels: Option<Labels>,
+    /// `(rows, cols)` when [`Board::grid`] built the board of a grid that is not a torus:
+    /// what reads the board may then use the grid's closed forms ([`Board::plane`]).
+    plane: Option<(usize, usize)>,
 }
+
+/// Boards are equal when their arrays are: knowing that a board is a grid changes nothing of it.
+impl PartialEq for Board {
+    fn eq(&self, other: &Self) -> bool {
+        (&self.indptr, &self.indices, &self.reverse, &self.labels)
+            == (&other.indptr, &other.indices, &other.reverse, &other.labels)
+    }
+}
+
+impl Eq for Board {}
 
 /// Where the reverse of every directed edge `x -> y` is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -152,6 +165,7 @@ impl Board {
             indices,
             reverse,
             labels: None,
+            plane: Some(shape),
         })
     }
 
@@ -182,6 +196,7 @@ impl Board {
             indices,
             reverse,
             labels: None,
+            plane: None,
         })
     }
 
@@ -224,6 +239,13 @@ impl Board {
             edge: edge.iter().map(|&id| id as u64).collect(),
         });
         Ok(self)
+    }
+
+    /// `(rows, cols)` of the grid this board is, when [`Board::grid`] built it from a grid
+    /// that is not a torus (territory `x` at row `x / cols`, column `x % cols`).
+    #[inline]
+    pub fn plane(&self) -> Option<(usize, usize)> {
+        self.plane
     }
 
     /// The id of territory `x` in the random streams (its own index unless labelled).

@@ -7,6 +7,7 @@ use stratagem_core::memory::{self, Pages};
 use stratagem_core::{Error, Result};
 
 use crate::board::Board;
+use crate::plane;
 use crate::policy::{self, Levels, Policy, Pressure, View};
 use crate::turn::{self, TERRITORIES_PER_TASK, troop_limit};
 use crate::{MAX_TEAMS, TROOP_LIMIT};
@@ -466,7 +467,14 @@ impl Game {
             // Sized here, where it gets huge pages: the search then only resets it.
             memory::resize(dist, board.n(), policy::NO_DISTANCE, Pages::Huge);
             let policies = &self.policies;
-            policy::frontier_distance(board, &self.team, policies, frontier, levels, dist);
+            match board.plane() {
+                Some(shape) => {
+                    plane::frontier_distance(board, shape, &self.team, policies, frontier, dist);
+                }
+                None => {
+                    policy::frontier_distance(board, &self.team, policies, frontier, levels, dist);
+                }
+            }
         }
         if policy::needs_pressure(&self.policies) {
             pressure.build(board, &self.team, &self.troops, frontier);
