@@ -56,10 +56,14 @@ enum Reverse {
     Slot(Vec<u8>),
     /// The position of `y -> x` among the directed edges.
     Position(Vec<u32>),
+    /// Nowhere: a grid of `cols` columns that is not a torus finds it from the rows'
+    /// offsets ([`plane_reverse`]).
+    Plane { cols: usize },
 }
 
 /// Boards of more directed edges than this keep one-byte reverses (when no row is longer
-/// than [`SLOTS`]): 3 bytes less a directed edge, 1.2 GB on `grid:10000x10000`. Smaller
+/// than [`SLOTS`]; a grid that is not a torus keeps none): 3 bytes less a directed edge,
+/// 1.2 GB on `grid:10000x10000`. Smaller
 /// boards keep the positions, which spare occupation a read of the neighbour's offset (a
 /// tenth of the processor time of a turn on the 1000x1000 grid).
 pub const SLOT_EDGES: usize = 1 << 26;
@@ -148,11 +152,11 @@ impl Board {
         );
         let shape = (grid.rows as usize, grid.cols as usize);
         let mut indices = memory::filled(edges, 0u32);
-        // A grid's rows hold at most 4 borders: the one-byte places always fit.
+        // On a large board the reverses are found from the offsets (a byte a directed edge
+        // less); on a small one their positions spare occupation the read of the offset.
         let reverse = if edges > slot_edges {
-            let mut slot = memory::filled(edges, 0u8);
-            plane_rows(shape, &indptr, &mut indices, &mut slot, |_, k| k as u8);
-            Reverse::Slot(slot)
+            plane_rows(shape, &indptr, &mut indices, &mut [(); 0], |_, _| ());
+            Reverse::Plane { cols: shape.1 }
         } else {
             let mut position = memory::filled(edges, 0u32);
             plane_rows(shape, &indptr, &mut indices, &mut position, |start, k| {
@@ -300,6 +304,10 @@ impl Board {
                 offsets: &self.indptr,
             },
             Reverse::Position(position) => Reverses::Position(position),
+            &Reverse::Plane { cols } => Reverses::Plane {
+                offsets: &self.indptr,
+                cols,
+            },
         };
         (&self.indices, reverses)
     }
@@ -334,6 +342,11 @@ impl Board {
                 self.indptr[self.indices[e] as usize] as usize + usize::from(slot[e])
             }
             Reverse::Position(position) => position[e] as usize,
+            &Reverse::Plane { cols } => {
+                // The row holding e: the last whose offset is at most e.
+                let x = self.indptr.partition_point(|&o| o as usize <= e) - 1;
+                plane_reverse(&self.indptr, cols, x, self.indices[e] as usize)
+            }
         }
     }
 
@@ -346,6 +359,7 @@ impl Board {
         let reverse = match &self.reverse {
             Reverse::Slot(slot) => slot.capacity(),
             Reverse::Position(position) => 4 * position.capacity(),
+            Reverse::Plane { .. } => 0,
         };
         4 * (self.indptr.capacity() + self.indices.capacity()) + reverse + labels
     }
@@ -358,16 +372,38 @@ pub enum Reverses<'a> {
     Slot { slot: &'a [u8], offsets: &'a [u32] },
     /// The position of every reverse.
     Position(&'a [u32]),
+    /// A grid of `cols` columns that is not a torus: [`plane_reverse`].
+    Plane { offsets: &'a [u32], cols: usize },
 }
 
 impl Reverses<'_> {
-    /// The position of the reverse of directed edge `e`, whose target is `y`.
+    /// The position of the reverse of directed edge `e`, from `x` to `y`.
     #[inline]
-    pub fn of(self, e: usize, y: usize) -> usize {
+    pub fn of(self, e: usize, x: usize, y: usize) -> usize {
         match self {
             Self::Slot { slot, offsets } => offsets[y] as usize + usize::from(slot[e]),
             Self::Position(position) => position[e] as usize,
+            Self::Plane { offsets, cols } => plane_reverse(offsets, cols, x, y),
         }
+    }
+}
+
+/// The position of the edge `y -> x` on a grid of `cols` columns that is not a torus, whose
+/// rows (up, left, right, down) start at `offsets`: `x` is the last of the row of the
+/// territory above it, the first of the one below, the right of its left neighbour (last but
+/// its down), the left of its right neighbour (first but its up).
+#[inline]
+pub fn plane_reverse(offsets: &[u32], cols: usize, x: usize, y: usize) -> usize {
+    let n = offsets.len() - 1;
+    let (start, end) = (offsets[y] as usize, offsets[y + 1] as usize);
+    if y + cols == x {
+        end - 1
+    } else if y == x + cols {
+        start
+    } else if y + 1 == x {
+        end - 1 - usize::from(y + cols < n)
+    } else {
+        start + usize::from(y >= cols)
     }
 }
 
@@ -409,9 +445,9 @@ fn reverse_table<T: Copy + Default + Send + Sync>(
 }
 
 /// The neighbours of every territory of the grid of `(rows, cols)` (not a torus) whose
-/// offsets are `indptr`, and `entry(start, k)` for every directed edge `x -> y` (`y`'s row
-/// starts at `start` and lists `x` at its place `k`), in place, a block of territories per
-/// task. A row lists up, left, right, down (ascending); `x`'s place in its neighbour's row is
+/// offsets are `indptr`, and, unless `table` is empty, `entry(start, k)` for every directed
+/// edge `x -> y` (`y`'s row starts at `start` and lists `x` at its place `k`), in place, a
+/// block of territories per task. A row lists up, left, right, down (ascending); `x`'s place in its neighbour's row is
 /// the count of that neighbour's neighbours below `x`.
 fn plane_rows<T: Copy + Send>(
     (rows, cols): (usize, usize),
@@ -422,12 +458,15 @@ fn plane_rows<T: Copy + Send>(
 ) {
     let n = indptr.len() - 1;
     let mut blocks = Vec::with_capacity(n.div_ceil(ROWS_PER_TASK));
+    // An empty table keeps no reverses.
+    let keep = !table.is_empty();
     let (mut targets, mut entries) = (indices, table);
     for first in (0..n).step_by(ROWS_PER_TASK) {
         let last = (first + ROWS_PER_TASK).min(n);
         let length = (indptr[last] - indptr[first]) as usize;
         let (block, tail) = std::mem::take(&mut targets).split_at_mut(length);
-        let (entry_block, entry_tail) = std::mem::take(&mut entries).split_at_mut(length);
+        let kept = if keep { length } else { 0 };
+        let (entry_block, entry_tail) = std::mem::take(&mut entries).split_at_mut(kept);
         blocks.push((first..last, block, entry_block));
         (targets, entries) = (tail, entry_tail);
     }
@@ -456,7 +495,9 @@ fn plane_rows<T: Copy + Send>(
                 for (present, y, k) in neighbours {
                     if present {
                         targets[e] = y as u32;
-                        entries[e] = entry(indptr[y] as usize, k);
+                        if keep {
+                            entries[e] = entry(indptr[y] as usize, k);
+                        }
                         e += 1;
                     }
                 }
@@ -530,10 +571,12 @@ mod tests {
             assert!(matches!(positions.reverse, Reverse::Position(_)));
             for e in 0..slots.n_edges() {
                 assert_eq!(slots.reverse(e), positions.reverse(e));
-                let (y, back) = (slots.target(e), slots.reverse(e));
-                assert_eq!(slots.edges().1.of(e, y), back);
-                assert_eq!(positions.edges().1.of(e, y), back);
+                let (x, y, back) = (slots.source(e), slots.target(e), slots.reverse(e));
+                assert_eq!(slots.edges().1.of(e, x, y), back);
+                assert_eq!(positions.edges().1.of(e, x, y), back);
             }
+            // A plane grid's reverses in closed form (the torus keeps its slots).
+            let closed = Board::grid_above(&grid, 0)?;
             let n = slots.n();
             let team: Vec<i64> = (0..n as i64).map(|x| (x * 7 / n as i64) % 3).collect();
             let troops: Vec<i64> = (0..n as i64).map(|x| 1 + x % 9).collect();
@@ -544,16 +587,18 @@ mod tests {
                 cap: 1 << 20,
                 max_turns: None,
             };
-            let mut games = [slots, positions]
+            let mut games = [slots, positions, closed]
                 .map(|board| Game::new(Arc::new(board), &team, &troops, policies.clone(), params));
             for _ in 0..12 {
                 for game in games.iter_mut() {
                     game.as_mut().map_err(|e| e.clone())?.step(None)?;
                 }
             }
-            let [a, b] = games;
-            let (a, b) = (a?, b?);
+            let [a, b, c] = games;
+            let (a, b, c) = (a?, b?, c?);
             assert_eq!((a.team(), a.troops()), (b.team(), b.troops()));
+            assert_eq!((c.team(), c.troops()), (b.team(), b.troops()));
+            assert_eq!(c.history(), b.history());
         }
         Ok(())
     }
@@ -611,16 +656,24 @@ mod tests {
                 Board::from_csr(&indptr, &indices)?,
                 "{grid:?}"
             );
-            // One-byte reverses, as on the largest boards.
-            let (indptr, indices) = grid.csr_as::<u32>()?;
-            let slots = Board::grid_above(&grid, 0)?;
-            let slotted = matches!(slots.reverse, Reverse::Slot(_));
-            assert_eq!(slotted, slots.n_edges() > 0, "{grid:?}");
+            // No reverse table on a plane grid as large as the largest boards.
+            let positions = Board::from_csr(&indptr, &indices)?;
+            let found = Board::grid_above(&grid, 0)?;
+            let plane = matches!(found.reverse, Reverse::Plane { .. });
+            assert_eq!(plane, !grid.torus && found.n_edges() > 0, "{grid:?}");
             assert_eq!(
-                slots,
-                Board::with_reverse_above(indptr, indices, 0)?,
-                "{grid:?}"
+                (&found.indptr, &found.indices),
+                (&positions.indptr, &positions.indices)
             );
+            for e in 0..found.n_edges() {
+                let (x, y) = (positions.source(e), positions.target(e));
+                assert_eq!(found.reverse(e), positions.reverse(e), "{grid:?}, {e}");
+                assert_eq!(
+                    found.edges().1.of(e, x, y),
+                    positions.reverse(e),
+                    "{grid:?}"
+                );
+            }
         }
         Ok(())
     }
