@@ -5,7 +5,8 @@
 //! border is its upward edge `x -> y`, `x < y`, and needs no table of its own.
 
 use rayon::prelude::*;
-use stratagem_core::{Error, Result, memory};
+use stratagem_core::memory::{self, Pages};
+use stratagem_core::{Error, Result};
 
 use stratagem_core::graph::{Shape, check};
 
@@ -144,21 +145,24 @@ impl Board {
             let (indptr, indices) = grid.csr_as::<u32>()?;
             return Self::with_reverse_above(indptr, indices, slot_edges);
         }
-        // Checked: n and the offsets fit in u32; rows and cols are at least 1.
-        let indptr: Vec<u32> = memory::collect(
-            (0..n as usize + 1)
-                .into_par_iter()
-                .map(|x| grid.offset(x as i64).map_or(0, |o| o as u32)),
-        );
+        // Checked: n and the offsets fit in u32; rows and cols are at least 1. Small pages:
+        // every pass over a plane grid reads its rows in order (its distances too,
+        // `plane::frontier_distance`), and huge pages would cost their clearing and
+        // compaction for no fewer misses (docs/conquest.md, "A plane grid's closed forms").
+        let mut indptr = Vec::with_capacity(n as usize + 1);
+        (0..n as usize + 1)
+            .into_par_iter()
+            .map(|x| grid.offset(x as i64).map_or(0, |o| o as u32))
+            .collect_into_vec(&mut indptr);
         let shape = (grid.rows as usize, grid.cols as usize);
-        let mut indices = memory::filled(edges, 0u32);
+        let mut indices = memory::filled_on(edges, 0u32, Pages::Small);
         // On a large board the reverses are found from the offsets (a byte a directed edge
         // less); on a small one their positions spare occupation the read of the offset.
         let reverse = if edges > slot_edges {
             plane_rows(shape, &indptr, &mut indices, &mut [(); 0], |_, _| ());
             Reverse::Plane { cols: shape.1 }
         } else {
-            let mut position = memory::filled(edges, 0u32);
+            let mut position = memory::filled_on(edges, 0u32, Pages::Small);
             plane_rows(shape, &indptr, &mut indices, &mut position, |start, k| {
                 (start + k) as u32
             });

@@ -464,8 +464,14 @@ impl Game {
             *frontier_known = true;
         }
         if policy::needs_distance(&self.policies) {
-            // Sized here, where it gets huge pages: the search then only resets it.
-            memory::resize(dist, board.n(), policy::NO_DISTANCE, Pages::Huge);
+            // Sized here, where it gets huge pages for the search's scattered reads (a plane
+            // grid's passes read it in order): the search then only resets it.
+            let pages = if board.plane().is_some() {
+                Pages::Small
+            } else {
+                Pages::Huge
+            };
+            memory::resize(dist, board.n(), policy::NO_DISTANCE, pages);
             let policies = &self.policies;
             match board.plane() {
                 Some(shape) => {
