@@ -347,8 +347,7 @@ impl Board {
             }
             Reverse::Position(position) => position[e] as usize,
             &Reverse::Plane { cols } => {
-                // The row holding e: the last whose offset is at most e.
-                let x = self.indptr.partition_point(|&o| o as usize <= e) - 1;
+                let x = plane_source(self.n() / cols, cols, e);
                 plane_reverse(&self.indptr, cols, x, self.indices[e] as usize)
             }
         }
@@ -390,6 +389,31 @@ impl Reverses<'_> {
             Self::Plane { offsets, cols } => plane_reverse(offsets, cols, x, y),
         }
     }
+}
+
+/// The territory whose row holds directed edge `e` on a grid of `(rows, cols)` that is not
+/// a torus (rows up, left, right, down): the grid row from the first row's and the middle
+/// rows' border counts, then the column from the first cell's and the middle cells'.
+#[inline]
+pub fn plane_source(rows: usize, cols: usize, e: usize) -> usize {
+    let across = 2 * (cols - 1);
+    let (first, middle) = (across + cols * usize::from(rows > 1), across + 2 * cols);
+    let (r, within) = if e < first {
+        (0, e)
+    } else {
+        let r = (1 + (e - first) / middle).min(rows - 1);
+        (r, e - first - (r - 1) * middle)
+    };
+    let vertical = usize::from(r > 0) + usize::from(r + 1 < rows);
+    if cols == 1 {
+        return r;
+    }
+    let c = if within < vertical + 1 {
+        0
+    } else {
+        (1 + (within - vertical - 1) / (vertical + 2)).min(cols - 1)
+    };
+    r * cols + c
 }
 
 /// The position of the edge `y -> x` on a grid of `cols` columns that is not a torus, whose
@@ -671,6 +695,10 @@ mod tests {
             );
             for e in 0..found.n_edges() {
                 let (x, y) = (positions.source(e), positions.target(e));
+                if !grid.torus {
+                    let (rows, cols) = (grid.rows as usize, grid.cols as usize);
+                    assert_eq!(plane_source(rows, cols, e), x, "{grid:?}, {e}");
+                }
                 assert_eq!(found.reverse(e), positions.reverse(e), "{grid:?}, {e}");
                 assert_eq!(
                     found.edges().1.of(e, x, y),
