@@ -6,7 +6,7 @@
 
 use rayon::prelude::*;
 use stratagem_core::memory::{self, Pages};
-use stratagem_core::{Error, Result};
+use stratagem_core::{Cancel, Error, Result};
 
 use stratagem_core::graph::{Shape, check};
 
@@ -131,18 +131,26 @@ impl Board {
     /// board [`Self::from_csr`] builds from the grid's CSR ([`Grid::csr`]), without the `i64`
     /// arrays. Refuses a shape `stratagem.conquest.boards.layouts.grid_shape` refuses.
     pub fn grid(grid: &Grid) -> Result<Self> {
-        Self::grid_above(grid, SLOT_EDGES)
+        Self::grid_watched(grid, &Cancel::new())
+    }
+
+    /// [`Self::grid`], stopping with [`Error::Interrupted`] when `cancel` is set (checked
+    /// by every task writing the rows of a grid that is not a torus, and once the rows of a
+    /// torus are written).
+    pub fn grid_watched(grid: &Grid, cancel: &Cancel) -> Result<Self> {
+        Self::grid_above(grid, SLOT_EDGES, cancel)
     }
 
     /// [`Self::grid`], keeping one-byte reverses on a board of more than `slot_edges`
     /// directed edges. A grid that is not a torus is written in one pass, its reverses in
     /// closed form too; a torus's rows are sorted, and its reverses searched.
-    fn grid_above(grid: &Grid, slot_edges: usize) -> Result<Self> {
+    fn grid_above(grid: &Grid, slot_edges: usize, cancel: &Cancel) -> Result<Self> {
         let n = grid.checked_n()?;
         let edges = usize::try_from(grid.offset(n)?).unwrap_or(usize::MAX);
         check_edges(edges)?;
         if grid.torus {
             let (indptr, indices) = grid.csr_as::<u32>()?;
+            cancel.check()?;
             return Self::with_reverse_above(indptr, indices, slot_edges);
         }
         // Checked: n and the offsets fit in u32; rows and cols are at least 1. Small pages:
@@ -159,13 +167,19 @@ impl Board {
         // On a large board the reverses are found from the offsets (a byte a directed edge
         // less); on a small one their positions spare occupation the read of the offset.
         let reverse = if edges > slot_edges {
-            plane_rows(shape, &indptr, &mut indices, &mut [(); 0], |_, _| ());
+            plane_rows(
+                shape,
+                &indptr,
+                &mut indices,
+                &mut [(); 0],
+                |_, _| (),
+                cancel,
+            )?;
             Reverse::Plane { cols: shape.1 }
         } else {
             let mut position = memory::filled_on(edges, 0u32, Pages::Small);
-            plane_rows(shape, &indptr, &mut indices, &mut position, |start, k| {
-                (start + k) as u32
-            });
+            let entry = |start, k| (start + k) as u32;
+            plane_rows(shape, &indptr, &mut indices, &mut position, entry, cancel)?;
             Reverse::Position(position)
         };
         Ok(Self {
@@ -483,7 +497,8 @@ fn plane_rows<T: Copy + Send>(
     indices: &mut [u32],
     table: &mut [T],
     entry: impl Fn(usize, usize) -> T + Sync,
-) {
+    cancel: &Cancel,
+) -> Result<()> {
     let n = indptr.len() - 1;
     let mut blocks = Vec::with_capacity(n.div_ceil(ROWS_PER_TASK));
     // An empty table keeps no reverses.
@@ -500,7 +515,8 @@ fn plane_rows<T: Copy + Send>(
     }
     blocks
         .into_par_iter()
-        .for_each(|(territories, targets, entries)| {
+        .try_for_each(|(territories, targets, entries)| {
+            cancel.check()?;
             let base = indptr[territories.start] as usize;
             let (mut r, mut c) = (territories.start / cols, territories.start % cols);
             for x in territories {
@@ -534,7 +550,8 @@ fn plane_rows<T: Copy + Send>(
                     (r, c) = (r + 1, 0);
                 }
             }
-        });
+            Ok(())
+        })
 }
 
 /// Asks the processor to bring `values[i]` into its cache (nothing when `i` is out of range,
@@ -604,7 +621,7 @@ mod tests {
                 assert_eq!(positions.edges().1.of(e, x, y), back);
             }
             // A plane grid's reverses in closed form (the torus keeps its slots).
-            let closed = Board::grid_above(&grid, 0)?;
+            let closed = Board::grid_above(&grid, 0, &Cancel::new())?;
             let n = slots.n();
             let team: Vec<i64> = (0..n as i64).map(|x| (x * 7 / n as i64) % 3).collect();
             let troops: Vec<i64> = (0..n as i64).map(|x| 1 + x % 9).collect();
@@ -686,7 +703,7 @@ mod tests {
             );
             // No reverse table on a plane grid as large as the largest boards.
             let positions = Board::from_csr(&indptr, &indices)?;
-            let found = Board::grid_above(&grid, 0)?;
+            let found = Board::grid_above(&grid, 0, &Cancel::new())?;
             let plane = matches!(found.reverse, Reverse::Plane { .. });
             assert_eq!(plane, !grid.torus && found.n_edges() > 0, "{grid:?}");
             assert_eq!(
@@ -708,6 +725,21 @@ mod tests {
             }
         }
         Ok(())
+    }
+
+    #[test]
+    fn a_grid_stops_when_cancelled() {
+        let cancel = Cancel::new();
+        cancel.cancel();
+        for torus in [false, true] {
+            let grid = Grid {
+                rows: 50,
+                cols: 60,
+                torus,
+            };
+            let built = Board::grid_watched(&grid, &cancel);
+            assert!(matches!(built, Err(Error::Interrupted)), "{grid:?}");
+        }
     }
 
     #[test]
