@@ -39,24 +39,35 @@ pub fn frontier_distance(
     let n = board.n();
     debug_assert_eq!(rows * cols, n);
     dist.resize(n, NO_DISTANCE);
+    let mut sources = frontier.to_vec();
+    sources.par_sort_unstable();
+    // Each block of rows at once: unreached, its frontier at 0, then along each row both
+    // ways (NO_DISTANCE is u32::MAX: one more stays unreached).
     let rows_per_task = (TERRITORIES_PER_TASK * 16 / cols).max(1);
     dist.par_chunks_mut(cols * rows_per_task)
-        .for_each(|chunk| chunk.fill(NO_DISTANCE));
-    for &x in frontier {
-        dist[x as usize] = 0;
-    }
-    // Along each row, both ways (NO_DISTANCE is u32::MAX: one more stays unreached).
-    dist.par_chunks_mut(cols * rows_per_task).for_each(|chunk| {
-        for row in chunk.chunks_mut(cols) {
-            for c in 1..row.len() {
-                row[c] = row[c].min(row[c - 1].saturating_add(1));
+        .enumerate()
+        .for_each(|(task, chunk)| {
+            let first = task * rows_per_task * cols;
+            chunk.fill(NO_DISTANCE);
+            let from = sources.partition_point(|&x| (x as usize) < first);
+            let to = sources.partition_point(|&x| (x as usize) < first + chunk.len());
+            for &x in &sources[from..to] {
+                chunk[x as usize - first] = 0;
             }
-            for c in (0..row.len().saturating_sub(1)).rev() {
-                row[c] = row[c].min(row[c + 1].saturating_add(1));
+            for row in chunk.chunks_mut(cols) {
+                for c in 1..row.len() {
+                    row[c] = row[c].min(row[c - 1].saturating_add(1));
+                }
+                for c in (0..row.len().saturating_sub(1)).rev() {
+                    row[c] = row[c].min(row[c + 1].saturating_add(1));
+                }
             }
-        }
-    });
+        });
     // Down and up each column, a block of columns per task, a row of the block at a time.
+    // A row is final once the pass up has left it: then the teams that do not move to the
+    // front keep only their frontier's distances (an interior territory's neighbours are all
+    // of its team, so what the pass carries on from such a row reaches only its team).
+    let moves: Vec<bool> = policies.iter().map(|p| p.moves_to_front()).collect();
     let cells = atomic_view(dist);
     let width = cols.div_ceil(8).next_multiple_of(16).min(COLUMNS_PER_TASK);
     (0..cols.div_ceil(width)).into_par_iter().for_each(|block| {
@@ -70,24 +81,23 @@ pub fn frontier_distance(
                 }
             }
         };
+        let settle = |row: usize| {
+            for x in columns.clone().map(|c| row + c) {
+                let moving = moves.get(usize::from(team[x])).copied().unwrap_or(false);
+                if !moving && cells[x].load(Ordering::Relaxed) != 0 {
+                    cells[x].store(NO_DISTANCE, Ordering::Relaxed);
+                }
+            }
+        };
         for r in 1..rows {
             step((r - 1) * cols, r * cols);
         }
+        settle((rows - 1) * cols);
         for r in (1..rows).rev() {
             step(r * cols, (r - 1) * cols);
+            settle((r - 1) * cols);
         }
     });
-    // Teams that do not move to the front read no distance but their frontier's.
-    let moves: Vec<bool> = policies.iter().map(|p| p.moves_to_front()).collect();
-    dist.par_chunks_mut(TERRITORIES_PER_TASK * 16)
-        .zip(team.par_chunks(TERRITORIES_PER_TASK * 16))
-        .for_each(|(dist, team)| {
-            for (d, &t) in dist.iter_mut().zip(team) {
-                if *d != 0 && !moves.get(usize::from(t)).copied().unwrap_or(false) {
-                    *d = NO_DISTANCE;
-                }
-            }
-        });
 }
 
 /// The same memory seen as atomics, so that the tasks of the column passes, each of its own
