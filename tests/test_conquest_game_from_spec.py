@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from cli_helpers import Command
 from conquest_spread import first_difference, play_alongside, policies_of, whole_game
 from stratagem import _core
-from stratagem.conquest import Board, Game
+from stratagem.conquest import Board, Game, oracle
+from stratagem.conquest.board import regions_first
 from stratagem.conquest.distributed import DistributedGame
 from stratagem.conquest.game import PolicyView
 from stratagem.errors import StratagemError
@@ -82,6 +83,24 @@ def test_from_spec_equals_the_game_of_the_whole_board_turn_by_turn(
     options = {"max_turns": 40, "rate": 0.5, "cap": 50, "policies": policies_of(teams)}
     game = spec_game(spec, teams, 4, seed, assign, threads=threads, **options)
     assert play_alongside(game, whole_game(spec, teams, 4, seed, assign, **options)) == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    rows=st.integers(1, 40),
+    cols=st.integers(1, 40),
+    teams=st.integers(2, 6),
+    seed=st.integers(0, 2**64 - 1),
+)
+def test_a_plane_grids_closed_form_regions_are_the_oracles(
+    rows: int, cols: int, teams: int, seed: int
+) -> None:
+    board = Board.grid(rows, cols)
+    if teams > board.n:
+        return
+    game = spec_game(f"grid:{rows}x{cols}", teams, 3, seed, policies=["balanced"] * teams)
+    first = regions_first(board.n, seed)
+    assert game.team.tolist() == oracle.regions_of(board.indptr, board.indices, first, teams)
 
 
 def test_the_engine_deals_the_regions_of_the_arrays() -> None:

@@ -5,7 +5,8 @@
 //! border is its upward edge `x -> y`, `x < y`, and needs no table of its own.
 
 use rayon::prelude::*;
-use stratagem_core::{Error, Result, memory};
+use stratagem_core::memory::{self, Pages};
+use stratagem_core::{Cancel, Error, Result};
 
 use stratagem_core::graph::{Shape, check};
 
@@ -27,14 +28,27 @@ pub const GRAPH: Shape<'static> = Shape {
 /// `indices` are `u32`.
 pub const MAX_EDGES: usize = u32::MAX as usize;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Board {
     indptr: Vec<u32>,
     indices: Vec<u32>,
     reverse: Reverse,
     /// Ids in a larger board when this board is one rank's part of it (see [`Board::labelled`]).
     labels: Option<Labels>,
+    /// `(rows, cols)` when [`Board::grid`] built the board of a grid that is not a torus:
+    /// what reads the board may then use the grid's closed forms ([`Board::plane`]).
+    plane: Option<(usize, usize)>,
 }
+
+/// Boards are equal when their arrays are: knowing that a board is a grid changes nothing of it.
+impl PartialEq for Board {
+    fn eq(&self, other: &Self) -> bool {
+        (&self.indptr, &self.indices, &self.reverse, &self.labels)
+            == (&other.indptr, &other.indices, &other.reverse, &other.labels)
+    }
+}
+
+impl Eq for Board {}
 
 /// Where the reverse of every directed edge `x -> y` is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,10 +57,14 @@ enum Reverse {
     Slot(Vec<u8>),
     /// The position of `y -> x` among the directed edges.
     Position(Vec<u32>),
+    /// Nowhere: a grid of `cols` columns that is not a torus finds it from the rows'
+    /// offsets ([`plane_reverse`]).
+    Plane { cols: usize },
 }
 
 /// Boards of more directed edges than this keep one-byte reverses (when no row is longer
-/// than [`SLOTS`]): 3 bytes less a directed edge, 1.2 GB on `grid:10000x10000`. Smaller
+/// than [`SLOTS`]; a grid that is not a torus keeps none): 3 bytes less a directed edge,
+/// 1.2 GB on `grid:10000x10000`. Smaller
 /// boards keep the positions, which spare occupation a read of the neighbour's offset (a
 /// tenth of the processor time of a turn on the 1000x1000 grid).
 pub const SLOT_EDGES: usize = 1 << 26;
@@ -113,10 +131,64 @@ impl Board {
     /// board [`Self::from_csr`] builds from the grid's CSR ([`Grid::csr`]), without the `i64`
     /// arrays. Refuses a shape `stratagem.conquest.boards.layouts.grid_shape` refuses.
     pub fn grid(grid: &Grid) -> Result<Self> {
+        Self::grid_watched(grid, &Cancel::new())
+    }
+
+    /// [`Self::grid`], stopping with [`Error::Interrupted`] when `cancel` is set (checked
+    /// by every task writing the rows of a grid that is not a torus, and once the rows of a
+    /// torus are written).
+    pub fn grid_watched(grid: &Grid, cancel: &Cancel) -> Result<Self> {
+        Self::grid_above(grid, SLOT_EDGES, cancel)
+    }
+
+    /// [`Self::grid`], keeping one-byte reverses on a board of more than `slot_edges`
+    /// directed edges. A grid that is not a torus is written in one pass, its reverses in
+    /// closed form too; a torus's rows are sorted, and its reverses searched.
+    fn grid_above(grid: &Grid, slot_edges: usize, cancel: &Cancel) -> Result<Self> {
         let n = grid.checked_n()?;
-        check_edges(usize::try_from(grid.offset(n)?).unwrap_or(usize::MAX))?;
-        let (indptr, indices) = grid.csr_as::<u32>()?;
-        Self::with_reverse(indptr, indices)
+        let edges = usize::try_from(grid.offset(n)?).unwrap_or(usize::MAX);
+        check_edges(edges)?;
+        if grid.torus {
+            let (indptr, indices) = grid.csr_as::<u32>()?;
+            cancel.check()?;
+            return Self::with_reverse_above(indptr, indices, slot_edges);
+        }
+        // Checked: n and the offsets fit in u32; rows and cols are at least 1. Small pages:
+        // every pass over a plane grid reads its rows in order (its distances too,
+        // `plane::frontier_distance`), and huge pages would cost their clearing and
+        // compaction for no fewer misses (docs/conquest.md, "A plane grid's closed forms").
+        let mut indptr = Vec::with_capacity(n as usize + 1);
+        (0..n as usize + 1)
+            .into_par_iter()
+            .map(|x| grid.offset(x as i64).map_or(0, |o| o as u32))
+            .collect_into_vec(&mut indptr);
+        let shape = (grid.rows as usize, grid.cols as usize);
+        let mut indices = memory::filled_on(edges, 0u32, Pages::Small);
+        // On a large board the reverses are found from the offsets (a byte a directed edge
+        // less); on a small one their positions spare occupation the read of the offset.
+        let reverse = if edges > slot_edges {
+            plane_rows(
+                shape,
+                &indptr,
+                &mut indices,
+                &mut [(); 0],
+                |_, _| (),
+                cancel,
+            )?;
+            Reverse::Plane { cols: shape.1 }
+        } else {
+            let mut position = memory::filled_on(edges, 0u32, Pages::Small);
+            let entry = |start, k| (start + k) as u32;
+            plane_rows(shape, &indptr, &mut indices, &mut position, entry, cancel)?;
+            Reverse::Position(position)
+        };
+        Ok(Self {
+            indptr,
+            indices,
+            reverse,
+            labels: None,
+            plane: Some(shape),
+        })
     }
 
     /// The board of checked CSR arrays, with its reverse-edge table: the place of every
@@ -146,6 +218,7 @@ impl Board {
             indices,
             reverse,
             labels: None,
+            plane: None,
         })
     }
 
@@ -188,6 +261,13 @@ impl Board {
             edge: edge.iter().map(|&id| id as u64).collect(),
         });
         Ok(self)
+    }
+
+    /// `(rows, cols)` of the grid this board is, when [`Board::grid`] built it from a grid
+    /// that is not a torus (territory `x` at row `x / cols`, column `x % cols`).
+    #[inline]
+    pub fn plane(&self) -> Option<(usize, usize)> {
+        self.plane
     }
 
     /// The id of territory `x` in the random streams (its own index unless labelled).
@@ -242,6 +322,10 @@ impl Board {
                 offsets: &self.indptr,
             },
             Reverse::Position(position) => Reverses::Position(position),
+            &Reverse::Plane { cols } => Reverses::Plane {
+                offsets: &self.indptr,
+                cols,
+            },
         };
         (&self.indices, reverses)
     }
@@ -276,6 +360,10 @@ impl Board {
                 self.indptr[self.indices[e] as usize] as usize + usize::from(slot[e])
             }
             Reverse::Position(position) => position[e] as usize,
+            &Reverse::Plane { cols } => {
+                let x = plane_source(self.n() / cols, cols, e);
+                plane_reverse(&self.indptr, cols, x, self.indices[e] as usize)
+            }
         }
     }
 
@@ -288,6 +376,7 @@ impl Board {
         let reverse = match &self.reverse {
             Reverse::Slot(slot) => slot.capacity(),
             Reverse::Position(position) => 4 * position.capacity(),
+            Reverse::Plane { .. } => 0,
         };
         4 * (self.indptr.capacity() + self.indices.capacity()) + reverse + labels
     }
@@ -300,16 +389,63 @@ pub enum Reverses<'a> {
     Slot { slot: &'a [u8], offsets: &'a [u32] },
     /// The position of every reverse.
     Position(&'a [u32]),
+    /// A grid of `cols` columns that is not a torus: [`plane_reverse`].
+    Plane { offsets: &'a [u32], cols: usize },
 }
 
 impl Reverses<'_> {
-    /// The position of the reverse of directed edge `e`, whose target is `y`.
+    /// The position of the reverse of directed edge `e`, from `x` to `y`.
     #[inline]
-    pub fn of(self, e: usize, y: usize) -> usize {
+    pub fn of(self, e: usize, x: usize, y: usize) -> usize {
         match self {
             Self::Slot { slot, offsets } => offsets[y] as usize + usize::from(slot[e]),
             Self::Position(position) => position[e] as usize,
+            Self::Plane { offsets, cols } => plane_reverse(offsets, cols, x, y),
         }
+    }
+}
+
+/// The territory whose row holds directed edge `e` on a grid of `(rows, cols)` that is not
+/// a torus (rows up, left, right, down): the grid row from the first row's and the middle
+/// rows' border counts, then the column from the first cell's and the middle cells'.
+#[inline]
+pub fn plane_source(rows: usize, cols: usize, e: usize) -> usize {
+    let across = 2 * (cols - 1);
+    let (first, middle) = (across + cols * usize::from(rows > 1), across + 2 * cols);
+    let (r, within) = if e < first {
+        (0, e)
+    } else {
+        let r = (1 + (e - first) / middle).min(rows - 1);
+        (r, e - first - (r - 1) * middle)
+    };
+    let vertical = usize::from(r > 0) + usize::from(r + 1 < rows);
+    if cols == 1 {
+        return r;
+    }
+    let c = if within < vertical + 1 {
+        0
+    } else {
+        (1 + (within - vertical - 1) / (vertical + 2)).min(cols - 1)
+    };
+    r * cols + c
+}
+
+/// The position of the edge `y -> x` on a grid of `cols` columns that is not a torus, whose
+/// rows (up, left, right, down) start at `offsets`: `x` is the last of the row of the
+/// territory above it, the first of the one below, the right of its left neighbour (last but
+/// its down), the left of its right neighbour (first but its up).
+#[inline]
+pub fn plane_reverse(offsets: &[u32], cols: usize, x: usize, y: usize) -> usize {
+    let n = offsets.len() - 1;
+    let (start, end) = (offsets[y] as usize, offsets[y + 1] as usize);
+    if y + cols == x {
+        end - 1
+    } else if y == x + cols {
+        start
+    } else if y + 1 == x {
+        end - 1 - usize::from(y + cols < n)
+    } else {
+        start + usize::from(y >= cols)
     }
 }
 
@@ -348,6 +484,74 @@ fn reverse_table<T: Copy + Default + Send + Sync>(
         Ok(())
     })?;
     Ok(table)
+}
+
+/// The neighbours of every territory of the grid of `(rows, cols)` (not a torus) whose
+/// offsets are `indptr`, and, unless `table` is empty, `entry(start, k)` for every directed
+/// edge `x -> y` (`y`'s row starts at `start` and lists `x` at its place `k`), in place, a
+/// block of territories per task. A row lists up, left, right, down (ascending); `x`'s place in its neighbour's row is
+/// the count of that neighbour's neighbours below `x`.
+fn plane_rows<T: Copy + Send>(
+    (rows, cols): (usize, usize),
+    indptr: &[u32],
+    indices: &mut [u32],
+    table: &mut [T],
+    entry: impl Fn(usize, usize) -> T + Sync,
+    cancel: &Cancel,
+) -> Result<()> {
+    let n = indptr.len() - 1;
+    let mut blocks = Vec::with_capacity(n.div_ceil(ROWS_PER_TASK));
+    // An empty table keeps no reverses.
+    let keep = !table.is_empty();
+    let (mut targets, mut entries) = (indices, table);
+    for first in (0..n).step_by(ROWS_PER_TASK) {
+        let last = (first + ROWS_PER_TASK).min(n);
+        let length = (indptr[last] - indptr[first]) as usize;
+        let (block, tail) = std::mem::take(&mut targets).split_at_mut(length);
+        let kept = if keep { length } else { 0 };
+        let (entry_block, entry_tail) = std::mem::take(&mut entries).split_at_mut(kept);
+        blocks.push((first..last, block, entry_block));
+        (targets, entries) = (tail, entry_tail);
+    }
+    blocks
+        .into_par_iter()
+        .try_for_each(|(territories, targets, entries)| {
+            cancel.check()?;
+            let base = indptr[territories.start] as usize;
+            let (mut r, mut c) = (territories.start / cols, territories.start % cols);
+            for x in territories {
+                let (up, left, right, down) = (r > 0, c > 0, c + 1 < cols, r + 1 < rows);
+                let neighbours = [
+                    (
+                        up,
+                        x.wrapping_sub(cols),
+                        usize::from(r > 1) + usize::from(left) + usize::from(right),
+                    ),
+                    (
+                        left,
+                        x.wrapping_sub(1),
+                        usize::from(up) + usize::from(c > 1),
+                    ),
+                    (right, x + 1, usize::from(up)),
+                    (down, x + cols, 0),
+                ];
+                let mut e = indptr[x] as usize - base;
+                for (present, y, k) in neighbours {
+                    if present {
+                        targets[e] = y as u32;
+                        if keep {
+                            entries[e] = entry(indptr[y] as usize, k);
+                        }
+                        e += 1;
+                    }
+                }
+                c += 1;
+                if c == cols {
+                    (r, c) = (r + 1, 0);
+                }
+            }
+            Ok(())
+        })
 }
 
 /// Asks the processor to bring `values[i]` into its cache (nothing when `i` is out of range,
@@ -412,10 +616,12 @@ mod tests {
             assert!(matches!(positions.reverse, Reverse::Position(_)));
             for e in 0..slots.n_edges() {
                 assert_eq!(slots.reverse(e), positions.reverse(e));
-                let (y, back) = (slots.target(e), slots.reverse(e));
-                assert_eq!(slots.edges().1.of(e, y), back);
-                assert_eq!(positions.edges().1.of(e, y), back);
+                let (x, y, back) = (slots.source(e), slots.target(e), slots.reverse(e));
+                assert_eq!(slots.edges().1.of(e, x, y), back);
+                assert_eq!(positions.edges().1.of(e, x, y), back);
             }
+            // A plane grid's reverses in closed form (the torus keeps its slots).
+            let closed = Board::grid_above(&grid, 0, &Cancel::new())?;
             let n = slots.n();
             let team: Vec<i64> = (0..n as i64).map(|x| (x * 7 / n as i64) % 3).collect();
             let troops: Vec<i64> = (0..n as i64).map(|x| 1 + x % 9).collect();
@@ -426,16 +632,18 @@ mod tests {
                 cap: 1 << 20,
                 max_turns: None,
             };
-            let mut games = [slots, positions]
+            let mut games = [slots, positions, closed]
                 .map(|board| Game::new(Arc::new(board), &team, &troops, policies.clone(), params));
             for _ in 0..12 {
                 for game in games.iter_mut() {
                     game.as_mut().map_err(|e| e.clone())?.step(None)?;
                 }
             }
-            let [a, b] = games;
-            let (a, b) = (a?, b?);
+            let [a, b, c] = games;
+            let (a, b, c) = (a?, b?, c?);
             assert_eq!((a.team(), a.troops()), (b.team(), b.troops()));
+            assert_eq!((c.team(), c.troops()), (b.team(), b.troops()));
+            assert_eq!(c.history(), b.history());
         }
         Ok(())
     }
@@ -493,8 +701,45 @@ mod tests {
                 Board::from_csr(&indptr, &indices)?,
                 "{grid:?}"
             );
+            // No reverse table on a plane grid as large as the largest boards.
+            let positions = Board::from_csr(&indptr, &indices)?;
+            let found = Board::grid_above(&grid, 0, &Cancel::new())?;
+            let plane = matches!(found.reverse, Reverse::Plane { .. });
+            assert_eq!(plane, !grid.torus && found.n_edges() > 0, "{grid:?}");
+            assert_eq!(
+                (&found.indptr, &found.indices),
+                (&positions.indptr, &positions.indices)
+            );
+            for e in 0..found.n_edges() {
+                let (x, y) = (positions.source(e), positions.target(e));
+                if !grid.torus {
+                    let (rows, cols) = (grid.rows as usize, grid.cols as usize);
+                    assert_eq!(plane_source(rows, cols, e), x, "{grid:?}, {e}");
+                }
+                assert_eq!(found.reverse(e), positions.reverse(e), "{grid:?}, {e}");
+                assert_eq!(
+                    found.edges().1.of(e, x, y),
+                    positions.reverse(e),
+                    "{grid:?}"
+                );
+            }
         }
         Ok(())
+    }
+
+    #[test]
+    fn a_grid_stops_when_cancelled() {
+        let cancel = Cancel::new();
+        cancel.cancel();
+        for torus in [false, true] {
+            let grid = Grid {
+                rows: 50,
+                cols: 60,
+                torus,
+            };
+            let built = Board::grid_watched(&grid, &cancel);
+            assert!(matches!(built, Err(Error::Interrupted)), "{grid:?}");
+        }
     }
 
     #[test]

@@ -7,6 +7,7 @@ use stratagem_core::memory::{self, Pages};
 use stratagem_core::{Error, Result};
 
 use crate::board::Board;
+use crate::plane;
 use crate::policy::{self, Levels, Policy, Pressure, View};
 use crate::turn::{self, TERRITORIES_PER_TASK, troop_limit};
 use crate::{MAX_TEAMS, TROOP_LIMIT};
@@ -463,10 +464,23 @@ impl Game {
             *frontier_known = true;
         }
         if policy::needs_distance(&self.policies) {
-            // Sized here, where it gets huge pages: the search then only resets it.
-            memory::resize(dist, board.n(), policy::NO_DISTANCE, Pages::Huge);
+            // Sized here, where it gets huge pages for the search's scattered reads (a plane
+            // grid's passes read it in order): the search then only resets it.
+            let pages = if board.plane().is_some() {
+                Pages::Small
+            } else {
+                Pages::Huge
+            };
+            memory::resize(dist, board.n(), policy::NO_DISTANCE, pages);
             let policies = &self.policies;
-            policy::frontier_distance(board, &self.team, policies, frontier, levels, dist);
+            match board.plane() {
+                Some(shape) => {
+                    plane::frontier_distance(board, shape, &self.team, policies, frontier, dist);
+                }
+                None => {
+                    policy::frontier_distance(board, &self.team, policies, frontier, levels, dist);
+                }
+            }
         }
         if policy::needs_pressure(&self.policies) {
             pressure.build(board, &self.team, &self.troops, frontier);

@@ -5,7 +5,8 @@
 //! occupation and recruitment ([`turn`]). [`odds`] computes exact battle odds; [`many`] plays
 //! independent games in parallel; [`part`] is one rank's share of a game spread over MPI
 //! ranks, [`share`] cuts its board and [`plan`] lists what it exchanges; [`start`] grows the
-//! regions a game may start from and [`attachment`] the preferential-attachment boards.
+//! regions a game may start from ([`grid_start`] on a whole grid) and [`attachment`] the
+//! preferential-attachment boards; [`plane`] holds a grid's frontier distances in closed form.
 //! `python/stratagem/conquest/oracle.py` is the same rules in plain Python.
 
 pub mod attachment;
@@ -17,6 +18,7 @@ pub mod many;
 pub mod odds;
 pub mod part;
 pub mod plan;
+pub mod plane;
 pub mod policy;
 pub mod search;
 pub mod share;

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use rayon::prelude::*;
 use stratagem_core::rng::{Stream, purpose_tag};
 
-use crate::board::{Board, Reverses};
+use crate::board::{Board, Reverses, plane_reverse};
 use crate::{MAX_TEAMS, TROOP_LIMIT, purpose};
 
 /// Territories per parallel task of the passes over rows: large enough that a task's
@@ -137,6 +137,11 @@ fn own_presence(
         Reverses::Position(position) => {
             own_troops(team, placement, x, row, garrison, targets, |e, _| {
                 position[e] as usize
+            })
+        }
+        Reverses::Plane { offsets, cols } => {
+            own_troops(team, placement, x, row, garrison, targets, |_, y| {
+                plane_reverse(offsets, cols, x, y)
             })
         }
     }

@@ -13,7 +13,9 @@ use stratagem_conquest::{
 
 use crate::convert::rows_array;
 use crate::errors::{param, to_py};
-use crate::runtime::{Threads, counted_in_pool, interruptible_in_pool, thread_count};
+use crate::runtime::{
+    Threads, counted_in_pool, interruptible, interruptible_in_pool, thread_count,
+};
 
 /// A checked board (CSR with reverse edges and borders), shared by every game on it.
 #[pyclass(module = "stratagem._core.conquest", name = "Board", frozen)]
@@ -55,7 +57,7 @@ impl PyBoard {
     #[staticmethod]
     fn grid(py: Python<'_>, rows: i64, cols: i64, torus: bool) -> PyResult<Self> {
         let grid = Grid { rows, cols, torus };
-        let board = py.detach(|| Board::grid(&grid)).map_err(to_py)?;
+        let board = interruptible(py, |cancel| Board::grid_watched(&grid, cancel))?;
         Ok(Self::of(board))
     }
 }
