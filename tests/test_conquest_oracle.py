@@ -339,7 +339,7 @@ def test_aggressive_on_the_grid_moves_to_the_front_and_attacks():
     ]:
         want[edge(*board, x, y)] = amount
     # 5 and 7 border the enemy 8: P(8) = 10, the share of each ceil(5 * 5 / 10) = 3, and the
-    # attack ceil(1.5 * 3) + 1 = 6 is more than 5 holds: they defend with all 5 instead.
+    # attack ceil(7 * 3 / 4) + 1 = 7 is more than 5 holds: they defend with all 5 instead.
     want[edge(*board, 5, 8)] = want[edge(*board, 7, 8)] = -5
     assert got == want
 
@@ -347,19 +347,19 @@ def test_aggressive_on_the_grid_moves_to_the_front_and_attacks():
 def test_aggressive_on_the_hand_graph():
     troops = [20, 3, 0, 5, 7, 4]
     # 0 (t = 20): team 0's pressure on 1, 2 and 3 is 20 each, so each share is the target's
-    # own troops and each attack ceil(1.5 * share) + 1; weakest first: 2 with 1, 1 with 6, 3
-    # with 9 (16 in all). Every enemy border is attacked, so half the 4 left presses:
-    # 2 // 3 = 0 each and the rest, 2, to the first attack made (2's). Team 1's pressure on
-    # 0 is 8: 1's attack would be ceil(1.5 * ceil(20 * 3 / 8)) + 1 = 13 > 3, so 1 and 3
+    # own troops and each attack ceil(7 * share / 4) + 1; weakest first: 2 with 1, 1 with 7,
+    # 3 with 10 (18 in all). Every enemy border is attacked, so half the 2 left presses:
+    # 1 // 3 = 0 each and the rest, 1, to the first attack made (2's). Team 1's pressure on
+    # 0 is 8: 1's attack would be ceil(7 * ceil(20 * 3 / 8) / 4) + 1 = 15 > 3, so 1 and 3
     # defend with everything; 4 and 5 move to the front.
     got = policy_placement("aggressive", *HAND, HAND_TEAM, troops, 1, 0, {0, 1})
-    assert got == [6, 3, 9, 0, -3, 0, 0, 0, -5, 6, 0, 3]
-    # Ties go to the first in CSR order (1 before 2): 6 each, then 3's 9 is more than the 8
+    assert got == [7, 2, 10, 0, -3, 0, 0, 0, -5, 6, 0, 3]
+    # Ties go to the first in CSR order (1 before 2): 7 each, then 3's 10 is more than the 6
     # left, which defend 3.
     troops = [20, 3, 3, 5, 1, 4]
     got = policy_placement("aggressive", *HAND, HAND_TEAM, troops, 1, 0, {0, 1})
     # 4 holds 1 troop and does not move; 5 moves 3 towards the front.
-    assert got == [6, 6, -8, 0, -3, 0, -3, 0, -5, 0, 0, 3]
+    assert got == [7, 7, -6, 0, -3, 0, -3, 0, -5, 0, 0, 3]
     # Only the teams asked for get a row.
     got = policy_placement("aggressive", *HAND, HAND_TEAM, troops, 1, 0, {1})
     assert got == [0, 0, 0, 0, -3, 0, -3, 0, -5, 0, 0, 0]

@@ -382,7 +382,7 @@ def _pressure(state: _Turn, memo: dict[tuple[int, int], int], team: int, y: int)
 # the target can spare for the border, and whether the cheapest attacks come first (else
 # those on the weakest targets).
 _STRIKES = {
-    "aggressive": ((3, 2), False),
+    "aggressive": ((7, 4), False),
     "balanced": ((2, 1), False),
     "opportunist": ((2, 1), True),
 }

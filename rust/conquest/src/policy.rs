@@ -528,7 +528,7 @@ impl View<'_> {
 
 fn aggressive(view: &View<'_>, x: usize, row: &mut [i64]) {
     let strike = Strike {
-        force: (3, 2),
+        force: (7, 4),
         cheapest_first: false,
     };
     view.strike(x, row, &strike);
