@@ -403,6 +403,19 @@ def test_opportunist_on_the_hand_graph():
     assert got[:3] == [10, 5, 14]
 
 
+def test_every_strike_presses_when_it_attacks_every_enemy_border():
+    line = csr(2, [(0, 1)])
+    # 0 (t = 21) alone around 1 (4 troops): the share is 4, the attack ceil(7 * 4 / 4) + 1 = 8
+    # for aggressive and 2 * 4 + 1 = 9 for the others; it is 0's only enemy border, so half
+    # of what is left (13 // 2 = 6, 12 // 2 = 6) joins it. 1 (t = 4) would need 2 * 21 + 1:
+    # it defends with everything.
+    for name, attack in [("aggressive", 8 + 6), ("balanced", 9 + 6), ("opportunist", 9 + 6)]:
+        assert policy_placement(name, *line, [0, 1], [21, 4], 1, 0, {0, 1}) == [attack, -4]
+    # With a second enemy border it cannot afford, 0 keeps what is left to defend it.
+    got = policy_placement("balanced", *PATH, [1, 0, 1], [4, 21, 30], 1, 0, {0})
+    assert got == [0, 9, -12, 0]
+
+
 def test_random_policy_follows_its_stream():
     troops = [20, 3, 0, 5, 7, 4]
     indptr, indices = HAND
