@@ -330,14 +330,15 @@ def _defend_in_proportion(
 
 def _move_to_front(state: _Turn, dist: list[int | None], x: int, p: list[int]) -> None:
     """The rule: "a territory x with a frontier distance d > 0 and troops >= 2 transfers
-    troops[x] - 1 to its first neighbour (CSR order) with distance d - 1. Without a distance
-    it does nothing"."""
+    min(troops[x] - 1, max(2**40 - troops[y], 0)) to its first neighbour y (CSR order) with
+    distance d - 1. Without a distance it does nothing"."""
     d = dist[x]
     if d is None or d == 0 or state.troops[x] < 2:
         return
     for e in state.board.edges(x):
-        if dist[state.board.indices[e]] == d - 1:
-            p[e] = state.troops[x] - 1
+        y = state.board.indices[e]
+        if dist[y] == d - 1:
+            p[e] = min(state.troops[x] - 1, max(TROOP_LIMIT - state.troops[y], 0))
             return
 
 

@@ -9,7 +9,7 @@ use stratagem_core::{Error, Result};
 
 use crate::board::{Board, prefetch};
 use crate::turn::TERRITORIES_PER_TASK;
-use crate::{MAX_TEAMS, purpose};
+use crate::{MAX_TEAMS, TROOP_LIMIT, purpose};
 
 /// Who places a team's troops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -403,7 +403,8 @@ impl View<'_> {
     }
 
     /// Interior territories (distance `d >= 1`) send all but one troop one step closer to
-    /// the front; the rest of the row is 0. Returns the troops sent.
+    /// the front, at most what the neighbour can still hold below [`TROOP_LIMIT`] (more
+    /// would die there); the rest of the row is 0. Returns the troops sent.
     fn move_to_front(&self, x: usize, row: &mut [i64]) -> u64 {
         let (d, t) = (self.dist[x], self.troops[x]);
         // Toward its first neighbour one step closer (a territory at d >= 1 has one).
@@ -415,11 +416,16 @@ impl View<'_> {
                 .iter()
                 .position(|&y| self.dist[y as usize] == d - 1)
         };
+        let sent = k.map_or(0, |k| {
+            let room =
+                TROOP_LIMIT.saturating_sub(self.troops[self.board.neighbours(x)[k] as usize]);
+            (t - 1).min(room)
+        });
         // Every entry written (no fill first): most rows on most boards are interior ones.
         for (i, slot) in row.iter_mut().enumerate() {
-            *slot = if Some(i) == k { (t - 1) as i64 } else { 0 };
+            *slot = if Some(i) == k { sent as i64 } else { 0 };
         }
-        k.map_or(0, |_| t - 1)
+        sent
     }
 }
 
