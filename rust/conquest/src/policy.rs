@@ -405,22 +405,25 @@ impl View<'_> {
     /// Interior territories (distance `d >= 1`) send all but one troop one step closer to
     /// the front, at most what the neighbour can still hold below [`TROOP_LIMIT`] (more
     /// would die there); the rest of the row is 0. Returns the troops sent.
+    #[inline]
     fn move_to_front(&self, x: usize, row: &mut [i64]) -> u64 {
         let (d, t) = (self.dist[x], self.troops[x]);
+        let neighbours = self.board.neighbours(x);
         // Toward its first neighbour one step closer (a territory at d >= 1 has one).
         let k = if d == NO_DISTANCE || t < 2 {
             None
         } else {
-            let neighbours = self.board.neighbours(x);
             neighbours
                 .iter()
                 .position(|&y| self.dist[y as usize] == d - 1)
         };
-        let sent = k.map_or(0, |k| {
-            let room =
-                TROOP_LIMIT.saturating_sub(self.troops[self.board.neighbours(x)[k] as usize]);
-            (t - 1).min(room)
-        });
+        let sent = match k {
+            Some(k) => {
+                let held = self.troops[neighbours[k] as usize];
+                (t - 1).min(TROOP_LIMIT.saturating_sub(held))
+            }
+            None => 0,
+        };
         // Every entry written (no fill first): most rows on most boards are interior ones.
         for (i, slot) in row.iter_mut().enumerate() {
             *slot = if Some(i) == k { sent as i64 } else { 0 };
