@@ -181,6 +181,18 @@ def test_round_robin_is_consistent_and_independent_of_threads():
         round_robin(board, ["random", "random"], games=2)
 
 
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_rules_beat_random_from_regions_on_a_grid(seed):
+    # Two regions of a grid meet on one long straight front, where each territory faces one
+    # or two enemies: the rules must still take ground there (they press after a strike
+    # instead of walking forward in a few stacks; docs/conquest-rules.md).
+    policies = ["random", "aggressive", "balanced", "opportunist"]
+    scores = round_robin(Board.grid(16, 16), policies, games=10, seed=seed, assign="regions")
+    for name in policies[1:]:
+        record = scores.pair(name, "random").score(name)
+        assert (record.wins, record.games) == (10, 10), name
+
+
 @pytest.mark.parametrize(
     ("argv", "named"),
     [

@@ -93,6 +93,25 @@ def test_engine_equals_oracle_after_every_turn(case):
         assert_same(rust, python, "at the end")
 
 
+def test_moves_to_the_front_stop_at_the_troop_limit():
+    # Path 0 - 1 - 2 - 3, team 0 on 0..2: 0 (distance 2) may send 1 only the 3 troops 1 can
+    # still hold below 2^40; 1 (distance 1) sends nothing to 2, which is at the limit.
+    limit = oracle.TROOP_LIMIT
+    case = {
+        "n": 4, "edges": [(0, 1), (1, 2), (2, 3)], "team": [0, 0, 0, 1],
+        "troops": [limit, limit - 3, limit, 5], "policies": ["balanced", "balanced"],
+        "seed": 2, "rate": 0.2, "cap": None, "max_turns": 3,
+    }  # fmt: skip
+    for threads in (1, 2):
+        rust, python = start(case, threads)
+        # Edges: 0->1, 1->0, 1->2, 2->1, 2->3, 3->2.
+        assert python.placement()[:3] == [3, 0, 0]
+        for turn in range(case["max_turns"]):
+            assert rust.placement().tolist() == python.placement(), f"turn {turn}"
+            assert rust.step() == python.step()
+            assert_same(rust, python, f"after turn {turn} with {threads} thread(s)")
+
+
 def _half_attack_policy(team_id: int, indptr, indices, team, troops) -> list[int]:
     """A simple custom policy: each territory of the team attacks its first enemy neighbour
     with half its troops and defends its last one with a quarter."""

@@ -272,12 +272,13 @@ def test_a_finished_game_plays_no_more_turns():
     line = csr(2, [(0, 1)])
     game = OracleGame(*line, [0, 1], [10, 0], ["aggressive", "aggressive"], 7)
     assert (game.status, game.winner, game.turn) == ("running", None, 0)
-    # 0 attacks the empty 1 with 2 * 0 + 1 = 1, takes it, and keeps 9 (10 after recruiting).
+    # 0 attacks the empty 1 with 0 + 1 = 1, its only enemy border, so 9 // 2 = 4 of the 9
+    # left press: 5 take 1 and 5 stay home (6 each after recruiting).
     assert game.step()
-    assert (game.team, game.troops, game.turn) == ([0, 0], [10, 1], 1)
+    assert (game.team, game.troops, game.turn) == ([0, 0], [6, 6], 1)
     assert (game.status, game.winner) == ("won", 0)
     assert not game.step()
-    assert (game.team, game.troops, game.turn) == ([0, 0], [10, 1], 1)
+    assert (game.team, game.troops, game.turn) == ([0, 0], [6, 6], 1)
 
 
 def test_the_turn_limit_ends_a_game():
@@ -337,21 +338,23 @@ def test_aggressive_on_the_grid_moves_to_the_front_and_attacks():
         (6, 7, 4),
     ]:
         want[edge(*board, x, y)] = amount
-    # 5 and 7 border the enemy 8: P(8) = 10 > 1.5 * 5, so 8 is breakable, but its attack
-    # 2 * ceil(5 * 5 / 10) + 1 = 7 is more than 5 holds: they defend with all 5 instead.
+    # 5 and 7 border the enemy 8: P(8) = 10, the share of each ceil(5 * 5 / 10) = 3, and the
+    # attack ceil(7 * 3 / 4) + 1 = 7 is more than 5 holds: they defend with all 5 instead.
     want[edge(*board, 5, 8)] = want[edge(*board, 7, 8)] = -5
     assert got == want
 
 
 def test_aggressive_on_the_hand_graph():
     troops = [20, 3, 0, 5, 7, 4]
-    # 0 (t = 20): team 0's pressure on 1, 2 and 3 is 20 each, so all three are breakable
-    # (2 * 20 > 3 * 3, 0, 5); weakest first: 2 with 2 * 0 + 1 = 1, 1 with 2 * 3 + 1 = 7, 3
-    # with 2 * 5 + 1 = 11 (19 in all, 1 left with nothing more to defend). Team 1's pressure
-    # on 0 is 8, not 1.5 * 20: 1 and 3 defend with everything; 4 and 5 move to the front.
+    # 0 (t = 20): team 0's pressure on 1, 2 and 3 is 20 each, so each share is the target's
+    # own troops and each attack ceil(7 * share / 4) + 1; weakest first: 2 with 1, 1 with 7,
+    # 3 with 10 (18 in all). Every enemy border is attacked, so half the 2 left presses:
+    # 1 // 3 = 0 each and the rest, 1, to the first attack made (2's). Team 1's pressure on
+    # 0 is 8: 1's attack would be ceil(7 * ceil(20 * 3 / 8) / 4) + 1 = 15 > 3, so 1 and 3
+    # defend with everything; 4 and 5 move to the front.
     got = policy_placement("aggressive", *HAND, HAND_TEAM, troops, 1, 0, {0, 1})
-    assert got == [7, 1, 11, 0, -3, 0, 0, 0, -5, 6, 0, 3]
-    # Ties go to the first in CSR order (1 before 2): 7 each, then 3's 11 is more than the 6
+    assert got == [7, 2, 10, 0, -3, 0, 0, 0, -5, 6, 0, 3]
+    # Ties go to the first in CSR order (1 before 2): 7 each, then 3's 10 is more than the 6
     # left, which defend 3.
     troops = [20, 3, 3, 5, 1, 4]
     got = policy_placement("aggressive", *HAND, HAND_TEAM, troops, 1, 0, {0, 1})
@@ -365,11 +368,12 @@ def test_aggressive_on_the_hand_graph():
 def test_balanced_on_the_hand_graph():
     troops = [20, 3, 0, 5, 7, 4]
     got = policy_placement("balanced", *HAND, HAND_TEAM, troops, 1, 0, {0, 1})
-    # 0: t = 20 and pressure 20 on each of 1, 2, 3: all breakable at 2 to 1, and the attacks
-    # 1, 7 and 11 fit in 20. 1: 8 > 2 * 20 fails, defends 0 with all 3. 2: nothing to defend
-    # with. 3: defends with 5. 4, 5: move to the front.
+    # 0: t = 20 and pressure 20 on each of 1, 2, 3: the attacks 2 * share + 1 are 7, 1 and
+    # 11, 19 in all (half the 1 left is 0: nothing presses). 1: pressure 8 on 0, attack
+    # 2 * ceil(20 * 3 / 8) + 1 = 17 > 3: defends 0 with all 3. 2: nothing to defend with.
+    # 3: defends with 5. 4, 5: move to the front.
     assert got == [7, 1, 11, 0, -3, 0, 0, 0, -5, 6, 0, 3]
-    # Without superiority (6 > 2 * 3 fails) 0 defends all three with r = 6 against 3, 9, 5
+    # With 6 no attack fits (7, 19, 11) and 0 defends all three with r = 6 against 3, 9, 5
     # (T = 17): 18 // 17 = 1, 54 // 17 = 3, 30 // 17 = 1.
     troops = [6, 3, 9, 5, 7, 4]
     got = policy_placement("balanced", *HAND, HAND_TEAM, troops, 1, 0, {0})
@@ -379,15 +383,15 @@ def test_balanced_on_the_hand_graph():
 def test_opportunist_on_the_hand_graph():
     troops = [20, 3, 0, 5, 7, 4]
     got = policy_placement("opportunist", *HAND, HAND_TEAM, troops, 1, 0, {0, 1})
-    # 0 (t = 20): the pressure of team 0 on 1, 2 and 3 is 20 each, so all three are breakable
-    # (4 * 20 > 7 * 3, 0, 5); cheapest first: 2 (attack 1), 1 (7), 3 (11), 19 in all.
-    # 1, 2, 3: team 1's pressure on 0 is 8, not 1.75 * 20: they defend with everything.
+    # 0 (t = 20): the pressure of team 0 on 1, 2 and 3 is 20 each; cheapest first: 2
+    # (attack 1), 1 (7), 3 (11), 19 in all. 1, 2, 3: team 1's pressure on 0 is 8, the
+    # attacks (17 from 1, 27 from 3) do not fit: they defend with everything.
     # 4, 5: move to the front.
     assert got == [7, 1, 11, 0, -3, 0, 0, 0, -5, 6, 0, 3]
     troops = [1, 0, 0, 5, 7, 4]
     got = policy_placement("opportunist", *HAND, HAND_TEAM, troops, 1, 0, {0, 1})
-    # 0 (t = 1): 1 and 2 (no troops) are breakable, both attacks are 1, the first is 1's.
-    # Team 1's pressure on 0 is 5 and 20 > 7: 1 and 2 have no troops to attack with, 3 attacks
+    # 0 (t = 1): 1 and 2 (no troops) cost 1 each, the first is 1's; 3's 11 does not fit.
+    # Team 1's pressure on 0 is 5: 1 and 2 have no troops to attack with, 3 attacks
     # with 2 * ceil(1 * 5 / 5) + 1 = 3; that attacks its only enemy border, so it presses: half
     # of the 2 left join the attack (4) and 1 stays home.
     assert got == [1, 0, 0, 0, 0, 0, 0, 0, 4, 6, 0, 3]
@@ -397,6 +401,19 @@ def test_opportunist_on_the_hand_graph():
     troops = [40, 3, 0, 5, 7, 4]
     got = policy_placement("opportunist", *HAND, HAND_TEAM, troops, 1, 0, {0})
     assert got[:3] == [10, 5, 14]
+
+
+def test_every_strike_presses_when_it_attacks_every_enemy_border():
+    line = csr(2, [(0, 1)])
+    # 0 (t = 21) alone around 1 (4 troops): the share is 4, the attack ceil(7 * 4 / 4) + 1 = 8
+    # for aggressive and 2 * 4 + 1 = 9 for the others; it is 0's only enemy border, so half
+    # of what is left (13 // 2 = 6, 12 // 2 = 6) joins it. 1 (t = 4) would need 2 * 21 + 1:
+    # it defends with everything.
+    for name, attack in [("aggressive", 8 + 6), ("balanced", 9 + 6), ("opportunist", 9 + 6)]:
+        assert policy_placement(name, *line, [0, 1], [21, 4], 1, 0, {0, 1}) == [attack, -4]
+    # With a second enemy border it cannot afford, 0 keeps what is left to defend it.
+    got = policy_placement("balanced", *PATH, [1, 0, 1], [4, 21, 30], 1, 0, {0})
+    assert got == [0, 9, -12, 0]
 
 
 def test_random_policy_follows_its_stream():

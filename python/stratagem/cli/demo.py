@@ -131,7 +131,8 @@ def _mpi(seed: int, threads: int, say: Say) -> dict[str, Any]:
 
 def _conquest(seed: int, threads: int, say: Say) -> dict[str, Any]:
     """The default conquest game (:mod:`stratagem.conquest.defaults`: it ends with a result
-    for every seed), and one border battle's exact odds against the engine's own coin flips."""
+    for 39 of seeds 0-39), and one border battle's exact odds against the engine's own coin
+    flips."""
     from stratagem.conquest import defaults
     from stratagem.conquest.board import Board, assign_regions, troops_uniform
     from stratagem.conquest.distributed.game import DistributedGame

@@ -536,8 +536,8 @@ class Game(_Recorded):
         >>> game = Game.from_spec("grid:6x6", 2, 5, ["opportunist", "balanced"], seed=3)
         >>> game.board_shape
         BoardShape(kind='grid:6x6', n=36, n_borders=60)
-        >>> game.run(10).turns
-        10
+        >>> game.run(5).turns
+        5
         """
         from stratagem.conquest.board import random_teams
         from stratagem.conquest.boards.grid_rows import GridRows

@@ -330,14 +330,15 @@ def _defend_in_proportion(
 
 def _move_to_front(state: _Turn, dist: list[int | None], x: int, p: list[int]) -> None:
     """The rule: "a territory x with a frontier distance d > 0 and troops >= 2 transfers
-    troops[x] - 1 to its first neighbour (CSR order) with distance d - 1. Without a distance
-    it does nothing"."""
+    min(troops[x] - 1, max(2**40 - troops[y], 0)) to its first neighbour y (CSR order) with
+    distance d - 1. Without a distance it does nothing"."""
     d = dist[x]
     if d is None or d == 0 or state.troops[x] < 2:
         return
     for e in state.board.edges(x):
-        if dist[state.board.indices[e]] == d - 1:
-            p[e] = state.troops[x] - 1
+        y = state.board.indices[e]
+        if dist[y] == d - 1:
+            p[e] = min(state.troops[x] - 1, max(TROOP_LIMIT - state.troops[y], 0))
             return
 
 
@@ -378,14 +379,13 @@ def _pressure(state: _Turn, memo: dict[tuple[int, int], int], team: int, y: int)
     return memo[team, y]
 
 
-# Each policy's strike: (num, den) of the ratio that makes a neighbour breakable, whether
-# the cheapest attacks come first (else those on the weakest targets), and whether it presses
-# (when every enemy border is attacked, half the troops left join the attacks: an equal
-# share each, the rest to the first).
+# Each policy's strike: (num, den) of its force, the attackers it sends per defender that
+# the target can spare for the border, and whether the cheapest attacks come first (else
+# those on the weakest targets).
 _STRIKES = {
-    "aggressive": ((3, 2), False, False),
-    "balanced": ((2, 1), False, False),
-    "opportunist": ((7, 4), True, True),
+    "aggressive": ((7, 4), False),
+    "balanced": ((2, 1), False),
+    "opportunist": ((2, 1), True),
 }
 
 
@@ -398,38 +398,39 @@ def _strike_row(
     x: int,
     p: list[int],
 ) -> None:
-    """``aggressive``, ``balanced`` and ``opportunist``: "y is breakable when
-    den * P(y) > num * troops[y]; its attack is 2 * ceil(troops[y] * t / P(y)) + 1. x attacks
-    its breakable neighbours in order (key: troops[y], or the attack for opportunist; CSR
-    order on ties), each only if the troops left afford the whole attack, and defends the
-    other enemy borders with every troop left in proportion to threat. Interior territories
-    move to the front"."""
+    """``aggressive``, ``balanced`` and ``opportunist``: "the attack on y is
+    ceil(share * num / den) + 1 with share = ceil(troops[y] * t / P(y)). x takes its enemy
+    neighbours in order (key: troops[y], or the attack for opportunist; CSR order on ties)
+    and attacks each only if the troops left afford the whole attack. If it attacks every
+    enemy border, half the troops left join the attacks (h // k each, the rest to the
+    first); otherwise it defends the other enemy borders with every troop left in proportion
+    to threat. Interior territories move to the front"."""
     enemies = _enemy_neighbours(state.board, state.team, x)
     if not enemies:
         _move_to_front(state, dist, x, p)
         return
-    (num, den), cheapest_first, press = _STRIKES[name]
+    (num, den), cheapest_first = _STRIKES[name]
     troops, t = state.troops, state.troops[x]
-    breakable = []
+    targets = []
     for e, y in enemies:
         pressure = _pressure(state, memo, state.team[x], y)
-        if den * pressure > num * troops[y]:
-            attack = 2 * -(-troops[y] * t // max(pressure, 1)) + 1  # ceiling division
-            breakable.append((attack if cheapest_first else troops[y], e, attack))
+        share = -(-troops[y] * t // max(pressure, 1))  # ceiling division
+        attack = -(-share * num // den) + 1
+        targets.append((attack if cheapest_first else troops[y], e, attack))
     left = t
     made = []
-    for _, e, attack in sorted(breakable):
+    for _, e, attack in sorted(targets):
         if attack <= left:
             p[e] = attack
             left -= attack
             made.append(e)
-    open_borders = [(e, y) for e, y in enemies if p[e] == 0]
-    if press and made and not open_borders:
+    if made and len(made) == len(targets):
         share = left // 2 // len(made)
         for e in made:
             p[e] += share
         p[made[0]] += left // 2 - share * len(made)
     else:
+        open_borders = [(e, y) for e, y in enemies if p[e] == 0]
         _defend_in_proportion(p, troops, left, open_borders)
 
 

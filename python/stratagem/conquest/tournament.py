@@ -8,8 +8,8 @@ policy as team 0, the other half swap the seats on the same start, so an advanta
 :func:`~stratagem.conquest.game.simulate_many`, spread over threads.
 
 The default start is the random deal: its fronts are everywhere, and the table tells the
-policies apart. From two regions a grid has one long straight front, where the built-in
-players seldom find the superiority they wait for (docs/conquest.md, "Tournaments").
+policies apart. From two regions a grid has one long straight front (docs/conquest.md,
+"Tournaments", has both starts' tables).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ use stratagem_core::{Error, Result};
 
 use crate::board::{Board, prefetch};
 use crate::turn::TERRITORIES_PER_TASK;
-use crate::{MAX_TEAMS, purpose};
+use crate::{MAX_TEAMS, TROOP_LIMIT, purpose};
 
 /// Who places a team's troops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -403,23 +403,32 @@ impl View<'_> {
     }
 
     /// Interior territories (distance `d >= 1`) send all but one troop one step closer to
-    /// the front; the rest of the row is 0. Returns the troops sent.
+    /// the front, at most what the neighbour can still hold below [`TROOP_LIMIT`] (more
+    /// would die there); the rest of the row is 0. Returns the troops sent.
+    #[inline]
     fn move_to_front(&self, x: usize, row: &mut [i64]) -> u64 {
         let (d, t) = (self.dist[x], self.troops[x]);
+        let neighbours = self.board.neighbours(x);
         // Toward its first neighbour one step closer (a territory at d >= 1 has one).
         let k = if d == NO_DISTANCE || t < 2 {
             None
         } else {
-            let neighbours = self.board.neighbours(x);
             neighbours
                 .iter()
                 .position(|&y| self.dist[y as usize] == d - 1)
         };
+        let sent = match k {
+            Some(k) => {
+                let held = self.troops[neighbours[k] as usize];
+                (t - 1).min(TROOP_LIMIT.saturating_sub(held))
+            }
+            None => 0,
+        };
         // Every entry written (no fill first): most rows on most boards are interior ones.
         for (i, slot) in row.iter_mut().enumerate() {
-            *slot = if Some(i) == k { (t - 1) as i64 } else { 0 };
+            *slot = if Some(i) == k { sent as i64 } else { 0 };
         }
-        k.map_or(0, |_| t - 1)
+        sent
     }
 }
 
@@ -454,73 +463,66 @@ fn random(view: &View<'_>, x: usize, row: &mut [i64]) {
     }
 }
 
-/// How a policy strikes: an enemy neighbour `y` is *breakable* when the troops of `x`'s team
-/// around it, `P(y)`, exceed `ratio` times its own (`den * P(y) > num * troops[y]`); `x` then
-/// attacks it with `2 * ceil(troops[y] * t / P(y)) + 1` soldiers, twice the defence `y` can
-/// spare for `x`'s border if it defends in proportion to threat, plus one.
+/// How a policy strikes: `x` (holding `t`) attacks an enemy neighbour `y` with
+/// `ceil(share * num / den) + 1` soldiers, `share = ceil(troops[y] * t / P(y))` being the
+/// defence `y` can spare for `x`'s border if it defends in proportion to threat (`P(y)`: the
+/// troops of `x`'s team around `y`), when the troops left afford it.
 struct Strike {
-    /// `(num, den)`.
-    ratio: (u64, u64),
+    /// `(num, den)`: attackers per defender of the share. Above sqrt(2) (an attacking soldier
+    /// flips one coin, a defending one two) the attack beats that defence and keeps
+    /// survivors.
+    force: (u64, u64),
     /// Whether the cheapest attacks come first (where the team masses most against the
     /// target) rather than those on the weakest targets.
     cheapest_first: bool,
-    /// Whether, when it attacks every enemy border, half the troops left join its attacks,
-    /// an equal share each and the rest to the first (no enemy can then enter: an enemy that
-    /// attacks too meets that attack; and a stack that splits keeps growing where one stack
-    /// would stop at the troop limit).
-    press: bool,
 }
 
 impl View<'_> {
-    /// The attack of `x` (holding `t`) on the edge `e` if its target is breakable, else None.
-    fn attack_on(&self, e: usize, t: u64, (num, den): (u64, u64)) -> Option<u64> {
+    /// The attack of `x` (holding `t`) on the edge `e`.
+    fn attack_on(&self, e: usize, t: u64, (num, den): (u64, u64)) -> u64 {
         let (pressure, held) = (self.around(e), self.troops_at(e));
-        // P(y) and troops[y] are sums of at most 2^63 troops: the products fit in a u128.
-        if u128::from(den) * u128::from(pressure) <= u128::from(num) * u128::from(held) {
-            return None;
-        }
-        // P(y) >= t > 0 when x holds troops (x borders y); share <= t.
+        // P(y) >= t > 0 when x holds troops (x borders y); share <= t <= 2^40.
         let share = mul_div(held, t, pressure.max(1), true);
-        Some(share.saturating_mul(2).saturating_add(1))
+        mul_div(share, num, den, true).saturating_add(1)
     }
 
-    /// The strike of `x`: attack its breakable enemy neighbours, weakest first (fewest troops)
-    /// or cheapest first (smallest attack), first in CSR order on ties, each only if the
-    /// troops left afford the whole attack; then defend the other enemy borders with every
-    /// troop left, in proportion to threat.
+    /// The strike of `x`: attack its enemy neighbours, weakest first (fewest troops) or
+    /// cheapest first (smallest attack), first in CSR order on ties, each only if the troops
+    /// left afford the whole attack. If it attacks every enemy border, half the troops left
+    /// join the attacks (an equal share each, the rest to the first); otherwise every troop
+    /// left defends the other enemy borders, in proportion to threat.
     fn strike(&self, x: usize, row: &mut [i64], strike: &Strike) {
         let t = self.troops[x];
         let start = self.board.row(x).start;
-        let mut breakable: Vec<(u64, usize, u64)> = self
+        let mut targets: Vec<(u64, usize, u64)> = self
             .board
             .row(x)
             .filter(|&e| self.is_enemy(x, e))
-            .filter_map(|e| {
-                let attack = self.attack_on(e, t, strike.ratio)?;
+            .map(|e| {
+                let attack = self.attack_on(e, t, strike.force);
                 let key = if strike.cheapest_first {
                     attack
                 } else {
                     self.troops_at(e)
                 };
-                Some((key, e, attack))
+                (key, e, attack)
             })
             .collect();
-        breakable.sort_unstable();
+        targets.sort_unstable();
         let mut left = t;
         let mut made = Vec::new();
-        for &(_, e, attack) in &breakable {
+        for &(_, e, attack) in &targets {
             if attack <= left {
                 row[e - start] = attack as i64;
                 left -= attack;
                 made.push(e);
             }
         }
-        let open = self
-            .board
-            .row(x)
-            .any(|e| self.is_enemy(x, e) && row[e - start] == 0);
-        if strike.press && !open && !made.is_empty() {
-            // Half of what is left presses; the row commits at most t <= 2^40 troops.
+        if made.len() == targets.len() && !made.is_empty() {
+            // No enemy can then enter x (one that attacks too meets x's attack on that
+            // border), and the stack moves on split: one stack that kept everything would
+            // stop growing at the troop limit while the other side's kept growing. The row
+            // commits at most t <= 2^40 troops.
             let pressing = left / 2;
             let share = pressing / made.len() as u64;
             for &e in &made {
@@ -535,27 +537,24 @@ impl View<'_> {
 
 fn aggressive(view: &View<'_>, x: usize, row: &mut [i64]) {
     let strike = Strike {
-        ratio: (3, 2),
+        force: (7, 4),
         cheapest_first: false,
-        press: false,
     };
     view.strike(x, row, &strike);
 }
 
 fn balanced(view: &View<'_>, x: usize, row: &mut [i64]) {
     let strike = Strike {
-        ratio: (2, 1),
+        force: (2, 1),
         cheapest_first: false,
-        press: false,
     };
     view.strike(x, row, &strike);
 }
 
 fn opportunist(view: &View<'_>, x: usize, row: &mut [i64]) {
     let strike = Strike {
-        ratio: (7, 4),
+        force: (2, 1),
         cheapest_first: true,
-        press: true,
     };
     view.strike(x, row, &strike);
 }
