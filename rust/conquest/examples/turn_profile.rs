@@ -61,7 +61,9 @@ fn phases(board: &Board, team: &[i64], policies: &[Policy], turns: usize) {
             seed: 0,
             turn: t,
         };
-        policy::place(&view, policies, &mut placement, &mut next_troops, |_| true);
+        policy::place(&view, policies, &mut placement, |_| true);
+        next_troops.copy_from_slice(&troops);
+        policy::commit(board, &placement, &mut next_troops, |_| true);
         lap(2);
         turn::battles(board, &team, &mut placement, &frontier, 0, t, |_| true);
         lap(3);

@@ -96,8 +96,6 @@ struct Scratch {
     pressure: Pressure,
     /// The next turn's owners.
     team: Vec<u8>,
-    /// The garrisons left by the placement, then the next turn's troops.
-    troops: Vec<u64>,
 }
 
 impl Clone for Scratch {
@@ -440,7 +438,6 @@ impl Game {
             levels,
             dist,
             pressure,
-            troops: garrison,
             ..
         } = scratch;
         let board = &*self.board;
@@ -458,7 +455,6 @@ impl Game {
             // Every row is written by its policy: no need to clear the last turn's.
             None => memory::resize(placement, board.n_edges(), 0, Pages::Small),
         }
-        memory::resize(garrison, board.n(), 0, Pages::Small);
         if !*frontier_known {
             policy::frontier(board, &self.team, |_| true, frontier);
             *frontier_known = true;
@@ -495,7 +491,7 @@ impl Game {
             seed: self.params.seed,
             turn: self.turn(),
         };
-        policy::place(&view, &self.policies, placement, garrison, |_| true);
+        policy::place(&view, &self.policies, placement, |_| true);
         Ok(())
     }
 
@@ -513,10 +509,12 @@ impl Game {
         placed.map(|()| true)
     }
 
-    /// Phases 2-5 for the complete, valid placement (and garrisons) in `scratch`.
+    /// Phases 2-5 for the complete, valid placement in `scratch`.
     fn play(&mut self, scratch: &mut Scratch) {
         let p = self.params;
         let board = &*self.board;
+        // The troops become the garrisons, then (occupation) the next turn's troops.
+        policy::commit(board, &scratch.placement, &mut self.troops, |_| true);
         turn::battles(
             board,
             &self.team,
@@ -542,7 +540,7 @@ impl Game {
             &before,
             self.policies.len(),
             &mut scratch.team,
-            &mut scratch.troops,
+            &mut self.troops,
             |_| true,
         );
         policy::update_frontier(
@@ -553,7 +551,6 @@ impl Game {
             &mut scratch.candidates,
         );
         std::mem::swap(&mut self.team, &mut scratch.team);
-        std::mem::swap(&mut self.troops, &mut scratch.troops);
         self.record.push(&territories, &troops);
     }
 

@@ -536,13 +536,10 @@ impl Part {
             turn: self.record.turn(),
         };
         let owned = &self.owned;
-        policy::place(
-            &view,
-            &self.policies,
-            &mut self.placement,
-            &mut self.next_troops,
-            |x| owned[x],
-        );
+        policy::place(&view, &self.policies, &mut self.placement, |x| owned[x]);
+        // The owned territories' garrisons (a part keeps the troops it started the turn with).
+        self.next_troops.copy_from_slice(&self.troops);
+        policy::commit(&self.board, &self.placement, &mut self.next_troops, |x| owned[x]);
         self.phase = Phase::Placed;
         Ok(self.cut_where(false).map(|e| self.placement[e]).collect())
     }

@@ -404,9 +404,9 @@ impl View<'_> {
 
     /// Interior territories (distance `d >= 1`) send all but one troop one step closer to
     /// the front, at most what the neighbour can still hold below [`TROOP_LIMIT`] (more
-    /// would die there); the rest of the row is 0. Returns the troops sent.
+    /// would die there); the rest of the row is 0.
     #[inline]
-    fn move_to_front(&self, x: usize, row: &mut [i64]) -> u64 {
+    fn move_to_front(&self, x: usize, row: &mut [i64]) {
         let (d, t) = (self.dist[x], self.troops[x]);
         let neighbours = self.board.neighbours(x);
         // Toward its first neighbour one step closer (a territory at d >= 1 has one).
@@ -428,7 +428,6 @@ impl View<'_> {
         for (i, slot) in row.iter_mut().enumerate() {
             *slot = if Some(i) == k { sent as i64 } else { 0 };
         }
-        sent
     }
 }
 
@@ -595,41 +594,63 @@ fn for_row_chunks<T: Send, V: Send>(
 }
 
 /// Fills the rows of the territories `owned` accepts whose team plays a built-in policy (rows
-/// of `Custom` teams are left as they are: the caller put the custom placement there), and
-/// sets each such territory's `garrison`: its troops minus all it placed.
+/// of `Custom` teams are left as they are: the caller put the custom placement there).
 pub fn place(
     view: &View<'_>,
     policies: &[Policy],
     placement: &mut [i64],
-    garrison: &mut [u64],
     owned: impl Fn(usize) -> bool + Sync,
 ) {
-    for_row_chunks(view.board, placement, garrison, |x, row, garrison| {
+    let mut no_values = vec![(); view.board.n()];
+    for_row_chunks(view.board, placement, &mut no_values, |x, row, ()| {
         if !owned(x) {
             return;
         }
         let policy = policies[usize::from(view.team[x])];
-        // Interior territories of these teams all do the same, and know what they sent.
-        let committed = if policy.moves_to_front() && view.dist[x] != 0 {
-            view.move_to_front(x, row)
-        } else {
-            if policy != Policy::Custom {
-                row.fill(0);
-            }
-            match policy {
-                Policy::Random => random(view, x, row),
-                Policy::Aggressive => aggressive(view, x, row),
-                Policy::Balanced => balanced(view, x, row),
-                Policy::Opportunist => opportunist(view, x, row),
-                // The game puts its choice in place of a search before placing
-                // (search::resolve); a search left here (a rank's part) places nothing.
-                Policy::Search(_) | Policy::Custom => {}
-            }
-            // Checked placements commit at most the territory's troops.
-            row.iter().map(|p| p.unsigned_abs()).sum()
-        };
-        *garrison = view.troops[x] - committed;
+        if policy.moves_to_front() && view.dist[x] != 0 {
+            // Interior territories of these teams all do the same.
+            view.move_to_front(x, row);
+            return;
+        }
+        if policy != Policy::Custom {
+            row.fill(0);
+        }
+        match policy {
+            Policy::Random => random(view, x, row),
+            Policy::Aggressive => aggressive(view, x, row),
+            Policy::Balanced => balanced(view, x, row),
+            Policy::Opportunist => opportunist(view, x, row),
+            // The game puts its choice in place of a search before placing
+            // (search::resolve); a search left here (a rank's part) places nothing.
+            Policy::Search(_) | Policy::Custom => {}
+        }
     });
+}
+
+/// Takes from each territory `owned` accepts all that its row of the (complete, checked)
+/// `placement` commits: `troops` then holds the garrisons left at home. Done in place once
+/// every row is placed (the rows read the troops of neighbours), so a game needs no second
+/// per-territory troop array.
+pub fn commit(
+    board: &Board,
+    placement: &[i64],
+    troops: &mut [u64],
+    owned: impl Fn(usize) -> bool + Sync,
+) {
+    troops
+        .par_chunks_mut(TERRITORIES_PER_TASK)
+        .enumerate()
+        .for_each(|(chunk, troops)| {
+            let first = chunk * TERRITORIES_PER_TASK;
+            for (k, held) in troops.iter_mut().enumerate() {
+                let x = first + k;
+                if owned(x) {
+                    let row = &placement[board.row(x)];
+                    // Checked placements commit at most the territory's troops.
+                    *held -= row.iter().map(|p| p.unsigned_abs()).sum::<u64>();
+                }
+            }
+        });
 }
 
 /// Whether any team's policy needs frontier distances this turn.
