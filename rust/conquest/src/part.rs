@@ -539,7 +539,9 @@ impl Part {
         policy::place(&view, &self.policies, &mut self.placement, |x| owned[x]);
         // The owned territories' garrisons (a part keeps the troops it started the turn with).
         self.next_troops.copy_from_slice(&self.troops);
-        policy::commit(&self.board, &self.placement, &mut self.next_troops, |x| owned[x]);
+        policy::commit(&self.board, &self.placement, &mut self.next_troops, |x| {
+            owned[x]
+        });
         self.phase = Phase::Placed;
         Ok(self.cut_where(false).map(|e| self.placement[e]).collect())
     }
