@@ -128,6 +128,23 @@ def distinct_entries(
     return result
 
 
+def points(name: str, values: object, n: int) -> NDArray[np.float64] | None:
+    """``values`` (``None`` or ``n`` finite points of the plane, an ``(n, 2)`` array of
+    numbers) as a new float64 array."""
+    if values is None:
+        return None
+    array = np.asarray(values)
+    if array.dtype.kind not in "iuf":
+        raise InvalidParameter(f"{name} must be numbers, got dtype {array.dtype}")
+    if array.shape != (n, 2):
+        raise InvalidParameter(f"{name} must have shape ({n}, 2), got {array.shape}")
+    result = np.array(array, dtype=np.float64)
+    bad = np.flatnonzero(~np.isfinite(result).all(axis=1))
+    if bad.size:
+        raise InvalidParameter(f"{name}[{bad[0]}] is not finite: {result[bad[0]].tolist()}")
+    return result
+
+
 def available_memory() -> int | None:
     """The bytes the kernel could give this process without swapping (``MemAvailable`` in
     ``/proc/meminfo``), or None where it does not say (then nothing is refused for size)."""

@@ -242,7 +242,7 @@ class Board:
         colour_array, regions = _colouring(
             offsets, neighbours, start_array, colours, k=k, seed=seed
         )
-        checked_centres = layouts.check_centres(layout.centres, n)
+        checked_centres = _validate.points("centres", layout.centres, n)
         if checked_centres is None and polygon_vertices is not None and polygon_offsets is not None:
             sums = np.add.reduceat(polygon_vertices, polygon_offsets[:-1], axis=0)
             checked_centres = sums / np.diff(polygon_offsets)[:, None]

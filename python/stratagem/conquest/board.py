@@ -155,7 +155,7 @@ class Board:
     def _assign(self, layout: Layout) -> None:
         """Checks the layout's names, continents, positions and kind, and fills the slots."""
         n = layout.indptr.shape[0] - 1
-        checked = _check_positions(layout.positions, n)
+        checked = _validate.points("positions", layout.positions, n)
         if not isinstance(layout.kind, str):
             raise InvalidParameter(f"kind must be a string, got {layout.kind!r}")
         values = {
@@ -637,18 +637,3 @@ def _check_continents(
             raise InvalidBoard(f"continent {name!r} has no territory")
         result.append((name, tuple(sorted(ids))))
     return tuple(result)
-
-
-def _check_positions(positions: ArrayLike | None, n: int) -> FloatArray | None:
-    if positions is None:
-        return None
-    array = np.asarray(positions)
-    if array.dtype.kind not in "iuf":
-        raise InvalidParameter(f"positions must be numbers, got dtype {array.dtype}")
-    if array.shape != (n, 2):
-        raise InvalidParameter(f"positions must have shape ({n}, 2), got {array.shape}")
-    array = np.array(array, dtype=np.float64)
-    bad = np.flatnonzero(~np.isfinite(array).all(axis=1))
-    if bad.size:
-        raise InvalidParameter(f"positions[{bad[0]}] is not finite: {array[bad[0]].tolist()}")
-    return array

@@ -34,7 +34,6 @@ __all__ = [
     "MAX_VORONOI_CELLS",
     "VORONOI_PURPOSE",
     "Layout",
-    "check_centres",
     "check_polygons",
     "check_size",
     "farthest_starts",
@@ -540,24 +539,7 @@ def _multi_edges(multigraph: Any) -> Iterable[tuple[Any, Any, int]]:
         yield a, b, multigraph.number_of_edges(a, b)
 
 
-# -- geometry and labels given by the caller -------------------------------------------------
-
-
-def check_centres(centres: ArrayLike | None, n: int) -> FloatArray | None:
-    if centres is None:
-        return None
-    array = np.asarray(centres)
-    if array.dtype.kind not in "iuf":
-        raise InvalidParameter(f"centres must be numbers, got dtype {array.dtype}")
-    if array.shape != (n, 2):
-        raise InvalidParameter(f"centres must have shape ({n}, 2), got {array.shape}")
-    result = np.array(array, dtype=np.float64)
-    bad = np.flatnonzero(~np.isfinite(result).all(axis=1))
-    if bad.size:
-        raise InvalidParameter(
-            f"the centre of cell {bad[0]} is not finite: {result[bad[0]].tolist()}"
-        )
-    return result
+# -- geometry given by the caller ------------------------------------------------------------
 
 
 def check_polygons(
