@@ -12,6 +12,7 @@ pub mod attachment;
 pub mod board;
 pub mod exact;
 pub mod game;
+pub mod grid_part;
 pub mod grid_start;
 pub mod many;
 pub mod odds;

@@ -36,8 +36,8 @@ enum Phase {
 pub struct Setup {
     pub board: Board,
     pub owned: Vec<bool>,
-    pub team: Vec<i64>,
-    pub troops: Vec<i64>,
+    pub team: Vec<u8>,
+    pub troops: Vec<u64>,
     pub policies: Vec<Policy>,
     pub params: Params,
     pub plan: Plan,
@@ -132,7 +132,7 @@ impl Part {
                 troops.len()
             )));
         }
-        if let Some(x) = team.iter().position(|&t| t < 0 || t as usize >= k) {
+        if let Some(x) = team.iter().position(|&t| usize::from(t) >= k) {
             return Err(Error::InvalidParameter(format!(
                 "territory {} has team {}, but {k} policies were given: teams run 0..{} \
                  (one policy per team)",
@@ -142,7 +142,7 @@ impl Part {
             )));
         }
         let limit = troop_limit(territories);
-        if let Some(x) = troops.iter().position(|&t| t < 0 || t as u64 > limit) {
+        if let Some(x) = troops.iter().position(|&t| t > limit) {
             return Err(Error::InvalidParameter(format!(
                 "territory {} has {} troops, outside 0..{limit}",
                 board.territory_id(x),
@@ -161,8 +161,8 @@ impl Part {
         }
         Ok(Self {
             record: Record::start(territories, params.max_turns, counts),
-            team: team.iter().map(|&t| t as u8).collect(),
-            troops: troops.iter().map(|&t| t as u64).collect(),
+            team,
+            troops,
             resolves_cut: vec![false; plan.cut.len()],
             cut_slot,
             frontier: Vec::new(),
@@ -792,8 +792,8 @@ mod tests {
         Ok(Setup {
             board,
             owned: vec![true; 16],
-            team: team.to_vec(),
-            troops: troops.to_vec(),
+            team: team.iter().map(|&t| t as u8).collect(),
+            troops: troops.iter().map(|&t| t as u64).collect(),
             policies: policies.to_vec(),
             params: params(),
             plan: Plan {
