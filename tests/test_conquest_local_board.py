@@ -23,6 +23,7 @@ from stratagem.conquest.boards.grid_rows import GridRows
 from stratagem.conquest.boards.layouts import random_order
 from stratagem.conquest.distributed import DistributedGame, local_board, partition
 from stratagem.conquest.distributed.local_board import (
+    grid_part,
     local_share,
     local_start,
     random_positions,
@@ -110,11 +111,9 @@ def test_each_ranks_regions_from_the_distances_are_assign_regions(
     whole = assign_regions(board, teams, seed)
 
     def start(comm: Communicator) -> tuple[list[int], list[int]]:
-        share = local_share(grid, comm.size, comm.rank)
-        ids = share["local_ids"]
-        team, territories = local_start(
-            grid, teams, assign="regions", seed=seed, ids=ids, owned=share["owned"], comm=comm
-        )
+        share = grid_part(grid, comm)
+        ids = share.ids()
+        team, territories = local_start(grid, share, teams, assign="regions", seed=seed, comm=comm)
         return (team - whole[ids]).tolist(), territories.tolist()
 
     sizes = np.bincount(whole, minlength=teams).tolist()

@@ -17,6 +17,7 @@ use crate::board::{Board, prefetch};
 use crate::game::{History, Params, Record, Status, check_committed};
 use crate::plan::{Plan, check_plan};
 use crate::policy::{self, NO_DISTANCE, NO_SLOT, Policy, Pressure, View};
+use crate::share::Share;
 use crate::turn::troop_limit;
 use crate::{MAX_TEAMS, TROOP_LIMIT, purpose, turn};
 
@@ -105,6 +106,39 @@ fn pack_state(team: u8, troops: u64) -> u64 {
 
 impl Part {
     pub fn new(setup: Setup) -> Result<Self> {
+        Self::assemble(setup, true)
+    }
+
+    /// The part of a share the engine cut ([`Share`]), every territory with `troops`: its
+    /// exchange plan is right by construction (the share's tests compare it with the whole
+    /// board's cut) and is not checked again.
+    pub fn of_share(
+        share: Share,
+        team: Vec<u8>,
+        troops: u64,
+        policies: Vec<Policy>,
+        params: Params,
+        territories: u64,
+        counts: Counts,
+    ) -> Result<Self> {
+        let n = share.local_ids.len();
+        let (board, owned, plan, _) = share.into_part()?;
+        let setup = Setup {
+            board,
+            owned,
+            team,
+            troops: vec![troops; n],
+            policies,
+            params,
+            plan,
+            territories,
+            counts,
+        };
+        Self::assemble(setup, false)
+    }
+
+    /// The part of `setup`, its exchange plan checked when `check_exchanges`.
+    fn assemble(setup: Setup, check_exchanges: bool) -> Result<Self> {
         let Setup {
             board,
             owned,
@@ -149,7 +183,11 @@ impl Part {
                 troops[x]
             )));
         }
-        check_plan(&board, &owned, &plan)?;
+        if check_exchanges {
+            check_plan(&board, &owned, &plan)?;
+        } else if plan.cut.iter().any(|&e| e as usize >= board.n_edges()) {
+            return Err(inconsistent("a cut edge beyond the part's borders".into()));
+        }
         let mut cut_slot = vec![NO_SLOT; board.n_edges()];
         for (slot, &e) in plan.cut.iter().enumerate() {
             cut_slot[e as usize] = slot as u32;

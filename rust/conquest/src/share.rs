@@ -198,6 +198,30 @@ pub trait Rows {
     fn unchecked(&self) -> bool {
         false
     }
+    /// The territories of the block `lo..hi` that may border one outside it, as ranges
+    /// (every one, unless the board's shape tells).
+    fn may_cross(&self, lo: i64, hi: i64) -> Vec<std::ops::Range<i64>> {
+        vec![lo..hi]
+    }
+    /// Calls `visit(x, start, row)` for every territory `x` of `lo..hi` in order, with where
+    /// its row starts in the board's CSR ([`Rows::offset`]) and its row ([`Rows::row`]).
+    fn each_row(
+        &self,
+        lo: i64,
+        hi: i64,
+        mut visit: impl FnMut(i64, i64, &[i64]) -> Result<()>,
+    ) -> Result<()>
+    where
+        Self: Sized,
+    {
+        let mut row = Vec::new();
+        for x in lo..hi {
+            row.clear();
+            self.row(x, &mut row)?;
+            visit(x, self.offset(x)?, &row)?;
+        }
+        Ok(())
+    }
 }
 
 /// A grid board (`grid:RxC`, `:torus` joining the first and last row and column) known by
@@ -216,32 +240,43 @@ impl Rows for Grid {
     }
 
     fn row(&self, x: i64, out: &mut Vec<i64>) -> Result<()> {
-        let (rows, cols) = (self.rows, self.cols);
-        let (r, c) = (x / cols, x % cols);
-        let first = out.len();
-        if self.torus {
-            out.extend([
-                (r + rows - 1) % rows * cols + c,
-                r * cols + (c + cols - 1) % cols,
-                r * cols + (c + 1) % cols,
-                (r + 1) % rows * cols + c,
-            ]);
-            out[first..].sort_unstable();
+        self.row_at(x / self.cols, x % self.cols, out);
+        Ok(())
+    }
+
+    /// Only a block's first and last `cols` territories border others: a neighbour is in
+    /// the same row (a torus wraps a row onto itself) or the next or last row (or, on a
+    /// torus, the far row, which only the grid's first and last rows border).
+    fn may_cross(&self, lo: i64, hi: i64) -> Vec<std::ops::Range<i64>> {
+        if hi - lo <= 2 * self.cols {
+            return vec![lo..hi];
+        }
+        vec![lo..lo + self.cols, hi - self.cols..hi]
+    }
+
+    /// The rows one after the other, stepping along the grid's rows without dividing.
+    fn each_row(
+        &self,
+        lo: i64,
+        hi: i64,
+        mut visit: impl FnMut(i64, i64, &[i64]) -> Result<()>,
+    ) -> Result<()> {
+        if lo >= hi {
             return Ok(());
         }
-        // Up, left, right, down is ascending order.
-        let candidates = [
-            (r > 0, x - cols),
-            (c > 0, x - 1),
-            (c < cols - 1, x + 1),
-            (r < rows - 1, x + cols),
-        ];
-        out.extend(
-            candidates
-                .iter()
-                .filter(|(present, _)| *present)
-                .map(|&(_, y)| y),
-        );
+        let (mut r, mut c) = (lo / self.cols, lo % self.cols);
+        let mut start = self.offset(lo)?;
+        let mut row = Vec::with_capacity(4);
+        for x in lo..hi {
+            row.clear();
+            self.row_at(r, c, &mut row);
+            visit(x, start, &row)?;
+            start += row.len() as i64;
+            c += 1;
+            if c == self.cols {
+                (r, c) = (r + 1, 0);
+            }
+        }
         Ok(())
     }
 
@@ -261,6 +296,36 @@ impl Rows for Grid {
 }
 
 impl Grid {
+    /// Appends the neighbours of the territory in row `r`, column `c`, ascending.
+    fn row_at(&self, r: i64, c: i64, out: &mut Vec<i64>) {
+        let (rows, cols) = (self.rows, self.cols);
+        let x = r * cols + c;
+        if self.torus {
+            let first = out.len();
+            out.extend([
+                (r + rows - 1) % rows * cols + c,
+                r * cols + (c + cols - 1) % cols,
+                r * cols + (c + 1) % cols,
+                (r + 1) % rows * cols + c,
+            ]);
+            out[first..].sort_unstable();
+            return;
+        }
+        // Up, left, right, down is ascending order.
+        let candidates = [
+            (r > 0, x - cols),
+            (c > 0, x - 1),
+            (c < cols - 1, x + 1),
+            (r < rows - 1, x + cols),
+        ];
+        out.extend(
+            candidates
+                .iter()
+                .filter(|(present, _)| *present)
+                .map(|&(_, y)| y),
+        );
+    }
+
     /// The whole CSR of the grid (`indptr`, `indices`), the arrays of
     /// `stratagem.conquest.boards.layouts.grid`: offsets in closed form, rows written block by block
     /// in parallel (the same arrays for any number of threads). Refuses a shape
@@ -466,7 +531,7 @@ pub fn block_share<R: Rows>(rows: &R, offsets: &[i64], rank: usize) -> Result<Sh
     let (lo, hi) = (offsets[rank], offsets[rank + 1]);
     let mine = |y: i64| (lo..hi).contains(&y);
     let owner = |y: i64| offsets.partition_point(|&o| o <= y) as i64 - 1;
-    let (mut row, mut back) = (Vec::new(), Vec::new());
+    let mut back = Vec::new();
     // Where `x` sits in the row of `y`, which must hold it.
     let mut place_in = |y: i64, x: i64| -> Result<i64> {
         back.clear();
@@ -477,29 +542,38 @@ pub fn block_share<R: Rows>(rows: &R, offsets: &[i64], rank: usize) -> Result<Sh
         Ok(rows.offset(y)? + k as i64)
     };
     let mut cut_edges: Vec<Cut> = Vec::new();
-    let mut owned_edges = 0;
-    for x in lo..hi {
-        row.clear();
-        rows.row(x, &mut row)?;
-        owned_edges += row.len();
-        for (k, &y) in row.iter().enumerate() {
-            if mine(y) {
-                if rows.unchecked() {
-                    place_in(y, x)?;
+    let mut scanned_edges = 0;
+    let crossing = rows.may_cross(lo, hi);
+    let all_scanned = crossing == [lo..hi];
+    for range in crossing {
+        rows.each_row(range.start, range.end, |x, start, row| {
+            scanned_edges += row.len();
+            for (k, &y) in row.iter().enumerate() {
+                if mine(y) {
+                    if rows.unchecked() {
+                        place_in(y, x)?;
+                    }
+                    continue;
                 }
-                continue;
+                let border = if x < y {
+                    if rows.unchecked() {
+                        place_in(y, x)?;
+                    }
+                    start + k as i64
+                } else {
+                    place_in(y, x)?
+                };
+                cut_edges.push((owner(y), border, x as usize, y as usize, k));
             }
-            let border = if x < y {
-                if rows.unchecked() {
-                    place_in(y, x)?;
-                }
-                rows.offset(x)? + k as i64
-            } else {
-                place_in(y, x)?
-            };
-            cut_edges.push((owner(y), border, x as usize, y as usize, k));
-        }
+            Ok(())
+        })?;
     }
+    // The owned rows' borders (their span in the board's CSR where it is known).
+    let owned_edges = if all_scanned {
+        scanned_edges
+    } else {
+        (rows.offset(hi)? - rows.offset(lo)?) as usize
+    };
     let ghosts = ghosts_of(&cut_edges);
     let below = ghosts.partition_point(|&g| (g as i64) < lo);
     let owned = (hi - lo) as usize;
@@ -531,11 +605,7 @@ pub fn block_share<R: Rows>(rows: &R, offsets: &[i64], rank: usize) -> Result<Sh
         ..Share::default()
     };
     out.indptr.push(0);
-    for &x in &ids {
-        let x = i64::from(x);
-        row.clear();
-        rows.row(x, &mut row)?;
-        let start = rows.offset(x)?;
+    let mut add_row = |x: i64, start: i64, row: &[i64]| -> Result<()> {
         for (k, &y) in row.iter().enumerate() {
             if mine(x) || mine(y) {
                 out.indices.push(local(y as usize)?);
@@ -544,6 +614,14 @@ pub fn block_share<R: Rows>(rows: &R, offsets: &[i64], rank: usize) -> Result<Sh
         }
         out.indptr
             .push(narrow(out.indices.len(), "a part's directed border")?);
+        Ok(())
+    };
+    for &g in &ghosts[..below] {
+        rows.each_row(g as i64, g as i64 + 1, &mut add_row)?;
+    }
+    rows.each_row(lo, hi, &mut add_row)?;
+    for &g in &ghosts[below..] {
+        rows.each_row(g as i64, g as i64 + 1, &mut add_row)?;
     }
     out.local_ids = ids;
     let ghost_owners = ghosts.iter().map(|&g| (owner(g as i64), g)).collect();
@@ -678,7 +756,14 @@ mod tests {
 
     #[test]
     fn a_grid_share_is_the_share_of_the_whole_grid() -> Result<()> {
-        for (rows, cols, torus) in [(1, 1, false), (1, 7, false), (5, 4, false), (3, 3, true)] {
+        for (rows, cols, torus) in [
+            (1, 1, false),
+            (1, 7, false),
+            (5, 4, false),
+            (9, 3, false),
+            (3, 3, true),
+            (10, 4, true),
+        ] {
             let grid = Grid { rows, cols, torus };
             let (indptr, indices) = grid_csr(grid)?;
             let offsets = (0..grid.n())

@@ -238,21 +238,9 @@ impl PyPart {
         let team = team.as_array().to_vec();
         let taken = std::mem::take(share.held_mut()?);
         let threads = Threads::new(threads)?;
-        let part = py.detach(|| {
-            let n = taken.local_ids.len();
-            let (board, owned, plan, _) = taken.into_part()?;
-            Part::new(Setup {
-                board,
-                owned,
-                team,
-                troops: vec![troops; n],
-                policies,
-                params: params.into(),
-                plan,
-                territories,
-                counts,
-            })
-        });
+        let params = params.into();
+        let part = py
+            .detach(|| Part::of_share(taken, team, troops, policies, params, territories, counts));
         Ok(Self {
             part: part.map_err(to_py)?,
             threads,
