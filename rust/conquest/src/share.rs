@@ -198,10 +198,10 @@ pub trait Rows {
     fn unchecked(&self) -> bool {
         false
     }
-    /// The territories of the block `lo..hi` that may border one outside it, as ranges
-    /// (every one, unless the board's shape tells).
-    fn may_cross(&self, lo: i64, hi: i64) -> Vec<std::ops::Range<i64>> {
-        vec![lo..hi]
+    /// The territories of the block `lo..hi` that may border one outside it, as `(first,
+    /// end)` runs (every one, unless the board's shape tells).
+    fn may_cross(&self, lo: i64, hi: i64) -> Vec<(i64, i64)> {
+        vec![(lo, hi)]
     }
     /// Calls `visit(x, start, row)` for every territory `x` of `lo..hi` in order, with where
     /// its row starts in the board's CSR ([`Rows::offset`]) and its row ([`Rows::row`]).
@@ -247,11 +247,11 @@ impl Rows for Grid {
     /// Only a block's first and last `cols` territories border others: a neighbour is in
     /// the same row (a torus wraps a row onto itself) or the next or last row (or, on a
     /// torus, the far row, which only the grid's first and last rows border).
-    fn may_cross(&self, lo: i64, hi: i64) -> Vec<std::ops::Range<i64>> {
+    fn may_cross(&self, lo: i64, hi: i64) -> Vec<(i64, i64)> {
         if hi - lo <= 2 * self.cols {
-            return vec![lo..hi];
+            return vec![(lo, hi)];
         }
-        vec![lo..lo + self.cols, hi - self.cols..hi]
+        vec![(lo, lo + self.cols), (hi - self.cols, hi)]
     }
 
     /// The rows one after the other, stepping along the grid's rows without dividing.
@@ -544,9 +544,9 @@ pub fn block_share<R: Rows>(rows: &R, offsets: &[i64], rank: usize) -> Result<Sh
     let mut cut_edges: Vec<Cut> = Vec::new();
     let mut scanned_edges = 0;
     let crossing = rows.may_cross(lo, hi);
-    let all_scanned = crossing == [lo..hi];
-    for range in crossing {
-        rows.each_row(range.start, range.end, |x, start, row| {
+    let all_scanned = crossing == [(lo, hi)];
+    for (first, end) in crossing {
+        rows.each_row(first, end, |x, start, row| {
             scanned_edges += row.len();
             for (k, &y) in row.iter().enumerate() {
                 if mine(y) {

@@ -405,10 +405,12 @@ class DistributedGame(_Recorded):
         team, territories = local_start(
             grid, share, teams, assign=assign, seed=self.seed, comm=self.comm
         )
+        arrays: dict[str, NDArray[Any]]
         if self._custom:
-            arrays = share.arrays()
+            arrays = dict(share.arrays())
         else:
-            arrays = dict.fromkeys(_CSR_FIELDS, np.zeros(0, dtype=np.int64)) | share.plan()
+            arrays = {name: np.zeros(0, dtype=np.int64) for name in _CSR_FIELDS}
+            arrays |= share.plan()
             arrays["owned"] = np.zeros(0, dtype=bool)
         self._local = PartArrays(**{name: _read_only(array) for name, array in arrays.items()})
         parameters = (self.seed, self.rate_ppm, self.cap, self.max_turns)
