@@ -29,6 +29,7 @@ __all__ = [
     "board_regions",
     "check_policy",
     "csr_share",
+    "first_in_order",
     "grid_csr",
     "grid_part",
     "grid_share",
@@ -198,6 +199,9 @@ class Share:
 def grid_part(
     rows: int, cols: int, torus: bool, offsets: NDArray[np.int64], rank: int
 ) -> Share: ...
+def first_in_order(
+    seed: int, purpose: str, lo: int, hi: int, count: int
+) -> list[tuple[int, int]]: ...
 def regions_cuts(counts: list[int], teams: int) -> list[tuple[int, int]]: ...
 def battle_odds(a: int, d: int, coins_a: int, coins_d: int) -> tuple[float, float, float]: ...
 def battle_odds_exact(

@@ -664,6 +664,23 @@ impl PyShare {
     }
 }
 
+/// `first_in_order(seed, purpose, lo, hi, count)`: `(word, id)` of the first `count`
+/// territories of `lo..hi` in the random order of the stream `(seed, purpose)`, the list of
+/// `stratagem.conquest.boards.layouts.first_in_order`, drawn by the engine in parallel
+/// without holding the words.
+#[pyfunction]
+fn first_in_order(
+    py: Python<'_>,
+    seed: u64,
+    purpose: &str,
+    lo: u64,
+    hi: u64,
+    count: usize,
+) -> PyResult<Vec<(u64, u64)>> {
+    py.detach(|| stratagem_conquest::grid_start::first_in_order(seed, purpose, lo, hi, count))
+        .map_err(to_py)
+}
+
 /// `regions_cuts(counts, teams)`: where each team but the first starts in the order of the
 /// regions start, from the territories at each distance from the far end (`counts`, all
 /// ranks'): `(distance, place among the territories at that distance)`.
@@ -700,6 +717,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyShare>()?;
     m.add_function(wrap_pyfunction!(grid_part, m)?)?;
     m.add_function(wrap_pyfunction!(regions_cuts, m)?)?;
+    m.add_function(wrap_pyfunction!(first_in_order, m)?)?;
     m.add_function(wrap_pyfunction!(part_share, m)?)?;
     m.add_function(wrap_pyfunction!(grid_share, m)?)?;
     m.add_function(wrap_pyfunction!(csr_share, m)?)?;

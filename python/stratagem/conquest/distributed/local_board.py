@@ -34,7 +34,7 @@ from numpy.typing import NDArray
 
 from stratagem import _core
 from stratagem.conquest.boards.grid_rows import GridRows
-from stratagem.conquest.boards.layouts import _raw_words, first_in_order
+from stratagem.conquest.boards.layouts import _raw_words
 from stratagem.mpi import Communicator, allreduce, block_partition
 
 __all__ = [
@@ -91,7 +91,7 @@ def region_starts(
     "conquest.assign.regions")`` (by their words of the stream, ties by id), each rank
     drawing the words of its ``block`` (``lo, hi``) of ids only; the first is the territory
     :func:`~stratagem.conquest.board.assign_regions` searches from."""
-    mine = first_in_order(seed, _REGIONS, *block, teams)
+    mine = _core.conquest.first_in_order(seed, _REGIONS, *block, teams)
     everyone = sorted(pair for pairs in comm.allgather_object(mine) for pair in pairs)
     return [territory for _, territory in everyone[:teams]]
 
