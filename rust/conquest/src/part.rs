@@ -99,6 +99,49 @@ fn inconsistent(message: String) -> Error {
     Error::InconsistentInput(message)
 }
 
+/// Checks a part's start: `k` teams (one policy each) and valid parameters, one team per
+/// territory of the part (`team`, territory `x` being `id(x)` of the whole board) below `k`,
+/// troops within the limit of a board of `territories`, the whole board's counts per team.
+fn check_start(
+    team: &[u8],
+    troops: &[u64],
+    k: usize,
+    params: Params,
+    territories: u64,
+    counts: &Counts,
+    id: impl Fn(usize) -> u64,
+) -> Result<()> {
+    params.validate()?;
+    if !(2..=MAX_TEAMS).contains(&k) {
+        return Err(Error::InvalidParameter(format!(
+            "a game has 2 to {MAX_TEAMS} teams (one policy each), got {k}"
+        )));
+    }
+    if let Some(x) = team.iter().position(|&t| usize::from(t) >= k) {
+        return Err(Error::InvalidParameter(format!(
+            "territory {} has team {}, but {k} policies were given: teams run 0..{} (one \
+             policy per team)",
+            id(x),
+            team[x],
+            k - 1
+        )));
+    }
+    let limit = troop_limit(territories);
+    if let Some(x) = troops.iter().position(|&t| t > limit) {
+        return Err(Error::InvalidParameter(format!(
+            "territory {} has {} troops, outside 0..{limit}",
+            id(x),
+            troops[x]
+        )));
+    }
+    if counts.0.len() != k || counts.1.len() != k {
+        return Err(Error::InvalidParameter(format!(
+            "the whole board's counts need {k} entries per team"
+        )));
+    }
+    Ok(())
+}
+
 /// Troops and team of a territory in one word (troops <= 2^40 < 2^48, teams < 64).
 fn pack_state(team: u8, troops: u64) -> u64 {
     (u64::from(team) << 48) | troops
@@ -111,9 +154,10 @@ impl Part {
 
     /// The part of a share the engine cut ([`Share`]), every territory with `troops`: its
     /// exchange plan is right by construction (the share's tests compare it with the whole
-    /// board's cut) and is not checked again.
+    /// board's cut) and is not checked again. The share's arrays are moved into the part
+    /// (`share` is left empty) once the start is found good; a refused start leaves it whole.
     pub fn of_share(
-        share: Share,
+        share: &mut Share,
         team: Vec<u8>,
         troops: u64,
         policies: Vec<Policy>,
@@ -122,7 +166,17 @@ impl Part {
         counts: Counts,
     ) -> Result<Self> {
         let n = share.local_ids.len();
-        let (board, owned, plan, _) = share.into_part()?;
+        // Checked before the share is taken apart: a refused start leaves nothing half made.
+        let id = |x: usize| u64::from(share.local_ids[x]);
+        if team.len() != n {
+            return Err(Error::InvalidParameter(format!(
+                "team needs one entry per territory of the part ({n}), got {}",
+                team.len()
+            )));
+        }
+        let k = policies.len();
+        check_start(&team, &[troops], k, params, territories, &counts, id)?;
+        let (board, owned, plan, _) = std::mem::take(share).into_part()?;
         let setup = Setup {
             board,
             owned,
@@ -150,13 +204,7 @@ impl Part {
             territories,
             counts,
         } = setup;
-        let (n, k) = (board.n(), policies.len());
-        params.validate()?;
-        if !(2..=MAX_TEAMS).contains(&k) {
-            return Err(Error::InvalidParameter(format!(
-                "a game has 2 to {MAX_TEAMS} teams (one policy each), got {k}"
-            )));
-        }
+        let n = board.n();
         if owned.len() != n || team.len() != n || troops.len() != n {
             return Err(Error::InvalidParameter(format!(
                 "owned, team and troops need one entry per territory of the part ({n}), \
@@ -166,23 +214,9 @@ impl Part {
                 troops.len()
             )));
         }
-        if let Some(x) = team.iter().position(|&t| usize::from(t) >= k) {
-            return Err(Error::InvalidParameter(format!(
-                "territory {} has team {}, but {k} policies were given: teams run 0..{} \
-                 (one policy per team)",
-                board.territory_id(x),
-                team[x],
-                k - 1
-            )));
-        }
-        let limit = troop_limit(territories);
-        if let Some(x) = troops.iter().position(|&t| t > limit) {
-            return Err(Error::InvalidParameter(format!(
-                "territory {} has {} troops, outside 0..{limit}",
-                board.territory_id(x),
-                troops[x]
-            )));
-        }
+        let id = |x: usize| board.territory_id(x);
+        let k = policies.len();
+        check_start(&team, &troops, k, params, territories, &counts, id)?;
         if check_exchanges {
             check_plan(&board, &owned, &plan)?;
         } else if plan.cut.iter().any(|&e| e as usize >= board.n_edges()) {
@@ -191,11 +225,6 @@ impl Part {
         let mut cut_slot = vec![NO_SLOT; board.n_edges()];
         for (slot, &e) in plan.cut.iter().enumerate() {
             cut_slot[e as usize] = slot as u32;
-        }
-        if counts.0.len() != k || counts.1.len() != k {
-            return Err(Error::InvalidParameter(format!(
-                "the whole board's counts need {k} entries per team"
-            )));
         }
         Ok(Self {
             record: Record::start(territories, params.max_turns, counts),

@@ -210,8 +210,8 @@ impl PyPart {
     }
 
     /// The part of a share the engine built (`grid_part`), its arrays moved into the part
-    /// (the share is left empty): `team` of every territory of the share (local order), and
-    /// `troops` on every one.
+    /// (the share is left empty; a refused start leaves it as it was): `team` of every
+    /// territory of the share (local order), and `troops` on every one.
     #[staticmethod]
     #[pyo3(signature = (
         share, team, troops, policies, params, territories, territory_counts, troop_counts,
@@ -236,15 +236,14 @@ impl PyPart {
             checked_list("troop_counts", &troop_counts)?,
         );
         let team = team.as_array().to_vec();
-        let taken = std::mem::take(share.held_mut()?);
+        let held = share.held_mut()?;
         let threads = Threads::new(threads)?;
         let params = params.into();
         let part = py
-            .detach(|| Part::of_share(taken, team, troops, policies, params, territories, counts));
-        Ok(Self {
-            part: part.map_err(to_py)?,
-            threads,
-        })
+            .detach(|| Part::of_share(held, team, troops, policies, params, territories, counts))
+            .map_err(to_py)?;
+        share.held = None;
+        Ok(Self { part, threads })
     }
 
     /// Starts a turn; False when the game is over.
