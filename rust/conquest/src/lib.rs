@@ -17,6 +17,7 @@ pub mod grid_start;
 pub mod many;
 pub mod odds;
 pub mod part;
+pub mod part_share;
 pub mod plan;
 pub mod policy;
 pub mod search;
