@@ -23,6 +23,7 @@ from stratagem.conquest.boards.grid_rows import GridRows
 from stratagem.conquest.boards.layouts import random_order
 from stratagem.conquest.distributed import DistributedGame, local_board, partition
 from stratagem.conquest.distributed.local_board import (
+    grid_part,
     local_share,
     local_start,
     random_positions,
@@ -110,11 +111,9 @@ def test_each_ranks_regions_from_the_distances_are_assign_regions(
     whole = assign_regions(board, teams, seed)
 
     def start(comm: Communicator) -> tuple[list[int], list[int]]:
-        share = local_share(grid, comm.size, comm.rank)
-        ids = share["local_ids"]
-        team, territories = local_start(
-            grid, teams, assign="regions", seed=seed, ids=ids, owned=share["owned"], comm=comm
-        )
+        share = grid_part(grid, comm)
+        ids = share.ids()
+        team, territories = local_start(grid, share, teams, assign="regions", seed=seed, comm=comm)
         return (team - whole[ids]).tolist(), territories.tolist()
 
     sizes = np.bincount(whole, minlength=teams).tolist()
@@ -269,3 +268,49 @@ def test_bad_input_to_from_spec_on_one_rank_raises_on_every_rank(
     for outcome in outcomes:
         assert isinstance(outcome, (InvalidParameter, InconsistentInput)), repr(outcome)
         assert message in str(outcome)
+
+
+def test_a_share_kept_by_the_engine_is_the_share_of_the_whole_board_and_makes_one_part() -> None:
+    grid = GridRows(7, 6, False)
+    board = Board.grid(7, 6)
+    offsets = block_partition(grid.n, 3)
+    owner = partition(board, 3)
+    share = _core.conquest.grid_part(7, 6, False, offsets, 1)
+    whole = _core.conquest.part_share(board.indptr, board.indices, owner, 1)
+    arrays = share.arrays()
+    assert sorted(arrays) == sorted(whole)
+    for name, array in whole.items():
+        assert arrays[name].tolist() == array.tolist(), name
+    assert sorted(share.plan()) == sorted(PLAN_FIELDS)
+    assert share.ids().tolist() == whole["local_ids"].tolist()
+    names = ["random", "balanced"]
+    team = np.zeros(share.n, dtype=np.uint8)
+    counts = np.array([grid.n, 0], dtype=np.int64)
+    make = _core.conquest.Part.of_share
+    with pytest.raises(InvalidParameter, match="one entry per territory"):
+        make(share, team[:-1], 3, names, (1, 200_000, 2**40, None), grid.n, counts, counts * 3)
+    with pytest.raises(InvalidParameter, match="team 2 of 2"):
+        share.team_counts(team + 2, 2)
+    part = make(share, team, 3, names, (1, 200_000, 2**40, None), grid.n, counts, counts * 3)
+    assert part.owned_ids().tolist() == list(range(offsets[1], offsets[2]))
+    with pytest.raises(InvalidParameter, match="made into a part already"):
+        share.plan()
+
+
+def test_the_regions_cuts_refuse_more_teams_than_territories() -> None:
+    assert _core.conquest.regions_cuts([1, 2, 1], 2) == [(1, 1)]
+    with pytest.raises(InvalidParameter, match="5 teams on 4 territories"):
+        _core.conquest.regions_cuts([1, 2, 1], 5)
+    with pytest.raises(InvalidParameter, match="not on the grid"):
+        _core.conquest.grid_part(2, 2, False, np.array([0, 4]), 0).farthest(4)
+
+
+PLAN_FIELDS = (
+    "neighbours",
+    "halo_send",
+    "halo_send_offsets",
+    "halo_recv",
+    "halo_recv_offsets",
+    "cut",
+    "cut_offsets",
+)

@@ -19,7 +19,7 @@ from stratagem.conquest import Board, assign_random, assign_regions
 from stratagem.conquest.boards.grid_rows import GridRows
 from stratagem.conquest.distributed import partition
 from stratagem.conquest.distributed.graph_start import graph_start
-from stratagem.conquest.distributed.local_board import local_share, local_start
+from stratagem.conquest.distributed.local_board import grid_part, local_start
 from stratagem.errors import InvalidParameter
 from stratagem.mpi import Communicator
 
@@ -60,14 +60,14 @@ def test_each_ranks_grid_regions_are_the_whole_boards(comm: Communicator, spec: 
     grid = GridRows.of_spec(spec)
     assert grid is not None
     board = Board.from_spec(spec)
-    share = local_share(grid, comm.size, comm.rank)
-    ids, owned = share["local_ids"], share["owned"]
+    share = grid_part(grid, comm)
+    ids = share.ids()
     differences = []
     for teams in range(2, 9):
         for seed in (0, 7, 2**64 - 1):
             whole = assign_regions(board, teams, seed)
             team, territories = local_start(
-                grid, teams, assign="regions", seed=seed, ids=ids, owned=owned, comm=comm
+                grid, share, teams, assign="regions", seed=seed, comm=comm
             )
             if not np.array_equal(team, whole[ids]):
                 differences.append(f"rank {comm.rank}: {teams} teams, seed {seed}")

@@ -21,6 +21,7 @@ __all__ = [
     "Board",
     "Game",
     "Part",
+    "Share",
     "Standing",
     "attachment_csr",
     "battle_odds",
@@ -28,9 +29,12 @@ __all__ = [
     "board_regions",
     "check_policy",
     "csr_share",
+    "first_in_order",
     "grid_csr",
+    "grid_part",
     "grid_share",
     "part_share",
+    "regions_cuts",
     "regions_of",
     "rows_share",
     "simulate_battle",
@@ -130,6 +134,18 @@ class Part:
         threads: int | None = None,
         keep_csr: bool = True,
     ) -> Part: ...
+    @staticmethod
+    def of_share(
+        share: Share,
+        team: NDArray[np.uint8],
+        troops: int,
+        policies: list[str],
+        params: tuple[int, int, int, int | None],
+        territories: int,
+        territory_counts: NDArray[np.int64],
+        troop_counts: NDArray[np.int64],
+        threads: int | None = None,
+    ) -> Part: ...
     def begin_turn(self) -> bool: ...
     def distance_halo(self) -> NDArray[np.uint32]: ...
     def distance_update(self, ghosts: NDArray[np.uint32]) -> bool: ...
@@ -167,6 +183,26 @@ class Part:
     @threads.setter
     def threads(self, threads: int | None) -> None: ...
 
+@final
+class Share:
+    @property
+    def n(self) -> int: ...
+    def ids(self) -> NDArray[np.int64]: ...
+    def plan(self) -> dict[str, NDArray[np.int64]]: ...
+    def arrays(self) -> dict[str, NDArray[np.int64] | NDArray[np.bool_]]: ...
+    def farthest(self, source: int) -> tuple[int, int] | None: ...
+    def distance_counts(self, source: int) -> NDArray[np.int64]: ...
+    def owned_at(self, source: int, levels: list[int]) -> list[NDArray[np.int64]]: ...
+    def team_counts(self, team: NDArray[np.uint8], teams: int) -> NDArray[np.int64]: ...
+    def regions(self, source: int, starts: list[tuple[int, int]]) -> NDArray[np.uint8]: ...
+
+def grid_part(
+    rows: int, cols: int, torus: bool, offsets: NDArray[np.int64], rank: int
+) -> Share: ...
+def first_in_order(
+    seed: int, purpose: str, lo: int, hi: int, count: int
+) -> list[tuple[int, int]]: ...
+def regions_cuts(counts: list[int], teams: int) -> list[tuple[int, int]]: ...
 def battle_odds(a: int, d: int, coins_a: int, coins_d: int) -> tuple[float, float, float]: ...
 def battle_odds_exact(
     a: int, d: int, coins_a: int, coins_d: int

@@ -270,6 +270,41 @@ impl Board {
         self.plane
     }
 
+    /// A rank's part as the engine cut it ([`crate::share::Share`]): its `u32` CSR, labelled
+    /// with the whole board's territory ids (increasing) and directed edge ids, the arrays
+    /// taken without a copy.
+    pub fn part(
+        indptr: Vec<u32>,
+        indices: Vec<u32>,
+        territory: Vec<u32>,
+        edge: Vec<u64>,
+    ) -> Result<Self> {
+        check_edges(indices.len())?;
+        let n = territory.len();
+        let shaped = indptr.len() == n + 1
+            && indptr.first() == Some(&0)
+            && indptr.last().map(|&o| o as usize) == Some(indices.len())
+            && indptr.par_windows(2).all(|w| w[0] <= w[1])
+            && edge.len() == indices.len();
+        if !shaped || indices.par_iter().any(|&y| y as usize >= n) {
+            return Err(invalid(format!(
+                "a part's CSR of {n} territories and {} directed borders is malformed",
+                indices.len()
+            )));
+        }
+        if let Some(k) = territory.windows(2).position(|pair| pair[1] <= pair[0]) {
+            return Err(invalid(format!(
+                "territory ids must increase, got {} then {} at territory {}",
+                territory[k],
+                territory[k + 1],
+                k + 1
+            )));
+        }
+        let mut board = Self::with_reverse(indptr, indices)?;
+        board.labels = Some(Labels { territory, edge });
+        Ok(board)
+    }
+
     /// The id of territory `x` in the random streams (its own index unless labelled).
     #[inline]
     pub fn territory_id(&self, x: usize) -> u64 {

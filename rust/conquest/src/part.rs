@@ -15,10 +15,11 @@ use stratagem_core::{Error, Result};
 
 use crate::board::{Board, prefetch};
 use crate::game::{History, Params, Record, Status, check_committed};
+use crate::part_share::check_start;
 use crate::plan::{Plan, check_plan};
 use crate::policy::{self, NO_DISTANCE, NO_SLOT, Policy, Pressure, View};
 use crate::turn::troop_limit;
-use crate::{MAX_TEAMS, TROOP_LIMIT, purpose, turn};
+use crate::{TROOP_LIMIT, purpose, turn};
 
 /// Which phase comes next, so that calls out of order fail instead of mixing two turns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,8 +37,8 @@ enum Phase {
 pub struct Setup {
     pub board: Board,
     pub owned: Vec<bool>,
-    pub team: Vec<i64>,
-    pub troops: Vec<i64>,
+    pub team: Vec<u8>,
+    pub troops: Vec<u64>,
     pub policies: Vec<Policy>,
     pub params: Params,
     pub plan: Plan,
@@ -105,6 +106,11 @@ fn pack_state(team: u8, troops: u64) -> u64 {
 
 impl Part {
     pub fn new(setup: Setup) -> Result<Self> {
+        Self::assemble(setup, true)
+    }
+
+    /// The part of `setup`, its exchange plan checked when `check_exchanges`.
+    pub(crate) fn assemble(setup: Setup, check_exchanges: bool) -> Result<Self> {
         let Setup {
             board,
             owned,
@@ -116,13 +122,7 @@ impl Part {
             territories,
             counts,
         } = setup;
-        let (n, k) = (board.n(), policies.len());
-        params.validate()?;
-        if !(2..=MAX_TEAMS).contains(&k) {
-            return Err(Error::InvalidParameter(format!(
-                "a game has 2 to {MAX_TEAMS} teams (one policy each), got {k}"
-            )));
-        }
+        let n = board.n();
         if owned.len() != n || team.len() != n || troops.len() != n {
             return Err(Error::InvalidParameter(format!(
                 "owned, team and troops need one entry per territory of the part ({n}), \
@@ -132,37 +132,22 @@ impl Part {
                 troops.len()
             )));
         }
-        if let Some(x) = team.iter().position(|&t| t < 0 || t as usize >= k) {
-            return Err(Error::InvalidParameter(format!(
-                "territory {} has team {}, but {k} policies were given: teams run 0..{} \
-                 (one policy per team)",
-                board.territory_id(x),
-                team[x],
-                k - 1
-            )));
+        let id = |x: usize| board.territory_id(x);
+        let k = policies.len();
+        check_start(&team, &troops, k, params, territories, &counts, id)?;
+        if check_exchanges {
+            check_plan(&board, &owned, &plan)?;
+        } else if plan.cut.iter().any(|&e| e as usize >= board.n_edges()) {
+            return Err(inconsistent("a cut edge beyond the part's borders".into()));
         }
-        let limit = troop_limit(territories);
-        if let Some(x) = troops.iter().position(|&t| t < 0 || t as u64 > limit) {
-            return Err(Error::InvalidParameter(format!(
-                "territory {} has {} troops, outside 0..{limit}",
-                board.territory_id(x),
-                troops[x]
-            )));
-        }
-        check_plan(&board, &owned, &plan)?;
         let mut cut_slot = vec![NO_SLOT; board.n_edges()];
         for (slot, &e) in plan.cut.iter().enumerate() {
             cut_slot[e as usize] = slot as u32;
         }
-        if counts.0.len() != k || counts.1.len() != k {
-            return Err(Error::InvalidParameter(format!(
-                "the whole board's counts need {k} entries per team"
-            )));
-        }
         Ok(Self {
             record: Record::start(territories, params.max_turns, counts),
-            team: team.iter().map(|&t| t as u8).collect(),
-            troops: troops.iter().map(|&t| t as u64).collect(),
+            team,
+            troops,
             resolves_cut: vec![false; plan.cut.len()],
             cut_slot,
             frontier: Vec::new(),
@@ -791,8 +776,8 @@ mod tests {
         Ok(Setup {
             board,
             owned: vec![true; 16],
-            team: team.to_vec(),
-            troops: troops.to_vec(),
+            team: team.iter().map(|&t| t as u8).collect(),
+            troops: troops.iter().map(|&t| t as u64).collect(),
             policies: policies.to_vec(),
             params: params(),
             plan: Plan {

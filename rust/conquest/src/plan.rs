@@ -9,7 +9,7 @@ use crate::board::Board;
 /// Who talks to whom about what, one list per neighbour rank (concatenated in neighbour order,
 /// `*_offsets` of length `neighbours + 1` delimiting them). Both ranks of a pair list the
 /// shared items in the same order: territories by id, borders by border id.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Plan {
     /// Owned territories whose state the neighbour needs.
     pub halo_send: Vec<u32>,

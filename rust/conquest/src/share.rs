@@ -9,27 +9,35 @@
 use rayon::prelude::*;
 use stratagem_core::{Error, Result, memory};
 
-/// The arrays of a share, each as `i64` (ids and positions of the whole board where named).
+use crate::board::Board;
+use crate::plan::Plan;
+
+/// The arrays of a share, in the engine's types: the part's board is made from them without
+/// a copy ([`Share::into_part`]); the bindings widen them to `i64` only when Python asks.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Share {
     /// Whole-board ids of the part's territories (owned and ghosts), increasing.
-    pub local_ids: Vec<i64>,
+    pub local_ids: Vec<u32>,
     /// The part's CSR: owned rows whole, ghost rows holding their borders with owned ones.
-    pub indptr: Vec<i64>,
-    pub indices: Vec<i64>,
+    pub indptr: Vec<u32>,
+    pub indices: Vec<u32>,
     /// Whole-board position of every directed edge of the part.
-    pub edge_ids: Vec<i64>,
+    pub edge_ids: Vec<u64>,
     pub owned: Vec<bool>,
     /// The ranks owning ghosts, increasing.
     pub neighbours: Vec<i64>,
     /// Per neighbour: owned territories it sees (by id), its ghosts (by id), and the owned ->
     /// ghost edges between them (by border id), as local indices with offsets.
-    pub halo_send: Vec<i64>,
-    pub halo_send_offsets: Vec<i64>,
-    pub halo_recv: Vec<i64>,
-    pub halo_recv_offsets: Vec<i64>,
-    pub cut: Vec<i64>,
-    pub cut_offsets: Vec<i64>,
+    pub plan: Plan,
+}
+
+impl Share {
+    /// The part's board (labelled with the whole board's ids), which territories it owns, its
+    /// exchange plan and its neighbour ranks, the arrays moved, not copied.
+    pub fn into_part(self) -> Result<(Board, Vec<bool>, Plan, Vec<i64>)> {
+        let board = Board::part(self.indptr, self.indices, self.local_ids, self.edge_ids)?;
+        Ok((board, self.owned, self.plan, self.neighbours))
+    }
 }
 
 fn invalid(message: String) -> Error {
@@ -37,13 +45,18 @@ fn invalid(message: String) -> Error {
 }
 
 /// Offsets delimiting the runs of each of `neighbours` in `keys` (sorted).
-fn offsets_by(keys: &[i64], neighbours: &[i64]) -> Vec<i64> {
+fn offsets_by(keys: &[i64], neighbours: &[i64]) -> Vec<usize> {
     let mut offsets = Vec::with_capacity(neighbours.len() + 1);
     offsets.push(0);
     for q in neighbours {
-        offsets.push(keys.partition_point(|k| k <= q) as i64);
+        offsets.push(keys.partition_point(|k| k <= q));
     }
     offsets
+}
+
+/// A local index or id, which fits `u32` on any board the engine takes.
+fn narrow(value: usize, what: &str) -> Result<u32> {
+    u32::try_from(value).map_err(|_| invalid(format!("{what} {value} is beyond 2^32")))
 }
 
 /// The share of rank `rank` when territory `x` belongs to rank `owner[x]`, on a checked
@@ -91,9 +104,9 @@ pub fn share(indptr: &[i64], indices: &[i64], owner: &[i64], rank: i64) -> Resul
     // more than the rest of the cut).
     let mut local_of = vec![u32::MAX; n];
     for (i, &x) in local_ids.iter().enumerate() {
-        local_of[x] = i as u32;
+        local_of[x] = narrow(i, "a part's territory")?;
     }
-    let local = |id: usize| i64::from(local_of[id]);
+    let local = |id: usize| Ok(local_of[id]);
     // The part's CSR, row by row in local order.
     let mut out = Share {
         indptr: Vec::with_capacity(local_ids.len() + 1),
@@ -105,15 +118,19 @@ pub fn share(indptr: &[i64], indices: &[i64], owner: &[i64], rank: i64) -> Resul
         for e in row(x) {
             let y = indices[e] as usize;
             if owns(x) || owns(y) {
-                out.indices.push(local(y));
-                out.edge_ids.push(e as i64);
+                out.indices.push(local_of[y]);
+                out.edge_ids.push(e as u64);
             }
         }
-        out.indptr.push(out.indices.len() as i64);
+        out.indptr
+            .push(narrow(out.indices.len(), "a part's directed border")?);
     }
-    out.local_ids = local_ids.iter().map(|&x| x as i64).collect();
+    out.local_ids = local_ids
+        .iter()
+        .map(|&x| narrow(x, "a territory id"))
+        .collect::<Result<_>>()?;
     let ghosts = ghost_ids.iter().map(|&g| (owner[g], g)).collect();
-    add_plan(&mut out, cut_edges, ghosts, local);
+    add_plan(&mut out, cut_edges, ghosts, local)?;
     Ok(out)
 }
 
@@ -137,29 +154,34 @@ fn add_plan(
     out: &mut Share,
     mut cut_edges: Vec<Cut>,
     mut ghosts: Vec<(i64, usize)>,
-    local: impl Fn(usize) -> i64,
-) {
+    local: impl Fn(usize) -> Result<u32>,
+) -> Result<()> {
     // Owned rows are whole: entry k of x's row is entry k of its local row.
     cut_edges.sort_unstable();
-    out.cut = cut_edges
+    let plan = &mut out.plan;
+    plan.cut = cut_edges
         .iter()
-        .map(|&(_, _, x, _, k)| out.indptr[local(x) as usize] + k as i64)
-        .collect();
+        .map(|&(_, _, x, _, k)| Ok(out.indptr[local(x)? as usize] + k as u32))
+        .collect::<Result<_>>()?;
     let cut_owner: Vec<i64> = cut_edges.iter().map(|c| c.0).collect();
     let mut neighbours = cut_owner.clone();
     neighbours.dedup();
-    out.cut_offsets = offsets_by(&cut_owner, &neighbours);
+    plan.cut_offsets = offsets_by(&cut_owner, &neighbours);
     let mut send: Vec<(i64, usize)> = cut_edges.iter().map(|c| (c.0, c.2)).collect();
     send.sort_unstable();
     send.dedup();
-    out.halo_send = send.iter().map(|&(_, x)| local(x)).collect();
+    plan.halo_send = send.iter().map(|&(_, x)| local(x)).collect::<Result<_>>()?;
     let send_owner: Vec<i64> = send.iter().map(|s| s.0).collect();
-    out.halo_send_offsets = offsets_by(&send_owner, &neighbours);
+    plan.halo_send_offsets = offsets_by(&send_owner, &neighbours);
     ghosts.sort_unstable();
-    out.halo_recv = ghosts.iter().map(|&(_, g)| local(g)).collect();
+    plan.halo_recv = ghosts
+        .iter()
+        .map(|&(_, g)| local(g))
+        .collect::<Result<_>>()?;
     let receive_owner: Vec<i64> = ghosts.iter().map(|r| r.0).collect();
-    out.halo_recv_offsets = offsets_by(&receive_owner, &neighbours);
+    plan.halo_recv_offsets = offsets_by(&receive_owner, &neighbours);
     out.neighbours = neighbours;
+    Ok(())
 }
 
 /// The rows of a board, each told apart: what a share is built from when the whole board is
@@ -175,6 +197,30 @@ pub trait Rows {
     /// [`Rows::row`] gives ascending, without `x`, and every border present from both ends.
     fn unchecked(&self) -> bool {
         false
+    }
+    /// The territories of the block `lo..hi` that may border one outside it, as `(first,
+    /// end)` runs (every one, unless the board's shape tells).
+    fn may_cross(&self, lo: i64, hi: i64) -> Vec<(i64, i64)> {
+        vec![(lo, hi)]
+    }
+    /// Calls `visit(x, start, row)` for every territory `x` of `lo..hi` in order, with where
+    /// its row starts in the board's CSR ([`Rows::offset`]) and its row ([`Rows::row`]).
+    fn each_row(
+        &self,
+        lo: i64,
+        hi: i64,
+        mut visit: impl FnMut(i64, i64, &[i64]) -> Result<()>,
+    ) -> Result<()>
+    where
+        Self: Sized,
+    {
+        let mut row = Vec::new();
+        for x in lo..hi {
+            row.clear();
+            self.row(x, &mut row)?;
+            visit(x, self.offset(x)?, &row)?;
+        }
+        Ok(())
     }
 }
 
@@ -194,32 +240,43 @@ impl Rows for Grid {
     }
 
     fn row(&self, x: i64, out: &mut Vec<i64>) -> Result<()> {
-        let (rows, cols) = (self.rows, self.cols);
-        let (r, c) = (x / cols, x % cols);
-        let first = out.len();
-        if self.torus {
-            out.extend([
-                (r + rows - 1) % rows * cols + c,
-                r * cols + (c + cols - 1) % cols,
-                r * cols + (c + 1) % cols,
-                (r + 1) % rows * cols + c,
-            ]);
-            out[first..].sort_unstable();
+        self.row_at(x / self.cols, x % self.cols, out);
+        Ok(())
+    }
+
+    /// Only a block's first and last `cols` territories border others: a neighbour is in
+    /// the same row (a torus wraps a row onto itself) or the next or last row (or, on a
+    /// torus, the far row, which only the grid's first and last rows border).
+    fn may_cross(&self, lo: i64, hi: i64) -> Vec<(i64, i64)> {
+        if hi - lo <= 2 * self.cols {
+            return vec![(lo, hi)];
+        }
+        vec![(lo, lo + self.cols), (hi - self.cols, hi)]
+    }
+
+    /// The rows one after the other, stepping along the grid's rows without dividing.
+    fn each_row(
+        &self,
+        lo: i64,
+        hi: i64,
+        mut visit: impl FnMut(i64, i64, &[i64]) -> Result<()>,
+    ) -> Result<()> {
+        if lo >= hi {
             return Ok(());
         }
-        // Up, left, right, down is ascending order.
-        let candidates = [
-            (r > 0, x - cols),
-            (c > 0, x - 1),
-            (c < cols - 1, x + 1),
-            (r < rows - 1, x + cols),
-        ];
-        out.extend(
-            candidates
-                .iter()
-                .filter(|(present, _)| *present)
-                .map(|&(_, y)| y),
-        );
+        let (mut r, mut c) = (lo / self.cols, lo % self.cols);
+        let mut start = self.offset(lo)?;
+        let mut row = Vec::with_capacity(4);
+        for x in lo..hi {
+            row.clear();
+            self.row_at(r, c, &mut row);
+            visit(x, start, &row)?;
+            start += row.len() as i64;
+            c += 1;
+            if c == self.cols {
+                (r, c) = (r + 1, 0);
+            }
+        }
         Ok(())
     }
 
@@ -239,6 +296,36 @@ impl Rows for Grid {
 }
 
 impl Grid {
+    /// Appends the neighbours of the territory in row `r`, column `c`, ascending.
+    fn row_at(&self, r: i64, c: i64, out: &mut Vec<i64>) {
+        let (rows, cols) = (self.rows, self.cols);
+        let x = r * cols + c;
+        if self.torus {
+            let first = out.len();
+            out.extend([
+                (r + rows - 1) % rows * cols + c,
+                r * cols + (c + cols - 1) % cols,
+                r * cols + (c + 1) % cols,
+                (r + 1) % rows * cols + c,
+            ]);
+            out[first..].sort_unstable();
+            return;
+        }
+        // Up, left, right, down is ascending order.
+        let candidates = [
+            (r > 0, x - cols),
+            (c > 0, x - 1),
+            (c < cols - 1, x + 1),
+            (r < rows - 1, x + cols),
+        ];
+        out.extend(
+            candidates
+                .iter()
+                .filter(|(present, _)| *present)
+                .map(|&(_, y)| y),
+        );
+    }
+
     /// The whole CSR of the grid (`indptr`, `indices`), the arrays of
     /// `stratagem.conquest.boards.layouts.grid`: offsets in closed form, rows written block by block
     /// in parallel (the same arrays for any number of threads). Refuses a shape
@@ -444,7 +531,7 @@ pub fn block_share<R: Rows>(rows: &R, offsets: &[i64], rank: usize) -> Result<Sh
     let (lo, hi) = (offsets[rank], offsets[rank + 1]);
     let mine = |y: i64| (lo..hi).contains(&y);
     let owner = |y: i64| offsets.partition_point(|&o| o <= y) as i64 - 1;
-    let (mut row, mut back) = (Vec::new(), Vec::new());
+    let mut back = Vec::new();
     // Where `x` sits in the row of `y`, which must hold it.
     let mut place_in = |y: i64, x: i64| -> Result<i64> {
         back.clear();
@@ -455,69 +542,90 @@ pub fn block_share<R: Rows>(rows: &R, offsets: &[i64], rank: usize) -> Result<Sh
         Ok(rows.offset(y)? + k as i64)
     };
     let mut cut_edges: Vec<Cut> = Vec::new();
-    for x in lo..hi {
-        row.clear();
-        rows.row(x, &mut row)?;
-        for (k, &y) in row.iter().enumerate() {
-            if mine(y) {
-                if rows.unchecked() {
-                    place_in(y, x)?;
+    let mut scanned_edges = 0;
+    let crossing = rows.may_cross(lo, hi);
+    let all_scanned = crossing == [(lo, hi)];
+    for (first, end) in crossing {
+        rows.each_row(first, end, |x, start, row| {
+            scanned_edges += row.len();
+            for (k, &y) in row.iter().enumerate() {
+                if mine(y) {
+                    if rows.unchecked() {
+                        place_in(y, x)?;
+                    }
+                    continue;
                 }
-                continue;
+                let border = if x < y {
+                    if rows.unchecked() {
+                        place_in(y, x)?;
+                    }
+                    start + k as i64
+                } else {
+                    place_in(y, x)?
+                };
+                cut_edges.push((owner(y), border, x as usize, y as usize, k));
             }
-            let border = if x < y {
-                if rows.unchecked() {
-                    place_in(y, x)?;
-                }
-                rows.offset(x)? + k as i64
-            } else {
-                place_in(y, x)?
-            };
-            cut_edges.push((owner(y), border, x as usize, y as usize, k));
-        }
+            Ok(())
+        })?;
     }
+    // The owned rows' borders (their span in the board's CSR where it is known).
+    let owned_edges = if all_scanned {
+        scanned_edges
+    } else {
+        (rows.offset(hi)? - rows.offset(lo)?) as usize
+    };
     let ghosts = ghosts_of(&cut_edges);
     let below = ghosts.partition_point(|&g| (g as i64) < lo);
     let owned = (hi - lo) as usize;
-    let local = |y: usize| -> i64 {
+    let missing = |y: usize| invalid(format!("territory {y} is neither owned nor a ghost"));
+    let local = |y: usize| -> Result<u32> {
         let y64 = y as i64;
-        if mine(y64) {
-            (below as i64) + (y64 - lo)
+        let i = if mine(y64) {
+            below + (y64 - lo) as usize
         } else if y64 < lo {
-            ghosts[..below].binary_search(&y).map_or(-1, |i| i as i64)
+            ghosts[..below].binary_search(&y).map_err(|_| missing(y))?
         } else {
-            ghosts[below..]
-                .binary_search(&y)
-                .map_or(-1, |i| (below + owned + i) as i64)
-        }
+            below + owned + ghosts[below..].binary_search(&y).map_err(|_| missing(y))?
+        };
+        narrow(i, "a part's territory")
     };
-    let ids: Vec<i64> = ghosts[..below]
+    let ids: Vec<u32> = ghosts[..below]
         .iter()
-        .map(|&g| g as i64)
-        .chain(lo..hi)
-        .chain(ghosts[below..].iter().map(|&g| g as i64))
-        .collect();
+        .copied()
+        .chain(lo as usize..hi as usize)
+        .chain(ghosts[below..].iter().copied())
+        .map(|x| narrow(x, "a territory id"))
+        .collect::<Result<_>>()?;
     let mut out = Share {
         indptr: Vec::with_capacity(ids.len() + 1),
-        owned: ids.iter().map(|&x| mine(x)).collect(),
+        // The owned rows whole, and a ghost's border for every cut edge.
+        indices: Vec::with_capacity(owned_edges + cut_edges.len()),
+        edge_ids: Vec::with_capacity(owned_edges + cut_edges.len()),
+        owned: ids.iter().map(|&x| mine(i64::from(x))).collect(),
         ..Share::default()
     };
     out.indptr.push(0);
-    for &x in &ids {
-        row.clear();
-        rows.row(x, &mut row)?;
-        let start = rows.offset(x)?;
+    let mut add_row = |x: i64, start: i64, row: &[i64]| -> Result<()> {
         for (k, &y) in row.iter().enumerate() {
             if mine(x) || mine(y) {
-                out.indices.push(local(y as usize));
-                out.edge_ids.push(start + k as i64);
+                out.indices.push(local(y as usize)?);
+                out.edge_ids.push((start + k as i64) as u64);
             }
         }
-        out.indptr.push(out.indices.len() as i64);
+        out.indptr
+            .push(narrow(out.indices.len(), "a part's directed border")?);
+        Ok(())
+    };
+    for &g in &ghosts[..below] {
+        rows.each_row(g as i64, g as i64 + 1, &mut add_row)?;
+    }
+    rows.each_row(lo, hi, &mut add_row)?;
+    for &g in &ghosts[below..] {
+        rows.each_row(g as i64, g as i64 + 1, &mut add_row)?;
     }
     out.local_ids = ids;
     let ghost_owners = ghosts.iter().map(|&g| (owner(g as i64), g)).collect();
-    add_plan(&mut out, cut_edges, ghost_owners, local);
+    add_plan(&mut out, cut_edges, ghost_owners, local)?;
     Ok(out)
 }
 
@@ -648,7 +756,14 @@ mod tests {
 
     #[test]
     fn a_grid_share_is_the_share_of_the_whole_grid() -> Result<()> {
-        for (rows, cols, torus) in [(1, 1, false), (1, 7, false), (5, 4, false), (3, 3, true)] {
+        for (rows, cols, torus) in [
+            (1, 1, false),
+            (1, 7, false),
+            (5, 4, false),
+            (9, 3, false),
+            (3, 3, true),
+            (10, 4, true),
+        ] {
             let grid = Grid { rows, cols, torus };
             let (indptr, indices) = grid_csr(grid)?;
             let offsets = (0..grid.n())
@@ -716,8 +831,9 @@ mod tests {
         assert_eq!(share.edge_ids, [0, 1, 2, 3]);
         assert_eq!(share.owned, [true, true, false]);
         assert_eq!(share.neighbours, [1]);
-        assert_eq!((share.halo_send, share.halo_recv), (vec![1], vec![2]));
-        assert_eq!((share.cut, share.cut_offsets), (vec![2], vec![0, 1]));
+        let plan = share.plan;
+        assert_eq!((plan.halo_send, plan.halo_recv), (vec![1], vec![2]));
+        assert_eq!((plan.cut, plan.cut_offsets), (vec![2], vec![0, 1]));
         Ok(())
     }
 

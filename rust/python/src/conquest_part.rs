@@ -4,6 +4,7 @@
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use stratagem_conquest::grid_part as part_start;
 use stratagem_conquest::part::{Part, Setup};
 use stratagem_conquest::plan::Plan;
 use stratagem_conquest::share::{self, Csr, Grid, Table, block_share, share};
@@ -40,7 +41,7 @@ fn counts_out<'py>(py: Python<'py>, counts: (Vec<u64>, Vec<u64>)) -> Counts<'py>
 /// `stratagem.conquest.distributed` computes: its CSR labelled with the whole board's
 /// territory and edge ids, the territories it owns, and the exchange plan.
 #[derive(FromPyObject)]
-struct Share<'py> {
+struct ShareArrays<'py> {
     indptr: PyReadonlyArray1<'py, i64>,
     indices: PyReadonlyArray1<'py, i64>,
     #[pyo3(attribute("local_ids"))]
@@ -55,7 +56,7 @@ struct Share<'py> {
     cut_offsets: PyReadonlyArray1<'py, i64>,
 }
 
-impl Share<'_> {
+impl ShareArrays<'_> {
     fn plan(&self) -> PyResult<Plan> {
         Ok(Plan {
             halo_send: checked_list("halo_send", &self.halo_send)?,
@@ -76,6 +77,19 @@ impl Share<'_> {
         py.detach(|| Board::part_from_csr(indptr, indices)?.labelled(ids, edge_ids))
             .map_err(to_py)
     }
+}
+
+/// The policies of a part: any but the search player, whose futures need the whole board.
+fn checked_policies(names: &[String]) -> PyResult<Vec<Policy>> {
+    let policies = policies_from(names)?;
+    if policies.iter().any(|p| matches!(p, Policy::Search(_))) {
+        return Err(param(
+            "the search player plays in one process only, not in a game spread over MPI ranks \
+             (its futures need the whole board)"
+                .to_string(),
+        ));
+    }
+    Ok(policies)
 }
 
 /// One rank's part: owned territories, ghosts and the turn in phases.
@@ -142,20 +156,13 @@ impl PyPart {
         threads: Option<usize>,
         keep_csr: bool,
     ) -> PyResult<Self> {
-        let policies = policies_from(&policies)?;
-        if policies.iter().any(|p| matches!(p, Policy::Search(_))) {
-            return Err(param(
-                "the search player plays in one process only, not in a game spread over MPI \
-                 ranks (its futures need the whole board)"
-                    .to_string(),
-            ));
-        }
+        let policies = checked_policies(&policies)?;
         let counts = (
             checked_list("territory_counts", &territory_counts)?,
             checked_list("troop_counts", &troop_counts)?,
         );
         let (board, plan, owned) = {
-            let arrays: Share<'_> = share.extract()?;
+            let arrays: ShareArrays<'_> = share.extract()?;
             (
                 arrays.board(py)?,
                 arrays.plan()?,
@@ -167,11 +174,29 @@ impl PyPart {
                 share.setattr(name, PyArray1::<i64>::zeros(py, 0, false))?;
             }
         }
+        let state = |x: usize| board.territory_id(x);
+        let team = team
+            .as_array()
+            .iter()
+            .enumerate()
+            .map(|(x, &t)| {
+                u8::try_from(t).map_err(|_| param(format!("territory {} has team {t}", state(x))))
+            })
+            .collect::<PyResult<Vec<u8>>>()?;
+        let troops = troops
+            .as_array()
+            .iter()
+            .enumerate()
+            .map(|(x, &t)| {
+                u64::try_from(t)
+                    .map_err(|_| param(format!("territory {} has {t} troops", state(x))))
+            })
+            .collect::<PyResult<Vec<u64>>>()?;
         let setup = Setup {
             board,
             owned,
-            team: team.as_array().to_vec(),
-            troops: troops.as_array().to_vec(),
+            team,
+            troops,
             policies,
             params: params.into(),
             plan,
@@ -182,6 +207,43 @@ impl PyPart {
             part: Part::new(setup).map_err(to_py)?,
             threads: Threads::new(threads)?,
         })
+    }
+
+    /// The part of a share the engine built (`grid_part`), its arrays moved into the part
+    /// (the share is left empty; a refused start leaves it as it was): `team` of every
+    /// territory of the share (local order), and `troops` on every one.
+    #[staticmethod]
+    #[pyo3(signature = (
+        share, team, troops, policies, params, territories, territory_counts, troop_counts,
+        threads=None
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn of_share(
+        py: Python<'_>,
+        mut share: PyRefMut<'_, PyShare>,
+        team: PyReadonlyArray1<'_, u8>,
+        troops: u64,
+        policies: Vec<String>,
+        params: ParamsArg,
+        territories: u64,
+        territory_counts: PyReadonlyArray1<'_, i64>,
+        troop_counts: PyReadonlyArray1<'_, i64>,
+        threads: Option<usize>,
+    ) -> PyResult<Self> {
+        let policies = checked_policies(&policies)?;
+        let counts = (
+            checked_list("territory_counts", &territory_counts)?,
+            checked_list("troop_counts", &troop_counts)?,
+        );
+        let team = team.as_array().to_vec();
+        let held = share.held_mut()?;
+        let threads = Threads::new(threads)?;
+        let params = params.into();
+        let part = py
+            .detach(|| Part::of_share(held, team, troops, policies, params, territories, counts))
+            .map_err(to_py)?;
+        share.held = None;
+        Ok(Self { part, threads })
     }
 
     /// Starts a turn; False when the game is over.
@@ -444,31 +506,217 @@ fn rows_share<'py>(
     share_dict(py, cut)
 }
 
+/// Widened to `i64`, as numpy arrays.
+fn wide<'py, T: Copy + TryInto<i64>>(py: Python<'py>, values: &[T]) -> Bound<'py, PyArray1<i64>> {
+    values
+        .iter()
+        .map(|&v| v.try_into().unwrap_or(i64::MAX))
+        .collect::<Vec<i64>>()
+        .into_pyarray(py)
+}
+
+/// The exchange plan of a share, as the dict of `i64` arrays `PartArrays` holds.
+fn plan_dict<'py>(py: Python<'py>, cut: &share::Share) -> PyResult<Bound<'py, PyDict>> {
+    let arrays = PyDict::new(py);
+    let plan = &cut.plan;
+    arrays.set_item("neighbours", wide(py, &cut.neighbours))?;
+    arrays.set_item("halo_send", wide(py, &plan.halo_send))?;
+    arrays.set_item("halo_send_offsets", wide(py, &plan.halo_send_offsets))?;
+    arrays.set_item("halo_recv", wide(py, &plan.halo_recv))?;
+    arrays.set_item("halo_recv_offsets", wide(py, &plan.halo_recv_offsets))?;
+    arrays.set_item("cut", wide(py, &plan.cut))?;
+    arrays.set_item("cut_offsets", wide(py, &plan.cut_offsets))?;
+    Ok(arrays)
+}
+
 /// A share as the dict of arrays `_PartArrays` is made from.
 fn share_dict(py: Python<'_>, cut: share::Share) -> PyResult<Bound<'_, PyDict>> {
-    let arrays = PyDict::new(py);
-    let lists = [
-        ("local_ids", cut.local_ids),
-        ("indptr", cut.indptr),
-        ("indices", cut.indices),
-        ("edge_ids", cut.edge_ids),
-        ("neighbours", cut.neighbours),
-        ("halo_send", cut.halo_send),
-        ("halo_send_offsets", cut.halo_send_offsets),
-        ("halo_recv", cut.halo_recv),
-        ("halo_recv_offsets", cut.halo_recv_offsets),
-        ("cut", cut.cut),
-        ("cut_offsets", cut.cut_offsets),
-    ];
-    for (name, values) in lists {
-        arrays.set_item(name, values.into_pyarray(py))?;
-    }
+    let arrays = plan_dict(py, &cut)?;
+    arrays.set_item("local_ids", wide(py, &cut.local_ids))?;
+    arrays.set_item("indptr", wide(py, &cut.indptr))?;
+    arrays.set_item("indices", wide(py, &cut.indices))?;
+    arrays.set_item("edge_ids", wide(py, &cut.edge_ids))?;
     arrays.set_item("owned", cut.owned.into_pyarray(py))?;
     Ok(arrays)
 }
 
+/// One rank's share of a grid, held by the engine (`grid_part`) until a part is made of it
+/// (`Part.of_share`), with the steps of the grid's `regions` start
+/// (`stratagem_conquest::grid_part`) between the collectives.
+#[pyclass(module = "stratagem._core.conquest", name = "Share")]
+pub struct PyShare {
+    held: Option<share::Share>,
+    grid: Grid,
+}
+
+impl PyShare {
+    fn held(&self) -> PyResult<&share::Share> {
+        self.held
+            .as_ref()
+            .ok_or_else(|| param("this share was made into a part already".to_string()))
+    }
+
+    fn held_mut(&mut self) -> PyResult<&mut share::Share> {
+        self.held
+            .as_mut()
+            .ok_or_else(|| param("this share was made into a part already".to_string()))
+    }
+}
+
+#[pymethods]
+impl PyShare {
+    /// Territories of the share (owned and ghosts).
+    #[getter]
+    fn n(&self) -> PyResult<usize> {
+        Ok(self.held()?.local_ids.len())
+    }
+
+    /// Whole-board ids of the share's territories, increasing.
+    fn ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        Ok(wide(py, &self.held()?.local_ids))
+    }
+
+    /// The exchange plan (the dict of `i64` arrays of its `PartArrays` fields).
+    fn plan<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        plan_dict(py, self.held()?)
+    }
+
+    /// Every array of the share, as `grid_share` gives them.
+    fn arrays<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        share_dict(py, self.held()?.clone())
+    }
+
+    /// `(distance, id)` of the farthest owned territory from `source` (lowest id among the
+    /// farthest), or None when the rank owns none.
+    fn farthest(&self, py: Python<'_>, source: i64) -> PyResult<Option<(i64, u32)>> {
+        let (held, grid) = (self.held()?, &self.grid);
+        py.detach(|| part_start::farthest_owned(held, grid, source))
+            .map_err(to_py)
+    }
+
+    /// Owned territories at each distance from `source`, 0 to the grid's diameter.
+    fn distance_counts<'py>(
+        &self,
+        py: Python<'py>,
+        source: i64,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let (held, grid) = (self.held()?, &self.grid);
+        let counts = py
+            .detach(|| part_start::owned_distance_counts(held, grid, source))
+            .map_err(to_py)?;
+        Ok(wide(py, &counts))
+    }
+
+    /// The owned territories at each of `levels` (distances from `source`), ascending.
+    fn owned_at<'py>(
+        &self,
+        py: Python<'py>,
+        source: i64,
+        levels: Vec<i64>,
+    ) -> PyResult<Vec<Bound<'py, PyArray1<i64>>>> {
+        let (held, grid) = (self.held()?, &self.grid);
+        let found = py
+            .detach(|| part_start::owned_at_distances(held, grid, source, &levels))
+            .map_err(to_py)?;
+        Ok(found.iter().map(|ids| wide(py, ids)).collect())
+    }
+
+    /// Owned territories per team (of `teams`), `team` being every territory's (local order).
+    fn team_counts<'py>(
+        &self,
+        py: Python<'py>,
+        team: PyReadonlyArray1<'py, u8>,
+        teams: usize,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let held = self.held()?;
+        let team = team.as_slice()?;
+        if team.len() != held.owned.len() {
+            return Err(param(format!(
+                "team needs one entry per territory of the share ({}), got {}",
+                held.owned.len(),
+                team.len()
+            )));
+        }
+        let mut counts = vec![0_i64; teams];
+        for (&t, _) in team.iter().zip(&held.owned).filter(|(_, o)| **o) {
+            let count = counts
+                .get_mut(usize::from(t))
+                .ok_or_else(|| param(format!("team {t} of {teams}")))?;
+            *count += 1;
+        }
+        Ok(counts.into_pyarray(py))
+    }
+
+    /// The team of every territory of the share (local order) in the regions dealt from
+    /// `source` (the far end), team `t + 1` starting at `starts[t]` (`(distance, id)`).
+    fn regions<'py>(
+        &self,
+        py: Python<'py>,
+        source: i64,
+        starts: Vec<(i64, u32)>,
+    ) -> PyResult<Bound<'py, PyArray1<u8>>> {
+        let (held, grid) = (self.held()?, &self.grid);
+        let team = py
+            .detach(|| part_start::regions_team(held, grid, source, &starts))
+            .map_err(to_py)?;
+        Ok(team.into_pyarray(py))
+    }
+}
+
+/// `first_in_order(seed, purpose, lo, hi, count)`: `(word, id)` of the first `count`
+/// territories of `lo..hi` in the random order of the stream `(seed, purpose)`, the list of
+/// `stratagem.conquest.boards.layouts.first_in_order`, drawn by the engine in parallel
+/// without holding the words.
+#[pyfunction]
+fn first_in_order(
+    py: Python<'_>,
+    seed: u64,
+    purpose: &str,
+    lo: u64,
+    hi: u64,
+    count: usize,
+) -> PyResult<Vec<(u64, u64)>> {
+    py.detach(|| stratagem_conquest::grid_start::first_in_order(seed, purpose, lo, hi, count))
+        .map_err(to_py)
+}
+
+/// `regions_cuts(counts, teams)`: where each team but the first starts in the order of the
+/// regions start, from the territories at each distance from the far end (`counts`, all
+/// ranks'): `(distance, place among the territories at that distance)`.
+#[pyfunction]
+fn regions_cuts(counts: Vec<u64>, teams: usize) -> PyResult<Vec<(i64, u64)>> {
+    part_start::level_cuts(&counts, teams).map_err(to_py)
+}
+
+/// `grid_part(rows, cols, torus, offsets, rank)`: the share of [`grid_share`], held by the
+/// engine in its own types (no `i64` arrays) until `Part.of_share` takes it.
+#[pyfunction]
+fn grid_part(
+    py: Python<'_>,
+    rows: i64,
+    cols: i64,
+    torus: bool,
+    offsets: PyReadonlyArray1<'_, i64>,
+    rank: usize,
+) -> PyResult<PyShare> {
+    let grid = Grid { rows, cols, torus };
+    grid.checked_n().map_err(to_py)?;
+    let offsets = offsets.as_slice()?;
+    let held = py
+        .detach(|| block_share(&grid, offsets, rank))
+        .map_err(to_py)?;
+    Ok(PyShare {
+        held: Some(held),
+        grid,
+    })
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyPart>()?;
+    m.add_class::<PyShare>()?;
+    m.add_function(wrap_pyfunction!(grid_part, m)?)?;
+    m.add_function(wrap_pyfunction!(regions_cuts, m)?)?;
+    m.add_function(wrap_pyfunction!(first_in_order, m)?)?;
     m.add_function(wrap_pyfunction!(part_share, m)?)?;
     m.add_function(wrap_pyfunction!(grid_share, m)?)?;
     m.add_function(wrap_pyfunction!(csr_share, m)?)?;

@@ -38,7 +38,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from stratagem import _core, _validate
-from stratagem.conquest.distributed.local_board import PartArrays
+from stratagem.conquest.boards.grid_rows import GridRows
+from stratagem.conquest.distributed.local_board import PartArrays, grid_part, local_start
 from stratagem.conquest.distributed.rank_boards import RankBoard
 from stratagem.conquest.game import (
     ASSIGNS,
@@ -87,6 +88,8 @@ ORDERS: tuple[str, ...] = ("natural", "rcm")
 # Tags of the turn's messages, one per phase (a message can never be taken for another's).
 _TAG_DISTANCE, _TAG_PRESSURE, _TAG_PLACEMENT, _TAG_REPORT, _TAG_STATE = range(0x5310, 0x5315)
 _REPORT_WORDS = 2  # signed survivors of the neighbour, then of the resolver
+# The share's arrays a part keeps in Python only for a custom policy.
+_CSR_FIELDS = ("local_ids", "indptr", "indices", "edge_ids")
 
 
 # -- partitions -------------------------------------------------------------------------------
@@ -379,6 +382,8 @@ class DistributedGame(_Recorded):
     ) -> _core.conquest.Part:
         """Collective: this rank's part of a game on a rank-local board, built from its own
         block only (with the bar ``progress``)."""
+        if local.grid is not None:
+            return self._grid_part(local.grid, teams, troops, assign)
         share, self.board_shape = local.build(self.comm, progress=progress)
         arrays = PartArrays(**{name: _read_only(array) for name, array in share.items()})
         team, territories = local.start(
@@ -387,6 +392,41 @@ class DistributedGame(_Recorded):
         state = (team, np.full(team.shape[0], troops, dtype=np.int64))
         return checked_together(
             self.comm, lambda: self._make_part(arrays, state, territories, territories * troops)
+        )
+
+    def _grid_part(
+        self, grid: GridRows, teams: int, troops: int, assign: str
+    ) -> _core.conquest.Part:
+        """Collective: this rank's part of a grid game, its share and start made by the
+        engine from the grid's closed forms and moved into the part (no ``i64`` copy of the
+        share in Python; the exchange plan only, or every array for a custom policy)."""
+        self.board_shape = BoardShape(grid.kind, grid.n, grid.n_borders)
+        share = checked_together(self.comm, lambda: grid_part(grid, self.comm))
+        team, territories = local_start(
+            grid, share, teams, assign=assign, seed=self.seed, comm=self.comm
+        )
+        arrays: dict[str, NDArray[Any]]
+        if self._custom:
+            arrays = dict(share.arrays())
+        else:
+            arrays = {name: np.zeros(0, dtype=np.int64) for name in _CSR_FIELDS}
+            arrays |= share.plan()
+            arrays["owned"] = np.zeros(0, dtype=bool)
+        self._local = PartArrays(**{name: _read_only(array) for name, array in arrays.items()})
+        parameters = (self.seed, self.rate_ppm, self.cap, self.max_turns)
+        return checked_together(
+            self.comm,
+            lambda: _core.conquest.Part.of_share(
+                share,
+                team,
+                troops,
+                self.policy_names,
+                parameters,
+                grid.n,
+                territories,
+                territories * troops,
+                self._threads,
+            ),
         )
 
     def _begin(self, comm: Communicator | None, order: Order) -> None:

@@ -34,13 +34,14 @@ from numpy.typing import NDArray
 
 from stratagem import _core
 from stratagem.conquest.boards.grid_rows import GridRows
-from stratagem.conquest.boards.layouts import _raw_words, first_in_order
+from stratagem.conquest.boards.layouts import _raw_words
 from stratagem.mpi import Communicator, allreduce, block_partition
 
 __all__ = [
     "PartArrays",
     "dealt_teams",
     "farthest",
+    "grid_part",
     "local_share",
     "local_start",
     "random_positions",
@@ -90,7 +91,7 @@ def region_starts(
     "conquest.assign.regions")`` (by their words of the stream, ties by id), each rank
     drawing the words of its ``block`` (``lo, hi``) of ids only; the first is the territory
     :func:`~stratagem.conquest.board.assign_regions` searches from."""
-    mine = first_in_order(seed, _REGIONS, *block, teams)
+    mine = _core.conquest.first_in_order(seed, _REGIONS, *block, teams)
     everyone = sorted(pair for pairs in comm.allgather_object(mine) for pair in pairs)
     return [territory for _, territory in everyone[:teams]]
 
@@ -204,27 +205,48 @@ def random_positions(seed: int, ids: IntArray, offsets: IntArray, comm: Communic
     return before
 
 
+def grid_part(grid: GridRows, comm: Communicator) -> _core.conquest.Share:
+    """This rank's share of ``grid`` (block ``comm.rank`` of the natural order), held by the
+    engine in its own types until ``_core.conquest.Part.of_share`` makes the part of it."""
+    offsets = block_partition(grid.n, comm.size)
+    return _core.conquest.grid_part(grid.n_rows, grid.n_cols, grid.torus, offsets, comm.rank)
+
+
 def local_start(
     grid: GridRows,
+    share: _core.conquest.Share,
     teams: int,
     *,
     assign: str,
     seed: int,
-    ids: IntArray,
-    owned: NDArray[np.bool_],
     comm: Communicator,
-) -> tuple[IntArray, IntArray]:
-    """Collective: the team of each of ``ids`` (a rank's territories, those it owns marked in
-    ``owned``, the natural order cut into ``comm.size`` blocks) in the ``regions`` or
-    ``random`` start, and the whole board's territories per team."""
+) -> tuple[NDArray[np.uint8], IntArray]:
+    """Collective: the team of every territory of ``share`` (:func:`grid_part`: owned
+    territories and ghosts, in local order) in the ``regions`` or ``random`` start, and the
+    whole board's territories per team.
+
+    The regions: the far end is the farthest owned territory from the first of the random
+    order over the ranks (one ``allgather``); the territories at each distance from it are
+    counted by every rank and summed (one ``Allreduce``), which tells at which distance, and
+    at which place among the territories at that distance, each team starts; the ranks list
+    their owned territories at those distances (one ``allgather``), and the id at that place
+    is the start. The engine computes every territory's distance and team in one pass."""
     offsets = block_partition(grid.n, comm.size)
     if assign == "random":
-        team = random_positions(seed, ids, offsets, comm) % teams
+        team = (random_positions(seed, share.ids(), offsets, comm) % teams).astype(np.uint8)
     else:
         block = (int(offsets[comm.rank]), int(offsets[comm.rank + 1]))
         first = region_starts(seed, grid.n, 1, block, comm)[0]
-        far_end = farthest(grid.distances(first, ids), ids, owned, comm)
-        distance = grid.distances(far_end, ids)
-        team = dealt_teams(distance, ids, owned, n=grid.n, teams=teams, comm=comm)
-    territories = allreduce(np.bincount(team[owned], minlength=teams).astype(np.int64), comm=comm)
+        offers = [f for f in comm.allgather_object(share.farthest(first)) if f is not None]
+        far_end = max(offers, key=lambda offer: (offer[0], -offer[1]))[1]
+        counts = allreduce(share.distance_counts(far_end), comm=comm)
+        cuts = _core.conquest.regions_cuts(counts.tolist(), teams)
+        levels = [level for level, _ in cuts]
+        listed = comm.allgather_object(share.owned_at(far_end, levels))
+        starts = [
+            (level, int(np.sort(np.concatenate([ids[t] for ids in listed]))[place]))
+            for t, (level, place) in enumerate(cuts)
+        ]
+        team = share.regions(far_end, starts)
+    territories = allreduce(share.team_counts(team, teams), comm=comm)
     return team, territories

@@ -1,9 +1,10 @@
 """Boards whose share a rank of a distributed game builds alone, from the board's spec: no
 rank holds the whole board.
 
-- ``grid:RxC`` and ``grid:RxC:torus``: rows and CSR offsets in closed form
-  (:mod:`stratagem.conquest.distributed.local_board`), and so the ``regions`` start too
-  (Manhattan distances to the starts);
+- ``grid:RxC`` and ``grid:RxC:torus``: rows and CSR offsets in closed form, the share built
+  and kept by the engine (:func:`~stratagem.conquest.distributed.local_board.grid_part`), and
+  so the ``regions`` start too (Manhattan distances to the starts;
+  :func:`~stratagem.conquest.distributed.local_board.local_start`);
 - ``rgg:N...``: each rank draws its slice of the points and gathers the cell rows about its
   block (:mod:`stratagem.conquest.distributed.local_rgg`);
 - a board file (a spec ending in ``.npz``, written by ``Board.save``): each rank maps the
@@ -38,9 +39,9 @@ from stratagem.conquest.boards.board_files import file_share, map_csr
 from stratagem.conquest.boards.grid_rows import GridRows
 from stratagem.conquest.boards.layouts import Geometric
 from stratagem.conquest.distributed.graph_start import graph_start
-from stratagem.conquest.distributed.local_board import local_share, local_start
 from stratagem.conquest.distributed.local_rgg import rgg_share
 from stratagem.conquest.game import BoardShape
+from stratagem.errors import InvalidParameter
 from stratagem.mpi import Communicator, block_partition, checked_together
 from stratagem.progress import ProgressOption
 
@@ -77,12 +78,12 @@ class RankBoard:
         """Collective: this rank's share (the arrays ``_core.conquest.part_share`` cuts from
         the whole board, block ``q`` of the natural order being rank ``q``'s) and the board's
         shape, with this rank's bar ``progress`` (:mod:`stratagem.progress`) for an ``rgg``
-        board (a grid's share has closed forms, a board file's is one call of the engine). A
-        bad row of a board file raises on every rank."""
+        board (a board file's is one call of the engine). A bad row of a board file raises on
+        every rank. A grid's share stays in the engine
+        (:func:`~stratagem.conquest.distributed.local_board.grid_part`) and is not built
+        here."""
         if self.grid is not None:
-            grid = self.grid
-            share = checked_together(comm, lambda: local_share(grid, comm.size, comm.rank))
-            return share, BoardShape(grid.kind, grid.n, grid.n_borders)
+            raise InvalidParameter(f"{self.spec}: a grid's share is built by grid_part")
         if self.spec.endswith(".npz"):
 
             def read() -> tuple[dict[str, NDArray[Any]], BoardShape]:
@@ -104,20 +105,9 @@ class RankBoard:
         comm: Communicator,
         progress: ProgressOption = None,
     ) -> tuple[IntArray, IntArray]:
-        """Collective: the team of every territory of ``share`` (a ``PartArrays``) in the
-        ``regions`` or ``random`` start, and the whole board's territories per team, with
-        this rank's bar ``progress`` as the regions of a board but a grid grow (a grid's
-        have closed forms)."""
-        if self.grid is not None:
-            return local_start(
-                self.grid,
-                teams,
-                assign=assign,
-                seed=seed,
-                ids=share.local_ids,
-                owned=share.owned,
-                comm=comm,
-            )
+        """Collective: the team of every territory of ``share`` (a ``PartArrays`` of
+        :meth:`build`) in the ``regions`` or ``random`` start, and the whole board's
+        territories per team, with this rank's bar ``progress`` as the regions grow."""
         return graph_start(
             share, self.n, teams, assign=assign, seed=seed, comm=comm, progress=progress
         )
