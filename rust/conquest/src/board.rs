@@ -83,6 +83,20 @@ struct Labels {
     edge: Vec<u64>,
 }
 
+/// Refuses territory ids that do not increase (a part lists its territories in the whole
+/// board's order).
+fn check_increasing<T: PartialOrd + std::fmt::Display>(territory: &[T]) -> Result<()> {
+    match territory.windows(2).position(|pair| pair[1] <= pair[0]) {
+        Some(k) => Err(invalid(format!(
+            "territory ids must increase, got {} then {} at territory {}",
+            territory[k],
+            territory[k + 1],
+            k + 1
+        ))),
+        None => Ok(()),
+    }
+}
+
 fn invalid(message: String) -> Error {
     Error::InvalidBoard(message)
 }
@@ -245,14 +259,7 @@ impl Board {
                 territory[x]
             )));
         }
-        if let Some(k) = territory.windows(2).position(|pair| pair[1] <= pair[0]) {
-            return Err(invalid(format!(
-                "territory ids must increase, got {} then {} at territory {}",
-                territory[k],
-                territory[k + 1],
-                k + 1
-            )));
-        }
+        check_increasing(territory)?;
         if let Some(e) = edge.iter().position(|&id| id < 0) {
             return Err(invalid(format!("directed border {e} has id {}", edge[e])));
         }
@@ -292,14 +299,7 @@ impl Board {
                 indices.len()
             )));
         }
-        if let Some(k) = territory.windows(2).position(|pair| pair[1] <= pair[0]) {
-            return Err(invalid(format!(
-                "territory ids must increase, got {} then {} at territory {}",
-                territory[k],
-                territory[k + 1],
-                k + 1
-            )));
-        }
+        check_increasing(&territory)?;
         let mut board = Self::with_reverse(indptr, indices)?;
         board.labels = Some(Labels { territory, edge });
         Ok(board)

@@ -27,6 +27,17 @@ fn checked_list<T: TryFrom<i64>>(
         .collect()
 }
 
+/// The whole board's territories and troops per team, as a part starts from them.
+fn checked_counts(
+    territory_counts: &PyReadonlyArray1<'_, i64>,
+    troop_counts: &PyReadonlyArray1<'_, i64>,
+) -> PyResult<(Vec<u64>, Vec<u64>)> {
+    Ok((
+        checked_list("territory_counts", territory_counts)?,
+        checked_list("troop_counts", troop_counts)?,
+    ))
+}
+
 type Counts<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>);
 
 fn counts_out<'py>(py: Python<'py>, counts: (Vec<u64>, Vec<u64>)) -> Counts<'py> {
@@ -157,10 +168,7 @@ impl PyPart {
         keep_csr: bool,
     ) -> PyResult<Self> {
         let policies = checked_policies(&policies)?;
-        let counts = (
-            checked_list("territory_counts", &territory_counts)?,
-            checked_list("troop_counts", &troop_counts)?,
-        );
+        let counts = checked_counts(&territory_counts, &troop_counts)?;
         let (board, plan, owned) = {
             let arrays: ShareArrays<'_> = share.extract()?;
             (
@@ -231,10 +239,7 @@ impl PyPart {
         threads: Option<usize>,
     ) -> PyResult<Self> {
         let policies = checked_policies(&policies)?;
-        let counts = (
-            checked_list("territory_counts", &territory_counts)?,
-            checked_list("troop_counts", &troop_counts)?,
-        );
+        let counts = checked_counts(&territory_counts, &troop_counts)?;
         let team = team.as_array().to_vec();
         let held = share.held_mut()?;
         let threads = Threads::new(threads)?;
