@@ -11,7 +11,7 @@ use stratagem_core::{Cancel, Error, Result};
 use stratagem_core::graph::{Shape, check};
 
 use crate::MAX_TERRITORIES;
-use crate::share::{Grid, Rows};
+use crate::rows::{Grid, Rows};
 
 /// The shape of a conquest board: territories may stand alone and in several pieces.
 pub const GRAPH: Shape<'static> = Shape {

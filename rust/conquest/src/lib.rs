@@ -22,6 +22,7 @@ pub mod part_share;
 pub mod plan;
 pub mod plane;
 pub mod policy;
+pub mod rows;
 pub mod search;
 pub mod share;
 pub mod start;

@@ -1,0 +1,232 @@
+//! A board's rows told apart without the board held: the [`Rows`] a share is built from
+//! ([`crate::share::block_share`]), and a grid's rows and offsets in closed form ([`Grid`]).
+
+use rayon::prelude::*;
+use stratagem_core::{Error, Result, memory};
+
+fn invalid(message: String) -> Error {
+    Error::InvalidBoard(message)
+}
+
+/// The rows of a board, each told apart: what a share is built from when the whole board is
+/// not held ([`block_share`]).
+pub trait Rows {
+    /// The board's territories.
+    fn n(&self) -> i64;
+    /// Appends the neighbours of `x`, ascending, to `out`.
+    fn row(&self, x: i64, out: &mut Vec<i64>) -> Result<()>;
+    /// Where the row of `x` starts in the board's CSR.
+    fn offset(&self, x: i64) -> Result<i64>;
+    /// Whether the rows may be malformed (read from a file) and must be checked: every row
+    /// [`Rows::row`] gives ascending, without `x`, and every border present from both ends.
+    fn unchecked(&self) -> bool {
+        false
+    }
+    /// The territories of the block `lo..hi` that may border one outside it, as `(first,
+    /// end)` runs (every one, unless the board's shape tells).
+    fn may_cross(&self, lo: i64, hi: i64) -> Vec<(i64, i64)> {
+        vec![(lo, hi)]
+    }
+    /// Calls `visit(x, start, row)` for every territory `x` of `lo..hi` in order, with where
+    /// its row starts in the board's CSR ([`Rows::offset`]) and its row ([`Rows::row`]).
+    fn each_row(
+        &self,
+        lo: i64,
+        hi: i64,
+        mut visit: impl FnMut(i64, i64, &[i64]) -> Result<()>,
+    ) -> Result<()>
+    where
+        Self: Sized,
+    {
+        let mut row = Vec::new();
+        for x in lo..hi {
+            row.clear();
+            self.row(x, &mut row)?;
+            visit(x, self.offset(x)?, &row)?;
+        }
+        Ok(())
+    }
+}
+
+/// A grid board (`grid:RxC`, `:torus` joining the first and last row and column) known by
+/// its shape alone: territory `r * cols + c`, its row and its CSR offset in closed form, the
+/// same as the generator's (`stratagem.conquest.boards.layouts.grid`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Grid {
+    pub rows: i64,
+    pub cols: i64,
+    pub torus: bool,
+}
+
+impl Rows for Grid {
+    fn n(&self) -> i64 {
+        self.rows * self.cols
+    }
+
+    fn row(&self, x: i64, out: &mut Vec<i64>) -> Result<()> {
+        self.row_at(x / self.cols, x % self.cols, out);
+        Ok(())
+    }
+
+    /// Only a block's first and last `cols` territories border others: a neighbour is in
+    /// the same row (a torus wraps a row onto itself) or the next or last row (or, on a
+    /// torus, the far row, which only the grid's first and last rows border).
+    fn may_cross(&self, lo: i64, hi: i64) -> Vec<(i64, i64)> {
+        if hi - lo <= 2 * self.cols {
+            return vec![(lo, hi)];
+        }
+        vec![(lo, lo + self.cols), (hi - self.cols, hi)]
+    }
+
+    /// The rows one after the other, stepping along the grid's rows without dividing.
+    fn each_row(
+        &self,
+        lo: i64,
+        hi: i64,
+        mut visit: impl FnMut(i64, i64, &[i64]) -> Result<()>,
+    ) -> Result<()> {
+        if lo >= hi {
+            return Ok(());
+        }
+        let (mut r, mut c) = (lo / self.cols, lo % self.cols);
+        let mut start = self.offset(lo)?;
+        let mut row = Vec::with_capacity(4);
+        for x in lo..hi {
+            row.clear();
+            self.row_at(r, c, &mut row);
+            visit(x, start, &row)?;
+            start += row.len() as i64;
+            c += 1;
+            if c == self.cols {
+                (r, c) = (r + 1, 0);
+            }
+        }
+        Ok(())
+    }
+
+    /// The degrees of the territories before `x`, summed in closed form.
+    fn offset(&self, x: i64) -> Result<i64> {
+        if self.torus {
+            return Ok(4 * x);
+        }
+        let (rows, cols) = (self.rows, self.cols);
+        let (r, c) = (x / cols, x % cols);
+        // Up and down borders of the rows above r, left and right ones of their cells, then
+        // the borders of the cells before c in row r.
+        let above = (r - 1).max(0) + r.min(rows - 1);
+        let vertical = i64::from(r > 0) + i64::from(r < rows - 1);
+        Ok(cols * above + r * 2 * (cols - 1) + c * vertical + (c - 1).max(0) + c.min(cols - 1))
+    }
+}
+
+impl Grid {
+    /// Appends the neighbours of the territory in row `r`, column `c`, ascending.
+    fn row_at(&self, r: i64, c: i64, out: &mut Vec<i64>) {
+        let (rows, cols) = (self.rows, self.cols);
+        let x = r * cols + c;
+        if self.torus {
+            let first = out.len();
+            out.extend([
+                (r + rows - 1) % rows * cols + c,
+                r * cols + (c + cols - 1) % cols,
+                r * cols + (c + 1) % cols,
+                (r + 1) % rows * cols + c,
+            ]);
+            out[first..].sort_unstable();
+            return;
+        }
+        // Up, left, right, down is ascending order.
+        let candidates = [
+            (r > 0, x - cols),
+            (c > 0, x - 1),
+            (c < cols - 1, x + 1),
+            (r < rows - 1, x + cols),
+        ];
+        out.extend(
+            candidates
+                .iter()
+                .filter(|(present, _)| *present)
+                .map(|&(_, y)| y),
+        );
+    }
+
+    /// The whole CSR of the grid (`indptr`, `indices`), the arrays of
+    /// `stratagem.conquest.boards.layouts.grid`: offsets in closed form, rows written block by block
+    /// in parallel (the same arrays for any number of threads). Refuses a shape
+    /// `layouts.grid_shape` refuses.
+    pub fn csr(&self) -> Result<(Vec<i64>, Vec<i64>)> {
+        self.csr_as()
+    }
+
+    /// The territories of the grid, refusing a shape `layouts.grid_shape` refuses.
+    pub fn checked_n(&self) -> Result<i64> {
+        let (rows, cols) = (self.rows, self.cols);
+        let n = rows.checked_mul(cols).filter(|_| rows >= 1 && cols >= 1);
+        let n = n
+            .filter(|&n| n <= crate::MAX_TERRITORIES as i64)
+            .ok_or_else(|| {
+                Error::InvalidParameter(format!(
+                    "a grid needs 1 to {} territories, got {rows}x{cols}",
+                    crate::MAX_TERRITORIES
+                ))
+            })?;
+        if self.torus && (rows < 3 || cols < 3) {
+            return Err(Error::InvalidParameter(format!(
+                "a torus needs at least 3 rows and 3 columns, got {rows}x{cols}"
+            )));
+        }
+        Ok(n)
+    }
+
+    /// [`Self::csr`] with offsets and ids of type `T` (`u32` for the engine's board, which
+    /// then needs no `i64` copy); an offset or id that does not fit in `T` is refused.
+    pub fn csr_as<T>(&self) -> Result<(Vec<T>, Vec<T>)>
+    where
+        T: TryFrom<i64> + Copy + Default + Send + Sync,
+    {
+        /// Territories a task writes the rows of.
+        const BLOCK: i64 = 1 << 14;
+        let n = self.checked_n()?;
+        let narrow = |v: i64| {
+            T::try_from(v).map_err(|_| invalid(format!("the grid's offset or id {v} is too large")))
+        };
+        // Offsets and ids rise with the territory: when the last of each fits, all do.
+        narrow(self.offset(n)?)?;
+        narrow(n - 1)?;
+        let fits = |v: Result<i64>| v.ok().and_then(|v| T::try_from(v).ok());
+        let indptr = memory::collect(
+            (0..n as usize + 1)
+                .into_par_iter()
+                .map(|x| fits(self.offset(x as i64)).unwrap_or_default()),
+        );
+        let mut indices = memory::filled(self.offset(n)? as usize, T::default());
+        // Cut `indices` at the first row of every block.
+        let mut blocks = Vec::new();
+        let mut rest = indices.as_mut_slice();
+        for first in (0..n).step_by(BLOCK as usize) {
+            let last = (first + BLOCK).min(n);
+            let length = (self.offset(last)? - self.offset(first)?) as usize;
+            let (block, tail) = rest
+                .split_at_mut_checked(length)
+                .ok_or_else(|| invalid(format!("the rows {first}..{last} overrun the grid")))?;
+            blocks.push((first..last, block));
+            rest = tail;
+        }
+        blocks
+            .into_par_iter()
+            .try_for_each(|(territories, block)| {
+                let mut written = Vec::with_capacity(block.len());
+                for x in territories {
+                    self.row(x, &mut written)?;
+                }
+                if written.len() != block.len() {
+                    return Err(invalid("a grid's rows disagree with its offsets".into()));
+                }
+                for (slot, &y) in block.iter_mut().zip(&written) {
+                    *slot = narrow(y)?;
+                }
+                Ok(())
+            })?;
+        Ok((indptr, indices))
+    }
+}
