@@ -558,37 +558,25 @@ fn opportunist(view: &View<'_>, x: usize, row: &mut [i64]) {
     view.strike(x, row, &strike);
 }
 
-/// Calls `fill(x, row_x, value_x)` for every territory in parallel, `row_x` being `x`'s slice
-/// of a per-directed-edge array and `value_x` its entry of a per-territory one (tasks take
-/// contiguous ranges of rows, so writes never overlap).
-fn for_row_chunks<T: Send, V: Send>(
-    board: &Board,
-    values: &mut [T],
-    per_territory: &mut [V],
-    fill: impl Fn(usize, &mut [T], &mut V) + Sync,
-) {
+/// Calls `fill(x, row_x)` for every territory in parallel, `row_x` being `x`'s slice of a
+/// per-directed-edge array (tasks take contiguous ranges of rows, so writes never overlap).
+fn for_row_chunks<T: Send>(board: &Board, values: &mut [T], fill: impl Fn(usize, &mut [T]) + Sync) {
     let n = board.n();
     let mut tasks = Vec::with_capacity(n / TERRITORIES_PER_TASK + 1);
-    let (mut rest, mut rest_territories) = (values, per_territory);
+    let mut rest = values;
     let mut first = 0;
     while first < n {
         let last = (first + TERRITORIES_PER_TASK).min(n);
-        let len = board.row_start(last) - board.row_start(first);
-        let (head, tail) = rest.split_at_mut(len);
-        let (own, others) = rest_territories.split_at_mut(last - first);
-        tasks.push((first, head, own));
-        (rest, rest_territories) = (tail, others);
+        let (head, tail) = rest.split_at_mut(board.row_start(last) - board.row_start(first));
+        tasks.push((first..last, head));
+        rest = tail;
         first = last;
     }
-    tasks.into_par_iter().for_each(|(first, slice, own)| {
-        let offset = board.row_start(first);
-        for (k, value) in own.iter_mut().enumerate() {
-            let range = board.row(first + k);
-            fill(
-                first + k,
-                &mut slice[range.start - offset..range.end - offset],
-                value,
-            );
+    tasks.into_par_iter().for_each(|(territories, slice)| {
+        let offset = board.row_start(territories.start);
+        for x in territories {
+            let range = board.row(x);
+            fill(x, &mut slice[range.start - offset..range.end - offset]);
         }
     });
 }
@@ -601,8 +589,7 @@ pub fn place(
     placement: &mut [i64],
     owned: impl Fn(usize) -> bool + Sync,
 ) {
-    let mut no_values = vec![(); view.board.n()];
-    for_row_chunks(view.board, placement, &mut no_values, |x, row, ()| {
+    for_row_chunks(view.board, placement, |x, row| {
         if !owned(x) {
             return;
         }
