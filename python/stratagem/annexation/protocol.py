@@ -33,19 +33,11 @@ from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 import numpy as np
 from numpy.typing import NDArray
 
+from stratagem import protocol
 from stratagem.annexation.board import parse_board
 from stratagem.annexation.game import Game as NativeGame
 from stratagem.annexation.players import AI
 from stratagem.errors import InvalidParameter
-from stratagem.protocol import (
-    Game,
-    Outcome,
-    RawOrPlanes,
-    TurnGame,
-    check_observation,
-    one_hot,
-    row_bounds,
-)
 
 __all__ = ["Annexation", "GameConfig", "GameOptions"]
 
@@ -77,7 +69,7 @@ class GameOptions:
     board_seed: int | None = None
 
 
-class Annexation(RawOrPlanes, TurnGame):
+class Annexation(protocol.RawOrPlanes, protocol.TurnGame):
     """An annexation game behind the protocol; ``native`` is the rich
     :class:`~stratagem.annexation.Game` it plays on (read it, do not play on it)."""
 
@@ -87,7 +79,7 @@ class Annexation(RawOrPlanes, TurnGame):
     def __init__(
         self, *, seed: int = 0, observation: str = "raw", **config: Unpack[GameConfig]
     ) -> None:
-        self.observation_mode = check_observation(observation)
+        self.observation_mode = protocol.check_observation(observation)
         options = GameOptions(**config)
         if not isinstance(options.board, str):
             raise InvalidParameter(f"board must be a board spec string, got {options.board!r}")
@@ -116,7 +108,7 @@ class Annexation(RawOrPlanes, TurnGame):
         return self.native.is_over
 
     @property
-    def outcome(self) -> Outcome:
+    def outcome(self) -> protocol.Outcome:
         outcome = self.native.outcome
         return "unfinished" if outcome == "ongoing" else outcome  # type: ignore[return-value]
 
@@ -151,7 +143,7 @@ class Annexation(RawOrPlanes, TurnGame):
     def raw_bounds(self) -> tuple[NDArray[Any], NDArray[Any]]:
         board = self.native.board
         highs = [board.players - 1, board.colour_count - 1]
-        return row_bounds([-1, 0], highs, board.cells, self.observation_dtype)
+        return protocol.row_bounds([-1, 0], highs, board.cells, self.observation_dtype)
 
     def to_move(self) -> tuple[int, ...]:
         return () if self.native.is_over else (self.native.to_move,)
@@ -174,7 +166,10 @@ class Annexation(RawOrPlanes, TurnGame):
         if self.observation_mode == "planes":
             board = self.native.board
             return np.concatenate(
-                [one_hot(relative, 1 + self.seats, low=-1), one_hot(colours, board.colour_count)]
+                [
+                    protocol.one_hot(relative, 1 + self.seats, low=-1),
+                    protocol.one_hot(colours, board.colour_count),
+                ]
             ).ravel()
         return np.stack([relative, colours]).astype(np.int8)
 
@@ -199,4 +194,4 @@ class Annexation(RawOrPlanes, TurnGame):
 
 
 if TYPE_CHECKING:  # mypy checks that the class satisfies the protocol
-    _satisfies: type[Game] = Annexation
+    _satisfies: type[protocol.Game] = Annexation

@@ -47,22 +47,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from stratagem import _validate
+from stratagem import _validate, protocol
 from stratagem.conquest.board import Board, assign_regions, troops_uniform
 from stratagem.conquest.game import POLICIES, TROOP_LIMIT, PolicyView
 from stratagem.conquest.game import Game as NativeGame
 from stratagem.errors import InvalidParameter
-from stratagem.protocol import (
-    BuiltinChoiceGame,
-    Game,
-    Move,
-    Outcome,
-    RawOrPlanes,
-    check_action_mode,
-    check_observation,
-    one_hot,
-    row_bounds,
-)
 
 __all__ = ["Conquest"]
 
@@ -82,7 +71,7 @@ class _Placed:
         return self.placement
 
 
-class Conquest(RawOrPlanes, BuiltinChoiceGame):
+class Conquest(protocol.RawOrPlanes, protocol.BuiltinChoiceGame):
     """A conquest game behind the protocol; ``native`` is the rich
     :class:`~stratagem.conquest.Game` it plays on (read it, do not play on it). Teams start
     on regions of the board (:func:`~stratagem.conquest.assign_regions`) with ``troops`` in
@@ -106,8 +95,8 @@ class Conquest(RawOrPlanes, BuiltinChoiceGame):
         observation: str = "raw",
         actions: str = "players",
     ) -> None:
-        self.observation_mode = check_observation(observation)
-        self.action_mode = check_action_mode(actions)
+        self.observation_mode = protocol.check_observation(observation)
+        self.action_mode = protocol.check_action_mode(actions)
         if not isinstance(board, str):
             raise InvalidParameter(f"board must be a board spec string, got {board!r}")
         teams = _validate.integer("teams", teams, 2, _MAX_TEAMS)
@@ -146,7 +135,7 @@ class Conquest(RawOrPlanes, BuiltinChoiceGame):
         return self.native.finished
 
     @property
-    def outcome(self) -> Outcome:
+    def outcome(self) -> protocol.Outcome:
         status = self.native.status
         if status == "won":
             return "won"
@@ -178,7 +167,7 @@ class Conquest(RawOrPlanes, BuiltinChoiceGame):
         # The rules' troop limit, limit(n) = min(TROOP_LIMIT, (2**63 - 1) // n).
         most = min(TROOP_LIMIT, _INT64_MAX // max(self.native.board.n, 1))
         highs = [self.seats - 1, most]
-        return row_bounds([0, 0], highs, self.native.board.n, self.observation_dtype)
+        return protocol.row_bounds([0, 0], highs, self.native.board.n, self.observation_dtype)
 
     def to_move(self) -> tuple[int, ...]:
         if self.is_over:
@@ -206,7 +195,7 @@ class Conquest(RawOrPlanes, BuiltinChoiceGame):
         mask[:, _SENDS:] = (mine & (troops >= 2))[:, np.newaxis] & neighbours
         return mask
 
-    def placement(self, seat: int, move: Move) -> NDArray[np.int64]:
+    def placement(self, seat: int, move: protocol.Move) -> NDArray[np.int64]:
         """The placement (one entry per directed border, CSR order) of ``seat``'s ``move``
         (see the module's docstring) on the board as it stands."""
         board = self.native.board
@@ -240,7 +229,7 @@ class Conquest(RawOrPlanes, BuiltinChoiceGame):
         if self.observation_mode == "planes":
             scaled = np.log1p(troops.astype(np.float64)) / np.log1p(float(TROOP_LIMIT))
             return np.concatenate(
-                [one_hot(relative, self.seats), scaled.astype(np.float32)[np.newaxis]]
+                [protocol.one_hot(relative, self.seats), scaled.astype(np.float32)[np.newaxis]]
             ).ravel()
         return np.stack([relative, troops])
 
@@ -272,4 +261,4 @@ class Conquest(RawOrPlanes, BuiltinChoiceGame):
 
 
 if TYPE_CHECKING:  # mypy checks that the class satisfies the protocol
-    _satisfies: type[Game] = Conquest
+    _satisfies: type[protocol.Game] = Conquest

@@ -45,23 +45,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from stratagem import _validate
+from stratagem import _validate, protocol
 from stratagem.diplomacy import adjustments
 from stratagem.diplomacy.engine import Convention, check_convention
 from stratagem.diplomacy.position import Position
 from stratagem.diplomacy.positions import random_position
 from stratagem.diplomacy.search.finder import METHODS, Weights, profile_orders, solve, values
 from stratagem.errors import InvalidParameter
-from stratagem.protocol import (
-    Game,
-    Outcome,
-    RawOrPlanes,
-    TurnGame,
-    check_observation,
-    one_hot,
-    row_bounds,
-    terminal_rewards,
-)
 
 __all__ = ["MAX_ACTIONS", "REWARDS", "Diplomacy"]
 
@@ -72,7 +62,7 @@ REWARDS = ("values", "scaled", "outcome")
 MAX_ACTIONS = 1 << 16
 
 
-class Diplomacy(RawOrPlanes, TurnGame):
+class Diplomacy(protocol.RawOrPlanes, protocol.TurnGame):
     """A winter's adjustments behind the protocol: ``position`` is the winter, ``orders``
     (after the step) each power's chosen orders, ``values`` the evaluator's values."""
 
@@ -90,7 +80,7 @@ class Diplomacy(RawOrPlanes, TurnGame):
         observation: str = "raw",
         reward: str = "values",
     ) -> None:
-        self.observation_mode = check_observation(observation)
+        self.observation_mode = protocol.check_observation(observation)
         if reward not in REWARDS:
             raise InvalidParameter(
                 f"reward must be one of {', '.join(map(repr, REWARDS))}, got {reward!r}"
@@ -138,7 +128,7 @@ class Diplomacy(RawOrPlanes, TurnGame):
         return self._profile is not None
 
     @property
-    def outcome(self) -> Outcome:
+    def outcome(self) -> protocol.Outcome:
         if self.values is None:
             return "unfinished"
         return "won" if len(self.winners) == 1 else "drawn"
@@ -188,7 +178,9 @@ class Diplomacy(RawOrPlanes, TurnGame):
     @property
     def raw_bounds(self) -> tuple[NDArray[Any], NDArray[Any]]:
         width, last = len(self.position.map.provinces), self.seats - 1
-        return row_bounds([-1, 0, -1, 0], [last, 2, last, 1], width, self.observation_dtype)
+        return protocol.row_bounds(
+            [-1, 0, -1, 0], [last, 2, last, 1], width, self.observation_dtype
+        )
 
     def to_move(self) -> tuple[int, ...]:
         return () if self.is_over else tuple(range(self.seats))
@@ -205,7 +197,7 @@ class Diplomacy(RawOrPlanes, TurnGame):
         self._profile = profile
         self.orders = profile_orders(self.position, self.convention, profile)
         if self.reward == "outcome":
-            return terminal_rewards(self.seats, self.outcome, self.winners)
+            return protocol.terminal_rewards(self.seats, self.outcome, self.winners)
         if self.reward == "scaled":
             return self.values.astype(np.float64) / self.value_bounds[1]
         return self.values.astype(np.float64)
@@ -231,9 +223,9 @@ class Diplomacy(RawOrPlanes, TurnGame):
             return planes
         return np.concatenate(
             [
-                one_hot(planes[0], self.seats),
-                one_hot(planes[1], 2, low=1),
-                one_hot(planes[2], self.seats),
+                protocol.one_hot(planes[0], self.seats),
+                protocol.one_hot(planes[1], 2, low=1),
+                protocol.one_hot(planes[2], self.seats),
                 planes[3][np.newaxis].astype(np.float32),
             ]
         ).ravel()
@@ -271,4 +263,4 @@ class Diplomacy(RawOrPlanes, TurnGame):
 
 
 if TYPE_CHECKING:  # mypy checks that the class satisfies the protocol
-    _satisfies: type[Game] = Diplomacy
+    _satisfies: type[protocol.Game] = Diplomacy

@@ -39,27 +39,19 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from stratagem import _validate
+from stratagem import _validate, protocol
 from stratagem.errors import InvalidParameter
 from stratagem.mastermind.code import as_code, check_space, format_code, parse_code
 from stratagem.mastermind.evaluate import sample_secrets
 from stratagem.mastermind.game import score
 from stratagem.mastermind.players import STRATEGIES, AnsweredGuesses
-from stratagem.protocol import (
-    Game,
-    Outcome,
-    RawOrPlanes,
-    TurnGame,
-    check_observation,
-    one_hot,
-)
 
 __all__ = ["Mastermind"]
 
 _MAX_GUESS_LIMIT = 10_000
 
 
-class Mastermind(AnsweredGuesses, RawOrPlanes, TurnGame):
+class Mastermind(AnsweredGuesses, protocol.RawOrPlanes, protocol.TurnGame):
     """A Mastermind game behind the protocol; ``secret`` is the codemaker's code (for the
     referee: never shown to the codebreaker's observation)."""
 
@@ -77,7 +69,7 @@ class Mastermind(AnsweredGuesses, RawOrPlanes, TurnGame):
         threads: int | None = None,
         observation: str = "raw",
     ) -> None:
-        self.observation_mode = check_observation(observation)
+        self.observation_mode = protocol.check_observation(observation)
         self.threads = _validate.threads(threads)
         self.spots, self.colours = check_space(spots, colours)
         self.max_guesses = _validate.integer("max_guesses", max_guesses, 1, _MAX_GUESS_LIMIT)
@@ -117,7 +109,7 @@ class Mastermind(AnsweredGuesses, RawOrPlanes, TurnGame):
         return self.solved or len(self._guesses) >= self.max_guesses
 
     @property
-    def outcome(self) -> Outcome:
+    def outcome(self) -> protocol.Outcome:
         return "won" if self.solved else "unfinished"
 
     @property
@@ -180,8 +172,8 @@ class Mastermind(AnsweredGuesses, RawOrPlanes, TurnGame):
         if self.observation_mode == "raw":
             return board
         rows = board.shape[0]
-        pegs = one_hot(board[:, : self.spots], self.colours)  # (colours, rows, spots)
-        counts = one_hot(board[:, self.spots :], self.spots + 1)  # (spots + 1, rows, 2)
+        pegs = protocol.one_hot(board[:, : self.spots], self.colours)  # (colours, rows, spots)
+        counts = protocol.one_hot(board[:, self.spots :], self.spots + 1)  # (spots + 1, rows, 2)
         return np.concatenate(
             [
                 pegs.transpose(1, 2, 0).reshape(rows, -1),
@@ -220,4 +212,4 @@ class Mastermind(AnsweredGuesses, RawOrPlanes, TurnGame):
 
 
 if TYPE_CHECKING:  # mypy checks that the class satisfies the protocol
-    _satisfies: type[Game] = Mastermind
+    _satisfies: type[protocol.Game] = Mastermind

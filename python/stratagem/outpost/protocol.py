@@ -49,20 +49,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
+from stratagem import protocol
 from stratagem.errors import InvalidParameter
 from stratagem.outpost.game import EMPIRES
 from stratagem.outpost.game import Game as NativeGame
 from stratagem.outpost.players import BUILTIN_PLAYERS, State
-from stratagem.protocol import (
-    BuiltinChoiceGame,
-    Game,
-    Move,
-    Outcome,
-    RawOrPlanes,
-    check_action_mode,
-    check_observation,
-    one_hot,
-)
 
 __all__ = ["Outpost"]
 
@@ -80,7 +71,7 @@ class _MovePlayer:
     """An empire's move given through the protocol, as the native game's Python player: its
     outposts (in id order) step as the move's slots say; a disbandment takes the newest."""
 
-    def __init__(self, move: Move) -> None:
+    def __init__(self, move: protocol.Move) -> None:
         self.directions = list(move)
 
     def move(self, state: State) -> list[int]:
@@ -91,7 +82,7 @@ class _MovePlayer:
         return int(state.mine()[-1, 0])
 
 
-class Outpost(RawOrPlanes, BuiltinChoiceGame):
+class Outpost(protocol.RawOrPlanes, protocol.BuiltinChoiceGame):
     """An outpost game behind the protocol; ``native`` is the rich
     :class:`~stratagem.outpost.Game` it plays on (read it, do not play on it)."""
 
@@ -112,8 +103,8 @@ class Outpost(RawOrPlanes, BuiltinChoiceGame):
         observation: str = "raw",
         actions: str = "players",
     ) -> None:
-        self.observation_mode = check_observation(observation)
-        self.action_mode = check_action_mode(actions)
+        self.observation_mode = protocol.check_observation(observation)
+        self.action_mode = protocol.check_action_mode(actions)
         self._moves = {}
         if not isinstance(map, str):
             raise InvalidParameter(f"map must be a map name or file path, got {map!r}")
@@ -136,7 +127,7 @@ class Outpost(RawOrPlanes, BuiltinChoiceGame):
         return self.native.finished
 
     @property
-    def outcome(self) -> Outcome:
+    def outcome(self) -> protocol.Outcome:
         if not self.is_over:
             return "unfinished"
         return "won" if len(self.native.result.winners) == 1 else "drawn"
@@ -206,7 +197,7 @@ class Outpost(RawOrPlanes, BuiltinChoiceGame):
             return np.concatenate(
                 [
                     self._water[np.newaxis].astype(np.float32),
-                    one_hot(relative_control, 2 + EMPIRES, low=-2)[[1, 0, 2, 3, 4, 5]],
+                    protocol.one_hot(relative_control, 2 + EMPIRES, low=-2)[[1, 0, 2, 3, 4, 5]],
                     (counts > 0).astype(np.float32),
                 ]
             ).ravel()
@@ -245,4 +236,4 @@ class Outpost(RawOrPlanes, BuiltinChoiceGame):
 
 
 if TYPE_CHECKING:  # mypy checks that the class satisfies the protocol
-    _satisfies: type[Game] = Outpost
+    _satisfies: type[protocol.Game] = Outpost
