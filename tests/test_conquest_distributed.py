@@ -467,7 +467,7 @@ def test_run_and_load_refuse_bad_arguments(tmp_path: Path) -> None:
         game.run()
     assert game.turn == 0  # nothing was played by the refused calls
     with pytest.raises(
-        InvalidParameter, match=r"missing\.npz: cannot read a saved conquest game: No such file"
+        InvalidBoard, match=r"missing\.npz: cannot read a saved conquest game: No such file"
     ):
         DistributedGame.load(tmp_path / "missing.npz")
     with pytest.raises(InvalidParameter, match="order must be one of"):

@@ -153,7 +153,7 @@ def test_a_zip_bomb_is_refused_unread(tmp_path: Path) -> None:
     with zipfile.ZipFile(bomb) as archive:
         assert archive.getinfo("bomb.npy").file_size > 3 << 30
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    message = refused_at_once(lambda: ConquestGame.load(bomb), InvalidParameter)
+    message = refused_at_once(lambda: ConquestGame.load(bomb), InvalidBoard)
     assert "it holds the member 'bomb.npy', not one of its" in message
     grown_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
     assert grown_kib < 100 * 1024
@@ -283,7 +283,7 @@ def test_a_member_claiming_more_than_deflate_gives_is_refused(tmp_path: Path) ->
     with zipfile.ZipFile(good, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, data in members.items():
             archive.writestr(name, data)
-    message = refused_at_once(lambda: ConquestGame.load(good), InvalidParameter)
+    message = refused_at_once(lambda: ConquestGame.load(good), InvalidBoard)
     assert "the array 'turn' claims 800000000 bytes of data" in message
 
 

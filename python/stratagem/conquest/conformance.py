@@ -196,7 +196,7 @@ class ConquestAdapter:
             testing.BadInput(
                 "missing save",
                 lambda g: Game.load("/nonexistent/game.npz"),
-                InvalidParameter,
+                InvalidBoard,
                 "cannot read a saved conquest game",
             ),
             testing.BadInput(

@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 from stratagem import _core
 from stratagem._files import Member, Read, length, read_arrays, write_arrays
 from stratagem.conquest.boards import board_files
-from stratagem.errors import InvalidParameter, StratagemError
+from stratagem.errors import InvalidBoard, InvalidParameter, StratagemError
 
 if TYPE_CHECKING:
     from stratagem.conquest.board import Board
@@ -154,7 +154,7 @@ def read_game(path: str | Path) -> SavedGame:
     is rebuilt."""
     from stratagem.conquest.board import Board
 
-    fields = _Fields(path, read_arrays(path, _WHAT, InvalidParameter, _members()))
+    fields = _Fields(path, read_arrays(path, _WHAT, InvalidBoard, _members()))
     if fields.text("format") != FORMAT:
         fields.refuse(f"format {fields.text('format')!r}, not {FORMAT!r}")
     names = fields.texts("policies")
@@ -209,7 +209,7 @@ class _Fields:
         self.arrays = arrays
 
     def refuse(self, problem: str) -> NoReturn:
-        raise InvalidParameter(f"{self.path}: not {_WHAT}: {problem}")
+        raise InvalidBoard(f"{self.path}: not {_WHAT}: {problem}")
 
     def _get(self, name: str, kinds: str, ndim: int) -> NDArray[Any]:
         if name not in self.arrays:
