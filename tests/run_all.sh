@@ -9,7 +9,7 @@ export HYPOTHESIS_PROFILE="${HYPOTHESIS_PROFILE:-ci}"
 # The PyPI MPICH: fork-launched ranks, and a job that outlives this limit is killed, never hung.
 export HYDRA_LAUNCHER=fork
 export MPIEXEC_TIMEOUT="${MPIEXEC_TIMEOUT:-300}"
-export STRATAGEM_SOAK_SECONDS="${STRATAGEM_SOAK_SECONDS:-20}"
+export STRATAGEM_SOAK_SECONDS="${STRATAGEM_SOAK_SECONDS:-10}"
 scripts="$(python -c 'import sysconfig; print(sysconfig.get_path("scripts"))')"
 mpiexec="$scripts/mpiexec"
 [ -x "$mpiexec" ] || mpiexec="$(command -v mpiexec)"
