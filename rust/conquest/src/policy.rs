@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use stratagem_core::rng::{Stream, purpose_tag};
 use stratagem_core::{Error, Result};
 
-use crate::board::{Board, prefetch};
+use crate::board::Board;
 use crate::turn::TERRITORIES_PER_TASK;
 use crate::{MAX_TEAMS, TROOP_LIMIT, purpose};
 
@@ -135,7 +135,11 @@ pub fn frontier(
             .with_min_len(TERRITORIES_PER_TASK)
             .filter(|&x| {
                 let x = x as usize;
-                owned(x) && board.row(x).any(|e| team[board.target(e)] != team[x])
+                owned(x)
+                    && board
+                        .neighbours(x)
+                        .iter()
+                        .any(|&y| team[y as usize] != team[x])
             }),
     );
 }
@@ -154,7 +158,7 @@ pub fn update_frontier(
     candidates.extend_from_slice(frontier);
     for &x in frontier.iter() {
         if before[x as usize] != after[x as usize] {
-            candidates.extend(board.row(x as usize).map(|e| board.target(e) as u32));
+            candidates.extend(board.neighbours(x as usize).iter());
         }
     }
     candidates.par_sort_unstable();
@@ -162,7 +166,10 @@ pub fn update_frontier(
     frontier.clear();
     frontier.par_extend(candidates.par_iter().copied().filter(|&x| {
         let x = x as usize;
-        board.row(x).any(|e| after[board.target(e)] != after[x])
+        board
+            .neighbours(x)
+            .iter()
+            .any(|&y| after[y as usize] != after[x])
     }));
 }
 
@@ -213,10 +220,10 @@ pub fn frontier_distance(
                 // territory some places ahead, so they are at hand when it comes (a tenth
                 // less time on the 1000x1000 grid; only the offset read here waits).
                 if let Some(&ahead) = level.get(i + 16) {
-                    prefetch(board.edges().0, board.row_start(ahead as usize));
+                    board.prefetch_row(ahead as usize);
                 }
                 // Every unmarked neighbour is interior, hence of x's team: no team check.
-                for &y in board.neighbours(x as usize) {
+                for &y in board.neighbours(x as usize).iter() {
                     let mark = &marks[y as usize];
                     if mark.load(Ordering::Relaxed) == NO_DISTANCE {
                         mark.store(d + 1, Ordering::Relaxed);
@@ -300,7 +307,7 @@ impl Pressure {
                 let mut totals = [0u64; MAX_TEAMS];
                 for &y in chunk {
                     let mut met = 0u64;
-                    for &w in board.neighbours(y as usize) {
+                    for &w in board.neighbours(y as usize).iter() {
                         let who = usize::from(team[w as usize]) % MAX_TEAMS;
                         totals[who] += troops[w as usize];
                         met |= 1 << who;
@@ -574,10 +581,9 @@ fn for_row_chunks<T: Send>(board: &Board, values: &mut [T], fill: impl Fn(usize,
     }
     tasks.into_par_iter().for_each(|(territories, slice)| {
         let offset = board.row_start(territories.start);
-        for x in territories {
-            let range = board.row(x);
+        board.each_row(territories, |x, range| {
             fill(x, &mut slice[range.start - offset..range.end - offset]);
-        }
+        });
     });
 }
 
@@ -629,14 +635,13 @@ pub fn commit(
         .enumerate()
         .for_each(|(chunk, troops)| {
             let first = chunk * TERRITORIES_PER_TASK;
-            for (k, held) in troops.iter_mut().enumerate() {
-                let x = first + k;
+            board.each_row(first..first + troops.len(), |x, row| {
                 if owned(x) {
-                    let row = &placement[board.row(x)];
                     // Checked placements commit at most the territory's troops.
-                    *held -= row.iter().map(|p| p.unsigned_abs()).sum::<u64>();
+                    troops[x - first] -=
+                        placement[row].iter().map(|p| p.unsigned_abs()).sum::<u64>();
                 }
-            }
+            });
         });
 }
 

@@ -230,3 +230,202 @@ impl Grid {
         Ok((indptr, indices))
     }
 }
+
+/// The board of a grid of `rows x cols` that is not a torus, its CSR in closed form (the
+/// arrays [`Grid::csr`] writes, which a board this large need not hold: [`crate::board`]).
+/// Territory `x` sits at row `x / cols`, column `x % cols`; its row lists up, left, right,
+/// down (ascending).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plane {
+    rows: usize,
+    cols: usize,
+    /// `2^64 / cols` rounded up (0 for one column): the row and column of a `u32` id by a
+    /// multiplication, not a division (Lemire, Kaser and Kurz, "Faster remainder by direct
+    /// computation", 2019).
+    magic: u64,
+}
+
+impl Plane {
+    /// The plane of `rows x cols` territories (at least one of each, at most `u32::MAX` in
+    /// all: a checked [`Grid`]).
+    pub fn new(rows: usize, cols: usize) -> Self {
+        debug_assert!(rows >= 1 && cols >= 1 && rows * cols <= u32::MAX as usize);
+        let magic = if cols == 1 {
+            0
+        } else {
+            u64::MAX / cols as u64 + 1
+        };
+        Self { rows, cols, magic }
+    }
+
+    /// `(rows, cols)`.
+    #[inline]
+    pub fn shape(self) -> (usize, usize) {
+        (self.rows, self.cols)
+    }
+
+    #[inline]
+    pub fn n(self) -> usize {
+        self.rows * self.cols
+    }
+
+    /// Directed edges: two along each row's `cols - 1` borders and each column's `rows - 1`.
+    #[inline]
+    pub fn n_edges(self) -> usize {
+        2 * (self.rows * (self.cols - 1) + self.cols * (self.rows - 1))
+    }
+
+    /// The row and column of territory `x` (`x <= n`).
+    #[inline]
+    pub fn cell(self, x: usize) -> (usize, usize) {
+        if self.magic == 0 {
+            return (x, 0);
+        }
+        // Exact for every 32-bit x (the paper's theorem 1): ids and n fit in u32.
+        let x = x as u64;
+        let r = (u128::from(self.magic) * u128::from(x)) >> 64;
+        let low = self.magic.wrapping_mul(x);
+        let c = (u128::from(low) * self.cols as u128) >> 64;
+        (r as usize, c as usize)
+    }
+
+    /// The borders of the territory at `(r, c)`.
+    #[inline]
+    pub fn degree_at(self, r: usize, c: usize) -> usize {
+        let vertical = usize::from(r > 0) + usize::from(r + 1 < self.rows);
+        vertical + usize::from(c > 0) + usize::from(c + 1 < self.cols)
+    }
+
+    /// Where the row of the territory at `(r, c)` starts: the up and down borders of the
+    /// rows above `r`, the left and right ones of their cells, then the borders of the cells
+    /// before `c` in row `r` (`(rows, 0)` gives the number of directed edges).
+    #[inline]
+    pub fn offset_at(self, r: usize, c: usize) -> usize {
+        let (rows, cols) = (self.rows, self.cols);
+        let above = r.saturating_sub(1) + r.min(rows - 1);
+        let vertical = usize::from(r > 0) + usize::from(r + 1 < rows);
+        cols * above + r * 2 * (cols - 1) + c * vertical + c.saturating_sub(1) + c.min(cols - 1)
+    }
+
+    /// Where the row of `x` starts (`n_edges()` for `x = n`).
+    #[inline]
+    pub fn offset(self, x: usize) -> usize {
+        let (r, c) = self.cell(x);
+        self.offset_at(r, c)
+    }
+
+    /// The positions of the directed edges of `x`'s row.
+    #[inline]
+    pub fn row(self, x: usize) -> std::ops::Range<usize> {
+        let (r, c) = self.cell(x);
+        let start = self.offset_at(r, c);
+        start..start + self.degree_at(r, c)
+    }
+
+    /// The neighbours of `x` (ascending) in the first `len` places, and `len`.
+    #[inline]
+    pub fn neighbours(self, x: usize) -> ([u32; 4], usize) {
+        let (r, c) = self.cell(x);
+        let mut ids = [0u32; 4];
+        let mut len = 0;
+        for (present, y) in self.around(x, r, c) {
+            if present {
+                ids[len] = y as u32;
+                len += 1;
+            }
+        }
+        (ids, len)
+    }
+
+    /// Up, left, right and down of `x` at `(r, c)`: whether each is on the board, and its id.
+    #[inline]
+    fn around(self, x: usize, r: usize, c: usize) -> [(bool, usize); 4] {
+        let cols = self.cols;
+        [
+            (r > 0, x.wrapping_sub(cols)),
+            (c > 0, x.wrapping_sub(1)),
+            (c + 1 < cols, x + 1),
+            (r + 1 < self.rows, x + cols),
+        ]
+    }
+
+    /// The edges of `x`'s row (starting at `start`, `x` at `(r, c)`) in the first `len`
+    /// places, and `len`: each as its target and the position of its reverse. `x` is the last
+    /// of the row of the territory above it, the first of the one below, the right of its
+    /// left neighbour (last but its down) and the left of its right one (first but its up).
+    #[inline]
+    pub fn edges_at(
+        self,
+        x: usize,
+        r: usize,
+        c: usize,
+        start: usize,
+    ) -> ([(u32, usize); 4], usize) {
+        let (rows, cols) = (self.rows, self.cols);
+        let end = start + self.degree_at(r, c);
+        let (up, down) = (usize::from(r > 0), usize::from(r + 1 < rows));
+        let mut edges = [(0u32, 0usize); 4];
+        let mut len = 0;
+        let mut push = |y: usize, back: usize| {
+            edges[len] = (y as u32, back);
+            len += 1;
+        };
+        if r > 0 {
+            push(
+                x - cols,
+                self.offset_at(r - 1, c) + self.degree_at(r - 1, c) - 1,
+            );
+        }
+        if c > 0 {
+            push(x - 1, start - 1 - down);
+        }
+        if c + 1 < cols {
+            push(x + 1, end + up);
+        }
+        if r + 1 < rows {
+            push(x + cols, self.offset_at(r + 1, c));
+        }
+        (edges, len)
+    }
+
+    /// The source and target of directed edge `e`: the grid row from the first row's and
+    /// the middle rows' border counts, then the column from the first cell's and the middle
+    /// cells'.
+    #[inline]
+    pub fn edge(self, e: usize) -> (usize, usize) {
+        let (rows, cols) = (self.rows, self.cols);
+        let across = 2 * (cols - 1);
+        let (first, middle) = (across + cols * usize::from(rows > 1), across + 2 * cols);
+        let (r, within) = if e < first {
+            (0, e)
+        } else {
+            let r = (1 + (e - first) / middle).min(rows - 1);
+            (r, e - first - (r - 1) * middle)
+        };
+        let vertical = usize::from(r > 0) + usize::from(r + 1 < rows);
+        let c = if cols == 1 || within < vertical + 1 {
+            0
+        } else {
+            (1 + (within - vertical - 1) / (vertical + 2)).min(cols - 1)
+        };
+        let x = r * cols + c;
+        let (neighbours, _) = self.neighbours(x);
+        (x, neighbours[e - self.offset_at(r, c)] as usize)
+    }
+
+    /// The position of the edge `y -> x` (a border).
+    #[inline]
+    pub fn reverse(self, x: usize, y: usize) -> usize {
+        let (r, c) = self.cell(y);
+        let start = self.offset_at(r, c);
+        if y + self.cols == x {
+            start + self.degree_at(r, c) - 1
+        } else if y == x + self.cols {
+            start
+        } else if y + 1 == x {
+            start + self.degree_at(r, c) - 1 - usize::from(r + 1 < self.rows)
+        } else {
+            start + usize::from(r > 0)
+        }
+    }
+}

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use rayon::prelude::*;
 use stratagem_core::rng::{Stream, purpose_tag};
 
-use crate::board::{Board, Reverses, plane_reverse};
+use crate::board::{Board, Layout, Reverses};
 use crate::{MAX_TEAMS, TROOP_LIMIT, purpose};
 
 /// Territories per parallel task of the passes over rows: large enough that a task's
@@ -87,12 +87,13 @@ pub fn battles(
     from.par_chunks(TERRITORIES_PER_TASK / 4).for_each(|chunk| {
         for &x in chunk {
             let x = x as usize;
-            for e in board.row(x) {
-                let y = board.target(e);
+            let row = board.row(x);
+            for (e, &y) in row.zip(board.neighbours(x).iter()) {
+                let y = y as usize;
                 if y < x || team[x] == team[y] || !resolves(e) {
                     continue;
                 }
-                let back = board.reverse(e);
+                let back = board.reverse_of(e, x, y);
                 let (pxy, pyx) = (
                     cells[e].load(Ordering::Relaxed),
                     cells[back].load(Ordering::Relaxed),
@@ -125,45 +126,47 @@ fn own_presence(
     row: Range<usize>,
     garrison: u64,
 ) -> Option<u64> {
-    let (targets, reverses) = board.edges();
     // One loop for each way the board keeps its reverses, so the loop itself has no branch
     // on it.
+    let (targets, reverses) = match board.layout() {
+        Layout::Stored {
+            targets, reverses, ..
+        } => (&targets[row.clone()], reverses),
+        Layout::Plane(plane) => {
+            let (r, c) = plane.cell(x);
+            let (edges, len) = plane.edges_at(x, r, c, row.start);
+            let edges = edges[..len].iter().zip(row);
+            let edges = edges.map(|(&(y, back), e)| (e, y as usize, back));
+            return own_troops(team, placement, x, garrison, edges);
+        }
+    };
+    let edges = row.zip(targets).map(|(e, &y)| (e, y as usize));
     match reverses {
         Reverses::Slot { slot, offsets } => {
-            own_troops(team, placement, x, row, garrison, targets, |e, y| {
-                offsets[y] as usize + usize::from(slot[e])
-            })
+            let edges = edges.map(|(e, y)| (e, y, offsets[y] as usize + usize::from(slot[e])));
+            own_troops(team, placement, x, garrison, edges)
         }
         Reverses::Position(position) => {
-            own_troops(team, placement, x, row, garrison, targets, |e, _| {
-                position[e] as usize
-            })
-        }
-        Reverses::Plane { offsets, cols } => {
-            own_troops(team, placement, x, row, garrison, targets, |_, y| {
-                plane_reverse(offsets, cols, x, y)
-            })
+            let edges = edges.map(|(e, y)| (e, y, position[e] as usize));
+            own_troops(team, placement, x, garrison, edges)
         }
     }
 }
 
-/// [`own_presence`] with the reverse of edge `e` (target `y`) at `back(e, y)`.
+/// [`own_presence`] over `x`'s edges, each as its position, its target and its reverse's
+/// position.
 #[inline(always)]
 fn own_troops(
     team: &[u8],
     placement: &[i64],
     x: usize,
-    row: Range<usize>,
     garrison: u64,
-    targets: &[u32],
-    back: impl Fn(usize, usize) -> usize,
+    edges: impl Iterator<Item = (usize, usize, usize)>,
 ) -> Option<u64> {
     let own = team[x];
     let mut present = garrison;
-    let edges = placement[row.clone()].iter().zip(&targets[row.clone()]);
-    for ((&mine, &y), e) in edges.zip(row) {
-        let y = y as usize;
-        let theirs = placement[back(e, y)];
+    for (e, y, back) in edges {
+        let (mine, theirs) = (placement[e], placement[back]);
         if mine < 0 {
             present += mine.unsigned_abs();
         }
@@ -190,13 +193,14 @@ fn presence(
     let own = team[x];
     counts.clear();
     counts.push((own, garrison));
-    for e in board.row(x) {
-        let (mine, theirs) = (placement[e], placement[board.reverse(e)]);
+    for (e, &y) in board.row(x).zip(board.neighbours(x).iter()) {
+        let y = y as usize;
+        let (mine, theirs) = (placement[e], placement[board.reverse_of(e, x, y)]);
         if mine < 0 {
             counts[0].1 += mine.unsigned_abs();
         }
         if theirs > 0 {
-            let who = team[board.target(e)];
+            let who = team[y];
             match counts.iter_mut().find(|(t, _)| *t == who) {
                 Some(slot) => slot.1 += theirs as u64,
                 None => counts.push((who, theirs as u64)),
@@ -281,23 +285,21 @@ pub fn occupy_and_recruit(
         .fold(zeros, |mut totals, (chunk, (team_out, troops_out))| {
             let first = chunk * TERRITORIES_PER_TASK;
             let mut counts = Vec::with_capacity(8);
-            let offsets = &b.board.offsets()[first..=first + team_out.len()];
-            let rows = offsets.windows(2).map(|w| w[0] as usize..w[1] as usize);
-            let out = team_out.iter_mut().zip(troops_out).zip(rows);
-            for (k, ((owner_out, troops_here), row)) in out.enumerate() {
-                let x = first + k;
+            let territories = first..first + team_out.len();
+            b.board.each_row(territories, |x, row| {
                 if !owned(x) {
-                    continue;
+                    return;
                 }
-                let (owner, held) = occupation(b, x, row, *troops_here, &mut counts);
+                let k = x - first;
+                let (owner, held) = occupation(b, x, row, troops_out[k], &mut counts);
                 let held = held.min(b.limit);
                 // held <= 2^40 and rate_ppm <= 10^7: the product fits in a u64.
                 let recruited = held * b.rate_ppm / 1_000_000;
                 let new_troops = (held + recruited).min(b.cap);
-                (*owner_out, *troops_here) = (owner, new_troops);
+                (team_out[k], troops_out[k]) = (owner, new_troops);
                 totals.0[usize::from(owner)] += 1;
                 totals.1[usize::from(owner)] += new_troops;
-            }
+            });
             totals
         })
         .reduce(zeros, |mut a, b| {
