@@ -432,7 +432,7 @@ impl Board {
     }
 
     /// The neighbours of territory `x`, ascending.
-    #[inline]
+    #[inline(always)]
     pub fn neighbours(&self, x: usize) -> Neighbours<'_> {
         match &self.rows {
             Kept::Stored {
@@ -798,6 +798,11 @@ mod tests {
             rows: 129,
             cols: 257,
             torus: true,
+        });
+        shapes.push(Grid {
+            rows: 17,
+            cols: 23,
+            torus: false,
         });
         for grid in shapes {
             let (indptr, indices) = grid.csr()?;

@@ -323,30 +323,25 @@ impl Plane {
     }
 
     /// The neighbours of `x` (ascending) in the first `len` places, and `len`.
-    #[inline]
+    #[inline(always)]
     pub fn neighbours(self, x: usize) -> ([u32; 4], usize) {
         let (r, c) = self.cell(x);
+        let (rows, cols) = (self.rows, self.cols);
+        let around = [x.wrapping_sub(cols), x.wrapping_sub(1), x + 1, x + cols].map(|y| y as u32);
+        // Most territories have all four (written whole: no store a place at a time).
+        if r > 0 && r + 1 < rows && c > 0 && c + 1 < cols {
+            return (around, 4);
+        }
+        let present = [r > 0, c > 0, c + 1 < cols, r + 1 < rows];
         let mut ids = [0u32; 4];
         let mut len = 0;
-        for (present, y) in self.around(x, r, c) {
-            if present {
-                ids[len] = y as u32;
+        for (y, here) in around.into_iter().zip(present) {
+            if here {
+                ids[len] = y;
                 len += 1;
             }
         }
         (ids, len)
-    }
-
-    /// Up, left, right and down of `x` at `(r, c)`: whether each is on the board, and its id.
-    #[inline]
-    fn around(self, x: usize, r: usize, c: usize) -> [(bool, usize); 4] {
-        let cols = self.cols;
-        [
-            (r > 0, x.wrapping_sub(cols)),
-            (c > 0, x.wrapping_sub(1)),
-            (c + 1 < cols, x + 1),
-            (r + 1 < self.rows, x + cols),
-        ]
     }
 
     /// The edges of `x`'s row (starting at `start`, `x` at `(r, c)`) in the first `len`
@@ -362,6 +357,19 @@ impl Plane {
         start: usize,
     ) -> ([(u32, usize); 4], usize) {
         let (rows, cols) = (self.rows, self.cols);
+        // Most territories: four borders, and the rows above and below of four borders a
+        // territory but at their ends (two borders a row less), so that the next row starts
+        // 4 cols - 2 edges on.
+        if r >= 2 && r + 2 < rows && c >= 1 && c + 1 < cols {
+            let span = 4 * cols - 2;
+            let edges = [
+                ((x - cols) as u32, start - span + 3),
+                ((x - 1) as u32, start - 2),
+                ((x + 1) as u32, start + 5),
+                ((x + cols) as u32, start + span),
+            ];
+            return (edges, 4);
+        }
         let end = start + self.degree_at(r, c);
         let (up, down) = (usize::from(r > 0), usize::from(r + 1 < rows));
         let mut edges = [(0u32, 0usize); 4];
