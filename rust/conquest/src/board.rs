@@ -5,7 +5,7 @@
 //! large grid that is not a torus keeps nothing: its rows and reverses have closed forms
 //! ([`Plane`]). A border is its upward edge `x -> y`, `x < y`, and needs no table of its own.
 
-use std::ops::{Deref, Range};
+use std::ops::Range;
 
 use rayon::prelude::*;
 use stratagem_core::memory::{self, Pages};
@@ -14,7 +14,7 @@ use stratagem_core::{Cancel, Error, Result};
 use stratagem_core::graph::{Shape, check};
 
 use crate::MAX_TERRITORIES;
-use crate::rows::{Grid, Plane, Rows};
+use crate::rows::{Grid, Neighbours, Plane, Rows};
 
 /// The shape of a conquest board: territories may stand alone and in several pieces.
 pub const GRAPH: Shape<'static> = Shape {
@@ -438,10 +438,7 @@ impl Board {
             Kept::Stored {
                 indptr, indices, ..
             } => Neighbours::Stored(&indices[indptr[x] as usize..indptr[x + 1] as usize]),
-            Kept::Plane(plane) => {
-                let (ids, len) = plane.neighbours(x);
-                Neighbours::Plane(ids, len)
-            }
+            Kept::Plane(plane) => plane.neighbours(x),
         }
     }
 
@@ -534,27 +531,6 @@ pub enum Reverses<'a> {
     Slot { slot: &'a [u8], offsets: &'a [u32] },
     /// The position of every reverse.
     Position(&'a [u32]),
-}
-
-/// The neighbours of a territory ([`Board::neighbours`]): a slice of a stored board's row, or
-/// the row of a plane grid written out.
-#[derive(Clone, Copy, Debug)]
-pub enum Neighbours<'a> {
-    Stored(&'a [u32]),
-    /// The first `len` ids of the array.
-    Plane([u32; 4], usize),
-}
-
-impl Deref for Neighbours<'_> {
-    type Target = [u32];
-
-    #[inline]
-    fn deref(&self) -> &[u32] {
-        match self {
-            Self::Stored(ids) => ids,
-            Self::Plane(ids, len) => &ids[..*len],
-        }
-    }
 }
 
 /// `entry(start, k)` for every directed edge `x -> y`, where `y`'s row starts at `start` and

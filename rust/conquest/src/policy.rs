@@ -1,13 +1,14 @@
 //! Placement: the built-in policies of `docs/conquest-rules.md`, each a pure function of the
 //! state at the start of the turn (plus, for `random`, the territory's own random stream).
 
+use std::ops::{Deref, Range};
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use rayon::prelude::*;
 use stratagem_core::rng::{Stream, purpose_tag};
 use stratagem_core::{Error, Result};
 
-use crate::board::Board;
+use crate::board::{Board, Layout};
 use crate::turn::TERRITORIES_PER_TASK;
 use crate::{MAX_TEAMS, TROOP_LIMIT, purpose};
 
@@ -413,9 +414,8 @@ impl View<'_> {
     /// the front, at most what the neighbour can still hold below [`TROOP_LIMIT`] (more
     /// would die there); the rest of the row is 0.
     #[inline]
-    fn move_to_front(&self, x: usize, row: &mut [i64]) {
+    fn move_to_front(&self, x: usize, neighbours: &[u32], row: &mut [i64]) {
         let (d, t) = (self.dist[x], self.troops[x]);
-        let neighbours = self.board.neighbours(x);
         // Toward its first neighbour one step closer (a territory at d >= 1 has one).
         let k = if d == NO_DISTANCE || t < 2 {
             None
@@ -565,9 +565,30 @@ fn opportunist(view: &View<'_>, x: usize, row: &mut [i64]) {
     view.strike(x, row, &strike);
 }
 
-/// Calls `fill(x, row_x)` for every territory in parallel, `row_x` being `x`'s slice of a
-/// per-directed-edge array (tasks take contiguous ranges of rows, so writes never overlap).
-fn for_row_chunks<T: Send>(board: &Board, values: &mut [T], fill: impl Fn(usize, &mut [T]) + Sync) {
+/// Calls `fill(x, neighbours_x, row_x)` for every territory in parallel, `row_x` being `x`'s
+/// slice of a per-directed-edge array (tasks take contiguous ranges of rows, so writes never
+/// overlap): one loop for each way the board keeps its rows.
+fn for_row_chunks<T: Send>(
+    board: &Board,
+    values: &mut [T],
+    fill: impl Fn(usize, &[u32], &mut [T]) + Sync,
+) {
+    match board.layout() {
+        Layout::Stored { targets, .. } => {
+            for_rows(board, values, |_, range| &targets[range], fill);
+        }
+        Layout::Plane(plane) => for_rows(board, values, |x, _| plane.neighbours(x), fill),
+    }
+}
+
+/// [`for_row_chunks`] with `neighbours(x, row)` the neighbours of `x`.
+#[inline(always)]
+fn for_rows<T: Send, N: Deref<Target = [u32]>>(
+    board: &Board,
+    values: &mut [T],
+    neighbours: impl Fn(usize, Range<usize>) -> N + Sync,
+    fill: impl Fn(usize, &[u32], &mut [T]) + Sync,
+) {
     let n = board.n();
     let mut tasks = Vec::with_capacity(n / TERRITORIES_PER_TASK + 1);
     let mut rest = values;
@@ -582,7 +603,8 @@ fn for_row_chunks<T: Send>(board: &Board, values: &mut [T], fill: impl Fn(usize,
     tasks.into_par_iter().for_each(|(territories, slice)| {
         let offset = board.row_start(territories.start);
         board.each_row(territories, |x, range| {
-            fill(x, &mut slice[range.start - offset..range.end - offset]);
+            let row = &mut slice[range.start - offset..range.end - offset];
+            fill(x, &neighbours(x, range), row);
         });
     });
 }
@@ -595,14 +617,14 @@ pub fn place(
     placement: &mut [i64],
     owned: impl Fn(usize) -> bool + Sync,
 ) {
-    for_row_chunks(view.board, placement, |x, row| {
+    for_row_chunks(view.board, placement, |x, neighbours, row| {
         if !owned(x) {
             return;
         }
         let policy = policies[usize::from(view.team[x])];
         if policy.moves_to_front() && view.dist[x] != 0 {
             // Interior territories of these teams all do the same.
-            view.move_to_front(x, row);
+            view.move_to_front(x, neighbours, row);
             return;
         }
         if policy != Policy::Custom {

@@ -1,6 +1,8 @@
 //! A board's rows told apart without the board held: the [`Rows`] a share is built from
 //! ([`crate::share::block_share`]), and a grid's rows and offsets in closed form ([`Grid`]).
 
+use std::ops::{Deref, Range};
+
 use rayon::prelude::*;
 use stratagem_core::{Error, Result, memory};
 
@@ -231,6 +233,27 @@ impl Grid {
     }
 }
 
+/// The neighbours of a territory ([`crate::board::Board::neighbours`]): a slice of a stored board's row, or
+/// the row of a plane grid written out.
+#[derive(Clone, Copy, Debug)]
+pub enum Neighbours<'a> {
+    Stored(&'a [u32]),
+    /// The first `len` ids of the array.
+    Plane([u32; 4], usize),
+}
+
+impl Deref for Neighbours<'_> {
+    type Target = [u32];
+
+    #[inline]
+    fn deref(&self) -> &[u32] {
+        match self {
+            Self::Stored(ids) => ids,
+            Self::Plane(ids, len) => &ids[..*len],
+        }
+    }
+}
+
 /// The board of a grid of `rows x cols` that is not a torus, its CSR in closed form (the
 /// arrays [`Grid::csr`] writes, which a board this large need not hold: [`crate::board`]).
 /// Territory `x` sits at row `x / cols`, column `x % cols`; its row lists up, left, right,
@@ -322,15 +345,33 @@ impl Plane {
         start..start + self.degree_at(r, c)
     }
 
-    /// The neighbours of `x` (ascending) in the first `len` places, and `len`.
+    /// The rows of `territories` one after the other, stepping along the grid's rows without
+    /// dividing.
+    #[inline]
+    pub fn rows(self, territories: Range<usize>) -> impl Iterator<Item = Range<usize>> {
+        let (r, c) = self.cell(territories.start);
+        let start = self.offset_at(r, c);
+        territories.scan((r, c, start), move |(r, c, start), _| {
+            let end = *start + self.degree_at(*r, *c);
+            let row = *start..end;
+            *start = end;
+            *c += 1;
+            if *c == self.cols {
+                (*r, *c) = (*r + 1, 0);
+            }
+            Some(row)
+        })
+    }
+
+    /// The neighbours of `x`, ascending.
     #[inline(always)]
-    pub fn neighbours(self, x: usize) -> ([u32; 4], usize) {
+    pub fn neighbours(self, x: usize) -> Neighbours<'static> {
         let (r, c) = self.cell(x);
         let (rows, cols) = (self.rows, self.cols);
         let around = [x.wrapping_sub(cols), x.wrapping_sub(1), x + 1, x + cols].map(|y| y as u32);
         // Most territories have all four (written whole: no store a place at a time).
         if r > 0 && r + 1 < rows && c > 0 && c + 1 < cols {
-            return (around, 4);
+            return Neighbours::Plane(around, 4);
         }
         let present = [r > 0, c > 0, c + 1 < cols, r + 1 < rows];
         let mut ids = [0u32; 4];
@@ -341,7 +382,7 @@ impl Plane {
                 len += 1;
             }
         }
-        (ids, len)
+        Neighbours::Plane(ids, len)
     }
 
     /// The edges of `x`'s row (starting at `start`, `x` at `(r, c)`) in the first `len`
@@ -417,7 +458,7 @@ impl Plane {
             (1 + (within - vertical - 1) / (vertical + 2)).min(cols - 1)
         };
         let x = r * cols + c;
-        let (neighbours, _) = self.neighbours(x);
+        let neighbours = self.neighbours(x);
         (x, neighbours[e - self.offset_at(r, c)] as usize)
     }
 

@@ -114,46 +114,112 @@ pub fn battles(
 }
 
 /// The troops of `x`'s own team present at `x` after the battles (garrison, defenders home,
-/// transfers in), or `None` when troops of another team arrived too. Every sum is of troops
-/// of distinct territories, so it fits in a `u64` ([`troop_limit`]). `row` is `x`'s row,
-/// which the caller reads off the offsets once.
-#[inline]
-fn own_presence(
-    board: &Board,
-    team: &[u8],
-    placement: &[i64],
-    x: usize,
-    row: Range<usize>,
-    garrison: u64,
-) -> Option<u64> {
-    // One loop for each way the board keeps its reverses, so the loop itself has no branch
-    // on it.
-    let (targets, reverses) = match board.layout() {
+/// transfers in), or `None` when troops of another team arrived too, for every territory of
+/// the chunk `first..first + team_out.len()` that `owned` accepts: `own(x, row, garrison)`.
+/// One loop for each way the board keeps its rows and reverses, so the loop itself has no
+/// branch on it.
+fn occupy_chunk(
+    b: &Before<'_>,
+    first: usize,
+    (team_out, troops_out): (&mut [u8], &mut [u64]),
+    owned: impl Fn(usize) -> bool,
+    totals: &mut (Vec<u64>, Vec<u64>),
+) {
+    let (team, placement) = (b.team, b.placement);
+    let last = first + team_out.len();
+    let chunk = (first, team_out, troops_out);
+    match b.board.layout() {
         Layout::Stored {
-            targets, reverses, ..
-        } => (&targets[row.clone()], reverses),
-        Layout::Plane(plane) => {
-            let (r, c) = plane.cell(x);
-            let (edges, len) = plane.edges_at(x, r, c, row.start);
-            let edges = edges[..len].iter().zip(row);
-            let edges = edges.map(|(&(y, back), e)| (e, y as usize, back));
-            return own_troops(team, placement, x, garrison, edges);
-        }
-    };
-    let edges = row.zip(targets).map(|(e, &y)| (e, y as usize));
-    match reverses {
-        Reverses::Slot { slot, offsets } => {
-            let edges = edges.map(|(e, y)| (e, y, offsets[y] as usize + usize::from(slot[e])));
-            own_troops(team, placement, x, garrison, edges)
-        }
-        Reverses::Position(position) => {
-            let edges = edges.map(|(e, y)| (e, y, position[e] as usize));
-            own_troops(team, placement, x, garrison, edges)
-        }
+            targets,
+            reverses: Reverses::Slot { slot, offsets },
+            ..
+        } => occupy_rows(
+            b,
+            chunk,
+            stored_rows(offsets, first, last),
+            owned,
+            totals,
+            |x, row, garrison| {
+                let edges = row.clone().zip(&targets[row]).map(|(e, &y)| {
+                    let y = y as usize;
+                    (e, y, offsets[y] as usize + usize::from(slot[e]))
+                });
+                own_troops(team, placement, x, garrison, edges)
+            },
+        ),
+        Layout::Stored {
+            offsets,
+            targets,
+            reverses: Reverses::Position(position),
+        } => occupy_rows(
+            b,
+            chunk,
+            stored_rows(offsets, first, last),
+            owned,
+            totals,
+            |x, row, garrison| {
+                let edges = row.clone().zip(&targets[row]);
+                let edges = edges.map(|(e, &y)| (e, y as usize, position[e] as usize));
+                own_troops(team, placement, x, garrison, edges)
+            },
+        ),
+        Layout::Plane(plane) => occupy_rows(
+            b,
+            chunk,
+            plane.rows(first..last),
+            owned,
+            totals,
+            |x, row, garrison| {
+                let (r, c) = plane.cell(x);
+                let (edges, len) = plane.edges_at(x, r, c, row.start);
+                let edges = edges[..len].iter().zip(row);
+                let edges = edges.map(|(&(y, back), e)| (e, y as usize, back));
+                own_troops(team, placement, x, garrison, edges)
+            },
+        ),
     }
 }
 
-/// [`own_presence`] over `x`'s edges, each as its position, its target and its reverse's
+/// Occupation and recruitment of the chunk's territories that `owned` accepts, `own` giving
+/// each one's own presence ([`occupy_chunk`]).
+#[inline(always)]
+fn occupy_rows(
+    b: &Before<'_>,
+    (first, team_out, troops_out): (usize, &mut [u8], &mut [u64]),
+    rows: impl Iterator<Item = Range<usize>>,
+    owned: impl Fn(usize) -> bool,
+    totals: &mut (Vec<u64>, Vec<u64>),
+    own: impl Fn(usize, Range<usize>, u64) -> Option<u64>,
+) {
+    let mut counts = Vec::with_capacity(8);
+    let out = team_out.iter_mut().zip(troops_out).zip(rows);
+    for (k, ((owner_out, troops_here), row)) in out.enumerate() {
+        let x = first + k;
+        if !owned(x) {
+            continue;
+        }
+        let garrison = *troops_here;
+        let (owner, held) = match own(x, row, garrison) {
+            Some(present) => (b.team[x], present),
+            None => occupation(b, x, garrison, &mut counts),
+        };
+        let held = held.min(b.limit);
+        // held <= 2^40 and rate_ppm <= 10^7: the product fits in a u64.
+        let recruited = held * b.rate_ppm / 1_000_000;
+        let new_troops = (held + recruited).min(b.cap);
+        (*owner_out, *troops_here) = (owner, new_troops);
+        totals.0[usize::from(owner)] += 1;
+        totals.1[usize::from(owner)] += new_troops;
+    }
+}
+
+/// The rows of `first..last` off a stored board's offsets, each offset read once.
+fn stored_rows(offsets: &[u32], first: usize, last: usize) -> impl Iterator<Item = Range<usize>> {
+    let ends = offsets[first..=last].windows(2);
+    ends.map(|ends| ends[0] as usize..ends[1] as usize)
+}
+
+/// The own presence of `x` ([`occupy_chunk`]) over its edges, each as its position, its target and its reverse's
 /// position.
 #[inline(always)]
 fn own_troops(
@@ -209,21 +275,17 @@ fn presence(
     }
 }
 
-/// The new owner and troops of `x` (before recruitment) from the troops present: the largest
-/// team; on a tie the owner if tied, else a tied team drawn with the tie stream. `row` is
-/// `x`'s row.
+/// The new owner and troops of `x` (before recruitment) from the troops present when troops
+/// of another team arrived: the largest team; on a tie the owner if tied, else a tied team
+/// drawn with the tie stream.
 fn occupation(
     before: &Before<'_>,
     x: usize,
-    row: Range<usize>,
     garrison: u64,
     counts: &mut Vec<(u8, u64)>,
 ) -> (u8, u64) {
     let b = before;
     let owner = b.team[x];
-    if let Some(present) = own_presence(b.board, b.team, b.placement, x, row, garrison) {
-        return (owner, present);
-    }
     presence(b.board, b.team, b.placement, x, garrison, counts);
     let best = counts.iter().map(|&(_, c)| c).max().unwrap_or(0);
     // The own team comes first: on a tie it keeps the territory.
@@ -282,24 +344,9 @@ pub fn occupy_and_recruit(
     team.par_chunks_mut(TERRITORIES_PER_TASK)
         .zip(troops.par_chunks_mut(TERRITORIES_PER_TASK))
         .enumerate()
-        .fold(zeros, |mut totals, (chunk, (team_out, troops_out))| {
+        .fold(zeros, |mut totals, (chunk, outs)| {
             let first = chunk * TERRITORIES_PER_TASK;
-            let mut counts = Vec::with_capacity(8);
-            let territories = first..first + team_out.len();
-            b.board.each_row(territories, |x, row| {
-                if !owned(x) {
-                    return;
-                }
-                let k = x - first;
-                let (owner, held) = occupation(b, x, row, troops_out[k], &mut counts);
-                let held = held.min(b.limit);
-                // held <= 2^40 and rate_ppm <= 10^7: the product fits in a u64.
-                let recruited = held * b.rate_ppm / 1_000_000;
-                let new_troops = (held + recruited).min(b.cap);
-                (team_out[k], troops_out[k]) = (owner, new_troops);
-                totals.0[usize::from(owner)] += 1;
-                totals.1[usize::from(owner)] += new_troops;
-            });
+            occupy_chunk(b, first, outs, &owned, &mut totals);
             totals
         })
         .reduce(zeros, |mut a, b| {
