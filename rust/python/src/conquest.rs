@@ -4,8 +4,8 @@ use std::sync::Arc;
 
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
-use stratagem_conquest::game::{Game, History, Params, Record, SEQUENTIAL_TERRITORIES, Status};
 use stratagem_conquest::board::SLOT_EDGES;
+use stratagem_conquest::game::{Game, History, Params, Record, SEQUENTIAL_TERRITORIES, Status};
 use stratagem_conquest::many::simulate_many;
 use stratagem_conquest::share::Grid;
 use stratagem_conquest::{
