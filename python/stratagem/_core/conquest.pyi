@@ -17,6 +17,7 @@ __all__ = [
     "MAX_TERRITORIES",
     "POLICIES",
     "SEQUENTIAL_TERRITORIES",
+    "SLOT_EDGES",
     "TROOP_LIMIT",
     "Board",
     "Game",
