@@ -11,6 +11,7 @@ from stratagem import _core, _validate
 from stratagem.conquest import Board, Game
 from stratagem.conquest.board import assign_regions
 from stratagem.conquest.boards import layouts
+from stratagem.conquest.boards.grid_rows import ENGINE_PLANE_BYTES, GridRows
 from stratagem.errors import InvalidParameter
 
 
@@ -33,8 +34,8 @@ def test_a_large_plane_grid_is_refused_at_the_bytes_it_holds(monkeypatch):
     # kept, 22 bytes a territory and 16 a border; a torus of the same size keeps them.
     rows, borders = 6000, 71_988_000
     assert 2 * borders > _core.conquest.SLOT_EDGES
-    assert layouts.engine_bytes(False, borders) == layouts.ENGINE_PLANE_BYTES == (22, 16)
-    assert layouts.engine_bytes(True, 2 * rows * rows) == layouts.ENGINE_BYTES
+    assert GridRows(rows, rows, False).engine_bytes == ENGINE_PLANE_BYTES == (22, 16)
+    assert GridRows(rows, rows, True).engine_bytes == layouts.ENGINE_BYTES
     needed = rows * rows * 22 + borders * 16
     monkeypatch.setattr(_validate, "available_memory", lambda: needed - 1)
     with pytest.raises(InvalidParameter, match=r"needs about 1\.9 GB of memory"):

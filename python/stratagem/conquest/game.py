@@ -556,8 +556,7 @@ class Game(_Recorded):
             )
             return cls(board, team, troop_array, policies, **settings)
         check_start(teams, troops, grid.n)
-        per = layouts.engine_bytes(grid.torus, grid.n_borders)
-        layouts.check_memory(grid.kind, grid.n, grid.n_borders, per)
+        layouts.check_memory(grid.kind, grid.n, grid.n_borders, grid.engine_bytes)
         game = cls.__new__(cls)
         game._board = None
         game.board_shape = BoardShape(grid.kind, grid.n, grid.n_borders)

@@ -34,7 +34,6 @@ from stratagem.progress import Progress, ProgressOption
 
 __all__ = [
     "ENGINE_BYTES",
-    "ENGINE_PLANE_BYTES",
     "MAX_TERRITORIES",
     "PYTHON_BYTES",
     "Geometric",
@@ -44,7 +43,6 @@ __all__ = [
     "check_memory",
     "complete",
     "csr_from_edge_list",
-    "engine_bytes",
     "erdos_renyi",
     "from_edges",
     "from_networkx",
@@ -65,12 +63,9 @@ MAX_TERRITORIES: int = _core.conquest.MAX_TERRITORIES
 #: Bytes a game holds at its peak (per territory, per border) when its board is built in
 #: Python, and when the engine builds it (a grid named by its spec): a board expected to need
 #: more than the memory available is refused before anything is allocated (docs/conquest.md,
-#: "Memory"). A grid that is not a torus, of more than ``SLOT_EDGES`` directed borders, keeps
-#: no rows in the engine (their offsets, neighbours and reverses are closed forms): 4 bytes a
-#: territory and 16 a border less (``ENGINE_PLANE_BYTES``, ``engine_bytes``).
+#: "Memory").
 PYTHON_BYTES = (50, 48)
 ENGINE_BYTES = (26, 32)
-ENGINE_PLANE_BYTES = (22, 16)
 
 _UNIT = 2.0**-53
 # det_ln of the RNG oracle (IEEE basic operations only), vectorised below.
@@ -583,21 +578,6 @@ def check_memory(spec: str, n: int, borders: float, per: tuple[int, int] = PYTHO
         n * per[0] + borders * per[1],
         "spread it over MPI ranks on several machines or take a smaller board",
     )
-
-
-def engine_bytes(torus: bool, borders: int) -> tuple[int, int]:
-    """Bytes a game holds at its peak, per territory and per border, on a grid of ``borders``
-    borders the engine builds itself: ``ENGINE_PLANE_BYTES`` for a grid that is not a torus
-    and keeps no rows, else ``ENGINE_BYTES``.
-
-    >>> engine_bytes(False, 199_980_000), engine_bytes(True, 200_000_000)
-    ((22, 16), (26, 32))
-    >>> engine_bytes(False, 1_998_000)
-    (26, 32)
-    """
-    if not torus and 2 * borders > _core.conquest.SLOT_EDGES:
-        return ENGINE_PLANE_BYTES
-    return ENGINE_BYTES
 
 
 def check_count(name: str, count: int) -> None:
