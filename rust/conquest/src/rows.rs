@@ -266,6 +266,8 @@ pub struct Plane {
     /// multiplication, not a division (Lemire, Kaser and Kurz, "Faster remainder by direct
     /// computation", 2019).
     magic: u64,
+    /// What an id adds to reach its up, left, right and down neighbours (modulo 2^32).
+    steps: [u32; 4],
 }
 
 impl Plane {
@@ -278,7 +280,13 @@ impl Plane {
         } else {
             u64::MAX / cols as u64 + 1
         };
-        Self { rows, cols, magic }
+        let steps = [(cols as u32).wrapping_neg(), u32::MAX, 1, cols as u32];
+        Self {
+            rows,
+            cols,
+            magic,
+            steps,
+        }
     }
 
     /// `(rows, cols)`.
@@ -368,8 +376,10 @@ impl Plane {
     pub fn neighbours(self, x: usize) -> Neighbours<'static> {
         let (r, c) = self.cell(x);
         let (rows, cols) = (self.rows, self.cols);
-        let around = [x.wrapping_sub(cols), x.wrapping_sub(1), x + 1, x + cols].map(|y| y as u32);
-        // Most territories have all four (written whole: no store a place at a time).
+        // Ids fit in u32. The four written at once (one vector addition): stores a place at a
+        // time, read back whole, would stall the processor's store forwarding.
+        let around = self.steps.map(|step| (x as u32).wrapping_add(step));
+        // Most territories have all four.
         if r > 0 && r + 1 < rows && c > 0 && c + 1 < cols {
             return Neighbours::Plane(around, 4);
         }
