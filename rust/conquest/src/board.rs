@@ -75,7 +75,7 @@ enum Reverse {
 }
 
 /// Boards of more directed edges than this keep one-byte reverses (when no row is longer
-/// than [`SLOTS`]; a grid that is not a torus keeps no rows at all: 12 bytes less a directed
+/// than `SLOTS`; a grid that is not a torus keeps no rows at all: 12 bytes less a directed
 /// edge and 4 a territory, 2.8 GB on `grid:10000x10000`). Smaller
 /// boards keep the positions, which spare occupation a read of the neighbour's offset (a
 /// tenth of the processor time of a turn on the 1000x1000 grid).

@@ -11,7 +11,7 @@ fn invalid(message: String) -> Error {
 }
 
 /// The rows of a board, each told apart: what a share is built from when the whole board is
-/// not held ([`block_share`]).
+/// not held ([`crate::share::block_share`]).
 pub trait Rows {
     /// The board's territories.
     fn n(&self) -> i64;
