@@ -672,7 +672,7 @@ mod tests {
     #[test]
     fn one_byte_reverses_play_the_game_of_positions() -> Result<()> {
         use crate::game::{Game, Params};
-        use crate::policy::Policy;
+        use crate::policy::{Budget, Policy};
         use std::sync::Arc;
         for grid in [
             Grid {
@@ -706,25 +706,34 @@ mod tests {
             let n = slots.n();
             let team: Vec<i64> = (0..n as i64).map(|x| (x * 7 / n as i64) % 3).collect();
             let troops: Vec<i64> = (0..n as i64).map(|x| 1 + x % 9).collect();
-            let policies = vec![Policy::Balanced, Policy::Aggressive, Policy::Random];
             let params = Params {
                 seed: 5,
                 rate_ppm: 200_000,
                 cap: 1 << 20,
                 max_turns: None,
             };
-            let mut games = [slots, positions, closed]
-                .map(|board| Game::new(Arc::new(board), &team, &troops, policies.clone(), params));
-            for _ in 0..12 {
-                for game in games.iter_mut() {
-                    game.as_mut().map_err(|e| e.clone())?.step(None)?;
+            let searching = Policy::Search(Budget {
+                rollouts: 2,
+                depth: 2,
+            });
+            for policies in [
+                vec![Policy::Balanced, Policy::Aggressive, Policy::Random],
+                vec![Policy::Opportunist, searching, Policy::Balanced],
+            ] {
+                let boards = [&slots, &positions, &closed].map(|board| Arc::new(board.clone()));
+                let mut games =
+                    boards.map(|board| Game::new(board, &team, &troops, policies.clone(), params));
+                for _ in 0..12 {
+                    for game in games.iter_mut() {
+                        crate::search::step(game.as_mut().map_err(|e| e.clone())?, None)?;
+                    }
                 }
+                let [a, b, c] = games;
+                let (a, b, c) = (a?, b?, c?);
+                assert_eq!((a.team(), a.troops()), (b.team(), b.troops()));
+                assert_eq!((c.team(), c.troops()), (b.team(), b.troops()));
+                assert_eq!(c.history(), b.history());
             }
-            let [a, b, c] = games;
-            let (a, b, c) = (a?, b?, c?);
-            assert_eq!((a.team(), a.troops()), (b.team(), b.troops()));
-            assert_eq!((c.team(), c.troops()), (b.team(), b.troops()));
-            assert_eq!(c.history(), b.history());
         }
         Ok(())
     }
