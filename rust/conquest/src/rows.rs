@@ -1,5 +1,6 @@
 //! A board's rows told apart without the board held: the [`Rows`] a share is built from
-//! ([`crate::share::block_share`]), and a grid's rows and offsets in closed form ([`Grid`]).
+//! ([`crate::share::block_share`]), a grid's rows and offsets in closed form ([`Grid`]), and
+//! the board of a grid that is not a torus in closed form ([`Plane`]).
 
 use std::ops::{Deref, Range};
 
@@ -233,8 +234,8 @@ impl Grid {
     }
 }
 
-/// The neighbours of a territory ([`crate::board::Board::neighbours`]): a slice of a stored board's row, or
-/// the row of a plane grid written out.
+/// The neighbours of a territory ([`crate::board::Board::neighbours`]): a slice of a stored
+/// board's row, or the row of a plane grid written out.
 #[derive(Clone, Copy, Debug)]
 pub enum Neighbours<'a> {
     Stored(&'a [u32]),
@@ -485,6 +486,40 @@ impl Plane {
             start + self.degree_at(r, c) - 1 - usize::from(r + 1 < self.rows)
         } else {
             start + usize::from(r > 0)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_plane_finds_row_and_column_as_a_division_does() {
+        // Ids up to u32::MAX (a board's largest), on narrow and wide grids.
+        for cols in [
+            1usize,
+            2,
+            3,
+            7,
+            1000,
+            10_000,
+            65_537,
+            99_991,
+            1 << 31,
+            u32::MAX as usize,
+        ] {
+            let rows = (u32::MAX as usize / cols).max(1);
+            let plane = Plane::new(rows, cols);
+            let mut x = 0usize;
+            while x <= rows * cols {
+                assert_eq!(plane.cell(x), (x / cols, x % cols), "{cols}, {x}");
+                x = x * 3 + 1 + (x >> 7);
+            }
+            let last = rows * cols;
+            for x in [last.saturating_sub(1), last, cols - 1, cols] {
+                assert_eq!(plane.cell(x), (x / cols, x % cols), "{cols}, {x}");
+            }
         }
     }
 }

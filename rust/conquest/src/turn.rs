@@ -113,11 +113,9 @@ pub fn battles(
     });
 }
 
-/// The troops of `x`'s own team present at `x` after the battles (garrison, defenders home,
-/// transfers in), or `None` when troops of another team arrived too, for every territory of
-/// the chunk `first..first + team_out.len()` that `owned` accepts: `own(x, row, garrison)`.
-/// One loop for each way the board keeps its rows and reverses, so the loop itself has no
-/// branch on it.
+/// Occupation and recruitment of the territories of the chunk `first..first +
+/// team_out.len()` that `owned` accepts ([`occupy_rows`]), with one loop for each way the
+/// board keeps its rows and reverses, so that the loop itself has no branch on it.
 fn occupy_chunk(
     b: &Before<'_>,
     first: usize,
@@ -180,8 +178,11 @@ fn occupy_chunk(
     }
 }
 
-/// Occupation and recruitment of the chunk's territories that `owned` accepts, `own` giving
-/// each one's own presence ([`occupy_chunk`]).
+/// Occupation and recruitment of the chunk's territories that `owned` accepts, `rows` being
+/// their rows. `own(x, row, garrison)` is the troops of `x`'s own team present at `x` after
+/// the battles (garrison, defenders home, transfers in), or `None` when troops of another
+/// team arrived too. Every sum is of troops of distinct territories, so it fits in a `u64`
+/// ([`troop_limit`]).
 #[inline(always)]
 fn occupy_rows(
     b: &Before<'_>,
