@@ -7,10 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from stratagem import _validate
+from stratagem import _core, _validate
 from stratagem.conquest import Board, Game
 from stratagem.conquest.board import assign_regions
 from stratagem.conquest.boards import layouts
+from stratagem.conquest.boards.grid_rows import ENGINE_PLANE_BYTES, GridRows
 from stratagem.errors import InvalidParameter
 
 
@@ -26,6 +27,22 @@ def test_a_board_needing_more_than_the_available_memory_is_refused(monkeypatch):
         Game.from_spec("grid:400x400", 2, 5, ["balanced", "random"])
     monkeypatch.setattr(_validate, "available_memory", lambda: needed)
     assert Game.from_spec("grid:400x400", 2, 5, ["balanced", "random"]).board_shape.n == 160_000
+
+
+def test_a_large_plane_grid_is_refused_at_the_bytes_it_holds(monkeypatch):
+    # grid:6000x6000: 71,988,000 borders, 143,976,000 directed (more than SLOT_EDGES): no rows
+    # kept, 22 bytes a territory and 16 a border; a torus of the same size keeps them.
+    rows, borders = 6000, 71_988_000
+    assert 2 * borders > _core.conquest.SLOT_EDGES
+    assert GridRows(rows, rows, False).engine_bytes == ENGINE_PLANE_BYTES == (22, 16)
+    assert GridRows(rows, rows, True).engine_bytes == layouts.ENGINE_BYTES
+    needed = rows * rows * 22 + borders * 16
+    monkeypatch.setattr(_validate, "available_memory", lambda: needed - 1)
+    with pytest.raises(InvalidParameter, match=r"needs about 1\.9 GB of memory"):
+        Game.from_spec("grid:6000x6000", 2, 5, ["balanced", "random"])
+    # At the bytes of a board that keeps its rows (0.9 + 2.3 GB) the refusal would say more.
+    with pytest.raises(InvalidParameter, match=r"needs about 3\.2 GB of memory"):
+        layouts.check_memory("grid:6000x6000", rows * rows, borders, layouts.ENGINE_BYTES)
 
 
 def test_the_refusal_names_the_memory_a_board_would_need():

@@ -17,6 +17,7 @@ __all__ = [
     "MAX_TERRITORIES",
     "POLICIES",
     "SEQUENTIAL_TERRITORIES",
+    "SLOT_EDGES",
     "TROOP_LIMIT",
     "Board",
     "Game",
@@ -51,6 +52,9 @@ MAX_TEAMS: int
 MAX_TERRITORIES: int
 #: Boards of fewer territories play their turns on one thread, whatever ``threads`` says.
 SEQUENTIAL_TERRITORIES: int
+#: Boards of more directed borders keep one-byte reverses, and a grid that is not a torus
+#: keeps no rows at all (its rows and reverses are closed forms).
+SLOT_EDGES: int
 MAX_ODDS_SIDE: int
 MAX_ODDS_PRODUCT: int
 

@@ -556,7 +556,7 @@ class Game(_Recorded):
             )
             return cls(board, team, troop_array, policies, **settings)
         check_start(teams, troops, grid.n)
-        layouts.check_memory(grid.kind, grid.n, grid.n_borders, layouts.ENGINE_BYTES)
+        layouts.check_memory(grid.kind, grid.n, grid.n_borders, grid.engine_bytes)
         game = cls.__new__(cls)
         game._board = None
         game.board_shape = BoardShape(grid.kind, grid.n, grid.n_borders)

@@ -2,7 +2,10 @@
 //! directed edge. Ids and positions are `u32`; the reverse of an edge `x -> y` is kept as the
 //! place of `x` in `y`'s row, one byte, when no row has more than 256 borders (its position,
 //! four bytes, otherwise): 5 bytes per directed edge (8 otherwise) and 4 per territory. A
-//! border is its upward edge `x -> y`, `x < y`, and needs no table of its own.
+//! large grid that is not a torus keeps nothing: its rows and reverses have closed forms
+//! ([`Plane`]). A border is its upward edge `x -> y`, `x < y`, and needs no table of its own.
+
+use std::ops::Range;
 
 use rayon::prelude::*;
 use stratagem_core::memory::{self, Pages};
@@ -11,7 +14,7 @@ use stratagem_core::{Cancel, Error, Result};
 use stratagem_core::graph::{Shape, check};
 
 use crate::MAX_TERRITORIES;
-use crate::rows::{Grid, Rows};
+use crate::rows::{Grid, Neighbours, Plane, Rows};
 
 /// The shape of a conquest board: territories may stand alone and in several pieces.
 pub const GRAPH: Shape<'static> = Shape {
@@ -30,9 +33,7 @@ pub const MAX_EDGES: usize = u32::MAX as usize;
 
 #[derive(Clone, Debug)]
 pub struct Board {
-    indptr: Vec<u32>,
-    indices: Vec<u32>,
-    reverse: Reverse,
+    rows: Kept,
     /// Ids in a larger board when this board is one rank's part of it (see [`Board::labelled`]).
     labels: Option<Labels>,
     /// `(rows, cols)` when [`Board::grid`] built the board of a grid that is not a torus:
@@ -40,15 +41,29 @@ pub struct Board {
     plane: Option<(usize, usize)>,
 }
 
-/// Boards are equal when their arrays are: knowing that a board is a grid changes nothing of it.
+/// Boards are equal when their rows are kept alike and are the same: knowing that a board is
+/// a grid changes nothing of it.
 impl PartialEq for Board {
     fn eq(&self, other: &Self) -> bool {
-        (&self.indptr, &self.indices, &self.reverse, &self.labels)
-            == (&other.indptr, &other.indices, &other.reverse, &other.labels)
+        (&self.rows, &self.labels) == (&other.rows, &other.labels)
     }
 }
 
 impl Eq for Board {}
+
+/// How a board holds its rows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Kept {
+    /// The CSR arrays and where the reverse of every directed edge is.
+    Stored {
+        indptr: Vec<u32>,
+        indices: Vec<u32>,
+        reverse: Reverse,
+    },
+    /// Nothing: a grid that is not a torus, of more than [`SLOT_EDGES`] directed edges, whose
+    /// offsets, rows and reverses are closed forms.
+    Plane(Plane),
+}
 
 /// Where the reverse of every directed edge `x -> y` is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,14 +72,11 @@ enum Reverse {
     Slot(Vec<u8>),
     /// The position of `y -> x` among the directed edges.
     Position(Vec<u32>),
-    /// Nowhere: a grid of `cols` columns that is not a torus finds it from the rows'
-    /// offsets ([`plane_reverse`]).
-    Plane { cols: usize },
 }
 
 /// Boards of more directed edges than this keep one-byte reverses (when no row is longer
-/// than [`SLOTS`]; a grid that is not a torus keeps none): 3 bytes less a directed edge,
-/// 1.2 GB on `grid:10000x10000`. Smaller
+/// than `SLOTS`; a grid that is not a torus keeps no rows at all: 12 bytes less a directed
+/// edge and 4 a territory, 2.8 GB on `grid:10000x10000`). Smaller
 /// boards keep the positions, which spare occupation a read of the neighbour's offset (a
 /// tenth of the processor time of a turn on the 1000x1000 grid).
 pub const SLOT_EDGES: usize = 1 << 26;
@@ -167,39 +179,33 @@ impl Board {
             cancel.check()?;
             return Self::with_reverse_above(indptr, indices, slot_edges);
         }
-        // Checked: n and the offsets fit in u32; rows and cols are at least 1. Small pages:
-        // every pass over a plane grid reads its rows in order (its distances too,
-        // `plane::frontier_distance`), and huge pages would cost their clearing and
+        // Checked: n and the offsets fit in u32; rows and cols are at least 1.
+        let shape = (grid.rows as usize, grid.cols as usize);
+        if edges > slot_edges {
+            return Ok(Self {
+                rows: Kept::Plane(Plane::new(shape.0, shape.1)),
+                labels: None,
+                plane: Some(shape),
+            });
+        }
+        // Small pages: every pass over a plane grid reads its rows in order (its distances
+        // too, `plane::frontier_distance`), and huge pages would cost their clearing and
         // compaction for no fewer misses (docs/conquest.md, "A plane grid's closed forms").
         let mut indptr = Vec::with_capacity(n as usize + 1);
         (0..n as usize + 1)
             .into_par_iter()
             .map(|x| grid.offset(x as i64).map_or(0, |o| o as u32))
             .collect_into_vec(&mut indptr);
-        let shape = (grid.rows as usize, grid.cols as usize);
         let mut indices = memory::filled_on(edges, 0u32, Pages::Small);
-        // On a large board the reverses are found from the offsets (a byte a directed edge
-        // less); on a small one their positions spare occupation the read of the offset.
-        let reverse = if edges > slot_edges {
-            plane_rows(
-                shape,
-                &indptr,
-                &mut indices,
-                &mut [(); 0],
-                |_, _| (),
-                cancel,
-            )?;
-            Reverse::Plane { cols: shape.1 }
-        } else {
-            let mut position = memory::filled_on(edges, 0u32, Pages::Small);
-            let entry = |start, k| (start + k) as u32;
-            plane_rows(shape, &indptr, &mut indices, &mut position, entry, cancel)?;
-            Reverse::Position(position)
-        };
+        // The positions of the reverses spare occupation the read of the neighbour's offset.
+        let mut position = memory::filled_on(edges, 0u32, Pages::Small);
+        plane_rows(shape, &indptr, &mut indices, &mut position, cancel)?;
         Ok(Self {
-            indptr,
-            indices,
-            reverse,
+            rows: Kept::Stored {
+                indptr,
+                indices,
+                reverse: Reverse::Position(position),
+            },
             labels: None,
             plane: Some(shape),
         })
@@ -228,9 +234,11 @@ impl Board {
             })?)
         };
         Ok(Self {
-            indptr,
-            indices,
-            reverse,
+            rows: Kept::Stored {
+                indptr,
+                indices,
+                reverse,
+            },
             labels: None,
             plane: None,
         })
@@ -323,82 +331,158 @@ impl Board {
     }
 
     pub fn n(&self) -> usize {
-        self.indptr.len() - 1
+        match &self.rows {
+            Kept::Stored { indptr, .. } => indptr.len() - 1,
+            Kept::Plane(plane) => plane.n(),
+        }
     }
 
     /// Number of directed edges (twice the number of borders).
     pub fn n_edges(&self) -> usize {
-        self.indices.len()
+        match &self.rows {
+            Kept::Stored { indices, .. } => indices.len(),
+            Kept::Plane(plane) => plane.n_edges(),
+        }
     }
 
     /// Number of (undirected) borders.
     pub fn n_borders(&self) -> usize {
-        self.indices.len() / 2
+        self.n_edges() / 2
+    }
+
+    /// How the board keeps its rows, for loops that take each way apart.
+    #[inline]
+    pub fn layout(&self) -> Layout<'_> {
+        match &self.rows {
+            Kept::Stored {
+                indptr,
+                indices,
+                reverse,
+            } => Layout::Stored {
+                offsets: indptr,
+                targets: indices,
+                reverses: match reverse {
+                    Reverse::Slot(slot) => Reverses::Slot {
+                        slot,
+                        offsets: indptr,
+                    },
+                    Reverse::Position(position) => Reverses::Position(position),
+                },
+            },
+            &Kept::Plane(plane) => Layout::Plane(plane),
+        }
     }
 
     /// Directed edge positions of territory `x`'s row.
     #[inline]
-    pub fn row(&self, x: usize) -> std::ops::Range<usize> {
-        self.indptr[x] as usize..self.indptr[x + 1] as usize
-    }
-
-    /// Every territory's row offsets (`n + 1` of them: row `x` is `offsets[x]..offsets[x + 1]`).
-    #[inline]
-    pub fn offsets(&self) -> &[u32] {
-        &self.indptr
-    }
-
-    /// The target of every directed edge, in CSR order, and their reverses.
-    #[inline]
-    pub fn edges(&self) -> (&[u32], Reverses<'_>) {
-        let reverses = match &self.reverse {
-            Reverse::Slot(slot) => Reverses::Slot {
-                slot,
-                offsets: &self.indptr,
-            },
-            Reverse::Position(position) => Reverses::Position(position),
-            &Reverse::Plane { cols } => Reverses::Plane {
-                offsets: &self.indptr,
-                cols,
-            },
-        };
-        (&self.indices, reverses)
+    pub fn row(&self, x: usize) -> Range<usize> {
+        match &self.rows {
+            Kept::Stored { indptr, .. } => indptr[x] as usize..indptr[x + 1] as usize,
+            Kept::Plane(plane) => plane.row(x),
+        }
     }
 
     /// The position of the first edge of territory `x`'s row (`n_edges()` for `x = n`).
     #[inline]
     pub fn row_start(&self, x: usize) -> usize {
-        self.indptr[x] as usize
+        match &self.rows {
+            Kept::Stored { indptr, .. } => indptr[x] as usize,
+            Kept::Plane(plane) => plane.offset(x),
+        }
+    }
+
+    /// Calls `visit(x, row)` for every territory `x` of `territories` in order, with its row:
+    /// a stored board's offsets read once each, a plane grid's stepped along without a
+    /// division.
+    #[inline]
+    pub fn each_row(&self, territories: Range<usize>, mut visit: impl FnMut(usize, Range<usize>)) {
+        match &self.rows {
+            Kept::Stored { indptr, .. } => {
+                let offsets = &indptr[territories.start..=territories.end];
+                for (x, ends) in territories.zip(offsets.windows(2)) {
+                    visit(x, ends[0] as usize..ends[1] as usize);
+                }
+            }
+            Kept::Plane(plane) => {
+                let cols = plane.shape().1;
+                let (mut r, mut c) = plane.cell(territories.start);
+                let mut start = plane.offset_at(r, c);
+                for x in territories {
+                    let end = start + plane.degree_at(r, c);
+                    visit(x, start..end);
+                    start = end;
+                    c += 1;
+                    if c == cols {
+                        (r, c) = (r + 1, 0);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Asks the processor for the row of `x` where it is stored.
+    #[inline]
+    pub fn prefetch_row(&self, x: usize) {
+        if let Kept::Stored {
+            indptr, indices, ..
+        } = &self.rows
+        {
+            prefetch(indices, indptr[x] as usize);
+        }
     }
 
     /// The neighbours of territory `x`, ascending.
-    #[inline]
-    pub fn neighbours(&self, x: usize) -> &[u32] {
-        &self.indices[self.row(x)]
+    #[inline(always)]
+    pub fn neighbours(&self, x: usize) -> Neighbours<'_> {
+        match &self.rows {
+            Kept::Stored {
+                indptr, indices, ..
+            } => Neighbours::Stored(&indices[indptr[x] as usize..indptr[x + 1] as usize]),
+            Kept::Plane(plane) => plane.neighbours(x),
+        }
     }
 
     #[inline]
     pub fn target(&self, e: usize) -> usize {
-        self.indices[e] as usize
+        match &self.rows {
+            Kept::Stored { indices, .. } => indices[e] as usize,
+            Kept::Plane(plane) => plane.edge(e).1,
+        }
     }
 
     /// The territory directed edge `e` leaves from.
     #[inline]
     pub fn source(&self, e: usize) -> usize {
-        self.target(self.reverse(e))
+        match &self.rows {
+            Kept::Stored { .. } => self.target(self.reverse(e)),
+            Kept::Plane(plane) => plane.edge(e).0,
+        }
     }
 
     #[inline]
     pub fn reverse(&self, e: usize) -> usize {
-        match &self.reverse {
-            Reverse::Slot(slot) => {
-                self.indptr[self.indices[e] as usize] as usize + usize::from(slot[e])
+        match &self.rows {
+            Kept::Stored {
+                indptr,
+                indices,
+                reverse,
+            } => match reverse {
+                Reverse::Slot(slot) => indptr[indices[e] as usize] as usize + usize::from(slot[e]),
+                Reverse::Position(position) => position[e] as usize,
+            },
+            Kept::Plane(plane) => {
+                let (x, y) = plane.edge(e);
+                plane.reverse(x, y)
             }
-            Reverse::Position(position) => position[e] as usize,
-            &Reverse::Plane { cols } => {
-                let x = plane_source(self.n() / cols, cols, e);
-                plane_reverse(&self.indptr, cols, x, self.indices[e] as usize)
-            }
+        }
+    }
+
+    /// The position of the reverse of directed edge `e`, from `x` to `y`.
+    #[inline]
+    pub fn reverse_of(&self, e: usize, x: usize, y: usize) -> usize {
+        match &self.rows {
+            Kept::Stored { .. } => self.reverse(e),
+            Kept::Plane(plane) => plane.reverse(x, y),
         }
     }
 
@@ -408,80 +492,45 @@ impl Board {
             .labels
             .as_ref()
             .map_or(0, |l| 4 * l.territory.capacity() + 8 * l.edge.capacity());
-        let reverse = match &self.reverse {
-            Reverse::Slot(slot) => slot.capacity(),
-            Reverse::Position(position) => 4 * position.capacity(),
-            Reverse::Plane { .. } => 0,
+        let rows = match &self.rows {
+            Kept::Stored {
+                indptr,
+                indices,
+                reverse,
+            } => {
+                let reverse = match reverse {
+                    Reverse::Slot(slot) => slot.capacity(),
+                    Reverse::Position(position) => 4 * position.capacity(),
+                };
+                4 * (indptr.capacity() + indices.capacity()) + reverse
+            }
+            Kept::Plane(_) => 0,
         };
-        4 * (self.indptr.capacity() + self.indices.capacity()) + reverse + labels
+        rows + labels
     }
 }
 
-/// The reverses of a board's directed edges ([`Board::edges`]), as the board keeps them.
+/// How a board keeps its rows ([`Board::layout`]).
+#[derive(Clone, Copy, Debug)]
+pub enum Layout<'a> {
+    /// Every row's offset and the target of every directed edge, in CSR order, and their
+    /// reverses.
+    Stored {
+        offsets: &'a [u32],
+        targets: &'a [u32],
+        reverses: Reverses<'a>,
+    },
+    /// A grid that is not a torus, in closed form.
+    Plane(Plane),
+}
+
+/// The reverses of a board's stored directed edges ([`Layout::Stored`]).
 #[derive(Clone, Copy, Debug)]
 pub enum Reverses<'a> {
     /// The place of the source in the target's row, and every row's offset.
     Slot { slot: &'a [u8], offsets: &'a [u32] },
     /// The position of every reverse.
     Position(&'a [u32]),
-    /// A grid of `cols` columns that is not a torus: [`plane_reverse`].
-    Plane { offsets: &'a [u32], cols: usize },
-}
-
-impl Reverses<'_> {
-    /// The position of the reverse of directed edge `e`, from `x` to `y`.
-    #[inline]
-    pub fn of(self, e: usize, x: usize, y: usize) -> usize {
-        match self {
-            Self::Slot { slot, offsets } => offsets[y] as usize + usize::from(slot[e]),
-            Self::Position(position) => position[e] as usize,
-            Self::Plane { offsets, cols } => plane_reverse(offsets, cols, x, y),
-        }
-    }
-}
-
-/// The territory whose row holds directed edge `e` on a grid of `(rows, cols)` that is not
-/// a torus (rows up, left, right, down): the grid row from the first row's and the middle
-/// rows' border counts, then the column from the first cell's and the middle cells'.
-#[inline]
-pub fn plane_source(rows: usize, cols: usize, e: usize) -> usize {
-    let across = 2 * (cols - 1);
-    let (first, middle) = (across + cols * usize::from(rows > 1), across + 2 * cols);
-    let (r, within) = if e < first {
-        (0, e)
-    } else {
-        let r = (1 + (e - first) / middle).min(rows - 1);
-        (r, e - first - (r - 1) * middle)
-    };
-    let vertical = usize::from(r > 0) + usize::from(r + 1 < rows);
-    if cols == 1 {
-        return r;
-    }
-    let c = if within < vertical + 1 {
-        0
-    } else {
-        (1 + (within - vertical - 1) / (vertical + 2)).min(cols - 1)
-    };
-    r * cols + c
-}
-
-/// The position of the edge `y -> x` on a grid of `cols` columns that is not a torus, whose
-/// rows (up, left, right, down) start at `offsets`: `x` is the last of the row of the
-/// territory above it, the first of the one below, the right of its left neighbour (last but
-/// its down), the left of its right neighbour (first but its up).
-#[inline]
-pub fn plane_reverse(offsets: &[u32], cols: usize, x: usize, y: usize) -> usize {
-    let n = offsets.len() - 1;
-    let (start, end) = (offsets[y] as usize, offsets[y + 1] as usize);
-    if y + cols == x {
-        end - 1
-    } else if y == x + cols {
-        start
-    } else if y + 1 == x {
-        end - 1 - usize::from(y + cols < n)
-    } else {
-        start + usize::from(y >= cols)
-    }
 }
 
 /// `entry(start, k)` for every directed edge `x -> y`, where `y`'s row starts at `start` and
@@ -522,35 +571,30 @@ fn reverse_table<T: Copy + Default + Send + Sync>(
 }
 
 /// The neighbours of every territory of the grid of `(rows, cols)` (not a torus) whose
-/// offsets are `indptr`, and, unless `table` is empty, `entry(start, k)` for every directed
-/// edge `x -> y` (`y`'s row starts at `start` and lists `x` at its place `k`), in place, a
-/// block of territories per task. A row lists up, left, right, down (ascending); `x`'s place in its neighbour's row is
-/// the count of that neighbour's neighbours below `x`.
-fn plane_rows<T: Copy + Send>(
+/// offsets are `indptr`, and the position of the reverse of every directed edge, in place, a
+/// block of territories per task. A row lists up, left, right, down (ascending); `x`'s place
+/// in its neighbour's row is the count of that neighbour's neighbours below `x`.
+fn plane_rows(
     (rows, cols): (usize, usize),
     indptr: &[u32],
     indices: &mut [u32],
-    table: &mut [T],
-    entry: impl Fn(usize, usize) -> T + Sync,
+    position: &mut [u32],
     cancel: &Cancel,
 ) -> Result<()> {
     let n = indptr.len() - 1;
     let mut blocks = Vec::with_capacity(n.div_ceil(ROWS_PER_TASK));
-    // An empty table keeps no reverses.
-    let keep = !table.is_empty();
-    let (mut targets, mut entries) = (indices, table);
+    let (mut targets, mut reverses) = (indices, position);
     for first in (0..n).step_by(ROWS_PER_TASK) {
         let last = (first + ROWS_PER_TASK).min(n);
         let length = (indptr[last] - indptr[first]) as usize;
         let (block, tail) = std::mem::take(&mut targets).split_at_mut(length);
-        let kept = if keep { length } else { 0 };
-        let (entry_block, entry_tail) = std::mem::take(&mut entries).split_at_mut(kept);
-        blocks.push((first..last, block, entry_block));
-        (targets, entries) = (tail, entry_tail);
+        let (reverse_block, reverse_tail) = std::mem::take(&mut reverses).split_at_mut(length);
+        blocks.push((first..last, block, reverse_block));
+        (targets, reverses) = (tail, reverse_tail);
     }
     blocks
         .into_par_iter()
-        .try_for_each(|(territories, targets, entries)| {
+        .try_for_each(|(territories, targets, reverses)| {
             cancel.check()?;
             let base = indptr[territories.start] as usize;
             let (mut r, mut c) = (territories.start / cols, territories.start % cols);
@@ -574,9 +618,7 @@ fn plane_rows<T: Copy + Send>(
                 for (present, y, k) in neighbours {
                     if present {
                         targets[e] = y as u32;
-                        if keep {
-                            entries[e] = entry(indptr[y] as usize, k);
-                        }
+                        reverses[e] = indptr[y] + k as u32;
                         e += 1;
                     }
                 }
@@ -630,7 +672,7 @@ mod tests {
     #[test]
     fn one_byte_reverses_play_the_game_of_positions() -> Result<()> {
         use crate::game::{Game, Params};
-        use crate::policy::Policy;
+        use crate::policy::{Budget, Policy};
         use std::sync::Arc;
         for grid in [
             Grid {
@@ -647,38 +689,51 @@ mod tests {
             let (indptr, indices) = grid.csr_as::<u32>()?;
             let slots = Board::with_reverse_above(indptr.clone(), indices.clone(), 0)?;
             let positions = Board::with_reverse_above(indptr, indices, usize::MAX)?;
-            assert!(matches!(slots.reverse, Reverse::Slot(_)));
-            assert!(matches!(positions.reverse, Reverse::Position(_)));
+            let kept = |board: &Board| match &board.rows {
+                Kept::Stored { reverse, .. } => Some(reverse.clone()),
+                Kept::Plane(_) => None,
+            };
+            assert!(matches!(kept(&slots), Some(Reverse::Slot(_))));
+            assert!(matches!(kept(&positions), Some(Reverse::Position(_))));
             for e in 0..slots.n_edges() {
                 assert_eq!(slots.reverse(e), positions.reverse(e));
                 let (x, y, back) = (slots.source(e), slots.target(e), slots.reverse(e));
-                assert_eq!(slots.edges().1.of(e, x, y), back);
-                assert_eq!(positions.edges().1.of(e, x, y), back);
+                assert_eq!(slots.reverse_of(e, x, y), back);
+                assert_eq!(positions.reverse_of(e, x, y), back);
             }
-            // A plane grid's reverses in closed form (the torus keeps its slots).
+            // A plane grid's rows and reverses in closed form (the torus keeps its slots).
             let closed = Board::grid_above(&grid, 0, &Cancel::new())?;
             let n = slots.n();
             let team: Vec<i64> = (0..n as i64).map(|x| (x * 7 / n as i64) % 3).collect();
             let troops: Vec<i64> = (0..n as i64).map(|x| 1 + x % 9).collect();
-            let policies = vec![Policy::Balanced, Policy::Aggressive, Policy::Random];
             let params = Params {
                 seed: 5,
                 rate_ppm: 200_000,
                 cap: 1 << 20,
                 max_turns: None,
             };
-            let mut games = [slots, positions, closed]
-                .map(|board| Game::new(Arc::new(board), &team, &troops, policies.clone(), params));
-            for _ in 0..12 {
-                for game in games.iter_mut() {
-                    game.as_mut().map_err(|e| e.clone())?.step(None)?;
+            let searching = Policy::Search(Budget {
+                rollouts: 2,
+                depth: 2,
+            });
+            for policies in [
+                vec![Policy::Balanced, Policy::Aggressive, Policy::Random],
+                vec![Policy::Opportunist, searching, Policy::Balanced],
+            ] {
+                let boards = [&slots, &positions, &closed].map(|board| Arc::new(board.clone()));
+                let mut games =
+                    boards.map(|board| Game::new(board, &team, &troops, policies.clone(), params));
+                for _ in 0..12 {
+                    for game in games.iter_mut() {
+                        crate::search::step(game.as_mut().map_err(|e| e.clone())?, None)?;
+                    }
                 }
+                let [a, b, c] = games;
+                let (a, b, c) = (a?, b?, c?);
+                assert_eq!((a.team(), a.troops()), (b.team(), b.troops()));
+                assert_eq!((c.team(), c.troops()), (b.team(), b.troops()));
+                assert_eq!(c.history(), b.history());
             }
-            let [a, b, c] = games;
-            let (a, b, c) = (a?, b?, c?);
-            assert_eq!((a.team(), a.troops()), (b.team(), b.troops()));
-            assert_eq!((c.team(), c.troops()), (b.team(), b.troops()));
-            assert_eq!(c.history(), b.history());
         }
         Ok(())
     }
@@ -729,6 +784,11 @@ mod tests {
             cols: 257,
             torus: true,
         });
+        shapes.push(Grid {
+            rows: 17,
+            cols: 23,
+            torus: false,
+        });
         for grid in shapes {
             let (indptr, indices) = grid.csr()?;
             assert_eq!(
@@ -736,27 +796,44 @@ mod tests {
                 Board::from_csr(&indptr, &indices)?,
                 "{grid:?}"
             );
-            // No reverse table on a plane grid as large as the largest boards.
+            // No rows kept on a plane grid as large as the largest boards: every row, offset,
+            // neighbour and reverse in closed form is the stored one.
             let positions = Board::from_csr(&indptr, &indices)?;
             let found = Board::grid_above(&grid, 0, &Cancel::new())?;
-            let plane = matches!(found.reverse, Reverse::Plane { .. });
+            let plane = matches!(found.rows, Kept::Plane(_));
             assert_eq!(plane, !grid.torus && found.n_edges() > 0, "{grid:?}");
             assert_eq!(
-                (&found.indptr, &found.indices),
-                (&positions.indptr, &positions.indices)
+                (found.n(), found.n_edges()),
+                (positions.n(), positions.n_edges())
             );
+            for x in 0..=found.n() {
+                assert_eq!(found.row_start(x), positions.row_start(x), "{grid:?}, {x}");
+            }
+            for x in 0..found.n() {
+                assert_eq!(found.row(x), positions.row(x), "{grid:?}, {x}");
+                assert_eq!(
+                    *found.neighbours(x),
+                    *positions.neighbours(x),
+                    "{grid:?}, {x}"
+                );
+            }
             for e in 0..found.n_edges() {
                 let (x, y) = (positions.source(e), positions.target(e));
-                if !grid.torus {
-                    let (rows, cols) = (grid.rows as usize, grid.cols as usize);
-                    assert_eq!(plane_source(rows, cols, e), x, "{grid:?}, {e}");
-                }
+                assert_eq!((found.source(e), found.target(e)), (x, y), "{grid:?}, {e}");
                 assert_eq!(found.reverse(e), positions.reverse(e), "{grid:?}, {e}");
-                assert_eq!(
-                    found.edges().1.of(e, x, y),
-                    positions.reverse(e),
-                    "{grid:?}"
-                );
+                assert_eq!(found.reverse_of(e, x, y), positions.reverse(e), "{grid:?}");
+            }
+            if let Layout::Plane(closed) = found.layout() {
+                for x in 0..found.n() {
+                    let (r, c) = closed.cell(x);
+                    assert_eq!((r, c), (x / closed.shape().1, x % closed.shape().1));
+                    let (edges, len) = closed.edges_at(x, r, c, found.row_start(x));
+                    let expected: Vec<(u32, usize)> = positions
+                        .row(x)
+                        .map(|e| (positions.target(e) as u32, positions.reverse(e)))
+                        .collect();
+                    assert_eq!(edges[..len], expected, "{grid:?}, {x}");
+                }
             }
         }
         Ok(())

@@ -14,7 +14,7 @@ use stratagem_core::rng::{Stream, purpose_tag};
 use stratagem_core::{Error, Result};
 
 use crate::MAX_TEAMS;
-use crate::board::{Board, prefetch};
+use crate::board::Board;
 use crate::game::{History, Params, Record, Status, check_committed};
 use crate::plan::{Plan, check_plan};
 use crate::policy::{self, NO_DISTANCE, NO_SLOT, Policy, Pressure, View};
@@ -361,9 +361,9 @@ impl Part {
                 // A level is scattered over the part: ask for the neighbours of the territory
                 // some places ahead, as the whole board's search does.
                 if let Some(&ahead) = level.get(i + 16) {
-                    prefetch(board.edges().0, board.row_start(ahead as usize));
+                    board.prefetch_row(ahead as usize);
                 }
-                for &y in board.neighbours(x as usize) {
+                for &y in board.neighbours(x as usize).iter() {
                     let y = y as usize;
                     if dist[y] > d + 1 {
                         dist[y] = d + 1;

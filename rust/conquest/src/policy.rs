@@ -1,13 +1,14 @@
 //! Placement: the built-in policies of `docs/conquest-rules.md`, each a pure function of the
 //! state at the start of the turn (plus, for `random`, the territory's own random stream).
 
+use std::ops::{Deref, Range};
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use rayon::prelude::*;
 use stratagem_core::rng::{Stream, purpose_tag};
 use stratagem_core::{Error, Result};
 
-use crate::board::{Board, prefetch};
+use crate::board::{Board, Layout};
 use crate::turn::TERRITORIES_PER_TASK;
 use crate::{MAX_TEAMS, TROOP_LIMIT, purpose};
 
@@ -135,7 +136,11 @@ pub fn frontier(
             .with_min_len(TERRITORIES_PER_TASK)
             .filter(|&x| {
                 let x = x as usize;
-                owned(x) && board.row(x).any(|e| team[board.target(e)] != team[x])
+                owned(x)
+                    && board
+                        .neighbours(x)
+                        .iter()
+                        .any(|&y| team[y as usize] != team[x])
             }),
     );
 }
@@ -154,7 +159,7 @@ pub fn update_frontier(
     candidates.extend_from_slice(frontier);
     for &x in frontier.iter() {
         if before[x as usize] != after[x as usize] {
-            candidates.extend(board.row(x as usize).map(|e| board.target(e) as u32));
+            candidates.extend(board.neighbours(x as usize).iter());
         }
     }
     candidates.par_sort_unstable();
@@ -162,7 +167,10 @@ pub fn update_frontier(
     frontier.clear();
     frontier.par_extend(candidates.par_iter().copied().filter(|&x| {
         let x = x as usize;
-        board.row(x).any(|e| after[board.target(e)] != after[x])
+        board
+            .neighbours(x)
+            .iter()
+            .any(|&y| after[y as usize] != after[x])
     }));
 }
 
@@ -213,10 +221,10 @@ pub fn frontier_distance(
                 // territory some places ahead, so they are at hand when it comes (a tenth
                 // less time on the 1000x1000 grid; only the offset read here waits).
                 if let Some(&ahead) = level.get(i + 16) {
-                    prefetch(board.edges().0, board.row_start(ahead as usize));
+                    board.prefetch_row(ahead as usize);
                 }
                 // Every unmarked neighbour is interior, hence of x's team: no team check.
-                for &y in board.neighbours(x as usize) {
+                for &y in board.neighbours(x as usize).iter() {
                     let mark = &marks[y as usize];
                     if mark.load(Ordering::Relaxed) == NO_DISTANCE {
                         mark.store(d + 1, Ordering::Relaxed);
@@ -300,7 +308,7 @@ impl Pressure {
                 let mut totals = [0u64; MAX_TEAMS];
                 for &y in chunk {
                     let mut met = 0u64;
-                    for &w in board.neighbours(y as usize) {
+                    for &w in board.neighbours(y as usize).iter() {
                         let who = usize::from(team[w as usize]) % MAX_TEAMS;
                         totals[who] += troops[w as usize];
                         met |= 1 << who;
@@ -406,9 +414,8 @@ impl View<'_> {
     /// the front, at most what the neighbour can still hold below [`TROOP_LIMIT`] (more
     /// would die there); the rest of the row is 0.
     #[inline]
-    fn move_to_front(&self, x: usize, row: &mut [i64]) {
+    fn move_to_front(&self, x: usize, neighbours: &[u32], row: &mut [i64]) {
         let (d, t) = (self.dist[x], self.troops[x]);
-        let neighbours = self.board.neighbours(x);
         // Toward its first neighbour one step closer (a territory at d >= 1 has one).
         let k = if d == NO_DISTANCE || t < 2 {
             None
@@ -558,9 +565,30 @@ fn opportunist(view: &View<'_>, x: usize, row: &mut [i64]) {
     view.strike(x, row, &strike);
 }
 
-/// Calls `fill(x, row_x)` for every territory in parallel, `row_x` being `x`'s slice of a
-/// per-directed-edge array (tasks take contiguous ranges of rows, so writes never overlap).
-fn for_row_chunks<T: Send>(board: &Board, values: &mut [T], fill: impl Fn(usize, &mut [T]) + Sync) {
+/// Calls `fill(x, neighbours_x, row_x)` for every territory in parallel, `row_x` being `x`'s
+/// slice of a per-directed-edge array (tasks take contiguous ranges of rows, so writes never
+/// overlap): one loop for each way the board keeps its rows.
+fn for_row_chunks<T: Send>(
+    board: &Board,
+    values: &mut [T],
+    fill: impl Fn(usize, &[u32], &mut [T]) + Sync,
+) {
+    match board.layout() {
+        Layout::Stored { targets, .. } => {
+            for_rows(board, values, |_, range| &targets[range], fill);
+        }
+        Layout::Plane(plane) => for_rows(board, values, |x, _| plane.neighbours(x), fill),
+    }
+}
+
+/// [`for_row_chunks`] with `neighbours(x, row)` the neighbours of `x`.
+#[inline(always)]
+fn for_rows<T: Send, N: Deref<Target = [u32]>>(
+    board: &Board,
+    values: &mut [T],
+    neighbours: impl Fn(usize, Range<usize>) -> N + Sync,
+    fill: impl Fn(usize, &[u32], &mut [T]) + Sync,
+) {
     let n = board.n();
     let mut tasks = Vec::with_capacity(n / TERRITORIES_PER_TASK + 1);
     let mut rest = values;
@@ -574,10 +602,10 @@ fn for_row_chunks<T: Send>(board: &Board, values: &mut [T], fill: impl Fn(usize,
     }
     tasks.into_par_iter().for_each(|(territories, slice)| {
         let offset = board.row_start(territories.start);
-        for x in territories {
-            let range = board.row(x);
-            fill(x, &mut slice[range.start - offset..range.end - offset]);
-        }
+        board.each_row(territories, |x, range| {
+            let row = &mut slice[range.start - offset..range.end - offset];
+            fill(x, &neighbours(x, range), row);
+        });
     });
 }
 
@@ -589,14 +617,14 @@ pub fn place(
     placement: &mut [i64],
     owned: impl Fn(usize) -> bool + Sync,
 ) {
-    for_row_chunks(view.board, placement, |x, row| {
+    for_row_chunks(view.board, placement, |x, neighbours, row| {
         if !owned(x) {
             return;
         }
         let policy = policies[usize::from(view.team[x])];
         if policy.moves_to_front() && view.dist[x] != 0 {
             // Interior territories of these teams all do the same.
-            view.move_to_front(x, row);
+            view.move_to_front(x, neighbours, row);
             return;
         }
         if policy != Policy::Custom {
@@ -629,14 +657,13 @@ pub fn commit(
         .enumerate()
         .for_each(|(chunk, troops)| {
             let first = chunk * TERRITORIES_PER_TASK;
-            for (k, held) in troops.iter_mut().enumerate() {
-                let x = first + k;
+            board.each_row(first..first + troops.len(), |x, row| {
                 if owned(x) {
-                    let row = &placement[board.row(x)];
                     // Checked placements commit at most the territory's troops.
-                    *held -= row.iter().map(|p| p.unsigned_abs()).sum::<u64>();
+                    troops[x - first] -=
+                        placement[row].iter().map(|p| p.unsigned_abs()).sum::<u64>();
                 }
-            }
+            });
         });
 }
 

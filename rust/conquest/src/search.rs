@@ -217,9 +217,10 @@ fn choose(game: &Game, team: usize, budget: Budget, merged: &mut [i64]) -> Resul
         .map(|(c, r)| {
             let future = future(&rows[c], r)?;
             let around = |x: usize| {
-                let neighbours = board.neighbours(x).iter();
                 signed(&future, team, x)
-                    + neighbours
+                    + board
+                        .neighbours(x)
+                        .iter()
                         .map(|&y| signed(&future, team, y as usize))
                         .sum::<i128>()
             };

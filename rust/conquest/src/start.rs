@@ -68,7 +68,10 @@ pub fn board_teams(
     cancel: &Cancel,
     reached: &AtomicU64,
 ) -> Result<Vec<u8>> {
-    let row = |x: usize| board.neighbours(x).iter().map(|&y| i64::from(y));
+    let row = |x: usize| {
+        let ids = board.neighbours(x);
+        (0..ids.len()).map(move |k| i64::from(ids[k]))
+    };
     deal(board.n(), first, teams, row, cancel, reached)
 }
 

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use rayon::prelude::*;
 use stratagem_core::rng::{Stream, purpose_tag};
 
-use crate::board::{Board, Reverses, plane_reverse};
+use crate::board::{Board, Layout, Reverses};
 use crate::{MAX_TEAMS, TROOP_LIMIT, purpose};
 
 /// Territories per parallel task of the passes over rows: large enough that a task's
@@ -87,12 +87,13 @@ pub fn battles(
     from.par_chunks(TERRITORIES_PER_TASK / 4).for_each(|chunk| {
         for &x in chunk {
             let x = x as usize;
-            for e in board.row(x) {
-                let y = board.target(e);
+            let row = board.row(x);
+            for (e, &y) in row.zip(board.neighbours(x).iter()) {
+                let y = y as usize;
                 if y < x || team[x] == team[y] || !resolves(e) {
                     continue;
                 }
-                let back = board.reverse(e);
+                let back = board.reverse_of(e, x, y);
                 let (pxy, pyx) = (
                     cells[e].load(Ordering::Relaxed),
                     cells[back].load(Ordering::Relaxed),
@@ -112,58 +113,127 @@ pub fn battles(
     });
 }
 
-/// The troops of `x`'s own team present at `x` after the battles (garrison, defenders home,
-/// transfers in), or `None` when troops of another team arrived too. Every sum is of troops
-/// of distinct territories, so it fits in a `u64` ([`troop_limit`]). `row` is `x`'s row,
-/// which the caller reads off the offsets once.
-#[inline]
-fn own_presence(
-    board: &Board,
-    team: &[u8],
-    placement: &[i64],
-    x: usize,
-    row: Range<usize>,
-    garrison: u64,
-) -> Option<u64> {
-    let (targets, reverses) = board.edges();
-    // One loop for each way the board keeps its reverses, so the loop itself has no branch
-    // on it.
-    match reverses {
-        Reverses::Slot { slot, offsets } => {
-            own_troops(team, placement, x, row, garrison, targets, |e, y| {
-                offsets[y] as usize + usize::from(slot[e])
-            })
-        }
-        Reverses::Position(position) => {
-            own_troops(team, placement, x, row, garrison, targets, |e, _| {
-                position[e] as usize
-            })
-        }
-        Reverses::Plane { offsets, cols } => {
-            own_troops(team, placement, x, row, garrison, targets, |_, y| {
-                plane_reverse(offsets, cols, x, y)
-            })
-        }
+/// Occupation and recruitment of the territories of the chunk `first..first +
+/// team_out.len()` that `owned` accepts ([`occupy_rows`]), with one loop for each way the
+/// board keeps its rows and reverses, so that the loop itself has no branch on it.
+fn occupy_chunk(
+    b: &Before<'_>,
+    first: usize,
+    (team_out, troops_out): (&mut [u8], &mut [u64]),
+    owned: impl Fn(usize) -> bool,
+    totals: &mut (Vec<u64>, Vec<u64>),
+) {
+    let (team, placement) = (b.team, b.placement);
+    let last = first + team_out.len();
+    let chunk = (first, team_out, troops_out);
+    match b.board.layout() {
+        Layout::Stored {
+            targets,
+            reverses: Reverses::Slot { slot, offsets },
+            ..
+        } => occupy_rows(
+            b,
+            chunk,
+            stored_rows(offsets, first, last),
+            owned,
+            totals,
+            |x, row, garrison| {
+                let edges = row.clone().zip(&targets[row]).map(|(e, &y)| {
+                    let y = y as usize;
+                    (e, y, offsets[y] as usize + usize::from(slot[e]))
+                });
+                own_troops(team, placement, x, garrison, edges)
+            },
+        ),
+        Layout::Stored {
+            offsets,
+            targets,
+            reverses: Reverses::Position(position),
+        } => occupy_rows(
+            b,
+            chunk,
+            stored_rows(offsets, first, last),
+            owned,
+            totals,
+            |x, row, garrison| {
+                let edges = row.clone().zip(&targets[row]);
+                let edges = edges.map(|(e, &y)| (e, y as usize, position[e] as usize));
+                own_troops(team, placement, x, garrison, edges)
+            },
+        ),
+        Layout::Plane(plane) => occupy_rows(
+            b,
+            chunk,
+            plane.rows(first..last),
+            owned,
+            totals,
+            |x, row, garrison| {
+                let (r, c) = plane.cell(x);
+                let (edges, len) = plane.edges_at(x, r, c, row.start);
+                let edges = edges[..len].iter().zip(row);
+                let edges = edges.map(|(&(y, back), e)| (e, y as usize, back));
+                own_troops(team, placement, x, garrison, edges)
+            },
+        ),
     }
 }
 
-/// [`own_presence`] with the reverse of edge `e` (target `y`) at `back(e, y)`.
+/// Occupation and recruitment of the chunk's territories that `owned` accepts, `rows` being
+/// their rows. `own(x, row, garrison)` is the troops of `x`'s own team present at `x` after
+/// the battles (garrison, defenders home, transfers in), or `None` when troops of another
+/// team arrived too. Every sum is of troops of distinct territories, so it fits in a `u64`
+/// ([`troop_limit`]).
+#[inline(always)]
+fn occupy_rows(
+    b: &Before<'_>,
+    (first, team_out, troops_out): (usize, &mut [u8], &mut [u64]),
+    rows: impl Iterator<Item = Range<usize>>,
+    owned: impl Fn(usize) -> bool,
+    totals: &mut (Vec<u64>, Vec<u64>),
+    own: impl Fn(usize, Range<usize>, u64) -> Option<u64>,
+) {
+    let mut counts = Vec::with_capacity(8);
+    let out = team_out.iter_mut().zip(troops_out).zip(rows);
+    for (k, ((owner_out, troops_here), row)) in out.enumerate() {
+        let x = first + k;
+        if !owned(x) {
+            continue;
+        }
+        let garrison = *troops_here;
+        let (owner, held) = match own(x, row, garrison) {
+            Some(present) => (b.team[x], present),
+            None => occupation(b, x, garrison, &mut counts),
+        };
+        let held = held.min(b.limit);
+        // held <= 2^40 and rate_ppm <= 10^7: the product fits in a u64.
+        let recruited = held * b.rate_ppm / 1_000_000;
+        let new_troops = (held + recruited).min(b.cap);
+        (*owner_out, *troops_here) = (owner, new_troops);
+        totals.0[usize::from(owner)] += 1;
+        totals.1[usize::from(owner)] += new_troops;
+    }
+}
+
+/// The rows of `first..last` off a stored board's offsets, each offset read once.
+fn stored_rows(offsets: &[u32], first: usize, last: usize) -> impl Iterator<Item = Range<usize>> {
+    let ends = offsets[first..=last].windows(2);
+    ends.map(|ends| ends[0] as usize..ends[1] as usize)
+}
+
+/// The own presence of `x` ([`occupy_chunk`]) over its edges, each as its position, its target and its reverse's
+/// position.
 #[inline(always)]
 fn own_troops(
     team: &[u8],
     placement: &[i64],
     x: usize,
-    row: Range<usize>,
     garrison: u64,
-    targets: &[u32],
-    back: impl Fn(usize, usize) -> usize,
+    edges: impl Iterator<Item = (usize, usize, usize)>,
 ) -> Option<u64> {
     let own = team[x];
     let mut present = garrison;
-    let edges = placement[row.clone()].iter().zip(&targets[row.clone()]);
-    for ((&mine, &y), e) in edges.zip(row) {
-        let y = y as usize;
-        let theirs = placement[back(e, y)];
+    for (e, y, back) in edges {
+        let (mine, theirs) = (placement[e], placement[back]);
         if mine < 0 {
             present += mine.unsigned_abs();
         }
@@ -190,13 +260,14 @@ fn presence(
     let own = team[x];
     counts.clear();
     counts.push((own, garrison));
-    for e in board.row(x) {
-        let (mine, theirs) = (placement[e], placement[board.reverse(e)]);
+    for (e, &y) in board.row(x).zip(board.neighbours(x).iter()) {
+        let y = y as usize;
+        let (mine, theirs) = (placement[e], placement[board.reverse_of(e, x, y)]);
         if mine < 0 {
             counts[0].1 += mine.unsigned_abs();
         }
         if theirs > 0 {
-            let who = team[board.target(e)];
+            let who = team[y];
             match counts.iter_mut().find(|(t, _)| *t == who) {
                 Some(slot) => slot.1 += theirs as u64,
                 None => counts.push((who, theirs as u64)),
@@ -205,21 +276,17 @@ fn presence(
     }
 }
 
-/// The new owner and troops of `x` (before recruitment) from the troops present: the largest
-/// team; on a tie the owner if tied, else a tied team drawn with the tie stream. `row` is
-/// `x`'s row.
+/// The new owner and troops of `x` (before recruitment) from the troops present when troops
+/// of another team arrived: the largest team; on a tie the owner if tied, else a tied team
+/// drawn with the tie stream.
 fn occupation(
     before: &Before<'_>,
     x: usize,
-    row: Range<usize>,
     garrison: u64,
     counts: &mut Vec<(u8, u64)>,
 ) -> (u8, u64) {
     let b = before;
     let owner = b.team[x];
-    if let Some(present) = own_presence(b.board, b.team, b.placement, x, row, garrison) {
-        return (owner, present);
-    }
     presence(b.board, b.team, b.placement, x, garrison, counts);
     let best = counts.iter().map(|&(_, c)| c).max().unwrap_or(0);
     // The own team comes first: on a tie it keeps the territory.
@@ -278,26 +345,9 @@ pub fn occupy_and_recruit(
     team.par_chunks_mut(TERRITORIES_PER_TASK)
         .zip(troops.par_chunks_mut(TERRITORIES_PER_TASK))
         .enumerate()
-        .fold(zeros, |mut totals, (chunk, (team_out, troops_out))| {
+        .fold(zeros, |mut totals, (chunk, outs)| {
             let first = chunk * TERRITORIES_PER_TASK;
-            let mut counts = Vec::with_capacity(8);
-            let offsets = &b.board.offsets()[first..=first + team_out.len()];
-            let rows = offsets.windows(2).map(|w| w[0] as usize..w[1] as usize);
-            let out = team_out.iter_mut().zip(troops_out).zip(rows);
-            for (k, ((owner_out, troops_here), row)) in out.enumerate() {
-                let x = first + k;
-                if !owned(x) {
-                    continue;
-                }
-                let (owner, held) = occupation(b, x, row, *troops_here, &mut counts);
-                let held = held.min(b.limit);
-                // held <= 2^40 and rate_ppm <= 10^7: the product fits in a u64.
-                let recruited = held * b.rate_ppm / 1_000_000;
-                let new_troops = (held + recruited).min(b.cap);
-                (*owner_out, *troops_here) = (owner, new_troops);
-                totals.0[usize::from(owner)] += 1;
-                totals.1[usize::from(owner)] += new_troops;
-            }
+            occupy_chunk(b, first, outs, &owned, &mut totals);
             totals
         })
         .reduce(zeros, |mut a, b| {

@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
+use stratagem_conquest::board::SLOT_EDGES;
 use stratagem_conquest::game::{Game, History, Params, Record, SEQUENTIAL_TERRITORIES, Status};
 use stratagem_conquest::many::simulate_many;
 use stratagem_conquest::share::Grid;
@@ -484,6 +485,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_TEAMS", MAX_TEAMS)?;
     m.add("MAX_TERRITORIES", MAX_TERRITORIES)?;
     m.add("SEQUENTIAL_TERRITORIES", SEQUENTIAL_TERRITORIES)?;
+    m.add("SLOT_EDGES", SLOT_EDGES)?;
     m.add("MAX_ODDS_SIDE", odds::MAX_ODDS_SIDE)?;
     m.add("MAX_ODDS_PRODUCT", odds::MAX_ODDS_PRODUCT)?;
     Ok(())

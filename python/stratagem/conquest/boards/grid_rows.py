@@ -8,9 +8,14 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from stratagem.conquest.boards.layouts import grid_of_spec
+from stratagem import _core
+from stratagem.conquest.boards.layouts import ENGINE_BYTES, grid_of_spec
 
-__all__ = ["GridRows"]
+__all__ = ["ENGINE_PLANE_BYTES", "GridRows"]
+
+#: ``layouts.ENGINE_BYTES`` of a grid the engine keeps no rows of (``GridRows.engine_bytes``):
+#: 4 bytes a territory (offsets) and 16 a border (neighbours and reverses) less.
+ENGINE_PLANE_BYTES = (22, 16)
 
 IntArray = NDArray[np.int64]
 
@@ -42,6 +47,22 @@ class GridRows:
     def n_borders(self) -> int:
         rows, cols = self.n_rows, self.n_cols
         return 2 * rows * cols if self.torus else rows * (cols - 1) + cols * (rows - 1)
+
+    @property
+    def engine_bytes(self) -> tuple[int, int]:
+        """Bytes a game holds at its peak, per territory and per border, on this grid built
+        in the engine: ``ENGINE_PLANE_BYTES`` when it is not a torus and has more than
+        ``SLOT_EDGES`` directed borders (the engine keeps no rows of it: their offsets,
+        neighbours and reverses are closed forms), else ``ENGINE_BYTES``.
+
+        >>> GridRows(10000, 10000, False).engine_bytes, GridRows(10000, 10000, True).engine_bytes
+        ((22, 16), (26, 32))
+        >>> GridRows(1000, 1000, False).engine_bytes
+        (26, 32)
+        """
+        if not self.torus and 2 * self.n_borders > _core.conquest.SLOT_EDGES:
+            return ENGINE_PLANE_BYTES
+        return ENGINE_BYTES
 
     def distances(self, source: int, ids: IntArray) -> IntArray:
         """Borders crossed on a shortest path from ``source`` to each of ``ids``."""
