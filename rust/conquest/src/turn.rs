@@ -128,39 +128,19 @@ fn occupy_chunk(
     let chunk = (first, team_out, troops_out);
     match b.board.layout() {
         Layout::Stored {
+            offsets,
             targets,
-            reverses: Reverses::Slot { slot, offsets },
-            ..
-        } => occupy_rows(
-            b,
-            chunk,
-            stored_rows(offsets, first, last),
-            owned,
-            totals,
-            |x, row, garrison| {
-                let edges = row.clone().zip(&targets[row]).map(|(e, &y)| {
-                    let y = y as usize;
-                    (e, y, offsets[y] as usize + usize::from(slot[e]))
-                });
-                own_troops(team, placement, x, garrison, edges)
-            },
-        ),
+            reverses: Reverses::Slot { slot, .. },
+        } => occupy_stored(b, chunk, (offsets, targets), owned, totals, |e, y| {
+            offsets[y] as usize + usize::from(slot[e])
+        }),
         Layout::Stored {
             offsets,
             targets,
             reverses: Reverses::Position(position),
-        } => occupy_rows(
-            b,
-            chunk,
-            stored_rows(offsets, first, last),
-            owned,
-            totals,
-            |x, row, garrison| {
-                let edges = row.clone().zip(&targets[row]);
-                let edges = edges.map(|(e, &y)| (e, y as usize, position[e] as usize));
-                own_troops(team, placement, x, garrison, edges)
-            },
-        ),
+        } => occupy_stored(b, chunk, (offsets, targets), owned, totals, |e, _| {
+            position[e] as usize
+        }),
         Layout::Plane(plane) => occupy_rows(
             b,
             chunk,
@@ -176,6 +156,29 @@ fn occupy_chunk(
             },
         ),
     }
+}
+
+/// [`occupy_rows`] on a board that stores its rows (`offsets`, `targets`), `reverse(e, y)`
+/// being the position of the reverse of the edge `e` to `y`: one loop for each kind of
+/// reverse, with no branch on it.
+#[inline(always)]
+fn occupy_stored(
+    b: &Before<'_>,
+    (first, team_out, troops_out): (usize, &mut [u8], &mut [u64]),
+    (offsets, targets): (&[u32], &[u32]),
+    owned: impl Fn(usize) -> bool,
+    totals: &mut (Vec<u64>, Vec<u64>),
+    reverse: impl Fn(usize, usize) -> usize,
+) {
+    let rows = stored_rows(offsets, first, first + team_out.len());
+    let chunk = (first, team_out, troops_out);
+    occupy_rows(b, chunk, rows, owned, totals, |x, row, garrison| {
+        let edges = row.clone().zip(&targets[row]).map(|(e, &y)| {
+            let y = y as usize;
+            (e, y, reverse(e, y))
+        });
+        own_troops(b.team, b.placement, x, garrison, edges)
+    })
 }
 
 /// Occupation and recruitment of the chunk's territories that `owned` accepts, `rows` being
