@@ -22,7 +22,7 @@ use crate::turn::TERRITORIES_PER_TASK;
 /// The most columns a task of the column passes sweeps (a page of `u32` per row); narrower
 /// grids are cut in 8 blocks of whole cache lines, so that a 1000-column grid's passes are
 /// shared too.
-const COLUMNS_PER_TASK: usize = 1024;
+pub(crate) const COLUMNS_PER_TASK: usize = 1024;
 
 /// [`crate::policy::frontier_distance`] on the board of a grid of `(rows, cols)`
 /// ([`Board::plane`]): `dist[x]` is the distance from `x` to the nearest `frontier`
@@ -102,7 +102,7 @@ pub fn frontier_distance(
 
 /// The same memory seen as atomics, so that the tasks of the column passes, each of its own
 /// columns, can write a row that others write too.
-fn atomic_view(values: &mut [u32]) -> &[AtomicU32] {
+pub(crate) fn atomic_view(values: &mut [u32]) -> &[AtomicU32] {
     // SAFETY: AtomicU32 has the size and alignment of u32, and the exclusive borrow
     // guarantees no other access while the view lives; each task touches its own columns.
     unsafe { &*(std::ptr::from_mut::<[u32]>(values) as *const [AtomicU32]) }
