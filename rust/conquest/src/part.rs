@@ -80,6 +80,8 @@ pub struct Part {
     ghost_dist: Vec<u32>,
     /// A block of whole rows of a plane grid finds its distances by passes over its rows.
     rows: Option<RowBlock>,
+    /// The top and bottom rows of the block's own distances, which every rank sends.
+    edges: Vec<u32>,
     /// Buffers of the distance search, kept from turn to turn.
     seeds: Vec<(u32, u32)>,
     level: Vec<u32>,
@@ -160,6 +162,7 @@ impl Part {
             dist: Vec::new(),
             ghost_dist: Vec::new(),
             rows: None,
+            edges: Vec::new(),
             seeds: Vec::new(),
             level: Vec::new(),
             next: Vec::new(),
@@ -281,10 +284,7 @@ impl Part {
     /// The top and bottom rows of the block's distances, which every rank sends every other.
     pub fn row_edges(&self) -> Result<Vec<u32>> {
         self.require_distances("row_edges", true)?;
-        Ok(self
-            .rows
-            .as_ref()
-            .map_or_else(Vec::new, |rows| rows.edges(&self.dist)))
+        Ok(self.edges.clone())
     }
 
     /// Takes every rank's [`Self::row_edges`] (rank order) and completes the distances of the
@@ -339,7 +339,7 @@ impl Part {
             .as_ref()
             .filter(|_| policy::needs_distance(&self.policies))
         {
-            rows.local_distance(self.board.n(), &self.frontier, &mut self.dist);
+            self.edges = rows.local_distance(self.board.n(), &self.frontier, &mut self.dist);
         } else if policy::needs_distance(&self.policies) {
             self.local_distance();
         }

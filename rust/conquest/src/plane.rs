@@ -102,7 +102,7 @@ pub fn frontier_distance(
 
 /// The same memory seen as atomics, so that the tasks of the column passes, each of its own
 /// columns, can write a row that others write too.
-pub(crate) fn atomic_view(values: &mut [u32]) -> &[AtomicU32] {
+fn atomic_view(values: &mut [u32]) -> &[AtomicU32] {
     // SAFETY: AtomicU32 has the size and alignment of u32, and the exclusive borrow
     // guarantees no other access while the view lives; each task touches its own columns.
     unsafe { &*(std::ptr::from_mut::<[u32]>(values) as *const [AtomicU32]) }

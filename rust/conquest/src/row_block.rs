@@ -16,13 +16,12 @@
 //! their frontier's distances, 0 (what the search and plane.rs give them).
 
 use rayon::prelude::*;
-use std::sync::atomic::Ordering;
+use std::ops::Range;
 use stratagem_core::{Error, Result};
 
-use crate::plane::{COLUMNS_PER_TASK, atomic_view};
+use crate::plane::COLUMNS_PER_TASK;
 use crate::policy::NO_DISTANCE;
 use crate::share::Grid;
-use crate::turn::TERRITORIES_PER_TASK;
 
 /// Where a part's rows lie on a grid cut into blocks of whole rows, one per rank.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -113,68 +112,63 @@ impl RowBlock {
         (2 * self.cols, 2 * self.cols * self.heights.len())
     }
 
-    /// The distances of the owned rows within the block (`dist`, the part's territories in
-    /// local order, ghosts included): 0 on the `frontier` (owned, local indices), the
-    /// Manhattan-distance transform of the block's rows elsewhere; the ghosts read
-    /// [`NO_DISTANCE`] until [`Self::join`].
-    pub fn local_distance(&self, n: usize, frontier: &[u32], dist: &mut Vec<u32>) {
-        let (cols, first) = (self.cols, self.first());
-        dist.clear();
-        dist.resize(n, NO_DISTANCE);
-        let owned = &mut dist[first..first + self.rows() * cols];
-        for &x in frontier {
-            owned[x as usize - first] = 0;
-        }
-        let rows_per_task = (TERRITORIES_PER_TASK * 16 / cols).max(1);
-        owned
-            .par_chunks_mut(cols * rows_per_task)
-            .for_each(|chunk| {
-                for row in chunk.chunks_mut(cols) {
-                    for c in 1..row.len() {
-                        row[c] = row[c].min(row[c - 1].saturating_add(1));
-                    }
-                    for c in (0..row.len().saturating_sub(1)).rev() {
-                        row[c] = row[c].min(row[c + 1].saturating_add(1));
-                    }
-                }
-            });
-        let rows = self.rows();
-        let cells = atomic_view(owned);
+    /// The column blocks the passes share among tasks (a task sweeps its columns down or up
+    /// the rows; one row's columns are read while they are in the cache).
+    fn column_blocks(&self) -> impl IndexedParallelIterator<Item = Range<usize>> + '_ {
+        let cols = self.cols;
         let width = cols.div_ceil(8).next_multiple_of(16).min(COLUMNS_PER_TASK);
-        (0..cols.div_ceil(width)).into_par_iter().for_each(|block| {
-            let columns = block * width..((block + 1) * width).min(cols);
-            let step = |from: usize, to: usize| {
-                for c in columns.clone() {
-                    let carried = cells[from + c].load(Ordering::Relaxed).saturating_add(1);
-                    let here = &cells[to + c];
-                    if carried < here.load(Ordering::Relaxed) {
-                        here.store(carried, Ordering::Relaxed);
-                    }
-                }
-            };
-            for r in 1..rows {
-                step((r - 1) * cols, r * cols);
-            }
-            for r in (1..rows).rev() {
-                step(r * cols, (r - 1) * cols);
-            }
-        });
+        (0..cols.div_ceil(width))
+            .into_par_iter()
+            .map(move |block| block * width..((block + 1) * width).min(cols))
     }
 
-    /// What this rank sends: the top then the bottom row of its block's distances (after
-    /// [`Self::local_distance`]).
-    pub fn edges(&self, dist: &[u32]) -> Vec<u32> {
-        let (cols, first) = (self.cols, self.first());
-        let bottom = first + (self.rows() - 1) * cols;
-        let mut out = Vec::with_capacity(2 * cols);
-        out.extend_from_slice(&dist[first..first + cols]);
-        out.extend_from_slice(&dist[bottom..bottom + cols]);
-        out
+    /// The owned rows' distances from the frontier of the rows at or above each (`dist`, the
+    /// part's territories in local order, ghosts included; `frontier`, owned, local indices
+    /// ascending), in one pass down the rows; returns the top and bottom rows of the block's
+    /// own transform, which every rank sends every other ([`Self::join`]). The ghosts read
+    /// [`NO_DISTANCE`] until the join.
+    pub fn local_distance(&self, n: usize, frontier: &[u32], dist: &mut Vec<u32>) -> Vec<u32> {
+        let (cols, first, rows) = (self.cols, self.first(), self.rows());
+        dist.clear();
+        dist.resize(n, NO_DISTANCE);
+        let mut edges = vec![NO_DISTANCE; 2 * cols];
+        let (top, bottom) = edges.split_at_mut(cols);
+        let owned = Cells::new(&mut dist[first..first + rows * cols]);
+        let (top, bottom) = (Cells::new(top), Cells::new(bottom));
+        self.column_blocks().for_each(|columns| {
+            let (c0, width) = (columns.start, columns.len());
+            for r in 0..rows {
+                let start = first + r * cols;
+                let from = frontier.partition_point(|&x| (x as usize) < start);
+                let to = frontier.partition_point(|&x| (x as usize) < start + cols);
+                let sources = frontier[from..to].iter().map(|&x| x as usize - start);
+                // SAFETY: each task touches its own columns of each row (Cells).
+                let row = unsafe { owned.columns(r * cols + c0, width) };
+                along_row(row, c0, sources);
+                if r > 0 {
+                    let above = unsafe { owned.columns((r - 1) * cols + c0, width) };
+                    for (here, &up) in row.iter_mut().zip(above.iter()) {
+                        *here = (*here).min(up.saturating_add(1));
+                    }
+                }
+                // The top row of the block's transform: the least h(r, c) + r (the row pass
+                // of row r is at most what it holds now, and what it holds came down from
+                // rows above, which already count here).
+                let reach = unsafe { top.columns(c0, width) };
+                for (t, &d) in reach.iter_mut().zip(row.iter()) {
+                    *t = (*t).min(d.saturating_add(r as u32));
+                }
+            }
+            let last = unsafe { owned.columns((rows - 1) * cols + c0, width) };
+            unsafe { bottom.columns(c0, width) }.copy_from_slice(last);
+        });
+        edges
     }
 
     /// Completes the distances of the owned rows and of the rows of ghosts from every
-    /// rank's [`Self::edges`] (rank order), then keeps only the frontier's distances (0) of
-    /// the teams that do not move to the front (`moves[team]`).
+    /// rank's edges ([`Self::local_distance`], rank order), in one pass up the rows, then
+    /// keeps only the frontier's distances (0) of the teams that do not move to the front
+    /// (`moves[team]`).
     pub fn join(&self, edges: &[u32], dist: &mut [u32], team: &[u8], moves: &[bool]) -> Result<()> {
         let cols = self.cols;
         if edges.len() != self.edge_words().1 {
@@ -200,56 +194,124 @@ impl RowBlock {
         for q in (self.rank + 1..self.heights.len()).rev() {
             fold(&mut below, q, top_of(q));
         }
-        let rows = self.rows();
-        let height = self.heights[self.rank];
+        let mut moving = [false; 256];
+        moving[..moves.len().min(256)].copy_from_slice(&moves[..moves.len().min(256)]);
         let keep = |d: u32, t: u8| {
-            if d == 0 || moves.get(usize::from(t)).copied().unwrap_or(false) {
+            if d == 0 || moving[usize::from(t)] {
                 d
             } else {
                 NO_DISTANCE
             }
         };
-        // The rows of ghosts: the rows beyond them on their side, then the block and what
-        // lies past it, one row further.
+        let (first, rows) = (self.first(), self.rows());
         let (ghost_above, ghost_below) = self.ghost_rows();
-        let first = self.first();
-        let mut ghost_row = |at: usize, far: &[u32], near: &[u32], past: &[u32]| {
-            for c in 0..cols {
-                let through = near[c].min(past[c].saturating_add(height));
-                let d = far[c].min(through.saturating_add(1));
-                dist[at + c] = keep(d, team[at + c]);
-            }
-        };
-        let (mine_top, mine_bottom) = (top_of(self.rank), bottom_of(self.rank));
-        if ghost_above {
-            ghost_row(0, &above, mine_top, &below);
-        }
-        if ghost_below {
-            ghost_row(first + rows * cols, &below, mine_bottom, &above);
-        }
-        let owned = &mut dist[first..first + rows * cols];
-        let owned_team = &team[first..first + rows * cols];
-        let rows_per_task = (TERRITORIES_PER_TASK * 16 / cols).max(1);
-        owned
-            .par_chunks_mut(cols * rows_per_task)
-            .zip(owned_team.par_chunks(cols * rows_per_task))
-            .enumerate()
-            .for_each(|(task, (chunk, teams))| {
-                let rows_done = task * rows_per_task;
-                for (i, (row, row_team)) in
-                    chunk.chunks_mut(cols).zip(teams.chunks(cols)).enumerate()
-                {
-                    let r = (rows_done + i) as u32;
-                    let (down, up) = (r + 1, rows as u32 - r);
-                    for c in 0..cols {
-                        let d = row[c]
-                            .min(above[c].saturating_add(down))
-                            .min(below[c].saturating_add(up));
-                        row[c] = keep(d, row_team[c]);
-                    }
+        let cells = Cells::new(dist);
+        self.column_blocks().for_each(|columns| {
+            let (c0, width) = (columns.start, columns.len());
+            let (above, below) = (&above[columns.clone()], &below[columns.clone()]);
+            // Up the rows, the carry holding the whole transform of the row just left.
+            let mut carry = below.to_vec();
+            // SAFETY: each task touches its own columns of each row (Cells).
+            let ghost_row = |at: usize, far: &[u32], carry: &[u32]| {
+                let row = unsafe { cells.columns(at + c0, width) };
+                let teams = &team[at + c0..at + c0 + width];
+                for (((d, &f), &near), &t) in row.iter_mut().zip(far).zip(carry).zip(teams) {
+                    *d = keep(f.min(near.saturating_add(1)), t);
                 }
-            });
+            };
+            for r in (0..rows).rev() {
+                let at = first + r * cols + c0;
+                let row = unsafe { cells.columns(at, width) };
+                let teams = &team[at..at + width];
+                let down = r as u32 + 1;
+                for (((d, c), &a), &t) in row.iter_mut().zip(&mut carry).zip(above).zip(teams) {
+                    let whole = (*d).min(c.saturating_add(1)).min(a.saturating_add(down));
+                    *c = whole;
+                    *d = keep(whole, t);
+                }
+                if r + 1 == rows && ghost_below {
+                    ghost_row(first + rows * cols, below, &carry);
+                }
+            }
+            if ghost_above {
+                ghost_row(0, above, &carry);
+            }
+        });
         Ok(())
+    }
+}
+
+/// The distances along one row from its sources (`sources`, columns ascending), for the
+/// columns `c0..c0 + row.len()`: to the nearest source on either side, [`NO_DISTANCE`] in a row
+/// without one. Each cell is written once, from the two sources around it.
+fn along_row(row: &mut [u32], c0: usize, sources: impl Iterator<Item = usize>) {
+    let end = c0 + row.len();
+    let (mut left, mut c) = (None::<usize>, c0);
+    for right in sources.chain(std::iter::once(usize::MAX)) {
+        if right < c0 {
+            left = Some(right);
+            continue;
+        }
+        let upto = if right == usize::MAX {
+            end
+        } else {
+            (right + 1).min(end)
+        };
+        let cells = &mut row[c - c0..upto - c0];
+        match left {
+            Some(l) => {
+                for (k, d) in cells.iter_mut().enumerate() {
+                    let x = c + k;
+                    *d = (x - l).min(right - x).min(NO_DISTANCE as usize) as u32;
+                }
+            }
+            None => {
+                for (k, d) in cells.iter_mut().enumerate() {
+                    *d = right.saturating_sub(c + k).min(NO_DISTANCE as usize) as u32;
+                }
+            }
+        }
+        c = upto;
+        if c == end {
+            return;
+        }
+        left = Some(right);
+    }
+}
+
+/// A block's distances shared by the tasks of the passes, each of which reads and writes
+/// its own columns of every row only (so no two hold the same cell at once).
+struct Cells {
+    start: *mut u32,
+    len: usize,
+}
+
+// SAFETY: the tasks touch disjoint cells ([`Cells::columns`]).
+unsafe impl Sync for Cells {}
+
+impl Cells {
+    fn new(values: &mut [u32]) -> Self {
+        Self {
+            start: values.as_mut_ptr(),
+            len: values.len(),
+        }
+    }
+
+    /// `width` cells from `at`.
+    ///
+    /// # Safety
+    /// No other live slice from this view may overlap them, and the values they view must
+    /// outlive the slice.
+    #[allow(clippy::mut_from_ref)]
+    unsafe fn columns(&self, at: usize, width: usize) -> &mut [u32] {
+        assert!(
+            at + width <= self.len,
+            "cells {at}..{} of {}",
+            at + width,
+            self.len
+        );
+        // SAFETY: in bounds (checked), disjoint from other tasks' cells (the caller's promise).
+        unsafe { std::slice::from_raw_parts_mut(self.start.add(at), width) }
     }
 }
 
@@ -298,8 +360,7 @@ mod tests {
                 .map(|(x, _)| x as u32)
                 .collect();
             let mut dist = Vec::new();
-            block.local_distance(n, &mine, &mut dist);
-            edges.extend(block.edges(&dist));
+            edges.extend(block.local_distance(n, &mine, &mut dist));
             dists.push(dist);
         }
         for ((block, share), dist) in blocks.iter().zip(&shares).zip(&mut dists) {
