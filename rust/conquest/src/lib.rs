@@ -24,6 +24,7 @@ pub mod plan;
 pub mod plane;
 pub mod policy;
 pub mod row_block;
+pub mod row_share;
 pub mod rows;
 pub mod search;
 pub mod share;

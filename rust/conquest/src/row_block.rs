@@ -66,18 +66,23 @@ impl RowBlock {
         self.heights.iter().map(|&h| h as usize).sum()
     }
 
+    /// The owned rows' first row of the grid.
+    pub(crate) fn top(&self) -> usize {
+        self.top
+    }
+
     /// The owned rows.
-    fn rows(&self) -> usize {
+    pub(crate) fn rows(&self) -> usize {
         self.heights[self.rank] as usize
     }
 
     /// Whether a row of ghosts lies above the owned rows, and below them.
-    fn ghost_rows(&self) -> (bool, bool) {
+    pub(crate) fn ghost_rows(&self) -> (bool, bool) {
         (self.top > 0, self.top + self.rows() < self.grid_rows())
     }
 
     /// Local index of the first owned territory (past the row of ghosts above).
-    fn first(&self) -> usize {
+    pub(crate) fn first(&self) -> usize {
         if self.ghost_rows().0 { self.cols } else { 0 }
     }
 

@@ -8,6 +8,7 @@ use stratagem_conquest::grid_part as part_start;
 use stratagem_conquest::part::{Part, Setup};
 use stratagem_conquest::plan::Plan;
 use stratagem_conquest::row_block::RowBlock;
+use stratagem_conquest::row_share::row_share;
 use stratagem_conquest::share::{self, Csr, Grid, Table, block_share, share};
 use stratagem_conquest::{Board, Policy};
 
@@ -731,13 +732,17 @@ fn grid_part(
     let grid = Grid { rows, cols, torus };
     grid.checked_n().map_err(to_py)?;
     let offsets = offsets.as_slice()?;
-    let held = py
-        .detach(|| block_share(&grid, offsets, rank))
+    // A block of whole rows of a plane grid is written in closed form.
+    let (held, rows) = py
+        .detach(|| match row_share(&grid, offsets, rank)? {
+            Some((held, rows)) => Ok((held, Some(rows))),
+            None => Ok((block_share(&grid, offsets, rank)?, None)),
+        })
         .map_err(to_py)?;
     Ok(PyShare {
         held: Some(held),
         grid,
-        rows: RowBlock::of(&grid, offsets, rank),
+        rows,
     })
 }
 
