@@ -12,6 +12,7 @@ from conquest_spread import play_alongside, whole_game
 from stratagem.conquest.boards.grid_rows import GridRows
 from stratagem.conquest.distributed import DistributedGame
 from stratagem.conquest.distributed.local_board import grid_blocks
+from stratagem.conquest.game import Assign
 from stratagem.mpi import Communicator
 from test_conquest_distributed import ThreadWorld, outcomes_or_raise
 
@@ -29,7 +30,9 @@ CASES = [
 ]
 
 
-def play_on_threads(spec: str, ranks: int, policies: tuple[str, ...], assign: str) -> list:
+def play_on_threads(
+    spec: str, ranks: int, policies: tuple[str, ...], assign: Assign
+) -> list[tuple[list[str], bool, float]]:
     """Each rank's (differences from the one-process game, whether it went by rows, distance
     rounds a turn)."""
     teams = len(policies)
@@ -57,7 +60,7 @@ def play_on_threads(spec: str, ranks: int, policies: tuple[str, ...], assign: st
 @pytest.mark.parametrize("ranks", [2, 3])
 @pytest.mark.parametrize(("spec", "_", "policies", "assign"), CASES)
 def test_a_grid_of_row_blocks_plays_the_one_process_game(
-    spec: str, _: int, policies: tuple[str, ...], assign: str, ranks: int
+    spec: str, _: int, policies: tuple[str, ...], assign: Assign, ranks: int
 ) -> None:
     grid = GridRows.of_spec(spec)
     assert grid is not None
@@ -72,9 +75,7 @@ def test_a_grid_of_row_blocks_plays_the_one_process_game(
 
 
 @pytest.mark.parametrize(("spec", "ranks"), [("grid:17x9:torus", 3), ("grid:2x30", 3)])
-def test_a_torus_and_a_grid_of_fewer_rows_than_ranks_keep_the_search(
-    spec: str, ranks: int
-) -> None:
+def test_a_torus_and_a_grid_of_fewer_rows_than_ranks_keep_the_search(spec: str, ranks: int) -> None:
     outcomes = play_on_threads(spec, ranks, ("balanced", "opportunist"), "regions")
 
     assert [differences for differences, _, _ in outcomes] == [[]] * ranks

@@ -329,14 +329,25 @@ mod tests {
     use crate::share::block_share;
     use stratagem_core::rng::Stream;
 
+    /// The block, which the test's cut must give.
+    fn some<T>(value: Option<T>) -> Result<T> {
+        value.ok_or_else(|| Error::InvalidParameter("not a block of whole rows".into()))
+    }
+
     /// The distances every rank's block finds for its territories, against the whole grid's.
-    fn check_blocks(rows: i64, cols: i64, ranks: i64, team: &[u8], policies: &[Policy]) {
+    fn check_blocks(
+        rows: i64,
+        cols: i64,
+        ranks: i64,
+        team: &[u8],
+        policies: &[Policy],
+    ) -> Result<()> {
         let grid = Grid {
             rows,
             cols,
             torus: false,
         };
-        let board = Board::grid(&grid).unwrap();
+        let board = Board::grid(&grid)?;
         let mut frontier = Vec::new();
         policy::frontier(&board, team, |_| true, &mut frontier);
         let mut whole = Vec::new();
@@ -345,18 +356,16 @@ mod tests {
         let offsets: Vec<i64> = (0..=ranks).map(|q| q * rows / ranks * cols).collect();
         let moves: Vec<bool> = policies.iter().map(|p| p.moves_to_front()).collect();
         let blocks: Vec<RowBlock> = (0..ranks as usize)
-            .map(|q| RowBlock::of(&grid, &offsets, q).unwrap())
-            .collect();
+            .map(|q| some(RowBlock::of(&grid, &offsets, q)))
+            .collect::<Result<_>>()?;
         let shares: Vec<_> = (0..ranks as usize)
-            .map(|q| block_share(&grid, &offsets, q).unwrap())
-            .collect();
+            .map(|q| block_share(&grid, &offsets, q))
+            .collect::<Result<_>>()?;
         let mut dists = Vec::new();
         let mut edges = Vec::new();
         for (block, share) in blocks.iter().zip(&shares) {
             let n = share.local_ids.len();
-            block
-                .check_part(n, u64::from(share.local_ids[0]), &share.owned)
-                .unwrap();
+            block.check_part(n, u64::from(share.local_ids[0]), &share.owned)?;
             let mine: Vec<u32> = share
                 .local_ids
                 .iter()
@@ -370,18 +379,19 @@ mod tests {
         }
         for ((block, share), dist) in blocks.iter().zip(&shares).zip(&mut dists) {
             let local_team: Vec<u8> = share.local_ids.iter().map(|&x| team[x as usize]).collect();
-            block.join(&edges, dist, &local_team, &moves).unwrap();
+            block.join(&edges, dist, &local_team, &moves)?;
             let expected: Vec<u32> = share.local_ids.iter().map(|&x| whole[x as usize]).collect();
             assert_eq!(
                 *dist, expected,
                 "{rows}x{cols} on {ranks} ranks, {policies:?}"
             );
         }
+        Ok(())
     }
 
     #[test]
-    fn the_blocks_find_the_whole_grids_distances() {
-        let stream = Stream::new(39, "conquest.test.row_block", &[]).unwrap();
+    fn the_blocks_find_the_whole_grids_distances() -> Result<()> {
+        let stream = Stream::new(39, "conquest.test.row_block", &[])?;
         let mixes = [
             vec![Policy::Balanced, Policy::Opportunist],
             vec![Policy::Random, Policy::Aggressive, Policy::Custom],
@@ -408,15 +418,16 @@ mod tests {
                     .collect();
                 for team in [scattered, bands, patches, vec![0; n as usize]] {
                     for ranks in (1..=4).filter(|&q| q <= rows) {
-                        check_blocks(rows, cols, ranks, &team, policies);
+                        check_blocks(rows, cols, ranks, &team, policies)?;
                     }
                 }
             }
         }
+        Ok(())
     }
 
     #[test]
-    fn only_blocks_of_whole_rows_of_a_plane_grid_qualify() {
+    fn only_blocks_of_whole_rows_of_a_plane_grid_qualify() -> Result<()> {
         let plane = Grid {
             rows: 4,
             cols: 3,
@@ -431,8 +442,9 @@ mod tests {
             ..plane
         };
         assert!(RowBlock::of(&torus, &[0, 6, 12], 0).is_none());
-        let block = RowBlock::of(&plane, &[0, 6, 12], 1).unwrap();
+        let block = some(RowBlock::of(&plane, &[0, 6, 12], 1))?;
         assert!(block.check_part(9, 3, &[false; 9]).is_err());
         assert!(block.join(&[0; 5], &mut [0; 9], &[0; 9], &[true]).is_err());
+        Ok(())
     }
 }

@@ -118,6 +118,7 @@ pub fn row_share(grid: &Grid, offsets: &[i64], rank: usize) -> Result<Option<(Sh
 mod tests {
     use super::*;
     use crate::share::block_share;
+    use stratagem_core::Error;
 
     #[test]
     fn the_closed_forms_give_the_shares_of_the_rows() -> Result<()> {
@@ -139,9 +140,10 @@ mod tests {
             for ranks in (1..=5).filter(|&q| q <= rows) {
                 let offsets: Vec<i64> = (0..=ranks).map(|q| q * rows / ranks * cols).collect();
                 for rank in 0..ranks as usize {
-                    let (share, block) = row_share(&grid, &offsets, rank)?.expect("whole rows");
+                    let (share, block) = row_share(&grid, &offsets, rank)?
+                        .ok_or_else(|| Error::InvalidParameter("not whole rows".into()))?;
                     assert_eq!(share, block_share(&grid, &offsets, rank)?, "{rows}x{cols}");
-                    assert_eq!(block, RowBlock::of(&grid, &offsets, rank).expect("rows"));
+                    assert_eq!(Some(block), RowBlock::of(&grid, &offsets, rank));
                 }
             }
         }
