@@ -201,8 +201,11 @@ impl RowBlock {
         }
         let mut moving = [false; 256];
         moving[..moves.len().min(256)].copy_from_slice(&moves[..moves.len().min(256)]);
+        // When every team moves to the front (the usual game) nothing is masked, and the
+        // pass up has no lookup per territory.
+        let all_move = moves.iter().all(|&m| m);
         let keep = |d: u32, t: u8| {
-            if d == 0 || moving[usize::from(t)] {
+            if all_move || d == 0 || moving[usize::from(t)] {
                 d
             } else {
                 NO_DISTANCE
@@ -229,10 +232,17 @@ impl RowBlock {
                 let row = unsafe { cells.columns(at, width) };
                 let teams = &team[at..at + width];
                 let down = r as u32 + 1;
-                for (((d, c), &a), &t) in row.iter_mut().zip(&mut carry).zip(above).zip(teams) {
-                    let whole = (*d).min(c.saturating_add(1)).min(a.saturating_add(down));
-                    *c = whole;
-                    *d = keep(whole, t);
+                if all_move {
+                    for ((d, c), &a) in row.iter_mut().zip(&mut carry).zip(above) {
+                        let whole = (*d).min(c.saturating_add(1)).min(a.saturating_add(down));
+                        (*c, *d) = (whole, whole);
+                    }
+                } else {
+                    for (((d, c), &a), &t) in row.iter_mut().zip(&mut carry).zip(above).zip(teams) {
+                        let whole = (*d).min(c.saturating_add(1)).min(a.saturating_add(down));
+                        *c = whole;
+                        *d = keep(whole, t);
+                    }
                 }
                 if r + 1 == rows && ghost_below {
                     ghost_row(first + rows * cols, below, &carry);
