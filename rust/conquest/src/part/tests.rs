@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use super::*;
 use crate::Game;
+use crate::share::Grid;
 
 /// A 4x4 grid as CSR.
 fn grid() -> (Vec<i64>, Vec<i64>) {
@@ -79,10 +80,35 @@ fn one_part_plays_the_game() -> Result<()> {
     ];
     let (indptr, indices) = grid();
     let board = Arc::new(Board::from_csr(&indptr, &indices)?);
-    let mut game = Game::new(board, &team, &troops, policies.to_vec(), params())?;
-    let mut part = whole(&team, &troops, &policies)?;
+    // The search's rounds, and the passes over the rows of the one block of the whole grid.
+    for by_rows in [false, true] {
+        let mut game = Game::new(board.clone(), &team, &troops, policies.to_vec(), params())?;
+        let mut part = whole(&team, &troops, &policies)?;
+        if by_rows {
+            let grid = Grid {
+                rows: 4,
+                cols: 4,
+                torus: false,
+            };
+            let block = RowBlock::of(&grid, &[0, 16], 0);
+            part.use_rows(block.ok_or_else(|| inconsistent("no row block".into()))?)?;
+            assert!(part.distance_halo().is_err());
+        } else {
+            assert!(part.row_edges().is_err());
+        }
+        play_beside(&mut part, &mut game, by_rows)?;
+    }
+    Ok(())
+}
+
+/// Plays the part (one rank, no neighbours) beside the game, turn by turn.
+fn play_beside(part: &mut Part, game: &mut Game, by_rows: bool) -> Result<()> {
     while part.begin_turn()? {
-        while part.distance_update(&part.distance_halo()?)? {}
+        if by_rows {
+            part.join_rows(&part.row_edges()?)?;
+        } else {
+            while part.distance_update(&part.distance_halo()?)? {}
+        }
         part.pressure_in(&part.pressure_out()?)?;
         let out = part.place(None)?;
         let reports = part.fight(&out)?;
