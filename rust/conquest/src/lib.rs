@@ -4,9 +4,11 @@
 //! borders; [`Game`] holds the state and plays turns: placement ([`policy`]), battles,
 //! occupation and recruitment ([`turn`]). [`odds`] computes exact battle odds; [`many`] plays
 //! independent games in parallel; [`part`] is one rank's share of a game spread over MPI
-//! ranks, [`share`] cuts its board and [`plan`] lists what it exchanges; [`start`] grows the
-//! regions a game may start from ([`grid_start`] on a whole grid) and [`attachment`] the
-//! preferential-attachment boards; [`plane`] holds a grid's frontier distances in closed form.
+//! ranks, [`share`] cuts its board and [`plan`] lists what it exchanges ([`row_share`] writes
+//! the share of a block of whole grid rows, whose distances [`row_block`] finds by passes over
+//! them); [`start`] grows the regions a game may start from ([`grid_start`] on a whole grid)
+//! and [`attachment`] the preferential-attachment boards; [`plane`] holds a grid's frontier
+//! distances in closed form.
 //! `python/stratagem/conquest/oracle.py` is the same rules in plain Python.
 
 pub mod attachment;
@@ -19,9 +21,12 @@ pub mod many;
 pub mod odds;
 pub mod part;
 pub mod part_share;
+pub mod part_start;
 pub mod plan;
 pub mod plane;
 pub mod policy;
+pub mod row_block;
+pub mod row_share;
 pub mod rows;
 pub mod search;
 pub mod share;

@@ -13,11 +13,12 @@ use rayon::prelude::*;
 use stratagem_core::rng::{Stream, purpose_tag};
 use stratagem_core::{Error, Result};
 
-use crate::MAX_TEAMS;
 use crate::board::Board;
 use crate::game::{History, Params, Record, Status, check_committed};
+use crate::part_start::check_start;
 use crate::plan::{Plan, check_plan};
 use crate::policy::{self, NO_DISTANCE, NO_SLOT, Policy, Pressure, View};
+use crate::row_block::RowBlock;
 use crate::turn::troop_limit;
 use crate::{TROOP_LIMIT, purpose, turn};
 
@@ -77,6 +78,10 @@ pub struct Part {
     dist: Vec<u32>,
     /// The ghosts' frontier distances from their owners (halo order).
     ghost_dist: Vec<u32>,
+    /// A block of whole rows of a plane grid finds its distances by passes over its rows.
+    rows: Option<RowBlock>,
+    /// The top and bottom rows of the block's own distances, which every rank sends.
+    edges: Vec<u32>,
     /// Buffers of the distance search, kept from turn to turn.
     seeds: Vec<(u32, u32)>,
     level: Vec<u32>,
@@ -156,6 +161,8 @@ impl Part {
             fronts: Vec::new(),
             dist: Vec::new(),
             ghost_dist: Vec::new(),
+            rows: None,
+            edges: Vec::new(),
             seeds: Vec::new(),
             level: Vec::new(),
             next: Vec::new(),
@@ -237,10 +244,61 @@ impl Part {
         Ok(())
     }
 
-    /// The distance exchange: in a begun turn, and only when a policy reads the distances.
-    fn require_distances(&self, call: &str) -> Result<()> {
+    /// The distance exchange: in a begun turn, only when a policy reads the distances, and
+    /// by the search's rounds or by rows (`by_rows`) as the part is made.
+    fn require_distances(&self, call: &str, by_rows: bool) -> Result<()> {
         self.require(Phase::Begun, call)?;
-        self.require_use(policy::needs_distance(&self.policies), "frontier distances")
+        self.require_use(policy::needs_distance(&self.policies), "frontier distances")?;
+        if self.rows.is_some() != by_rows {
+            return Err(Error::InvalidParameter(format!(
+                "{call}: this part finds its distances {}",
+                if by_rows {
+                    "by the search's rounds"
+                } else {
+                    "by rows"
+                }
+            )));
+        }
+        Ok(())
+    }
+
+    /// Makes a part of a block of whole rows of a plane grid find its frontier distances by
+    /// passes over its rows ([`RowBlock`]): [`Self::row_edges`] and [`Self::join_rows`]
+    /// then replace the search's rounds.
+    pub fn use_rows(&mut self, block: RowBlock) -> Result<()> {
+        let first_id = if self.board.n() == 0 {
+            0
+        } else {
+            self.board.territory_id(0)
+        };
+        block.check_part(self.board.n(), first_id, &self.owned)?;
+        self.rows = Some(block);
+        Ok(())
+    }
+
+    /// Whether the part finds its distances by rows ([`Self::use_rows`]).
+    pub fn by_rows(&self) -> bool {
+        self.rows.is_some()
+    }
+
+    /// The top and bottom rows of the block's distances, which every rank sends every other.
+    pub fn row_edges(&self) -> Result<Vec<u32>> {
+        self.require_distances("row_edges", true)?;
+        Ok(self.edges.clone())
+    }
+
+    /// Takes every rank's [`Self::row_edges`] (rank order) and completes the distances of the
+    /// owned territories and the ghosts.
+    pub fn join_rows(&mut self, edges: &[u32]) -> Result<()> {
+        self.require_distances("join_rows", true)?;
+        let moves: Vec<bool> = self.policies.iter().map(|p| p.moves_to_front()).collect();
+        if let Some(rows) = &self.rows {
+            rows.join(edges, &mut self.dist, &self.team, &moves)?;
+        }
+        self.ghost_dist.clear();
+        self.ghost_dist
+            .extend(self.plan.halo_recv.iter().map(|&g| self.dist[g as usize]));
+        Ok(())
     }
 
     /// The pressure exchange: in a begun turn, and only when a policy reads the pressure.
@@ -276,7 +334,13 @@ impl Part {
         }
         self.fronts.clear();
         self.fronts.extend_from_slice(&self.frontier);
-        if policy::needs_distance(&self.policies) {
+        if let Some(rows) = self
+            .rows
+            .as_ref()
+            .filter(|_| policy::needs_distance(&self.policies))
+        {
+            self.edges = rows.local_distance(self.board.n(), &self.frontier, &mut self.dist);
+        } else if policy::needs_distance(&self.policies) {
             self.local_distance();
         }
         if policy::needs_pressure(&self.policies) {
@@ -381,7 +445,7 @@ impl Part {
 
     /// Distances of the owned territories the neighbours see as ghosts (halo order).
     pub fn distance_halo(&self) -> Result<Vec<u32>> {
-        self.require_distances("distance_halo")?;
+        self.require_distances("distance_halo", false)?;
         Ok(gather(&self.plan.halo_send, &self.dist))
     }
 
@@ -389,7 +453,7 @@ impl Part {
     /// whether any did. Repeated until no rank reports a change, the distances are those of
     /// the whole board's breadth-first search.
     pub fn distance_update(&mut self, ghosts: &[u32]) -> Result<bool> {
-        self.require_distances("distance_update")?;
+        self.require_distances("distance_update", false)?;
         check_len("ghost distances", ghosts.len(), self.plan.halo_recv.len())?;
         let mut fallen = std::mem::take(&mut self.seeds);
         fallen.clear();
@@ -724,175 +788,5 @@ fn check_len(what: &str, got: usize, expected: usize) -> Result<()> {
     Ok(())
 }
 
-/// Checks a part's start: `k` teams (one policy each) and valid parameters, one team per
-/// territory of the part (`team`, territory `x` being `id(x)` of the whole board) below `k`,
-/// troops within the limit of a board of `territories`, the whole board's counts per team.
-pub(crate) fn check_start(
-    team: &[u8],
-    troops: &[u64],
-    k: usize,
-    params: Params,
-    territories: u64,
-    counts: &Counts,
-    id: impl Fn(usize) -> u64,
-) -> Result<()> {
-    params.validate()?;
-    if !(2..=MAX_TEAMS).contains(&k) {
-        return Err(Error::InvalidParameter(format!(
-            "a game has 2 to {MAX_TEAMS} teams (one policy each), got {k}"
-        )));
-    }
-    if let Some(x) = team.iter().position(|&t| usize::from(t) >= k) {
-        return Err(Error::InvalidParameter(format!(
-            "territory {} has team {}, but {k} policies were given: teams run 0..{} (one \
-             policy per team)",
-            id(x),
-            team[x],
-            k - 1
-        )));
-    }
-    let limit = troop_limit(territories);
-    if let Some(x) = troops.iter().position(|&t| t > limit) {
-        return Err(Error::InvalidParameter(format!(
-            "territory {} has {} troops, outside 0..{limit}",
-            id(x),
-            troops[x]
-        )));
-    }
-    if counts.0.len() != k || counts.1.len() != k {
-        return Err(Error::InvalidParameter(format!(
-            "the whole board's counts need {k} entries per team"
-        )));
-    }
-    Ok(())
-}
-
 #[cfg(test)]
-mod tests {
-    use std::sync::Arc;
-
-    use super::*;
-    use crate::Game;
-
-    /// A 4x4 grid as CSR.
-    fn grid() -> (Vec<i64>, Vec<i64>) {
-        let (mut indptr, mut indices) = (vec![0i64], Vec::new());
-        for x in 0..16i64 {
-            let (r, c) = (x / 4, x % 4);
-            for (dr, dc) in [(-1, 0), (0, -1), (0, 1), (1, 0)] {
-                let (nr, nc) = (r + dr, c + dc);
-                if (0..4).contains(&nr) && (0..4).contains(&nc) {
-                    indices.push(nr * 4 + nc);
-                }
-            }
-            indptr.push(indices.len() as i64);
-        }
-        (indptr, indices)
-    }
-
-    fn params() -> Params {
-        Params {
-            seed: 7,
-            rate_ppm: 200_000,
-            cap: TROOP_LIMIT,
-            max_turns: Some(40),
-        }
-    }
-
-    /// The whole board as one part: no ghosts, no cut borders.
-    fn whole(team: &[i64], troops: &[i64], policies: &[Policy]) -> Result<Part> {
-        Part::new(whole_setup(team, troops, policies)?)
-    }
-
-    /// The setup of [`whole`], for tests that spoil one part of it.
-    fn whole_setup(team: &[i64], troops: &[i64], policies: &[Policy]) -> Result<Setup> {
-        let (indptr, indices) = grid();
-        let board = Board::from_csr(&indptr, &indices)?;
-        let ids: Vec<i64> = (0..16).collect();
-        let edges: Vec<i64> = (0..indices.len() as i64).collect();
-        let board = board.labelled(&ids, &edges)?;
-        let counts = crate::game::counts(
-            policies.len(),
-            &team.iter().map(|&t| t as u8).collect::<Vec<_>>(),
-            &troops.iter().map(|&t| t as u64).collect::<Vec<_>>(),
-        );
-        Ok(Setup {
-            board,
-            owned: vec![true; 16],
-            team: team.iter().map(|&t| t as u8).collect(),
-            troops: troops.iter().map(|&t| t as u64).collect(),
-            policies: policies.to_vec(),
-            params: params(),
-            plan: Plan {
-                halo_send_offsets: vec![0],
-                halo_recv_offsets: vec![0],
-                cut_offsets: vec![0],
-                ..Plan::default()
-            },
-            territories: 16,
-            counts,
-        })
-    }
-
-    #[test]
-    fn one_part_plays_the_game() -> Result<()> {
-        let team: Vec<i64> = (0..16)
-            .map(|x| i64::from(x % 4 >= 2) + 2 * i64::from(x >= 8))
-            .collect();
-        let troops = vec![6i64; 16];
-        let policies = [
-            Policy::Aggressive,
-            Policy::Balanced,
-            Policy::Opportunist,
-            Policy::Random,
-        ];
-        let (indptr, indices) = grid();
-        let board = Arc::new(Board::from_csr(&indptr, &indices)?);
-        let mut game = Game::new(board, &team, &troops, policies.to_vec(), params())?;
-        let mut part = whole(&team, &troops, &policies)?;
-        while part.begin_turn()? {
-            while part.distance_update(&part.distance_halo()?)? {}
-            part.pressure_in(&part.pressure_out()?)?;
-            let out = part.place(None)?;
-            let reports = part.fight(&out)?;
-            let (ghosts, (territories, troops)) = part.occupy(&reports)?;
-            part.end_turn(&ghosts)?;
-            part.commit(&territories, &troops)?;
-            assert!(game.step(None)?);
-            assert_eq!(part.team(), game.team());
-            assert_eq!(part.troops(), game.troops());
-        }
-        assert!(!game.step(None)?);
-        assert_eq!(part.record().status(), game.status());
-        assert_eq!(part.record().history(), game.history());
-        Ok(())
-    }
-
-    #[test]
-    fn refuses_phases_out_of_order_and_bad_buffers() -> Result<()> {
-        let policies = [Policy::Aggressive, Policy::Random];
-        let team: Vec<i64> = (0..16).map(|x| i64::from(x >= 8)).collect();
-        let mut part = whole(&team, &[3; 16], &policies)?;
-        assert!(
-            matches!(part.fight(&[]), Err(Error::InvalidParameter(m)) if m.contains("out of order"))
-        );
-        assert!(part.begin_turn()?);
-        assert!(matches!(
-            part.distance_update(&[1]),
-            Err(Error::InconsistentInput(_))
-        ));
-        part.place(None)?;
-        assert!(matches!(part.fight(&[5]), Err(Error::InconsistentInput(_))));
-        Ok(())
-    }
-
-    #[test]
-    fn refuses_a_plan_that_misses_a_cut_border() -> Result<()> {
-        let mut setup = whole_setup(&[0; 16], &[1; 16], &[Policy::Random, Policy::Random])?;
-        assert_eq!(setup.counts, (vec![16, 0], vec![16, 0]));
-        setup.owned[15] = false; // a ghost, but the plan lists neither it nor its borders
-        let result = Part::new(setup);
-        assert!(matches!(result, Err(Error::InvalidParameter(m)) if m.contains("exchange plan")));
-        Ok(())
-    }
-}
+mod tests;

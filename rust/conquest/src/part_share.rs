@@ -4,7 +4,8 @@
 use stratagem_core::{Error, Result};
 
 use crate::game::Params;
-use crate::part::{Counts, Part, Setup, check_start};
+use crate::part::{Counts, Part, Setup};
+use crate::part_start::check_start;
 use crate::policy::Policy;
 use crate::share::Share;
 

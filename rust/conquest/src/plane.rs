@@ -22,7 +22,7 @@ use crate::turn::TERRITORIES_PER_TASK;
 /// The most columns a task of the column passes sweeps (a page of `u32` per row); narrower
 /// grids are cut in 8 blocks of whole cache lines, so that a 1000-column grid's passes are
 /// shared too.
-const COLUMNS_PER_TASK: usize = 1024;
+pub(crate) const COLUMNS_PER_TASK: usize = 1024;
 
 /// [`crate::policy::frontier_distance`] on the board of a grid of `(rows, cols)`
 /// ([`Board::plane`]): `dist[x]` is the distance from `x` to the nearest `frontier`

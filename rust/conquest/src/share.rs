@@ -55,7 +55,7 @@ fn offsets_by(keys: &[i64], neighbours: &[i64]) -> Vec<usize> {
 }
 
 /// A local index or id, which fits `u32` on any board the engine takes.
-fn narrow(value: usize, what: &str) -> Result<u32> {
+pub(crate) fn narrow(value: usize, what: &str) -> Result<u32> {
     u32::try_from(value).map_err(|_| invalid(format!("{what} {value} is beyond 2^32")))
 }
 
@@ -137,7 +137,7 @@ pub fn share(indptr: &[i64], indices: &[i64], owner: &[i64], rank: i64) -> Resul
 /// A cut edge, owned `x` -> ghost `y`: (owner of `y`, border id, `x`, `y`, position of `y`
 /// in the row of `x`). Border ids are those of the whole board: the position of the edge
 /// from the lower id of the two in the board's CSR.
-type Cut = (i64, i64, usize, usize, usize);
+pub(crate) type Cut = (i64, i64, usize, usize, usize);
 
 /// The ghosts of a share: the targets of its cut edges, ascending.
 fn ghosts_of(cut_edges: &[Cut]) -> Vec<usize> {
@@ -150,7 +150,7 @@ fn ghosts_of(cut_edges: &[Cut]) -> Vec<usize> {
 /// Completes a share whose CSR is built (owned rows whole) with its exchange plan, from its
 /// cut edges, its ghosts with their owners (`(owner, id)`) and the local index of every
 /// territory of the share.
-fn add_plan(
+pub(crate) fn add_plan(
     out: &mut Share,
     mut cut_edges: Vec<Cut>,
     mut ghosts: Vec<(i64, usize)>,

@@ -7,6 +7,8 @@ use pyo3::types::PyDict;
 use stratagem_conquest::grid_part as part_start;
 use stratagem_conquest::part::{Part, Setup};
 use stratagem_conquest::plan::Plan;
+use stratagem_conquest::row_block::RowBlock;
+use stratagem_conquest::row_share::row_share;
 use stratagem_conquest::share::{self, Csr, Grid, Table, block_share, share};
 use stratagem_conquest::{Board, Policy};
 
@@ -244,9 +246,12 @@ impl PyPart {
         let held = share.held_mut()?;
         let threads = Threads::new(threads)?;
         let params = params.into();
-        let part = py
+        let mut part = py
             .detach(|| Part::of_share(held, team, troops, policies, params, territories, counts))
             .map_err(to_py)?;
+        if let Some(block) = share.rows.take() {
+            part.use_rows(block).map_err(to_py)?;
+        }
         share.held = None;
         Ok(Self { part, threads })
     }
@@ -267,6 +272,24 @@ impl PyPart {
     ) -> PyResult<bool> {
         let ghosts = ghosts.as_array().to_vec();
         self.run(py, move |part| part.distance_update(&ghosts))
+    }
+
+    /// Whether the part finds its frontier distances by passes over rows (`row_edges` and
+    /// `join_rows`) rather than by the search's rounds (`distance_halo`, `distance_update`).
+    #[getter]
+    fn by_rows(&self) -> bool {
+        self.part.by_rows()
+    }
+
+    /// The top and bottom rows of the block's frontier distances, for every other rank.
+    fn row_edges<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<u32>>> {
+        Ok(self.part.row_edges().map_err(to_py)?.into_pyarray(py))
+    }
+
+    /// Takes every rank's `row_edges` (rank order) and completes the distances.
+    fn join_rows(&mut self, py: Python<'_>, edges: PyReadonlyArray1<'_, u32>) -> PyResult<()> {
+        let edges = edges.as_array().to_vec();
+        self.run(py, move |part| part.join_rows(&edges))
     }
 
     fn pressure_out<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<u64>>> {
@@ -552,6 +575,8 @@ fn share_dict(py: Python<'_>, cut: share::Share) -> PyResult<Bound<'_, PyDict>> 
 pub struct PyShare {
     held: Option<share::Share>,
     grid: Grid,
+    /// The block of whole rows of a plane grid that the share is, if it is one.
+    rows: Option<RowBlock>,
 }
 
 impl PyShare {
@@ -707,12 +732,17 @@ fn grid_part(
     let grid = Grid { rows, cols, torus };
     grid.checked_n().map_err(to_py)?;
     let offsets = offsets.as_slice()?;
-    let held = py
-        .detach(|| block_share(&grid, offsets, rank))
+    // A block of whole rows of a plane grid is written in closed form.
+    let (held, rows) = py
+        .detach(|| match row_share(&grid, offsets, rank)? {
+            Some((held, rows)) => Ok((held, Some(rows))),
+            None => Ok((block_share(&grid, offsets, rank)?, None)),
+        })
         .map_err(to_py)?;
     Ok(PyShare {
         held: Some(held),
         grid,
+        rows,
     })
 }
 

@@ -597,7 +597,19 @@ class DistributedGame(_Recorded):
         cut = np.diff(plan.cut_offsets)
         if not part.begin_turn():
             return False
-        if part.needs_distance:
+        if part.needs_distance and part.by_rows:
+            # A block of whole rows of a plane grid: every rank's top and bottom rows of
+            # distances, to every rank, complete them (docs/conquest-mpi.md).
+            edges = part.row_edges()
+            everyone = np.empty(edges.shape[0] * self.comm.size, dtype=np.uint32)
+            self.traffic.bytes["distance"] += edges.nbytes * max(self.comm.size - 1, 0)
+            started = time.perf_counter()
+            counts = np.full(self.comm.size, edges.nbytes, dtype=np.int64)
+            self.comm.allgatherv_bytes(edges.view(np.uint8), everyone.view(np.uint8), counts)
+            self.traffic.wait_seconds += time.perf_counter() - started
+            self.traffic.distance_rounds += 1
+            part.join_rows(everyone)
+        elif part.needs_distance:
             # Frontier distances: relax from the ghosts' distances until no rank lowers one.
             # Each round's "did any rank lower one?" is summed while the next round's halo
             # travels (one meeting of the ranks a round, not two); when none did, that halo

@@ -41,6 +41,7 @@ __all__ = [
     "PartArrays",
     "dealt_teams",
     "farthest",
+    "grid_blocks",
     "grid_part",
     "local_share",
     "local_start",
@@ -205,10 +206,20 @@ def random_positions(seed: int, ids: IntArray, offsets: IntArray, comm: Communic
     return before
 
 
+def grid_blocks(grid: GridRows, ranks: int) -> NDArray[np.int64]:
+    """Where the ranks' blocks of ``grid`` start and end in the natural order: whole rows
+    when the grid is not a torus and has a row for every rank (the part then finds its
+    frontier distances by passes over its rows, docs/conquest-mpi.md), else equal blocks of
+    territories."""
+    if grid.torus or grid.n_rows < ranks:
+        return block_partition(grid.n, ranks)
+    return block_partition(grid.n_rows, ranks) * grid.n_cols
+
+
 def grid_part(grid: GridRows, comm: Communicator) -> _core.conquest.Share:
-    """This rank's share of ``grid`` (block ``comm.rank`` of the natural order), held by the
-    engine in its own types until ``_core.conquest.Part.of_share`` makes the part of it."""
-    offsets = block_partition(grid.n, comm.size)
+    """This rank's share of ``grid`` (block ``comm.rank`` of :func:`grid_blocks`), held by
+    the engine in its own types until ``_core.conquest.Part.of_share`` makes the part of it."""
+    offsets = grid_blocks(grid, comm.size)
     return _core.conquest.grid_part(grid.n_rows, grid.n_cols, grid.torus, offsets, comm.rank)
 
 
@@ -231,7 +242,7 @@ def local_start(
     at which place among the territories at that distance, each team starts; the ranks list
     their owned territories at those distances (one ``allgather``), and the id at that place
     is the start. The engine computes every territory's distance and team in one pass."""
-    offsets = block_partition(grid.n, comm.size)
+    offsets = grid_blocks(grid, comm.size)
     if assign == "random":
         team = (random_positions(seed, share.ids(), offsets, comm) % teams).astype(np.uint8)
     else:
