@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import subprocess
 import sys
 import time
 
@@ -19,6 +20,7 @@ from hypothesis import strategies as st
 
 from mpi_launch import SCRIPTS, json_lines, mpirun, run
 from stratagem import _core, mpi
+from stratagem._launcher import BLAS_THREADS_VARIABLE, one_blas_thread_under_a_launcher
 from stratagem.errors import InvalidParameter, StratagemError
 
 # --------------------------------------------------------------------------------------------
@@ -291,6 +293,32 @@ def test_any_launcher_variable_requests_mpi(name):
     assert mpi.launcher_detected({name: "1"})
     assert mpi.mpi_requested({name: "1"})
     assert not mpi.mpi_requested({name: "1", "STRATAGEM_MPI": "0"})
+
+
+def test_under_a_launcher_each_rank_keeps_one_blas_thread_unless_told():
+    env = {"PMI_RANK": "0"}
+    one_blas_thread_under_a_launcher(env)
+    assert env[BLAS_THREADS_VARIABLE] == "1"
+    told = {"PMI_RANK": "0", BLAS_THREADS_VARIABLE: "4"}
+    one_blas_thread_under_a_launcher(told)
+    assert told[BLAS_THREADS_VARIABLE] == "4"
+    alone: dict[str, str] = {}
+    one_blas_thread_under_a_launcher(alone)
+    assert alone == {}
+
+
+def test_the_package_sets_the_blas_threads_before_numpy_is_imported():
+    # The setting only takes effect if numpy's BLAS has not started yet.
+    code = (
+        "import os, sys; import stratagem; "
+        "print('numpy' in sys.modules, os.environ.get('OPENBLAS_NUM_THREADS'))"
+    )
+    env = {k: v for k, v in os.environ.items() if k != BLAS_THREADS_VARIABLE}
+    env |= {"MPI_LOCALNRANKS": "1", "STRATAGEM_MPI": "0"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split() == ["False", "1"]
 
 
 def test_stratagem_mpi_overrides_detection():

@@ -21,6 +21,7 @@ message patterns.
 [0, 1, 4, 9]
 """
 
+from stratagem._launcher import LAUNCHER_VARIABLES, launcher_detected
 from stratagem.mpi.collectives import (
     allgather_blocks,
     allreduce,
@@ -32,7 +33,6 @@ from stratagem.mpi.collectives import (
     owner_of,
 )
 from stratagem.mpi.communicator import (
-    LAUNCHER_VARIABLES,
     POLL_INTERVAL,
     Communicator,
     MPICommunicator,
@@ -45,7 +45,6 @@ from stratagem.mpi.launch import (
     MPIInfo,
     abort_on_error,
     checked_together,
-    launcher_detected,
     mpi_info,
     mpi_requested,
     same_command,

@@ -29,16 +29,6 @@ T = TypeVar("T")
 
 ReduceOp = Literal["sum", "max", "min"]
 
-#: Environment variables set by mpiexec/mpirun (MPICH Hydra, PMIx, Open MPI).
-LAUNCHER_VARIABLES: Final = (
-    "PMI_RANK",
-    "PMI_SIZE",
-    "PMIX_RANK",
-    "OMPI_COMM_WORLD_SIZE",
-    "MPI_LOCALNRANKS",
-    "HYDI_CONTROL_FD",
-)
-
 #: Seconds an aborting rank leaves the launcher to forward what the rank printed.
 ABORT_GRACE: Final = 0.5
 

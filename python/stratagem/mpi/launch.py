@@ -17,9 +17,9 @@ from types import TracebackType
 from typing import TypedDict, TypeVar
 
 from stratagem import _core, errors
+from stratagem._launcher import launcher_detected
 from stratagem.errors import InvalidParameter, StratagemError
 from stratagem.mpi.communicator import (
-    LAUNCHER_VARIABLES,
     Communicator,
     MPICommunicator,
     SerialCommunicator,
@@ -32,12 +32,6 @@ THREADS_VARIABLE = "STRATAGEM_NUM_THREADS"
 
 # --------------------------------------------------------------------------------------------
 # Detecting the launcher and creating the world
-
-
-def launcher_detected(environ: Mapping[str, str] | None = None) -> bool:
-    """Whether the environment shows an MPI launcher (``mpiexec``/``mpirun``)."""
-    env = os.environ if environ is None else environ
-    return any(name in env for name in LAUNCHER_VARIABLES)
 
 
 def mpi_requested(environ: Mapping[str, str] | None = None) -> bool:
