@@ -123,26 +123,33 @@ SPEC_CASES = [
 ]
 
 
+def spread_beside_whole(
+    spec: str,
+    assign: Assign,
+    comm: Communicator,
+    *,
+    policies: list[str],
+    seed: int,
+) -> tuple[DistributedGame, list[str]]:
+    """Plays DistributedGame.from_spec(spec) on ``comm`` (7 troops, 40 turns, one thread)
+    beside the whole board's Game: the spread game and the differences seen. Collective."""
+    teams = len(policies)
+    options: dict[str, Any] = {"assign": assign, "seed": seed, "max_turns": 40}
+    spread = DistributedGame.from_spec(spec, teams, 7, policies, threads=1, comm=comm, **options)
+    whole = whole_game(spec, teams, 7, seed, assign, policies=policies, max_turns=40)
+    return spread, play_alongside(spread, whole)
+
+
 def spec_on_ranks(
     spec: str, teams: int, assign: Assign, comm: Communicator
 ) -> tuple[list[str], bool, BoardShape]:
-    """Plays DistributedGame.from_spec(spec) on ``comm`` beside the whole board's Game: the
-    differences seen, whether this rank built the whole board, and the board's shape.
-    Collective. A ``file:`` case names a board file: the caller saves it and passes its path."""
-    spread = DistributedGame.from_spec(
-        spec,
-        teams,
-        7,
-        policies_of(teams),
-        assign=assign,
-        seed=9,
-        max_turns=40,
-        threads=1,
-        comm=comm,
+    """:func:`spread_beside_whole` with the benchmark's policies: the differences seen,
+    whether this rank built the whole board, and the board's shape. A ``file:`` case names a
+    board file: the caller saves it and passes its path."""
+    spread, differences = spread_beside_whole(
+        spec, assign, comm, policies=policies_of(teams), seed=9
     )
-    built_whole = spread._board is not None
-    whole = whole_game(spec, teams, 7, 9, assign, max_turns=40)
-    return play_alongside(spread, whole), built_whole, spread.board_shape
+    return differences, spread._board is not None, spread.board_shape
 
 
 # -- the share of a rank, by numpy ------------------------------------------------------------

@@ -8,9 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conquest_spread import play_alongside, whole_game
+from conquest_spread import spread_beside_whole
 from stratagem.conquest.boards.grid_rows import GridRows
-from stratagem.conquest.distributed import DistributedGame
 from stratagem.conquest.distributed.local_board import grid_blocks
 from stratagem.conquest.game import Assign
 from stratagem.mpi import Communicator
@@ -35,22 +34,11 @@ def play_on_threads(
 ) -> list[tuple[list[str], bool, float]]:
     """Each rank's (differences from the one-process game, whether it went by rows, distance
     rounds a turn)."""
-    teams = len(policies)
 
     def play(comm: Communicator) -> tuple[list[str], bool, float]:
-        spread = DistributedGame.from_spec(
-            spec,
-            teams,
-            7,
-            list(policies),
-            assign=assign,
-            seed=11,
-            max_turns=40,
-            threads=1,
-            comm=comm,
+        spread, differences = spread_beside_whole(
+            spec, assign, comm, policies=list(policies), seed=11
         )
-        whole = whole_game(spec, teams, 7, 11, assign, policies=list(policies), max_turns=40)
-        differences = play_alongside(spread, whole)
         rounds = spread.traffic_summary()["distance_rounds_per_turn"]
         return differences, spread._part.by_rows, rounds
 

@@ -675,11 +675,7 @@ mod tests {
         use crate::policy::{Budget, Policy};
         use std::sync::Arc;
         for grid in [
-            Grid {
-                rows: 40,
-                cols: 37,
-                torus: false,
-            },
+            Grid::plane(40, 37),
             Grid {
                 rows: 9,
                 cols: 12,
@@ -760,11 +756,7 @@ mod tests {
         let mut shapes = Vec::new();
         for rows in 1..7 {
             for cols in 1..7 {
-                shapes.push(Grid {
-                    rows,
-                    cols,
-                    torus: false,
-                });
+                shapes.push(Grid::plane(rows, cols));
                 if rows >= 3 && cols >= 3 {
                     shapes.push(Grid {
                         rows,
@@ -774,21 +766,13 @@ mod tests {
                 }
             }
         }
-        shapes.push(Grid {
-            rows: 1,
-            cols: 40_000,
-            torus: false,
-        });
+        shapes.push(Grid::plane(1, 40_000));
         shapes.push(Grid {
             rows: 129,
             cols: 257,
             torus: true,
         });
-        shapes.push(Grid {
-            rows: 17,
-            cols: 23,
-            torus: false,
-        });
+        shapes.push(Grid::plane(17, 23));
         for grid in shapes {
             let (indptr, indices) = grid.csr()?;
             assert_eq!(

@@ -276,11 +276,7 @@ mod tests {
 
     #[test]
     fn refuses_a_source_off_the_grid_and_too_many_teams() -> Result<()> {
-        let grid = Grid {
-            rows: 3,
-            cols: 3,
-            torus: false,
-        };
+        let grid = Grid::plane(3, 3);
         let share = block_share(&grid, &[0, 9], 0)?;
         assert!(farthest_owned(&share, &grid, 9).is_err());
         assert!(level_cuts(&[1, 2], 4).is_err());

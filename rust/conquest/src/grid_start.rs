@@ -218,11 +218,7 @@ mod tests {
     }
 
     fn plane(rows: i64, cols: i64) -> Grid {
-        Grid {
-            rows,
-            cols,
-            torus: false,
-        }
+        Grid::plane(rows, cols)
     }
 
     #[test]

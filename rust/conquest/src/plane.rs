@@ -108,6 +108,33 @@ fn atomic_view(values: &mut [u32]) -> &[AtomicU32] {
     unsafe { &*(std::ptr::from_mut::<[u32]>(values) as *const [AtomicU32]) }
 }
 
+/// Grid shapes for tests: `fixed`, then `drawn` more of 1 to `most` rows and columns from
+/// `stream`.
+#[cfg(test)]
+pub(crate) fn test_shapes(
+    stream: &stratagem_core::rng::Stream,
+    fixed: &[(i64, i64)],
+    drawn: u64,
+    most: u64,
+) -> Vec<(i64, i64)> {
+    let side = |word: u64| 1 + (word % most) as i64;
+    let drawn = (0..drawn)
+        .map(|k| stream.block(k))
+        .map(|w| (side(w[0]), side(w[1])));
+    fixed.iter().copied().chain(drawn).collect()
+}
+
+/// Teams' policies for tests: movers and non-movers to the front, alone and together.
+#[cfg(test)]
+pub(crate) fn test_mixes() -> [Vec<Policy>; 4] {
+    [
+        vec![Policy::Balanced, Policy::Opportunist],
+        vec![Policy::Random, Policy::Aggressive, Policy::Custom],
+        vec![Policy::Random, Policy::Custom],
+        vec![Policy::Balanced; 5],
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,23 +159,11 @@ mod tests {
     #[test]
     fn the_passes_find_the_searchs_distances() -> Result<()> {
         let stream = Stream::new(39, "conquest.test.plane", &[])?;
-        let mixes = [
-            vec![Policy::Balanced, Policy::Opportunist],
-            vec![Policy::Random, Policy::Aggressive, Policy::Custom],
-            vec![Policy::Random, Policy::Custom],
-            vec![Policy::Balanced; 5],
-        ];
-        let mut shapes = vec![(1, 1), (1, 40), (40, 1), (2, 2), (3, 1500), (1500, 3)];
-        for k in 0..30 {
-            let words = stream.block(k);
-            shapes.push((1 + (words[0] % 90) as i64, 1 + (words[1] % 90) as i64));
-        }
+        let mixes = test_mixes();
+        let fixed = [(1, 1), (1, 40), (40, 1), (2, 2), (3, 1500), (1500, 3)];
+        let shapes = test_shapes(&stream, &fixed, 30, 90);
         for (k, &(rows, cols)) in shapes.iter().enumerate() {
-            let grid = Grid {
-                rows,
-                cols,
-                torus: false,
-            };
+            let grid = Grid::plane(rows, cols);
             let board = Board::grid(&grid)?;
             assert_eq!(board.plane(), Some((rows as usize, cols as usize)));
             let n = board.n() as u64;

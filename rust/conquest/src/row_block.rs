@@ -334,7 +334,7 @@ impl Cells {
 mod tests {
     use super::*;
     use crate::board::Board;
-    use crate::plane::frontier_distance;
+    use crate::plane::{frontier_distance, test_mixes, test_shapes};
     use crate::policy::{self, Policy};
     use crate::share::block_share;
     use stratagem_core::rng::Stream;
@@ -352,11 +352,7 @@ mod tests {
         team: &[u8],
         policies: &[Policy],
     ) -> Result<()> {
-        let grid = Grid {
-            rows,
-            cols,
-            torus: false,
-        };
+        let grid = Grid::plane(rows, cols);
         let board = Board::grid(&grid)?;
         let mut frontier = Vec::new();
         policy::frontier(&board, team, |_| true, &mut frontier);
@@ -402,16 +398,9 @@ mod tests {
     #[test]
     fn the_blocks_find_the_whole_grids_distances() -> Result<()> {
         let stream = Stream::new(39, "conquest.test.row_block", &[])?;
-        let mixes = [
-            vec![Policy::Balanced, Policy::Opportunist],
-            vec![Policy::Random, Policy::Aggressive, Policy::Custom],
-            vec![Policy::Balanced; 4],
-        ];
-        let mut shapes = vec![(3, 50), (50, 3), (1, 9), (2, 2), (7, 5), (31, 17)];
-        for k in 0..12 {
-            let words = stream.block(k);
-            shapes.push((1 + (words[0] % 60) as i64, 1 + (words[1] % 60) as i64));
-        }
+        let mixes = test_mixes();
+        let fixed = [(3, 50), (50, 3), (1, 9), (2, 2), (7, 5), (31, 17)];
+        let shapes = test_shapes(&stream, &fixed, 12, 60);
         for (k, &(rows, cols)) in shapes.iter().enumerate() {
             let n = (rows * cols) as u64;
             for policies in &mixes {
@@ -438,11 +427,7 @@ mod tests {
 
     #[test]
     fn only_blocks_of_whole_rows_of_a_plane_grid_qualify() -> Result<()> {
-        let plane = Grid {
-            rows: 4,
-            cols: 3,
-            torus: false,
-        };
+        let plane = Grid::plane(4, 3);
         assert!(RowBlock::of(&plane, &[0, 6, 12], 1).is_some());
         assert!(RowBlock::of(&plane, &[0, 5, 12], 1).is_none());
         assert!(RowBlock::of(&plane, &[0, 0, 12], 1).is_none());

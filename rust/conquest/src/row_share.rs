@@ -132,11 +132,7 @@ mod tests {
             (9, 6),
             (31, 17),
         ] {
-            let grid = Grid {
-                rows,
-                cols,
-                torus: false,
-            };
+            let grid = Grid::plane(rows, cols);
             for ranks in (1..=5).filter(|&q| q <= rows) {
                 let offsets: Vec<i64> = (0..=ranks).map(|q| q * rows / ranks * cols).collect();
                 for rank in 0..ranks as usize {

@@ -123,6 +123,15 @@ impl Rows for Grid {
 }
 
 impl Grid {
+    /// The grid of `rows x cols` territories that is not a torus.
+    pub const fn plane(rows: i64, cols: i64) -> Self {
+        Self {
+            rows,
+            cols,
+            torus: false,
+        }
+    }
+
     /// Appends the neighbours of the territory in row `r`, column `c`, ascending.
     fn row_at(&self, r: i64, c: i64, out: &mut Vec<i64>) {
         let (rows, cols) = (self.rows, self.cols);

@@ -588,11 +588,7 @@ mod tests {
 
     #[test]
     fn refuses_blocks_that_do_not_cover_the_grid() {
-        let grid = Grid {
-            rows: 2,
-            cols: 3,
-            torus: false,
-        };
+        let grid = Grid::plane(2, 3);
         assert!(block_share(&grid, &[0, 5], 0).is_err());
         assert!(block_share(&grid, &[0, 6], 1).is_err());
     }

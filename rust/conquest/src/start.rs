@@ -260,12 +260,7 @@ mod tests {
     fn a_grid_is_cut_into_bands_of_diagonals() -> Result<()> {
         // grid:3x4 from its centre-left 4: the farthest is the corner 3, whose diagonals are
         // {3}, {2, 7}, {1, 6, 11}, {0, 5, 10}, {4, 9}, {8}.
-        let (indptr, indices) = crate::share::Grid {
-            rows: 3,
-            cols: 4,
-            torus: false,
-        }
-        .csr()?;
+        let (indptr, indices) = crate::share::Grid::plane(3, 4).csr()?;
         assert_eq!(
             plain(&indptr, &indices, 4, 2)?,
             [1, 0, 0, 0, 1, 1, 0, 0, 1, 1, 1, 0]

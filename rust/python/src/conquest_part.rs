@@ -450,10 +450,7 @@ fn part_share<'py>(
     rank: i64,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (indptr, indices, owner) = (indptr.as_slice()?, indices.as_slice()?, owner.as_slice()?);
-    let cut = py
-        .detach(|| share(indptr, indices, owner, rank))
-        .map_err(to_py)?;
-    share_dict(py, cut)
+    built_share(py, || share(indptr, indices, owner, rank))
 }
 
 /// `grid_share(rows, cols, torus, offsets, rank)`: rank `rank`'s share of the grid
@@ -476,10 +473,7 @@ fn grid_share<'py>(
     }
     let offsets = offsets.as_slice()?;
     let grid = Grid { rows, cols, torus };
-    let cut = py
-        .detach(|| block_share(&grid, offsets, rank))
-        .map_err(to_py)?;
-    share_dict(py, cut)
+    built_share(py, || block_share(&grid, offsets, rank))
 }
 
 /// `csr_share(indptr, indices, offsets, rank)`: the share of [`grid_share`] for the board
@@ -495,10 +489,7 @@ fn csr_share<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let (indptr, indices) = (indptr.as_slice()?, indices.as_slice()?);
     let offsets = offsets.as_slice()?;
-    let cut = py
-        .detach(|| block_share(&Csr { indptr, indices }, offsets, rank))
-        .map_err(to_py)?;
-    share_dict(py, cut)
+    built_share(py, || block_share(&Csr { indptr, indices }, offsets, rank))
 }
 
 /// `rows_share(n, ids, starts, indptr, indices, offsets, rank)`: the share of
@@ -528,10 +519,7 @@ fn rows_share<'py>(
         return Err(param("rows_share: ids must be strictly ascending"));
     }
     let offsets = offsets.as_slice()?;
-    let cut = py
-        .detach(|| block_share(&table, offsets, rank))
-        .map_err(to_py)?;
-    share_dict(py, cut)
+    built_share(py, || block_share(&table, offsets, rank))
 }
 
 /// Widened to `i64`, as numpy arrays.
@@ -555,6 +543,15 @@ fn plan_dict<'py>(py: Python<'py>, cut: &share::Share) -> PyResult<Bound<'py, Py
     arrays.set_item("cut", wide(py, &plan.cut))?;
     arrays.set_item("cut_offsets", wide(py, &plan.cut_offsets))?;
     Ok(arrays)
+}
+
+/// [`share_dict`] of the share `build` makes with the GIL released.
+fn built_share<'py>(
+    py: Python<'py>,
+    build: impl FnOnce() -> stratagem_core::Result<share::Share> + Send,
+) -> PyResult<Bound<'py, PyDict>> {
+    let cut = py.detach(build).map_err(to_py)?;
+    share_dict(py, cut)
 }
 
 /// A share as the dict of arrays `_PartArrays` is made from.

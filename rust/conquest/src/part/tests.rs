@@ -85,11 +85,7 @@ fn one_part_plays_the_game() -> Result<()> {
         let mut game = Game::new(board.clone(), &team, &troops, policies.to_vec(), params())?;
         let mut part = whole(&team, &troops, &policies)?;
         if by_rows {
-            let grid = Grid {
-                rows: 4,
-                cols: 4,
-                torus: false,
-            };
+            let grid = Grid::plane(4, 4);
             let block = RowBlock::of(&grid, &[0, 16], 0);
             part.use_rows(block.ok_or_else(|| inconsistent("no row block".into()))?)?;
             assert!(part.distance_halo().is_err());
