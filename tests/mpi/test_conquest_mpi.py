@@ -36,7 +36,7 @@ from stratagem.conquest.distributed import (
     partition,
 )
 from stratagem.conquest.game import Assign
-from stratagem.errors import InconsistentInput, InvalidParameter, StratagemError
+from stratagem.errors import InconsistentInput, InvalidBoard, InvalidParameter, StratagemError
 from stratagem.mpi import Communicator, world
 
 pytestmark = pytest.mark.any_world_size
@@ -423,7 +423,7 @@ def test_a_missing_checkpoint_on_one_rank_raises_on_every_rank(
     caught = raised(lambda: DistributedGame.load(mine, threads=1, comm=comm))
     ranks = comm.allgather_object(comm.rank)
 
-    assert isinstance(caught, InvalidParameter), repr(caught)
+    assert isinstance(caught, InvalidBoard), repr(caught)
     assert "missing.npz: cannot read a saved conquest game" in str(caught)
     if comm.size > 1:
         assert str(caught).startswith(f"rank {ODD}: ")
