@@ -239,7 +239,7 @@ def test_an_integer_beyond_64_bits_on_the_command_line_is_one_json_error(capsys)
         ("conquest play --board complete:2000000", "complete:2000000 would have 2,000,000"),
         ("conquest play --board er:8000000:0.9", "GB of memory, and"),
         ("conquest play --board rgg:200000:radius=1", "needs about 960.0 GB of memory"),
-        ("conquest play --board grid:30000x30000", "needs about 81.0 GB of memory"),
+        ("conquest play --board grid:30000x30000", "needs about 48.6 GB of memory"),
         ("annexation play --board voronoi:5000000", "at most 262,144 cells"),
     ],
 )
