@@ -11,6 +11,7 @@
 //! search on a board of 10^8 territories reads the rows of each level scattered over memory;
 //! the passes read it in order.
 
+use std::ops::Range;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use rayon::prelude::*;
@@ -22,7 +23,7 @@ use crate::turn::TERRITORIES_PER_TASK;
 /// The most columns a task of the column passes sweeps (a page of `u32` per row); narrower
 /// grids are cut in 8 blocks of whole cache lines, so that a 1000-column grid's passes are
 /// shared too.
-pub(crate) const COLUMNS_PER_TASK: usize = 1024;
+const COLUMNS_PER_TASK: usize = 1024;
 
 /// [`crate::policy::frontier_distance`] on the board of a grid of `(rows, cols)`
 /// ([`Board::plane`]): `dist[x]` is the distance from `x` to the nearest `frontier`
@@ -69,9 +70,7 @@ pub fn frontier_distance(
     // of its team, so what the pass carries on from such a row reaches only its team).
     let moves: Vec<bool> = policies.iter().map(|p| p.moves_to_front()).collect();
     let cells = atomic_view(dist);
-    let width = cols.div_ceil(8).next_multiple_of(16).min(COLUMNS_PER_TASK);
-    (0..cols.div_ceil(width)).into_par_iter().for_each(|block| {
-        let columns = block * width..((block + 1) * width).min(cols);
+    column_blocks(cols).for_each(|columns| {
         let step = |from: usize, to: usize| {
             for c in columns.clone() {
                 let above = cells[from + c].load(Ordering::Relaxed).saturating_add(1);
@@ -98,6 +97,16 @@ pub fn frontier_distance(
             settle((r - 1) * cols);
         }
     });
+}
+
+/// The blocks of columns the column passes share among tasks (a task sweeps its columns down
+/// or up the rows; one row's columns are read while they are in the cache): at most
+/// [`COLUMNS_PER_TASK`], and 8 blocks of whole cache lines on narrower grids.
+pub(crate) fn column_blocks(cols: usize) -> impl IndexedParallelIterator<Item = Range<usize>> {
+    let width = cols.div_ceil(8).next_multiple_of(16).min(COLUMNS_PER_TASK);
+    (0..cols.div_ceil(width))
+        .into_par_iter()
+        .map(move |block| block * width..((block + 1) * width).min(cols))
 }
 
 /// The same memory seen as atomics, so that the tasks of the column passes, each of its own

@@ -16,10 +16,9 @@
 //! their frontier's distances, 0 (what the search and plane.rs give them).
 
 use rayon::prelude::*;
-use std::ops::Range;
 use stratagem_core::{Error, Result};
 
-use crate::plane::COLUMNS_PER_TASK;
+use crate::plane::column_blocks;
 use crate::policy::NO_DISTANCE;
 use crate::share::Grid;
 
@@ -117,16 +116,6 @@ impl RowBlock {
         (2 * self.cols, 2 * self.cols * self.heights.len())
     }
 
-    /// The column blocks the passes share among tasks (a task sweeps its columns down or up
-    /// the rows; one row's columns are read while they are in the cache).
-    fn column_blocks(&self) -> impl IndexedParallelIterator<Item = Range<usize>> + '_ {
-        let cols = self.cols;
-        let width = cols.div_ceil(8).next_multiple_of(16).min(COLUMNS_PER_TASK);
-        (0..cols.div_ceil(width))
-            .into_par_iter()
-            .map(move |block| block * width..((block + 1) * width).min(cols))
-    }
-
     /// The owned rows' distances from the frontier of the rows at or above each (`dist`, the
     /// part's territories in local order, ghosts included; `frontier`, owned, local indices
     /// ascending), in one pass down the rows; returns the top and bottom rows of the block's
@@ -140,7 +129,7 @@ impl RowBlock {
         let (top, bottom) = edges.split_at_mut(cols);
         let owned = Cells::new(&mut dist[first..first + rows * cols]);
         let (top, bottom) = (Cells::new(top), Cells::new(bottom));
-        self.column_blocks().for_each(|columns| {
+        column_blocks(self.cols).for_each(|columns| {
             let (c0, width) = (columns.start, columns.len());
             for r in 0..rows {
                 let start = first + r * cols;
@@ -214,7 +203,7 @@ impl RowBlock {
         let (first, rows) = (self.first(), self.rows());
         let (ghost_above, ghost_below) = self.ghost_rows();
         let cells = Cells::new(dist);
-        self.column_blocks().for_each(|columns| {
+        column_blocks(self.cols).for_each(|columns| {
             let (c0, width) = (columns.start, columns.len());
             let (above, below) = (&above[columns.clone()], &below[columns.clone()]);
             // Up the rows, the carry holding the whole transform of the row just left.
