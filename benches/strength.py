@@ -1,5 +1,5 @@
 """What the strength benches share: the least-squares Elo fit of a round robin and the table
-they write between the strength-table markers of a game's doc page."""
+they write between the markers of a block of a game's doc page."""
 
 from __future__ import annotations
 
@@ -9,8 +9,6 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
-
-BEGIN, END = "<!-- strength-table: begin -->", "<!-- strength-table: end -->"
 
 
 def elo_difference(score: float, games: int) -> float:
@@ -37,10 +35,12 @@ def fit_elo(
     return {name: float(value) for name, value in zip(players, solution, strict=True)}
 
 
-def write_table(page: Path, table: str) -> None:
-    """Puts ``table`` between the page's strength-table markers, in place of what stood there."""
+def write_table(page: Path, table: str, block: str = "strength-table") -> None:
+    """Puts ``table`` between the page's ``block`` markers (``<!-- block: begin -->`` and
+    ``<!-- block: end -->``), in place of what stood there."""
+    begin, end = f"<!-- {block}: begin -->", f"<!-- {block}: end -->"
     text = page.read_text(encoding="utf-8")
-    pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.DOTALL)
+    pattern = re.compile(re.escape(begin) + ".*?" + re.escape(end), re.DOTALL)
     if not pattern.search(text):
-        raise SystemExit(f"{page} has no {BEGIN} ... {END} block")
-    page.write_text(pattern.sub(lambda _: f"{BEGIN}\n{table}\n{END}", text), encoding="utf-8")
+        raise SystemExit(f"{page} has no {begin} ... {end} block")
+    page.write_text(pattern.sub(lambda _: f"{begin}\n{table}\n{end}", text), encoding="utf-8")

@@ -33,6 +33,7 @@ NO_MKDOCS_2_WARNING=1 python -m mkdocs build --strict --quiet --site-dir "$(mkte
 step "benchmarks run (smoke test, figures not checked)"
 python benches/run.py --quick --min-seconds 0.05 > /dev/null
 python benches/conquest_mpi_scaling.py --quick > /dev/null
+python benches/conquest_ends.py --seeds 2 --turns 50 > /dev/null
 
 step "wheel: a manylinux2014 abi3 wheel from the sdist, installed and run with no Rust toolchain"
 python tests/check_wheel.py

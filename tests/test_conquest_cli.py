@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 import shlex
 
@@ -11,8 +12,9 @@ import pytest
 
 from cli_helpers import Command
 from stratagem.cli import main
+from stratagem.conquest import POLICIES, defaults
 from stratagem.conquest.board import Board
-from stratagem.conquest.game import Game
+from stratagem.conquest.game import Game, start
 from stratagem.conquest.plot import DRAW_LIMIT, draw_board
 from stratagem.conquest.tournament import round_robin
 from stratagem.errors import InvalidParameter
@@ -317,6 +319,22 @@ def test_the_default_game_ends_with_a_result(capsys, seed):
     assert report["players"] == ["balanced", "opportunist"]
     assert report["outcome"] in ("won", "drawn"), report["final"]
     assert report["turn"] < 500
+
+
+@pytest.mark.parametrize(
+    "players", list(itertools.combinations_with_replacement(POLICIES, 2)), ids="-".join
+)
+def test_every_pair_of_players_ends_the_default_game(players):
+    # Issue 37's floor (docs/conquest.md, "The default game"): two built-in players, the same
+    # one twice too, end the default game within the default turn limit in >= 95% of seeds.
+    # Both sides' fronts full at the troop limit stalled mirror games until the siege.
+    board = Board.from_spec(defaults.BOARD)
+    ended = 0
+    for seed in range(100):
+        team, troops = start(board, 2, 10, "regions", seed, progress=False)
+        game = Game(board, team, troops, list(players), seed=seed, max_turns=defaults.TURNS)
+        ended += game.run().status != "unfinished"
+    assert ended >= 95, f"{players}: {ended} of 100 seeds ended"
 
 
 @pytest.mark.parametrize(

@@ -35,7 +35,7 @@ from conquest_spread import (
 )
 from mpi_launch import SCRIPTS, mpirun
 from stratagem import _core
-from stratagem.conquest import POLICIES, TROOP_LIMIT, Board, Game, assign_regions
+from stratagem.conquest import POLICIES, TROOP_LIMIT, Board, Game, assign_regions, oracle
 from stratagem.conquest.distributed.game import (
     ORDERS,
     DistributedGame,
@@ -106,8 +106,11 @@ def boards(draw: st.DrawFn, min_n: int = 3, max_n: int = 30) -> Board:
 def setups(draw: st.DrawFn, min_n: int = 3, max_n: int = 30, max_turns: int = 12) -> Setup:
     board = draw(boards(min_n, max_n))
     k = draw(st.integers(2, 5))
-    # Troops near the limit exercise the clamping of recruitment and occupation.
-    amounts = st.one_of(st.integers(0, 30), st.sampled_from([TROOP_LIMIT - 1, TROOP_LIMIT]))
+    # Troops near the limit exercise the clamping of recruitment and occupation, and the
+    # siege of a full stack (oracle.FULL).
+    amounts = st.one_of(
+        st.integers(0, 30), st.sampled_from([oracle.FULL - 1, oracle.FULL, TROOP_LIMIT])
+    )
     # Regions leave interior territories, whose frontier distances cross between ranks.
     if draw(st.booleans()):
         team = assign_regions(board, k, seed=draw(st.integers(0, 2**16)))

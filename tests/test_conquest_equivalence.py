@@ -25,13 +25,17 @@ def games(draw: st.DrawFn) -> dict:
     )
     k = draw(st.integers(2, 4))
     big = st.integers(0, _core.conquest.TROOP_LIMIT)
+    # Stacks either side of FULL: a full stack that cannot strike lays siege.
+    full = st.sampled_from([oracle.FULL - 1, oracle.FULL, _core.conquest.TROOP_LIMIT])
     return {
         "n": n,
         "edges": edges,
         "team": draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n)),
         "troops": draw(
             st.lists(
-                st.one_of(st.integers(0, 30), st.integers(0, 10**6), big), min_size=n, max_size=n
+                st.one_of(st.integers(0, 30), st.integers(0, 10**6), big, full),
+                min_size=n,
+                max_size=n,
             )
         ),
         "policies": draw(st.lists(st.sampled_from(POLICIES), min_size=k, max_size=k)),
@@ -110,6 +114,28 @@ def test_moves_to_the_front_stop_at_the_troop_limit():
             assert rust.placement().tolist() == python.placement(), f"turn {turn}"
             assert rust.step() == python.step()
             assert_same(rust, python, f"after turn {turn} with {threads} thread(s)")
+
+
+def test_a_full_stack_that_cannot_strike_lays_siege():
+    # Path 0 - 1 - 2, team 0 on 0 and 1, team 1 on 2. Territory 1 (full) faces 2 alone with
+    # no force to spare against it: it attacks 2 with everything; one troop fewer and it
+    # defends instead. Territory 2 (full) attacks 1 with everything too.
+    full = oracle.FULL
+    for policy in ("aggressive", "balanced", "opportunist"):
+        for held, expected in ((full, [full, -(full - 1)]), (full - 1, [0, -(full - 1)])):
+            case = {
+                "n": 3, "edges": [(0, 1), (1, 2)], "team": [0, 0, 1],
+                "troops": [5, held, full - 1], "policies": [policy, policy],
+                "seed": 4, "rate": 0.2, "cap": None, "max_turns": 2,
+            }  # fmt: skip
+            rust, python = start(case, threads=2)
+            # Edges: 0->1, 1->0, 1->2, 2->1; 2 holds full - 1 and defends against 1.
+            placement = python.placement()
+            assert placement[2:] == [held if held >= full else -held, expected[1]], policy
+            assert rust.placement().tolist() == placement, policy
+            rust.step()
+            python.step()
+            assert_same(rust, python, f"after the siege of {policy}")
 
 
 def _half_attack_policy(team_id: int, indptr, indices, team, troops) -> list[int]:

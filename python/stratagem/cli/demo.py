@@ -131,7 +131,7 @@ def _mpi(seed: int, threads: int, say: Say) -> dict[str, Any]:
 
 def _conquest(seed: int, threads: int, say: Say) -> dict[str, Any]:
     """The default conquest game (:mod:`stratagem.conquest.defaults`: it ends with a result
-    for 39 of seeds 0-39), and one border battle's exact odds against the engine's own coin
+    for 399 of seeds 0-399), and one border battle's exact odds against the engine's own coin
     flips."""
     from stratagem.conquest import defaults
     from stratagem.conquest.board import Board, assign_regions, troops_uniform

@@ -26,6 +26,7 @@ from stratagem.errors import InvalidBoard, InvalidMove, InvalidParameter
 from stratagem.rng.oracle import Stream
 
 __all__ = [
+    "FULL",
     "MAX_TEAMS",
     "POLICIES",
     "TROOP_LIMIT",
@@ -47,6 +48,8 @@ __all__ = [
 ]
 
 TROOP_LIMIT: int = 2**40
+#: The rule: "a stack of at least FULL troops is *full*" (20% recruitment takes it to 2**40).
+FULL: int = TROOP_LIMIT - TROOP_LIMIT // 6
 
 
 def troop_limit(n: int) -> int:
@@ -401,7 +404,8 @@ def _strike_row(
     """``aggressive``, ``balanced`` and ``opportunist``: "the attack on y is
     ceil(share * num / den) + 1 with share = ceil(troops[y] * t / P(y)). x takes its enemy
     neighbours in order (key: troops[y], or the attack for opportunist; CSR order on ties)
-    and attacks each only if the troops left afford the whole attack. If it attacks every
+    and attacks each only if the troops left afford the whole attack. If it affords none and
+    is full (t >= FULL), it attacks the first of them with all t (the siege). If it attacks every
     enemy border, half the troops left join the attacks (h // k each, the rest to the
     first); otherwise it defends the other enemy borders with every troop left in proportion
     to threat. Interior territories move to the front"."""
@@ -417,14 +421,18 @@ def _strike_row(
         share = -(-troops[y] * t // max(pressure, 1))  # ceiling division
         attack = -(-share * num // den) + 1
         targets.append((attack if cheapest_first else troops[y], e, attack))
+    targets.sort()
     left = t
     made = []
-    for _, e, attack in sorted(targets):
+    for _, e, attack in targets:
         if attack <= left:
             p[e] = attack
             left -= attack
             made.append(e)
-    if made and len(made) == len(targets):
+    if not made and t >= FULL:
+        # The siege: a full stack that affords no strike attacks the first target with all.
+        p[targets[0][1]] = t
+    elif made and len(made) == len(targets):
         share = left // 2 // len(made)
         for e in made:
             p[e] += share

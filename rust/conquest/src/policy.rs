@@ -469,6 +469,9 @@ fn random(view: &View<'_>, x: usize, row: &mut [i64]) {
     }
 }
 
+/// A stack this large no longer grows at 20% recruitment: it reaches [`TROOP_LIMIT`].
+pub const FULL: u64 = TROOP_LIMIT - TROOP_LIMIT / 6;
+
 /// How a policy strikes: `x` (holding `t`) attacks an enemy neighbour `y` with
 /// `ceil(share * num / den) + 1` soldiers, `share = ceil(troops[y] * t / P(y))` being the
 /// defence `y` can spare for `x`'s border if it defends in proportion to threat (`P(y)`: the
@@ -494,7 +497,8 @@ impl View<'_> {
 
     /// The strike of `x`: attack its enemy neighbours, weakest first (fewest troops) or
     /// cheapest first (smallest attack), first in CSR order on ties, each only if the troops
-    /// left afford the whole attack. If it attacks every enemy border, half the troops left
+    /// left afford the whole attack. A [`FULL`] stack that affords none attacks the first
+    /// with everything (the siege). If it attacks every enemy border, half the troops left
     /// join the attacks (an equal share each, the rest to the first); otherwise every troop
     /// left defends the other enemy borders, in proportion to threat.
     fn strike(&self, x: usize, row: &mut [i64], strike: &Strike) {
@@ -522,6 +526,14 @@ impl View<'_> {
                 row[e - start] = attack as i64;
                 left -= attack;
                 made.push(e);
+            }
+        }
+        if made.is_empty() && t >= FULL {
+            // A full stack that cannot strike: waiting gains nothing (it no longer recruits,
+            // nor does a full stack facing it), so it trades itself against the first target.
+            if let Some(&(_, e, _)) = targets.first() {
+                row[e - start] = t as i64;
+                return;
             }
         }
         if made.len() == targets.len() && !made.is_empty() {
