@@ -138,6 +138,25 @@ def test_a_full_stack_that_cannot_strike_lays_siege():
             assert_same(rust, python, f"after the siege of {policy}")
 
 
+def test_a_full_stack_of_search_never_waits():
+    # The same path with `search` for team 0: a turn-long future prefers the defence of 1,
+    # which spends nothing, but a full territory whose chosen row attacks nothing plays
+    # `balanced`'s row, the siege.
+    full = oracle.FULL
+    case = {
+        "n": 3, "edges": [(0, 1), (1, 2)], "team": [0, 0, 1],
+        "troops": [5, full, full], "policies": ["search", "balanced"],
+        "seed": 4, "rate": 0.2, "cap": None, "max_turns": 2,
+    }  # fmt: skip
+    rust, python = start(case, threads=2)
+    placement = python.placement()
+    assert placement == [4, 0, full, full]  # 0 moves to the front, 1 and 2 lay siege
+    assert rust.placement().tolist() == placement
+    for turn in range(case["max_turns"]):
+        assert rust.step() == python.step()
+        assert_same(rust, python, f"after turn {turn}")
+
+
 def _half_attack_policy(team_id: int, indptr, indices, team, troops) -> list[int]:
     """A simple custom policy: each territory of the team attacks its first enemy neighbour
     with half its troops and defends its last one with a quarter."""

@@ -994,8 +994,9 @@ def _search_rows(game: OracleGame, team: int, name: str) -> list[int]:
     plays balanced and the others their policies. A front territory (one with an enemy
     neighbour) takes the row of the candidate whose futures sum the most over it and its
     neighbours (the first on ties); the mix is played unless the candidate whose futures sum
-    the most over the whole board (the first on ties) sums more than the mix's futures." A
-    territory counts its troops for the team if the team holds it, against it otherwise."""
+    the most over the whole board (the first on ties) sums more than the mix's futures. A full
+    front territory whose row so chosen attacks nothing plays balanced's row." A territory
+    counts its troops for the team if the team holds it, against it otherwise."""
     budget = search_budget(name)
     assert budget is not None
     rollouts, depth = budget
@@ -1045,4 +1046,9 @@ def _search_rows(game: OracleGame, team: int, name: str) -> list[int]:
             mix[e] = chosen[e]
     strongest = best(totals)
     mixed = sum(sum(w) for w in futures(mix))
-    return mix if mixed >= totals[strongest] else rows[strongest]
+    chosen = list(mix if mixed >= totals[strongest] else rows[strongest])
+    for x in front:
+        if game.troops[x] >= FULL and all(chosen[e] <= 0 for e in board.edges(x)):
+            for e in board.edges(x):
+                chosen[e] = rows[1][e]
+    return chosen

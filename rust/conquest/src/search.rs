@@ -9,7 +9,7 @@ use stratagem_core::Result;
 use stratagem_core::rng::{Stream, purpose_tag};
 
 use crate::game::{Game, Params, Status};
-use crate::policy::{Budget, Policy};
+use crate::policy::{Budget, FULL, Policy};
 use crate::purpose;
 
 /// The rules among the candidates, first in the order ties are broken (the first wins); the
@@ -133,7 +133,8 @@ fn defence(game: &Game, front: &[usize], base: &[i64], weight: impl Fn(usize) ->
 /// territory (one with an enemy neighbour) takes the row of the candidate whose futures sum
 /// the most over it and its neighbours (the first on ties); the mix is played unless the
 /// candidate whose futures sum the most over the whole board (the first on ties) sums more
-/// than the mix's futures (the mix plays its own futures).
+/// than the mix's futures (the mix plays its own futures). A [`FULL`] front territory whose
+/// row so chosen attacks nothing plays `balanced`'s row, which lays siege or strikes.
 fn choose(game: &Game, team: usize, budget: Budget, merged: &mut [i64]) -> Result<()> {
     let others = game.policies().iter().map(|&p| match p {
         Policy::Search(_) | Policy::Custom => Policy::Balanced,
@@ -266,11 +267,19 @@ fn choose(game: &Game, team: usize, budget: Budget, merged: &mut [i64]) -> Resul
             .into_iter()
             .sum(),
     };
-    let chosen = if mixed >= totals[strongest] {
-        &mix
+    let mut chosen = if mixed >= totals[strongest] {
+        mix
     } else {
-        &rows[strongest]
+        rows[strongest].clone()
     };
+    // A full territory never waits (the siege): a future a turn long counts what a siege
+    // spends and not the growth that waiting at the limit forgoes.
+    for &x in &front {
+        let row = board.row(x);
+        if game.troops()[x] >= FULL && chosen[row.clone()].iter().all(|&p| p <= 0) {
+            chosen[row.clone()].copy_from_slice(&rows[1][row]);
+        }
+    }
     for x in (0..board.n()).filter(|&x| own(x)) {
         merged[board.row(x)].copy_from_slice(&chosen[board.row(x)]);
     }
