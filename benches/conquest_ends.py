@@ -33,7 +33,7 @@ def lengths(players: tuple[str, str], seeds: range, turns: int) -> list[int | No
     board = Board.from_spec(defaults.BOARD)
     ends: list[int | None] = []
     for seed in seeds:
-        team, troops = start(board, 2, 10, "regions", seed, progress=False)
+        team, troops = start(board, 2, defaults.TROOPS, defaults.ASSIGN, seed, progress=False)
         game = Game(board, team, troops, list(players), seed=seed, max_turns=turns)
         result = game.run()
         ends.append(None if result.status == "unfinished" else result.turns)

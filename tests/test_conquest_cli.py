@@ -331,7 +331,7 @@ def test_every_pair_of_players_ends_the_default_game(players):
     board = Board.from_spec(defaults.BOARD)
     ended = 0
     for seed in range(100):
-        team, troops = start(board, 2, 10, "regions", seed, progress=False)
+        team, troops = start(board, 2, defaults.TROOPS, defaults.ASSIGN, seed, progress=False)
         game = Game(board, team, troops, list(players), seed=seed, max_turns=defaults.TURNS)
         ended += game.run().status != "unfinished"
     assert ended >= 95, f"{players}: {ended} of 100 seeds ended"

@@ -141,7 +141,12 @@ def _conquest(seed: int, threads: int, say: Say) -> dict[str, Any]:
 
     board = Board.from_spec(defaults.BOARD)
     policies = list(defaults.PLAYERS)
-    start = (board, assign_regions(board, len(policies), seed), troops_uniform(board, 10), policies)
+    start = (
+        board,
+        assign_regions(board, len(policies), seed),
+        troops_uniform(board, defaults.TROOPS),
+        policies,
+    )
     settings: dict[str, Any] = {"seed": seed, "max_turns": defaults.TURNS, "threads": threads}
     world = mpi.world()
     # Under mpiexec the game itself is spread over the ranks, and checked against one process.

@@ -65,8 +65,8 @@ _DEFAULT_POLICIES = ",".join(defaults.PLAYERS)
 _NEW_GAME_OPTIONS = ("board", "teams", "policy", "assign", "troops", "rate", "cap")
 _NEW_GAME_DEFAULTS: dict[str, Any] = {
     "board": defaults.BOARD,
-    "assign": "regions",
-    "troops": 10,
+    "assign": defaults.ASSIGN,
+    "troops": defaults.TROOPS,
     "rate": 0.2,
     "cap": None,
 }
@@ -326,7 +326,9 @@ def _play_options(run: argparse.ArgumentParser) -> None:
             "(default regions)"
         ),
     )
-    add_count(run, "--troops", help="troops per territory at the start (default 10)")
+    add_count(
+        run, "--troops", help=f"troops per territory at the start (default {defaults.TROOPS})"
+    )
     run.add_argument("--rate", type=float, help="recruitment rate per turn (default 0.2)")
     add_count(run, "--cap", help="troop cap per territory (default none)")
     add_file(

@@ -11,9 +11,11 @@ players (a player against itself too) ends at least 398 of them, each within 200
 
 from __future__ import annotations
 
-__all__ = ["BOARD", "PLAYERS", "TOURNAMENT_PLAYERS", "TURNS"]
+__all__ = ["ASSIGN", "BOARD", "PLAYERS", "TOURNAMENT_PLAYERS", "TROOPS", "TURNS"]
 
 BOARD = "risk"
+ASSIGN = "regions"
+TROOPS = 10
 PLAYERS: tuple[str, ...] = ("balanced", "opportunist")
 TURNS = 3000
 #: The players of ``stratagem conquest tournament``: the rules of one turn (``search`` costs
